@@ -1,0 +1,61 @@
+"""The one permission-checked fetch per entity, used by HTML views and the API alike.
+
+A user who is not a member of a campaign gets 404 (the campaign's existence does not leak);
+a member without the needed role gets 403.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from .models import Faction, Membership, Role, Settlement
+from .selectors import faction_list_visible_to
+
+
+def access_campaign(user, campaign_id: int, *, gm: bool = False, lock: bool = False) -> Membership:
+    """The user's membership of the campaign, with the campaign loaded.
+
+    `gm=True` demands the GM role. `lock=True` takes `SELECT ... FOR NO KEY UPDATE` on the
+    campaign row: call it inside a transaction, before reading the campaign's children, so
+    writers of one campaign queue in a fixed order.
+    """
+    if not user.is_authenticated:
+        raise Http404
+    memberships = Membership.objects.select_related("campaign", "faction")
+    if lock:
+        memberships = memberships.select_for_update(no_key=True, of=("campaign",))
+    try:
+        membership = memberships.get(campaign_id=campaign_id, user=user)
+    except Membership.DoesNotExist:
+        raise Http404 from None
+    if gm and membership.role != Role.GM:
+        raise PermissionDenied(_("Only the campaign's game masters can do this."))
+    return membership
+
+
+def access_faction(user, campaign_id: int, faction_id: int, *, gm: bool = False):
+    """(membership, faction). Players may open any faction known to them (public view)."""
+    membership = access_campaign(user, campaign_id, gm=gm)
+    factions = faction_list_visible_to(membership=membership).select_related(
+        "kingdom", "command_staff"
+    )
+    try:
+        return membership, factions.get(pk=faction_id)
+    except Faction.DoesNotExist:
+        raise Http404 from None
+
+
+def access_settlement(user, campaign_id: int, settlement_id: int, *, gm: bool = False):
+    membership = access_campaign(user, campaign_id, gm=gm)
+    try:
+        settlement = Settlement.objects.select_related("faction").get(
+            campaign_id=campaign_id, pk=settlement_id
+        )
+    except Settlement.DoesNotExist:
+        raise Http404 from None
+    return membership, settlement
+
+
+def sees_faction_in_full(membership: Membership, faction: Faction) -> bool:
+    """GMs see every faction in full; a player only their own."""
+    return membership.is_gm or membership.faction_id == faction.pk

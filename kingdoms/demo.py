@@ -1,0 +1,110 @@
+"""The demo campaign that `make run` loads: safe to load any number of times."""
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
+
+from .models import Campaign, Controller, Faction, Kingdom, Membership, Role, RuleSystem, Settlement
+
+DEMO_GM = ("gm", "warfare-gm")
+DEMO_PLAYER = ("player", "warfare-player")
+DEMO_CAMPAIGN = "Demo: The Silverrun Marches"
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    campaign: Campaign
+    created: bool
+
+
+def _user(username: str, password: str):
+    user, created = get_user_model().objects.get_or_create(username=username)
+    if created:
+        user.set_password(password)
+        user.save(update_fields=["password"])
+    return user
+
+
+def _skills(**values: tuple[int, str]) -> dict:
+    skills = pf2e_kingdom.default_skills()
+    for name, (modifier, rank) in values.items():
+        skills[name] = {"modifier": modifier, "rank": rank}
+    return skills
+
+
+@transaction.atomic
+def load_demo() -> DemoResult:
+    gm = _user(*DEMO_GM)
+    player = _user(*DEMO_PLAYER)
+    campaign, created = Campaign.objects.get_or_create(
+        name=DEMO_CAMPAIGN,
+        created_by=gm,
+        defaults={
+            "rule_system": RuleSystem.PF2E,
+            "description": "A young kingdom on the edge of the wild holds its border against "
+            "a raiding horde, while something stirs in the fens.",
+        },
+    )
+    if not created:
+        return DemoResult(campaign=campaign, created=False)
+
+    silverrun = Faction.objects.create(
+        campaign=campaign,
+        name="Kingdom of Silverrun",
+        controlled_by=Controller.PLAYERS,
+        description="The players' kingdom: river towns, farmland and a stubborn militia.",
+    )
+    Kingdom.objects.create(
+        faction=silverrun,
+        level=3,
+        xp=420,
+        size_hexes=12,
+        resource_points=24,
+        food=6,
+        unrest=1,
+        decay=2,
+        skills=_skills(
+            warfare=(7, "trained"),
+            statecraft=(6, "trained"),
+            defense=(7, "trained"),
+            trade=(5, "trained"),
+            magic=(3, "untrained"),
+            exploration=(6, "trained"),
+            engineering=(5, "trained"),
+            politics=(5, "trained"),
+        ),
+    )
+    horde = Faction.objects.create(
+        campaign=campaign,
+        name="The Thornback Horde",
+        description="Raiders from the hills, led by a warlord who calls himself the Thorn King.",
+    )
+    Kingdom.objects.create(
+        faction=horde, level=4, size_hexes=8, resource_points=10, food=3, at_war=True
+    )
+    cult = Faction.objects.create(
+        campaign=campaign,
+        name="Cult of the Hollow Crown",
+        description="Nobody at the table knows they exist. Yet.",
+        known_to_players=False,
+    )
+    Kingdom.objects.create(faction=cult, level=5, size_hexes=2)
+
+    Settlement.objects.bulk_create(
+        [
+            Settlement(campaign=campaign, faction=silverrun, name="Silverrun", hex="C7",
+                       is_capital=True),
+            Settlement(campaign=campaign, faction=silverrun, name="Millbrook", hex="D9"),
+            Settlement(campaign=campaign, faction=silverrun, name="Oakwatch", hex="B5"),
+            Settlement(campaign=campaign, faction=horde, name="Thornhold", hex="H3",
+                       is_capital=True),
+            Settlement(campaign=campaign, faction=cult, name="Ashfen", hex="F11",
+                       notes="The cult's hidden shrine."),
+        ]
+    )  # fmt: skip
+    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
+    Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=silverrun)
+    return DemoResult(campaign=campaign, created=True)

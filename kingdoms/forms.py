@@ -1,0 +1,233 @@
+from datetime import timedelta
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
+
+from .labels import PROFICIENCY_LABELS, SKILL_LABELS
+from .models import Campaign, CommandStaff, Faction, Kingdom, Membership, Role, Settlement
+
+
+class FactionChoiceField(forms.TypedChoiceField):
+    """Choose one of a campaign's factions from a list fetched once per page.
+
+    A ModelChoiceField would query its queryset again for every form that renders it, which
+    turns a page with one form per member into a query per row.
+    """
+
+    def __init__(self, *, factions, empty_label, **kwargs):
+        self.by_pk = {faction.pk: faction for faction in factions}
+        super().__init__(
+            choices=[("", empty_label), *((f.pk, f.name) for f in factions)],
+            coerce=lambda value: self.by_pk[int(value)],
+            empty_value=None,
+            **kwargs,
+        )
+
+    def prepare_value(self, value):
+        return getattr(value, "pk", value)
+
+    def valid_value(self, value):
+        return value in (None, "") or (str(value).isdigit() and int(value) in self.by_pk)
+
+
+def campaign_factions(campaign: Campaign) -> list[Faction]:
+    return list(Faction.objects.filter(campaign=campaign).only("pk", "name"))
+
+
+class SignupForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+
+
+class CampaignForm(forms.ModelForm):
+    class Meta:
+        model = Campaign
+        fields = ["name", "description", "rule_system", "narrative_warfare"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            # Factions carry rule-system records: the system is chosen once, at creation.
+            self.fields["rule_system"].disabled = True
+            self.fields["rule_system"].help_text = _(
+                "Chosen when the campaign was created; it cannot be changed."
+            )
+
+
+class FactionForm(forms.ModelForm):
+    class Meta:
+        model = Faction
+        fields = ["name", "description", "controlled_by", "known_to_players"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        clash = Faction.objects.filter(campaign=self.campaign, name__iexact=name)
+        if self.instance.pk:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise forms.ValidationError(_("This campaign already has a faction of that name."))
+        return name
+
+
+class KingdomForm(forms.ModelForm):
+    """Kingdom numbers plus one modifier and one proficiency per warfare skill."""
+
+    prefix = "kingdom"
+
+    class Meta:
+        model = Kingdom
+        fields = [
+            "level",
+            "xp",
+            "size_hexes",
+            "resource_points",
+            "food",
+            "unrest",
+            "corruption",
+            "corruption_threshold",
+            "crime",
+            "crime_threshold",
+            "decay",
+            "decay_threshold",
+            "strife",
+            "strife_threshold",
+            "fame_kind",
+            "fame_points",
+            "at_war",
+            "ruler_vacant",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        skills = self.instance.skills or pf2e_kingdom.default_skills()
+        for skill in pf2e_kingdom.WARFARE_SKILLS:
+            current = skills.get(skill, {})
+            self.fields[f"{skill}_modifier"] = forms.IntegerField(
+                label=SKILL_LABELS[skill],
+                min_value=-10,
+                max_value=60,
+                initial=current.get("modifier", 0),
+            )
+            self.fields[f"{skill}_rank"] = forms.ChoiceField(
+                label=_("%(skill)s proficiency") % {"skill": SKILL_LABELS[skill]},
+                choices=list(PROFICIENCY_LABELS.items()),
+                initial=current.get("rank", "untrained"),
+            )
+
+    def skill_rows(self):
+        """(label, modifier field, rank field) per skill, for the template's table."""
+        return [
+            (SKILL_LABELS[s], self[f"{s}_modifier"], self[f"{s}_rank"])
+            for s in pf2e_kingdom.WARFARE_SKILLS
+        ]
+
+    def model_fields(self):
+        return [self[name] for name in self.Meta.fields]
+
+    def clean(self):
+        cleaned = super().clean()
+        if not any(f"{s}_modifier" in self.errors for s in pf2e_kingdom.WARFARE_SKILLS):
+            cleaned["skills"] = {
+                s: {"modifier": cleaned.get(f"{s}_modifier"), "rank": cleaned.get(f"{s}_rank")}
+                for s in pf2e_kingdom.WARFARE_SKILLS
+            }
+        return cleaned
+
+    def service_data(self) -> dict:
+        data = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        data["skills"] = self.cleaned_data["skills"]
+        return data
+
+
+class CommandStaffForm(forms.ModelForm):
+    prefix = "staff"
+
+    class Meta:
+        model = CommandStaff
+        fields = [
+            "commander",
+            "strategy",
+            "tactics",
+            "leadership",
+            "intelligence_officer",
+            "intelligence_analysis",
+            "logistics_officer",
+            "administration",
+        ]
+
+    def service_data(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+
+class SettlementForm(forms.ModelForm):
+    class Meta:
+        model = Settlement
+        fields = ["name", "faction", "hex", "is_capital", "notes"]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        self.fields["faction"].queryset = Faction.objects.filter(campaign=campaign)
+        self.fields["faction"].empty_label = None
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        clash = Settlement.objects.filter(campaign=self.campaign, name__iexact=name)
+        if self.instance.pk:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise forms.ValidationError(_("This campaign already has a settlement of that name."))
+        return name
+
+
+INVITE_LIFETIMES = {
+    "never": (None, _("Never expires")),
+    "1d": (timedelta(days=1), _("1 day")),
+    "7d": (timedelta(days=7), _("7 days")),
+    "30d": (timedelta(days=30), _("30 days")),
+}
+
+
+class InviteForm(forms.Form):
+    lifetime = forms.ChoiceField(
+        label=_("Expires"),
+        choices=[(key, label) for key, (_delta, label) in INVITE_LIFETIMES.items()],
+        initial="7d",
+    )
+
+    field_order = ["faction", "lifetime"]
+
+    def __init__(self, *args, factions: list[Faction], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["faction"] = FactionChoiceField(
+            label=_("Plays faction"), factions=factions, empty_label=_("(none yet)"), required=False
+        )
+        self.order_fields(self.field_order)
+
+    def clean_lifetime(self):
+        return INVITE_LIFETIMES[self.cleaned_data["lifetime"]][0]
+
+
+class MembershipForm(forms.ModelForm):
+    class Meta:
+        model = Membership
+        fields = ["role", "faction"]
+
+    def __init__(self, *args, factions: list[Faction], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["faction"] = FactionChoiceField(
+            label=_("Faction"), factions=factions, empty_label=_("(none)"), required=False
+        )
+        self.fields["role"].choices = Role.choices

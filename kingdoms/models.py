@@ -1,0 +1,326 @@
+"""Campaigns, who plays in them, and the factions, kingdoms and settlements of their wars."""
+
+import secrets
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
+
+
+class RuleSystem(models.TextChoices):
+    PF2E = "pf2e", _("Pathfinder 2e Kingmaker warfare")
+    DND5E = "dnd5e", _("D&D 5e mass combat (When Armies Clash)")
+    GURPS4E = "gurps4e", _("GURPS Mass Combat (4e)")
+    GURPS3E = "gurps3e", _("GURPS 3e mass combat (Compendium II)")
+
+
+class Campaign(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    rule_system = models.CharField(
+        _("rule system"), max_length=16, choices=RuleSystem.choices, default=RuleSystem.PF2E
+    )
+    narrative_warfare = models.BooleanField(
+        _("narrative warfare"),
+        default=False,
+        help_text=_("Battles are narrated instead of played (Pathfinder §7.8)."),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("campaign")
+        verbose_name_plural = _("campaigns")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("kingdoms:campaign-detail", args=[self.pk])
+
+    @property
+    def uses_kingdoms(self) -> bool:
+        return self.rule_system == RuleSystem.PF2E
+
+    @property
+    def uses_command_staff(self) -> bool:
+        return self.rule_system in {RuleSystem.GURPS4E, RuleSystem.GURPS3E}
+
+
+class Role(models.TextChoices):
+    GM = "gm", _("Game master")
+    PLAYER = "player", _("Player")
+
+
+class Controller(models.TextChoices):
+    PLAYERS = "players", _("Players")
+    GM = "gm", _("Game master")
+
+
+class Faction(models.Model):
+    """A side in the campaign's wars. For Pathfinder, a players' faction is a kingdom."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="factions")
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    controlled_by = models.CharField(
+        _("controlled by"), max_length=16, choices=Controller.choices, default=Controller.GM
+    )
+    known_to_players = models.BooleanField(
+        _("known to players"),
+        default=True,
+        help_text=_("Players see its name and description; its numbers stay hidden."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("faction")
+        verbose_name_plural = _("factions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "name"], name="faction_name_unique_in_campaign"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class FameKind(models.TextChoices):
+    FAME = "fame", _("Fame")
+    INFAMY = "infamy", _("Infamy")
+
+
+def _default_skills() -> dict:
+    return pf2e_kingdom.default_skills()
+
+
+class Kingdom(models.Model):
+    """Pathfinder 2e kingdom numbers that warfare reads and writes (reference §10)."""
+
+    faction = models.OneToOneField(Faction, on_delete=models.CASCADE, related_name="kingdom")
+    level = models.PositiveSmallIntegerField(
+        _("level"),
+        default=1,
+        validators=[
+            MinValueValidator(pf2e_kingdom.MIN_LEVEL),
+            MaxValueValidator(pf2e_kingdom.MAX_LEVEL),
+        ],
+    )
+    xp = models.PositiveIntegerField(_("XP"), default=0)
+    size_hexes = models.PositiveIntegerField(
+        _("size (hexes)"), default=1, help_text=_("Claimed hexes; sets the Control DC modifier.")
+    )
+    resource_points = models.PositiveIntegerField(_("resource points (RP)"), default=0)
+    food = models.PositiveIntegerField(_("Food"), default=0)
+    unrest = models.PositiveIntegerField(_("Unrest"), default=0)
+    corruption = models.PositiveIntegerField(_("Corruption"), default=0)
+    crime = models.PositiveIntegerField(_("Crime"), default=0)
+    decay = models.PositiveIntegerField(_("Decay"), default=0)
+    strife = models.PositiveIntegerField(_("Strife"), default=0)
+    corruption_threshold = models.PositiveIntegerField(
+        _("Corruption threshold"), default=pf2e_kingdom.DEFAULT_RUIN_THRESHOLD
+    )
+    crime_threshold = models.PositiveIntegerField(
+        _("Crime threshold"), default=pf2e_kingdom.DEFAULT_RUIN_THRESHOLD
+    )
+    decay_threshold = models.PositiveIntegerField(
+        _("Decay threshold"), default=pf2e_kingdom.DEFAULT_RUIN_THRESHOLD
+    )
+    strife_threshold = models.PositiveIntegerField(
+        _("Strife threshold"), default=pf2e_kingdom.DEFAULT_RUIN_THRESHOLD
+    )
+    fame_kind = models.CharField(
+        _("fame or infamy"), max_length=8, choices=FameKind.choices, default=FameKind.FAME
+    )
+    fame_points = models.PositiveSmallIntegerField(_("Fame/Infamy points"), default=0)
+    at_war = models.BooleanField(_("at war"), default=False)
+    ruler_vacant = models.BooleanField(_("Ruler vacant"), default=False)
+    skills = models.JSONField(_("kingdom skills"), default=_default_skills)
+
+    class Meta:
+        verbose_name = _("kingdom")
+        verbose_name_plural = _("kingdoms")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(level__gte=pf2e_kingdom.MIN_LEVEL, level__lte=pf2e_kingdom.MAX_LEVEL),
+                name="kingdom_level_1_to_20",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return str(self.faction)
+
+    def clean(self):
+        problems = pf2e_kingdom.validate_skills(self.skills)
+        if problems:
+            raise ValidationError(
+                {"skills": _("Invalid kingdom skills: %(problems)s") % {"problems": problems}}
+            )
+
+    @property
+    def control_dc(self) -> pf2e_kingdom.ControlDC:
+        return pf2e_kingdom.control_dc(self.level, self.size_hexes, ruler_vacant=self.ruler_vacant)
+
+    def ruins(self) -> list[tuple[str, int, int]]:
+        """(ruin, value, threshold) for each of the four Ruins."""
+        return [
+            (ruin, getattr(self, ruin), getattr(self, f"{ruin}_threshold"))
+            for ruin in pf2e_kingdom.RUINS
+        ]
+
+
+class CommandStaff(models.Model):
+    """GURPS (4e and 3e) faction commanders: the skills their mass-combat rolls use."""
+
+    faction = models.OneToOneField(Faction, on_delete=models.CASCADE, related_name="command_staff")
+    commander = models.CharField(_("commander"), max_length=120, blank=True)
+    strategy = models.PositiveSmallIntegerField(_("Strategy"), default=10)
+    tactics = models.PositiveSmallIntegerField(_("Tactics"), default=10)
+    leadership = models.PositiveSmallIntegerField(_("Leadership"), default=10)
+    intelligence_officer = models.CharField(_("intelligence officer"), max_length=120, blank=True)
+    intelligence_analysis = models.PositiveSmallIntegerField(_("Intelligence Analysis"), default=10)
+    logistics_officer = models.CharField(_("logistics officer"), max_length=120, blank=True)
+    administration = models.PositiveSmallIntegerField(_("Administration"), default=10)
+
+    class Meta:
+        verbose_name = _("command staff")
+        verbose_name_plural = _("command staffs")
+
+    def __str__(self) -> str:
+        return str(self.faction)
+
+
+class Membership(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=8, choices=Role.choices, default=Role.PLAYER)
+    faction = models.ForeignKey(
+        Faction,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="members",
+        verbose_name=_("faction"),
+        help_text=_("The faction this player plays; they see it in full."),
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["role", "user__username"]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.campaign} ({self.role})"
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == Role.GM
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Invite(models.Model):
+    """A link that makes whoever follows it a player of the campaign."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=_new_token, editable=False)
+    faction = models.ForeignKey(
+        Faction,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("faction"),
+        help_text=_("Players who join through this link play this faction."),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("invite link")
+        verbose_name_plural = _("invite links")
+
+    def __str__(self) -> str:
+        return f"{self.campaign} invite #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("kingdoms:invite-accept", args=[self.token])
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @property
+    def is_usable(self) -> bool:
+        return not self.is_revoked and not self.is_expired
+
+
+class Settlement(models.Model):
+    """A place where armies are raised and stationed."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="settlements")
+    faction = models.ForeignKey(
+        Faction,
+        on_delete=models.PROTECT,
+        related_name="settlements",
+        verbose_name=_("faction"),
+    )
+    name = models.CharField(_("name"), max_length=120)
+    hex = models.CharField(
+        _("hex"),
+        max_length=16,
+        blank=True,
+        validators=[
+            RegexValidator(
+                r"^[A-Za-z0-9.,:\-]*$",
+                _("Use letters, digits and . , : - only, e.g. C7 or 12.05."),
+            )
+        ],
+        help_text=_("Map coordinate, e.g. C7 or 12.05."),
+    )
+    is_capital = models.BooleanField(_("capital"), default=False)
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        ordering = ["-is_capital", "name", "pk"]
+        verbose_name = _("settlement")
+        verbose_name_plural = _("settlements")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "name"], name="settlement_name_unique_in_campaign"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name

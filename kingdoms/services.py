@@ -1,0 +1,232 @@
+"""Use cases for campaigns, members, invites, factions and settlements.
+
+Each function is one user action and one transaction. Callers pass a membership obtained from
+`access_campaign`; rules about roles (the last GM stays) are enforced here, with the campaign
+row locked so that two GMs acting at once cannot both step down.
+"""
+
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .access import access_campaign
+from .models import (
+    Campaign,
+    CommandStaff,
+    Faction,
+    Invite,
+    Kingdom,
+    Membership,
+    Role,
+    Settlement,
+)
+
+
+class InviteUnusable(Exception):
+    """The invite link exists but can no longer be used (revoked or expired)."""
+
+    def __init__(self, invite: Invite, reason: str):
+        super().__init__(reason)
+        self.invite = invite
+        self.reason = reason
+
+
+def _save(instance, **fields):
+    for name, value in fields.items():
+        setattr(instance, name, value)
+    instance.full_clean()
+    instance.save()
+    return instance
+
+
+@transaction.atomic
+def campaign_create(*, user, **fields: Any) -> Campaign:
+    """Create a campaign; its creator becomes its first game master."""
+    campaign = _save(Campaign(created_by=user), **fields)
+    Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
+    return campaign
+
+
+@transaction.atomic
+def campaign_update(*, user, campaign_id: int, **fields: Any) -> Campaign:
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    return _save(membership.campaign, **fields)
+
+
+def _attach_system_records(faction: Faction) -> None:
+    """Give a faction the rule-system records its campaign needs (kingdom, command staff)."""
+    campaign = faction.campaign
+    if campaign.uses_kingdoms:
+        Kingdom.objects.get_or_create(faction=faction)
+    if campaign.uses_command_staff:
+        CommandStaff.objects.get_or_create(faction=faction)
+
+
+@transaction.atomic
+def faction_create(
+    *,
+    user,
+    campaign_id: int,
+    kingdom: dict[str, Any] | None = None,
+    command_staff: dict[str, Any] | None = None,
+    **fields: Any,
+) -> Faction:
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    faction = _save(Faction(campaign=membership.campaign), **fields)
+    _attach_system_records(faction)
+    _update_system_records(faction, kingdom=kingdom, command_staff=command_staff)
+    return faction
+
+
+@transaction.atomic
+def faction_update(
+    *,
+    user,
+    campaign_id: int,
+    faction_id: int,
+    kingdom: dict[str, Any] | None = None,
+    command_staff: dict[str, Any] | None = None,
+    **fields: Any,
+) -> Faction:
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    faction = get_object_or_404(
+        Faction.objects.select_for_update(no_key=True), campaign=membership.campaign, pk=faction_id
+    )
+    _save(faction, **fields)
+    _attach_system_records(faction)
+    _update_system_records(faction, kingdom=kingdom, command_staff=command_staff)
+    return faction
+
+
+def _update_system_records(faction, *, kingdom, command_staff) -> None:
+    if kingdom and faction.campaign.uses_kingdoms:
+        _save(Kingdom.objects.select_for_update(no_key=True).get(faction=faction), **kingdom)
+    if command_staff and faction.campaign.uses_command_staff:
+        _save(
+            CommandStaff.objects.select_for_update(no_key=True).get(faction=faction),
+            **command_staff,
+        )
+
+
+@transaction.atomic
+def settlement_create(*, user, campaign_id: int, **fields: Any) -> Settlement:
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    _check_faction_in_campaign(fields.get("faction"), membership.campaign)
+    return _save(Settlement(campaign=membership.campaign), **fields)
+
+
+@transaction.atomic
+def settlement_update(*, user, campaign_id: int, settlement_id: int, **fields: Any) -> Settlement:
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    _check_faction_in_campaign(fields.get("faction"), membership.campaign)
+    settlement = get_object_or_404(
+        Settlement.objects.select_for_update(no_key=True),
+        campaign=membership.campaign,
+        pk=settlement_id,
+    )
+    return _save(settlement, **fields)
+
+
+def _check_faction_in_campaign(faction: Faction | None, campaign: Campaign) -> None:
+    if faction is not None and faction.campaign_id != campaign.pk:
+        raise ValidationError(
+            {"faction": _("That faction belongs to another campaign.")}, code="foreign_faction"
+        )
+
+
+@transaction.atomic
+def invite_create(
+    *, user, campaign_id: int, faction: Faction | None, lifetime: timedelta | None
+) -> Invite:
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    _check_faction_in_campaign(faction, membership.campaign)
+    return Invite.objects.create(
+        campaign=membership.campaign,
+        faction=faction,
+        created_by=user,
+        expires_at=timezone.now() + lifetime if lifetime else None,
+    )
+
+
+@transaction.atomic
+def invite_revoke(*, user, campaign_id: int, invite_id: int) -> Invite:
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    invite = get_object_or_404(Invite, campaign=membership.campaign, pk=invite_id)
+    if invite.revoked_at is None:
+        invite.revoked_at = timezone.now()
+        invite.save(update_fields=["revoked_at"])
+    return invite
+
+
+def invite_check(invite: Invite) -> None:
+    """Raise InviteUnusable if the link can no longer be used."""
+    if invite.is_revoked:
+        raise InviteUnusable(invite, _("This invite link has been revoked by the game master."))
+    if invite.is_expired:
+        raise InviteUnusable(invite, _("This invite link has expired. Ask the GM for a new one."))
+
+
+@transaction.atomic
+def invite_accept(*, user, token: str) -> tuple[Membership, bool]:
+    """Join the invite's campaign as a player. Returns (membership, created).
+
+    Someone who is already a member keeps their role: following a link never demotes a GM.
+    """
+    invite = get_object_or_404(
+        Invite.objects.select_for_update(no_key=True).select_related("campaign"), token=token
+    )
+    invite_check(invite)
+    membership, created = Membership.objects.get_or_create(
+        campaign=invite.campaign,
+        user=user,
+        defaults={"role": Role.PLAYER, "faction": invite.faction},
+    )
+    if created:
+        Invite.objects.filter(pk=invite.pk).update(uses=F("uses") + 1)
+    return membership, created
+
+
+def _gm_count(campaign_id: int) -> int:
+    return Membership.objects.filter(campaign_id=campaign_id, role=Role.GM).count()
+
+
+@transaction.atomic
+def membership_update(
+    *, user, campaign_id: int, membership_id: int, role: str, faction: Faction | None
+) -> Membership:
+    """Change a member's role or faction. The last GM cannot be demoted."""
+    actor = access_campaign(user, campaign_id, gm=True, lock=True)
+    _check_faction_in_campaign(faction, actor.campaign)
+    member = get_object_or_404(
+        Membership.objects.select_related("user"), campaign_id=campaign_id, pk=membership_id
+    )
+    if member.role == Role.GM and role != Role.GM and _gm_count(campaign_id) == 1:
+        raise ValidationError(
+            _("%(name)s is the campaign's only game master. Make someone else a GM first.")
+            % {"name": member.user.get_username()},
+            code="last_gm",
+        )
+    return _save(member, role=role, faction=faction)
+
+
+@transaction.atomic
+def membership_remove(*, user, campaign_id: int, membership_id: int) -> None:
+    """A GM removes a member, or anyone leaves (membership_id of their own). The last GM stays."""
+    actor = access_campaign(user, campaign_id, lock=True)
+    member = get_object_or_404(
+        Membership.objects.select_related("user"), campaign_id=campaign_id, pk=membership_id
+    )
+    if member.pk != actor.pk and not actor.is_gm:
+        raise PermissionDenied(_("Only game masters can remove other members."))
+    if member.role == Role.GM and _gm_count(campaign_id) == 1:
+        raise ValidationError(
+            _("The campaign's only game master cannot leave. Make someone else a GM first."),
+            code="last_gm",
+        )
+    member.delete()

@@ -1,0 +1,383 @@
+"""Thin views: parse, authorise (access_*), call one service, render a page or a partial."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from . import selectors, services
+from .access import access_campaign, access_faction, access_settlement, sees_faction_in_full
+from .forms import (
+    CampaignForm,
+    CommandStaffForm,
+    FactionForm,
+    InviteForm,
+    KingdomForm,
+    MembershipForm,
+    SettlementForm,
+    campaign_factions,
+)
+from .models import Invite
+
+
+def _add_errors(form, error: ValidationError) -> None:
+    """Put a service's ValidationError on the form, field by field where it names fields."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+def _invalid(request, template: str, context: dict) -> HttpResponse:
+    """Re-render a form with its errors: a 400, so nothing looks saved when it was not."""
+    return render(request, template, context, status=400)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("kingdoms:campaign-list")
+    return redirect("login")
+
+
+@login_required
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    campaigns = selectors.campaign_list_for(user=request.user)
+    return render(request, "kingdoms/campaign_list.html", {"campaigns": campaigns})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                campaign = services.campaign_create(user=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                _add_errors(form, error)
+            else:
+                messages.success(request, _("Campaign created. You are its game master."))
+                return redirect(campaign)
+        return _invalid(request, "kingdoms/campaign_form.html", {"form": form})
+    return render(request, "kingdoms/campaign_form.html", {"form": form})
+
+
+@login_required
+def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id)
+    context = selectors.campaign_dashboard(membership=membership)
+    return render(request, "kingdoms/campaign_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id, gm=True)
+    campaign = membership.campaign
+    form = CampaignForm(request.POST or None, instance=campaign)
+    context = {"form": form, "campaign": campaign}
+    if request.method == "POST":
+        if form.is_valid():
+            data = {k: v for k, v in form.cleaned_data.items() if k != "rule_system"}
+            try:
+                services.campaign_update(user=request.user, campaign_id=campaign_id, **data)
+            except ValidationError as error:
+                _add_errors(form, error)
+            else:
+                messages.success(request, _("Campaign saved."))
+                return redirect(campaign)
+        campaign.refresh_from_db()
+        return _invalid(request, "kingdoms/campaign_form.html", context)
+    return render(request, "kingdoms/campaign_form.html", context)
+
+
+def _faction_forms(request, campaign, faction=None):
+    data = request.POST if request.method == "POST" else None
+    forms = {"form": FactionForm(data, instance=faction, campaign=campaign)}
+    if campaign.uses_kingdoms:
+        forms["kingdom_form"] = KingdomForm(data, instance=getattr(faction, "kingdom", None))
+    if campaign.uses_command_staff:
+        forms["staff_form"] = CommandStaffForm(
+            data, instance=getattr(faction, "command_staff", None)
+        )
+    return forms
+
+
+def _faction_save(request, campaign, forms, faction=None):
+    """Validate every form of the faction page and save them in one service call."""
+    if not all(form.is_valid() for form in forms.values()):
+        return None
+    kwargs = dict(forms["form"].cleaned_data)
+    if "kingdom_form" in forms:
+        kwargs["kingdom"] = forms["kingdom_form"].service_data()
+    if "staff_form" in forms:
+        kwargs["command_staff"] = forms["staff_form"].service_data()
+    try:
+        if faction is None:
+            return services.faction_create(user=request.user, campaign_id=campaign.pk, **kwargs)
+        return services.faction_update(
+            user=request.user, campaign_id=campaign.pk, faction_id=faction.pk, **kwargs
+        )
+    except ValidationError as error:
+        _add_errors(forms["form"], error)
+        return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def faction_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = access_campaign(request.user, campaign_id, gm=True).campaign
+    forms = _faction_forms(request, campaign)
+    context = {"campaign": campaign, **forms}
+    if request.method == "POST":
+        faction = _faction_save(request, campaign, forms)
+        if faction is not None:
+            messages.success(request, _("Faction “%(name)s” created.") % {"name": faction.name})
+            return redirect("kingdoms:faction-detail", campaign_id, faction.pk)
+        return _invalid(request, "kingdoms/faction_form.html", context)
+    return render(request, "kingdoms/faction_form.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def faction_edit(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpResponse:
+    membership, faction = access_faction(request.user, campaign_id, faction_id, gm=True)
+    campaign = membership.campaign
+    forms = _faction_forms(request, campaign, faction)
+    context = {"campaign": campaign, "faction": faction, **forms}
+    if request.method == "POST":
+        if _faction_save(request, campaign, forms, faction) is not None:
+            messages.success(request, _("Faction saved."))
+            return redirect("kingdoms:faction-detail", campaign_id, faction.pk)
+        return _invalid(request, "kingdoms/faction_form.html", context)
+    return render(request, "kingdoms/faction_form.html", context)
+
+
+@login_required
+def faction_detail(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpResponse:
+    membership, faction = access_faction(request.user, campaign_id, faction_id)
+    full = sees_faction_in_full(membership, faction)
+    settlements = selectors.settlement_list_visible_to(membership=membership).filter(
+        faction=faction
+    )
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "faction": faction,
+        "full": full,
+        "settlements": settlements,
+    }
+    if full and membership.campaign.uses_kingdoms and hasattr(faction, "kingdom"):
+        context.update(selectors.kingdom_sheet(faction.kingdom))
+    return render(request, "kingdoms/faction_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settlement_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = access_campaign(request.user, campaign_id, gm=True).campaign
+    initial = {"faction": request.GET.get("faction")} if request.GET.get("faction") else None
+    form = SettlementForm(request.POST or None, campaign=campaign, initial=initial)
+    context = {"campaign": campaign, "form": form}
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.settlement_create(
+                    user=request.user, campaign_id=campaign_id, **form.cleaned_data
+                )
+            except ValidationError as error:
+                _add_errors(form, error)
+            else:
+                messages.success(request, _("Settlement created."))
+                return redirect(campaign)
+        return _invalid(request, "kingdoms/settlement_form.html", context)
+    return render(request, "kingdoms/settlement_form.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settlement_edit(request: HttpRequest, campaign_id: int, settlement_id: int) -> HttpResponse:
+    membership, settlement = access_settlement(request.user, campaign_id, settlement_id, gm=True)
+    campaign = membership.campaign
+    form = SettlementForm(request.POST or None, instance=settlement, campaign=campaign)
+    context = {"campaign": campaign, "form": form, "settlement": settlement}
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.settlement_update(
+                    user=request.user,
+                    campaign_id=campaign_id,
+                    settlement_id=settlement_id,
+                    **form.cleaned_data,
+                )
+            except ValidationError as error:
+                _add_errors(form, error)
+            else:
+                messages.success(request, _("Settlement saved."))
+                return redirect(campaign)
+        return _invalid(request, "kingdoms/settlement_form.html", context)
+    return render(request, "kingdoms/settlement_form.html", context)
+
+
+def _members_context(membership, *, member_forms=None, invite_form=None) -> dict:
+    campaign = membership.campaign
+    factions = campaign_factions(campaign)
+    members = selectors.member_list(campaign_id=campaign.pk)
+    member_forms = member_forms or {}
+    return {
+        "campaign": campaign,
+        "membership": membership,
+        "member_rows": [
+            (m, member_forms.get(m.pk) or MembershipForm(instance=m, factions=factions))
+            for m in members
+        ],
+        "invites": selectors.invite_list(campaign_id=campaign.pk),
+        "invite_form": invite_form or InviteForm(factions=factions),
+    }
+
+
+def _members_response(request, membership, *, partial: str, status: int = 200, **forms):
+    """The members page, or just the swapped panel for an htmx request."""
+    template = "kingdoms/members.html"
+    if request.htmx:
+        template += f"#{partial}"
+    context = _members_context(membership, **forms)
+    return render(request, template, context, status=status)
+
+
+@login_required
+def members(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id, gm=True)
+    return render(request, "kingdoms/members.html", _members_context(membership))
+
+
+@login_required
+@require_POST
+def member_update(request: HttpRequest, campaign_id: int, membership_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id, gm=True)
+    member = get_object_or_404(
+        membership.campaign.memberships.select_related("user"), pk=membership_id
+    )
+    form = MembershipForm(
+        request.POST, instance=member, factions=campaign_factions(membership.campaign)
+    )
+    if form.is_valid():
+        try:
+            services.membership_update(
+                user=request.user,
+                campaign_id=campaign_id,
+                membership_id=membership_id,
+                **form.cleaned_data,
+            )
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, _("Member updated."))
+            membership = access_campaign(request.user, campaign_id)
+            if not membership.is_gm:
+                # A GM made themselves a player: the members page is no longer theirs.
+                url = membership.campaign.get_absolute_url()
+                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+            if not request.htmx:
+                return redirect("kingdoms:members", campaign_id)
+            return _members_response(request, membership, partial="member-list")
+    member.refresh_from_db()
+    return _members_response(
+        request,
+        membership,
+        partial="member-list",
+        status=400,
+        member_forms={member.pk: form},
+    )
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, campaign_id: int, membership_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id)
+    leaving = membership.pk == membership_id
+    try:
+        services.membership_remove(
+            user=request.user, campaign_id=campaign_id, membership_id=membership_id
+        )
+    except ValidationError as error:
+        # Only a GM can hit this: the campaign's last GM tried to leave. Refuse and say why.
+        messages.error(request, " ".join(error.messages))
+        return _members_response(request, membership, partial="member-list", status=409)
+    if leaving:
+        messages.success(request, _("You left the campaign."))
+        return redirect("kingdoms:campaign-list")
+    messages.success(request, _("Member removed."))
+    if request.htmx:
+        return _members_response(request, membership, partial="member-list")
+    return redirect("kingdoms:members", campaign_id)
+
+
+@login_required
+@require_POST
+def invite_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id, gm=True)
+    form = InviteForm(request.POST, factions=campaign_factions(membership.campaign))
+    if not form.is_valid():
+        return _members_response(
+            request, membership, partial="invite-panel", status=400, invite_form=form
+        )
+    services.invite_create(
+        user=request.user,
+        campaign_id=campaign_id,
+        faction=form.cleaned_data["faction"],
+        lifetime=form.cleaned_data["lifetime"],
+    )
+    messages.success(request, _("Invite link created. Send it to your player."))
+    if request.htmx:
+        return _members_response(request, membership, partial="invite-panel")
+    return redirect("kingdoms:members", campaign_id)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, campaign_id: int, invite_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id, gm=True)
+    services.invite_revoke(user=request.user, campaign_id=campaign_id, invite_id=invite_id)
+    messages.success(request, _("Invite link revoked: it no longer works."))
+    if request.htmx:
+        return _members_response(request, membership, partial="invite-panel")
+    return redirect("kingdoms:members", campaign_id)
+
+
+@require_http_methods(["GET", "POST"])
+def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
+    invite = get_object_or_404(Invite.objects.select_related("campaign", "faction"), token=token)
+    try:
+        services.invite_check(invite)
+    except services.InviteUnusable as unusable:
+        return render(
+            request, "kingdoms/invite_accept.html", {"reason": unusable.reason}, status=410
+        )
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            raise PermissionDenied
+        return render(
+            request,
+            "kingdoms/invite_accept.html",
+            {"invite": invite, "next": invite.get_absolute_url()},
+        )
+    if request.method == "POST":
+        membership, created = services.invite_accept(user=request.user, token=token)
+        if created:
+            messages.success(
+                request,
+                _("You joined “%(campaign)s” as a player.") % {"campaign": invite.campaign.name},
+            )
+        else:
+            messages.info(request, _("You are already a member of this campaign."))
+        return redirect(membership.campaign)
+    already = invite.campaign.memberships.filter(user=request.user).exists()
+    return render(
+        request, "kingdoms/invite_accept.html", {"invite": invite, "already_member": already}
+    )

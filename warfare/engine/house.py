@@ -1,0 +1,33 @@
+"""House defaults: numbers the references mark [inferred], [impl], [discrepancy] or [gap].
+
+Each rule system keeps such numbers in ONE table (a tuple of `HouseDefault`), so a GM with the
+book can correct a value in one place, and the app can show next to a value that it is a house
+default rather than a printed rule.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Tag(StrEnum):
+    INFERRED = "inferred"
+    IMPL = "impl"
+    DISCREPANCY = "discrepancy"
+    GAP = "gap"
+
+
+@dataclass(frozen=True, slots=True)
+class HouseDefault:
+    key: str
+    value: int
+    tag: Tag
+    source: str
+    """Where the reference discusses it, e.g. 'pf2e §10.3'."""
+    note: str
+
+
+def table_lookup(table: tuple[HouseDefault, ...], key: str) -> HouseDefault:
+    for entry in table:
+        if entry.key == key:
+            return entry
+    raise KeyError(key)

@@ -1,0 +1,20 @@
+"""Settings for the test suite: PostgreSQL, fast hashing, a fixed key."""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/warfare")
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-" + "x" * 40)
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+
+from .base import *  # noqa: E402, F403
+from .base import STORAGES  # noqa: E402
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Serve static files straight from static/ (no collectstatic before tests).
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True
