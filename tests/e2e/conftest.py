@@ -39,10 +39,10 @@ def browser():
         pytest.skip(message)
     # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
     # synchronous and safe here.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         chromium = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
