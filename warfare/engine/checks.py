@@ -1,0 +1,143 @@
+"""Checks: roll, compare, get a degree of success.
+
+PF2e (reference pf2e §0.1): d20 + modifier vs DC, four degrees, natural 20/1 shift one step.
+`Degree` is shared by all systems (GURPS success rolls also end in critical success, success,
+failure or critical failure); a GURPS 3d6 `success_roll` can sit beside `check` and return its
+own result type.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Protocol
+
+from warfare.engine.dice import Dice
+
+
+class Degree(IntEnum):
+    CRIT_FAILURE = 0
+    FAILURE = 1
+    SUCCESS = 2
+    CRIT_SUCCESS = 3
+
+    @property
+    def code(self) -> str:
+        """Message code for events and templates, e.g. 'critical_success'."""
+        return _CODES[self]
+
+    @property
+    def succeeded(self) -> bool:
+        return self >= Degree.SUCCESS
+
+
+_CODES = {
+    Degree.CRIT_FAILURE: "critical_failure",
+    Degree.FAILURE: "failure",
+    Degree.SUCCESS: "success",
+    Degree.CRIT_SUCCESS: "critical_success",
+}
+
+
+def improve(degree: Degree, steps: int = 1) -> Degree:
+    """One (or `steps`) degrees better, never above critical success."""
+    return Degree(max(Degree.CRIT_FAILURE, min(Degree.CRIT_SUCCESS, degree + steps)))
+
+
+def worsen(degree: Degree, steps: int = 1) -> Degree:
+    """One (or `steps`) degrees worse, never below critical failure."""
+    return improve(degree, -steps)
+
+
+# --- PF2e: d20 checks -------------------------------------------------------------------------
+
+
+def degree_of_success(total: int, dc: int, natural: int | None = None) -> Degree:
+    """PF2e degree (§0.1): ±10 around the DC, then a natural 20 improves / a natural 1 worsens.
+
+    `natural` is the d20's face; pass None when no d20 was rolled (no shift).
+    """
+    if total >= dc + 10:
+        degree = Degree.CRIT_SUCCESS
+    elif total >= dc:
+        degree = Degree.SUCCESS
+    elif total <= dc - 10:
+        degree = Degree.CRIT_FAILURE
+    else:
+        degree = Degree.FAILURE
+    if natural == 20:
+        return improve(degree)
+    if natural == 1:
+        return worsen(degree)
+    return degree
+
+
+class HasBreakdown(Protocol):
+    """A modifier that can explain itself, such as a stat block's `Stat`."""
+
+    @property
+    def value(self) -> int: ...
+
+    @property
+    def breakdown(self) -> tuple[tuple[str, int], ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    die: int
+    modifier: int
+    total: int
+    dc: int
+    degree: Degree
+    purpose: str = ""
+    breakdown: tuple[tuple[str, int], ...] = ()
+    """Where the modifier came from, as (term code, value) pairs."""
+
+    @property
+    def succeeded(self) -> bool:
+        return self.degree.succeeded
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "die": self.die,
+            "modifier": self.modifier,
+            "total": self.total,
+            "dc": self.dc,
+            "degree": self.degree.code,
+            "purpose": self.purpose,
+            "breakdown": [list(term) for term in self.breakdown],
+        }
+
+
+def check(
+    dice: Dice,
+    modifier: int | HasBreakdown,
+    dc: int,
+    *,
+    purpose: str,
+    breakdown: Sequence[tuple[str, int]] = (),
+) -> CheckResult:
+    """Roll d20 + modifier against `dc` (§0.1). A `Stat` brings its own breakdown."""
+    if not isinstance(modifier, int):
+        breakdown = modifier.breakdown
+        modifier = modifier.value
+    die = dice.d20(purpose=purpose)
+    total = die + modifier
+    return CheckResult(
+        die=die,
+        modifier=modifier,
+        total=total,
+        dc=dc,
+        degree=degree_of_success(total, dc, die),
+        purpose=purpose,
+        breakdown=tuple((str(code), int(value)) for code, value in breakdown),
+    )
+
+
+def flat_check(dice: Dice, dc: int, *, purpose: str = "flat_check") -> CheckResult:
+    """A bare d20 vs `dc` (§0.1: e.g. DC 11 for shaken, DC 16 for a damaged defeated army).
+
+    A flat check only succeeds (d20 >= DC) or fails, as in PF2e core.
+    """
+    die = dice.d20(purpose=purpose)
+    degree = Degree.SUCCESS if die >= dc else Degree.FAILURE
+    return CheckResult(die=die, modifier=0, total=die, dc=dc, degree=degree, purpose=purpose)

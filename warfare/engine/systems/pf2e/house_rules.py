@@ -1,0 +1,129 @@
+"""House defaults of PF2e warfare: every number the reference tags [inferred], [impl],
+[discrepancy] or [gap] that the engine uses, in one table (see `warfare.engine.house`).
+
+Code reads these through `house_value(key)`; a GM with the book corrects a number here.
+"""
+
+from warfare.engine.house import HouseDefault, Tag, table_lookup
+
+HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
+    HouseDefault(
+        key="siege_engines.ranged_adjustment",
+        value=0,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §2, §15 item 6",
+        note="Added to the level table's attack for basic Siege Engines' ranged Strike. The AP "
+        "prints +15 at level 7 where the table gives +18; Foundry treats +15 as a misprint "
+        "(0 here gives +18), KMT keeps +15 (that would be -3).",
+    ),
+    HouseDefault(
+        key="basic.rout_threshold_divisor",
+        value=2,
+        tag=Tag.INFERRED,
+        source="pf2e §1.1, §1.3, §6.1",
+        note="A basic army's Rout Threshold is max HP divided by this, rounded down (4 HP -> "
+        "RT 2, 6 HP -> RT 3), so Toughened Soldiers can raise it. The reference only says RT "
+        "is 'normally half max HP'. Printed (specialized/custom) stat blocks keep their RT.",
+    ),
+    HouseDefault(
+        key="keen_eyed.level",
+        value=1,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §6.1",
+        note="Level of the Keen Eyed tactic: Foundry and KMT TS data say 1, the KMT pack "
+        "labels it 'Tactic 5'.",
+    ),
+    HouseDefault(
+        key="kingdom_xp.below_minus_4",
+        value=0,
+        tag=Tag.INFERRED,
+        source="pf2e §7.6, §15 item 5",
+        note="Kingdom XP for defeating an army more than 4 levels below the kingdom.",
+    ),
+    HouseDefault(
+        key="kingdom_xp.above_plus_4",
+        value=160,
+        tag=Tag.INFERRED,
+        source="pf2e §7.6, §15 item 5",
+        note="Kingdom XP for defeating an army more than 4 levels above the kingdom: 'GM's "
+        "call'; capped at the +4 value (160) by default.",
+    ),
+    HouseDefault(
+        key="sootscale_warriors.shots",
+        value=5,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 15",
+        note="Ranged shots per encounter. Foundry's description says 7, its data field and "
+        "KMT say 5.",
+    ),
+    HouseDefault(
+        key="greengripe_bombardiers.ac",
+        value=25,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 15",
+        note="AC at level 7: Foundry 25, KMT 23.",
+    ),
+    HouseDefault(
+        key="troll_marauders.scouting",
+        value=16,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 15",
+        note="Scouting at level 8: Foundry +16, KMT +14.",
+    ),
+    HouseDefault(
+        key="mbotuu_frog_riders.ac",
+        value=27,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 15",
+        note="AC at level 10: Foundry 27, KMT 30.",
+    ),
+    HouseDefault(
+        key="pitaxian_raiders.shots",
+        value=5,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 15",
+        note="Ranged shots per encounter: KMT 5; Foundry 7 via a 'Plentiful Ammunition' "
+        "tactic that it says is not in the book.",
+    ),
+    HouseDefault(
+        key="wyvern_flight.melee",
+        value=26,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 6",
+        note="Melee at level 12: the AP prints +18, Foundry treats it as a misprint of +26 "
+        "(the level table's attack).",
+    ),
+    HouseDefault(
+        key="tusker_riders.melee",
+        value=30,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 15",
+        note="Melee at level 14: KMT +30, Foundry +29.",
+    ),
+    HouseDefault(
+        key="tusker_riders.ranged",
+        value=28,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 15",
+        note="Ranged at level 14: KMT +28, Foundry +29.",
+    ),
+    HouseDefault(
+        key="first_world_army.melee",
+        value=33,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 15",
+        note="Melee at level 16: KMT +33, Foundry +32 (the level table's attack).",
+    ),
+    HouseDefault(
+        key="first_world_army.ranged",
+        value=33,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §3.4, §15 item 15",
+        note="Ranged at level 16: KMT +33, Foundry +32 (the level table's attack).",
+    ),
+)
+
+
+def house_value(key: str) -> int:
+    """The value of house default `key` (KeyError if there is no such entry)."""
+    return table_lookup(HOUSE_DEFAULTS, key).value
