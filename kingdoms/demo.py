@@ -107,4 +107,22 @@ def load_demo() -> DemoResult:
     )  # fmt: skip
     Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=silverrun)
+
+    from warfare.services import army_create  # the army domain builds on this app
+
+    for faction, name, army_type, tactics, hex_ in (
+        (silverrun, "Silverrun Militia", "infantry", ("toughened_soldiers",), "C7"),
+        (silverrun, "Millbrook Riders", "cavalry", (), "D9"),
+        (horde, "Thornback Spears", "infantry", ("hold_the_line",), "H3"),
+        (horde, "Thorn King's Outriders", "cavalry", ("keen_eyed",), "G4"),
+    ):
+        army_create(
+            user=gm,
+            campaign_id=campaign.pk,
+            faction_id=faction.pk,
+            name=name,
+            army_type=army_type,
+            tactics=tactics,
+            hex=hex_,
+        )
     return DemoResult(campaign=campaign, created=True)

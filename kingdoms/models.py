@@ -149,6 +149,14 @@ class Kingdom(models.Model):
     at_war = models.BooleanField(_("at war"), default=False)
     ruler_vacant = models.BooleanField(_("Ruler vacant"), default=False)
     skills = models.JSONField(_("kingdom skills"), default=_default_skills)
+    structures = models.JSONField(
+        _("structures"),
+        default=list,
+        blank=True,
+        help_text=_("Structures that give item bonuses to army activities (Pathfinder §4.9)."),
+    )
+    turn = models.PositiveIntegerField(_("kingdom turn"), default=1)
+    recruit_blocked_until_turn = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("kingdom")

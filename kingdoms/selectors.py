@@ -92,4 +92,8 @@ def kingdom_sheet(kingdom: Kingdom) -> dict:
             for name in pf2e_kingdom.WARFARE_SKILLS
         ],
         "house_ruin_threshold": house["ruin_threshold"],
+        "ruin_threshold_is_house_default": any(
+            threshold == house["ruin_threshold"].value
+            for _ruin, _value, threshold in kingdom.ruins()
+        ),
     }

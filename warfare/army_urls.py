@@ -1,0 +1,29 @@
+from django.urls import path
+
+from . import views
+
+app_name = "warfare"
+
+urlpatterns = [
+    path(
+        "campaigns/<int:campaign_id>/factions/<int:faction_id>/armies/",
+        views.army_list,
+        name="army-list",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/factions/<int:faction_id>/armies/new/",
+        views.army_create,
+        name="army-create",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/armies/<int:army_id>/", views.army_detail, name="army-detail"
+    ),
+    path(
+        "campaigns/<int:campaign_id>/armies/<int:army_id>/edit/", views.army_edit, name="army-edit"
+    ),
+    path(
+        "campaigns/<int:campaign_id>/armies/<int:army_id>/conditions/",
+        views.army_condition,
+        name="army-condition",
+    ),
+]

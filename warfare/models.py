@@ -1,0 +1,140 @@
+"""Armies and the kingdom log (Pathfinder 2e Kingmaker warfare).
+
+An army's rule-relevant state lives in plain fields and JSON that `warfare.mapping` turns into
+the engine's `ArmySpec`/`ArmyState`; derived numbers (AC, saves, HP…) are never stored.
+Armies are never deleted: disbanded and destroyed armies stay for history.
+"""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from kingdoms.models import Faction
+from warfare.engine.systems.pf2e.gear import MAX_POTION_DOSES
+from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
+from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
+
+
+class ArmyType(models.TextChoices):
+    INFANTRY = "infantry", _("Infantry")
+    CAVALRY = "cavalry", _("Cavalry")
+    SKIRMISHER = "skirmisher", _("Skirmishers")
+    SIEGE = "siege", _("Siege engines")
+
+
+class ArmyStatus(models.TextChoices):
+    ACTIVE = "active", _("active")
+    DISBANDED = "disbanded", _("disbanded")
+    DESTROYED = "destroyed", _("destroyed")
+
+
+class Garrison(models.TextChoices):
+    NONE = "", _("not garrisoned")
+    UNTIL_DEPLOYED = "until_deployed", _("fortified until deployed")
+    UNTIL_NEXT_TURN = "until_next_turn", _("fortified until the next kingdom turn")
+
+
+SPECIALIZED_CHOICES = [("", _("(basic army)"))] + [
+    (key, army.name_en) for key, army in sorted(SPECIALIZED_ARMIES.items())
+]
+
+
+class ArmyQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(status=ArmyStatus.ACTIVE)
+
+
+class Army(models.Model):
+    faction = models.ForeignKey(
+        Faction, on_delete=models.PROTECT, related_name="armies", verbose_name=_("faction")
+    )
+    name = models.CharField(_("name"), max_length=120)
+    army_type = models.CharField(_("type"), max_length=16, choices=ArmyType.choices)
+    specialized = models.CharField(
+        _("specialized army"), max_length=40, blank=True, choices=SPECIALIZED_CHOICES
+    )
+    level_override = models.PositiveSmallIntegerField(
+        _("level override"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_LEVEL), MaxValueValidator(MAX_LEVEL)],
+        help_text=_("Leave empty to follow the kingdom's level (players' armies always do)."),
+    )
+    hp = models.PositiveSmallIntegerField(_("hit points"))
+    conditions = models.JSONField(_("conditions"), default=dict, blank=True)
+    tactics = models.JSONField(_("tactics"), default=list, blank=True)
+    gear = models.JSONField(_("gear"), default=list, blank=True)
+    custom_stats = models.JSONField(_("custom stat block"), null=True, blank=True)
+    potion_doses = models.PositiveSmallIntegerField(
+        _("potion doses"), default=0, validators=[MaxValueValidator(MAX_POTION_DOSES)]
+    )
+    hex = models.CharField(_("hex"), max_length=16, blank=True)
+    garrison = models.CharField(
+        _("garrison"), max_length=16, choices=Garrison.choices, default=Garrison.NONE, blank=True
+    )
+    garrison_consumption_cut = models.BooleanField(default=False)
+    timers = models.JSONField(default=dict, blank=True)
+    activities_this_turn = models.PositiveSmallIntegerField(default=0)
+    idle_last_turn = models.BooleanField(default=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=ArmyStatus.choices, default=ArmyStatus.ACTIVE
+    )
+    notes = models.TextField(_("notes"), blank=True)
+    version = models.PositiveIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ArmyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["status", "name", "pk"]
+        verbose_name = _("army")
+        verbose_name_plural = _("armies")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("warfare:army-detail", args=[self.faction.campaign_id, self.pk])
+
+    @property
+    def level(self) -> int:
+        """The army's level: its kingdom's (§10.5), unless the GM set one for an enemy army."""
+        if self.level_override:
+            return self.level_override
+        return self.faction.kingdom.level
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == ArmyStatus.ACTIVE
+
+
+class LogEntry(models.Model):
+    """One thing that happened to a kingdom or its armies, with the dice that decided it.
+
+    `code` is a dotted event code (`army.recruited`, `kingdom.unrest`), rendered by a gettext
+    entry; `data` holds its parameters, the check (die, modifiers, DC, degree) and the rolls.
+    """
+
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="log_entries")
+    army = models.ForeignKey(
+        Army, on_delete=models.CASCADE, null=True, blank=True, related_name="log_entries"
+    )
+    turn = models.PositiveIntegerField(default=0)
+    code = models.CharField(max_length=64)
+    data = models.JSONField(default=dict)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("log entry")
+        verbose_name_plural = _("log entries")
+        indexes = [models.Index(fields=["faction", "-created_at"])]
+
+    def __str__(self) -> str:
+        return self.code
