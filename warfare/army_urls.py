@@ -6,6 +6,16 @@ app_name = "warfare"
 
 urlpatterns = [
     path(
+        "campaigns/<int:campaign_id>/factions/<int:faction_id>/recruit/",
+        views.recruit_start,
+        name="recruit-start",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/recruitments/<int:recruitment_id>/",
+        views.recruit_step,
+        name="recruit-step",
+    ),
+    path(
         "campaigns/<int:campaign_id>/factions/<int:faction_id>/armies/",
         views.army_list,
         name="army-list",
@@ -20,6 +30,11 @@ urlpatterns = [
     ),
     path(
         "campaigns/<int:campaign_id>/armies/<int:army_id>/edit/", views.army_edit, name="army-edit"
+    ),
+    path(
+        "campaigns/<int:campaign_id>/armies/<int:army_id>/activity/",
+        views.army_activity,
+        name="army-activity",
     ),
     path(
         "campaigns/<int:campaign_id>/armies/<int:army_id>/conditions/",

@@ -77,7 +77,7 @@ class Army(models.Model):
     garrison_consumption_cut = models.BooleanField(default=False)
     timers = models.JSONField(default=dict, blank=True)
     activities_this_turn = models.PositiveSmallIntegerField(default=0)
-    idle_last_turn = models.BooleanField(default=True)
+    fought_this_turn = models.BooleanField(default=False)
     status = models.CharField(
         _("status"), max_length=16, choices=ArmyStatus.choices, default=ArmyStatus.ACTIVE
     )
@@ -138,3 +138,54 @@ class LogEntry(models.Model):
 
     def __str__(self) -> str:
         return self.code
+
+
+class RecruitmentStep(models.TextChoices):
+    ROLL = "roll", _("Recruit Army check")
+    TACTICS = "tactics", _("Starting tactics")
+    PLACE = "place", _("Placement")
+    NAME = "name", _("Consumption and name")
+    DONE = "done", _("Recruited")
+    FAILED = "failed", _("Not recruited")
+
+
+class Recruitment(models.Model):
+    """A recruitment wizard in progress (§3.1). The army exists only once it is finished.
+
+    Keeping the wizard on the server means a reload or the back button neither re-rolls the
+    Recruit Army check nor creates a second army.
+    """
+
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="recruitments")
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    army_type = models.CharField(max_length=16, choices=ArmyType.choices, blank=True)
+    specialized = models.CharField(max_length=40, blank=True, choices=SPECIALIZED_CHOICES)
+    step = models.CharField(
+        max_length=16, choices=RecruitmentStep.choices, default=RecruitmentStep.ROLL
+    )
+    check_result = models.JSONField(null=True, blank=True)
+    efficient = models.BooleanField(default=False)
+    tactics = models.JSONField(default=list, blank=True)
+    hex = models.CharField(max_length=16, blank=True)
+    army = models.OneToOneField(
+        Army, on_delete=models.SET_NULL, null=True, blank=True, related_name="recruitment"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("recruitment")
+        verbose_name_plural = _("recruitments")
+
+    def __str__(self) -> str:
+        return f"{self.faction} recruitment #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("warfare:recruit-step", args=[self.faction.campaign_id, self.pk])
+
+    @property
+    def is_open(self) -> bool:
+        return self.step not in {RecruitmentStep.DONE, RecruitmentStep.FAILED}

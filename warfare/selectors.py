@@ -3,13 +3,22 @@
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 
+from kingdoms.labels import SKILL_LABELS
 from kingdoms.models import Faction
 
 from . import labels
-from .engine.systems.pf2e.armies import StatBlock, stat_block
+from .engine.systems.pf2e.activities.plan import stat_from_dict
+from .engine.systems.pf2e.armies import (
+    StatBlock,
+    new_basic_spec,
+    new_specialized_spec,
+    stat_block,
+)
 from .engine.systems.pf2e.conditions import CONDITIONS
 from .engine.systems.pf2e.modifiers import Stat
+from .events import log_text
 from .mapping import army_spec, army_stat_block
 from .models import Army, ArmyStatus, LogEntry
 
@@ -105,3 +114,135 @@ def army_sheet(*, army: Army) -> dict:
         "condition_choices": [(key, labels.condition_name(key)) for key in CONDITIONS],
         "log": list(LogEntry.objects.filter(army=army).select_related("actor")[:50]),
     }
+
+
+DEGREE_LABELS = {
+    "critical_success": _("Critical success"),
+    "success": _("Success"),
+    "failure": _("Failure"),
+    "critical_failure": _("Critical failure"),
+}
+
+
+def check_view(check: dict | None) -> dict | None:
+    """A stored check (ActivityCheck.to_dict) as words: die, modifier and DC with working."""
+    if not check:
+        return None
+    modifier, dc = stat_from_dict(check["modifier"]), stat_from_dict(check["dc"])
+    return {
+        "skill": SKILL_LABELS.get(check["skill"], check["skill"]) if check["skill"] else "",
+        "die": check["die"],
+        "typed": check["source"] == "typed",
+        "modifier": modifier.value,
+        "modifier_working": working(modifier),
+        "total": check["total"],
+        "dc": dc.value,
+        "dc_working": working(dc),
+        "degree": check["degree"],
+        "degree_label": DEGREE_LABELS.get(check["degree"], check["degree"]),
+        "adjusted": check["rolled"] != check["degree"],
+    }
+
+
+def activity_outcome_view(outcome) -> dict:
+    data = outcome.to_dict()
+    return {
+        "check": check_view(data["check"]),
+        "events": [log_text(event["code"], event["params"]) for event in data["events"][1:]],
+        "degree_label": DEGREE_LABELS.get(data["degree"], "") if data["degree"] else "",
+    }
+
+
+def recruit_choices(*, faction: Faction) -> list[dict]:
+    """Step 1 (§3.1): every basic type and specialized army, with why it cannot be chosen."""
+    from .engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
+    from .engine.systems.pf2e.tables import ArmyType as EngineType
+    from .engine.systems.pf2e.validation import validate_army
+    from .messages import problem_messages
+    from .models import ArmyType
+    from .services import DEFERRED_PROBLEMS
+
+    level = faction.kingdom.level
+    taken = set(
+        Army.objects.active().filter(faction=faction).exclude(specialized="")
+        .values_list("specialized", flat=True)
+    )  # fmt: skip
+    choices = []
+    for value, label in ArmyType.choices:
+        spec = new_basic_spec(EngineType(value), level)
+        problems = [
+            p for p in validate_army(spec, kingdom_level=level, magic_rank=None)
+            if p.code not in DEFERRED_PROBLEMS
+        ]  # fmt: skip
+        choices.append({"field": "army_type", "value": value, "label": label,
+                        "reasons": problem_messages(problems), "specialized": False})  # fmt: skip
+    for key, army in SPECIALIZED_ARMIES.items():
+        if not army.recruitable:
+            continue
+        spec = new_specialized_spec(key, max(level, army.level))
+        problems = validate_army(
+            spec, kingdom_level=level, magic_rank=None, faction_specialized_keys=tuple(taken)
+        )
+        if army.level > level:
+            problems = [p for p in problems if p.code != "army.level_below_minimum"]
+        choices.append({"field": "specialized", "value": key,
+                        "label": labels.specialized_name(key),
+                        "reasons": problem_messages(problems), "specialized": True})  # fmt: skip
+    return choices
+
+
+def recruitment_view(recruitment) -> dict:
+    """What each wizard step shows: the check to come or made, the stat block, tactics…"""
+    from .engine.systems.pf2e.activities.plan import plan_activity
+    from .engine.systems.pf2e.tactics import TACTICS
+    from .engine.systems.pf2e.validation import learnable_tactics
+    from .mapping import kingdom_state
+    from .services import recruit_spec
+
+    faction = recruitment.faction
+    kingdom = faction.kingdom
+    spec = recruit_spec(recruitment, level=kingdom.level)
+    block = stat_block(spec)
+    view: dict = {
+        "recruitment": recruitment,
+        "kingdom": kingdom,
+        "stats": block,
+        "rows": stat_rows(block),
+        "check": check_view(recruitment.check_result),
+        "army_label": (
+            labels.specialized_name(recruitment.specialized)
+            if recruitment.specialized
+            else recruitment.get_army_type_display()
+        ),
+    }
+    if recruitment.step == "roll":
+        options = {"hex": "-", "deferred": True}
+        if recruitment.specialized:
+            options["specialized"] = recruitment.specialized
+        else:
+            options["army_type"] = recruitment.army_type
+        plan = plan_activity("recruit_army", None, kingdom_state(kingdom), options=options)
+        if not isinstance(plan, list):
+            view["plan"] = {
+                "skill": SKILL_LABELS.get(plan.skill, plan.skill),
+                "modifier": plan.modifier.value,
+                "modifier_working": working(plan.modifier),
+                "dc": plan.dc.value,
+                "dc_working": working(plan.dc),
+            }
+    if not recruitment.specialized:
+        base = new_basic_spec(spec.type, kingdom.level)
+        mandatory = set(base.tactics)
+        view["tactic_options"] = [
+            {"key": key, "name": labels.tactic_name(key), "effect": labels.tactic_effect(key),
+             "mandatory": key in mandatory, "chosen": key in spec.tactics}
+            for key in [*base.tactics, *(t.key for t in learnable_tactics(base))]
+            if key in TACTICS
+        ]  # fmt: skip
+        view["max_tactics"] = block.max_tactics.value
+    view["settlements"] = list(faction.settlements.exclude(hex=""))
+    current = army_lines(faction=faction)["consumption"]
+    added = block.consumption.value if block.consumption else 0
+    view["consumption"] = {"now": current, "added": added, "after": current + added,
+                           "food": kingdom.food}  # fmt: skip
+    return view

@@ -1,22 +1,44 @@
 """Use cases for armies: one user action, one transaction, every change in the kingdom log."""
 
+import secrets
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from kingdoms.access import access_campaign
-from kingdoms.models import Faction
+from kingdoms.models import Faction, Kingdom
 
 from .access import access_army
+from .engine.dice import SeededDice
 from .engine.problems import Problem
-from .engine.systems.pf2e.armies import new_basic_spec, new_specialized_spec, stat_block
+from .engine.systems.pf2e.activities.plan import plan_activity
+from .engine.systems.pf2e.activities.resolve import ActivityOutcome, resolve_activity
+from .engine.systems.pf2e.activities.upkeep import receive_gear
+from .engine.systems.pf2e.armies import (
+    ArmySpec,
+    new_basic_spec,
+    new_specialized_spec,
+    stat_block,
+)
 from .engine.systems.pf2e.conditions import CONDITIONS
+from .engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
+from .engine.systems.pf2e.tables import ArmyType as ArmyTypeKey
+from .engine.systems.pf2e.tactics import MANDATORY_TACTIC
 from .engine.systems.pf2e.validation import validate_army
-from .mapping import army_spec
+from .mapping import (
+    apply_army_state,
+    apply_kingdom_state,
+    army_spec,
+    army_stat_block,
+    army_state,
+    kingdom_state,
+)
 from .messages import problem_messages
-from .models import Army, LogEntry
+from .models import Army, LogEntry, Recruitment, RecruitmentStep
 
 
 class StaleEdit(Exception):
@@ -138,4 +160,309 @@ def army_update(*, user, campaign_id: int, army_id: int, version: int, **fields:
     army.full_clean()
     army.version += 1
     army.save()
+    return army
+
+
+# --- Army activities (§4) and the kingdom turn (§10) -------------------------------------------
+
+
+def _new_dice() -> tuple[int, SeededDice]:
+    """Fresh dice for one action; the seed is logged so the roll can be replayed."""
+    seed = secrets.randbits(63)
+    return seed, SeededDice(seed)
+
+
+def _lock_kingdom(faction: Faction) -> Kingdom:
+    return (
+        Kingdom.objects.select_for_update(no_key=True)
+        .select_related("faction__campaign")
+        .get(faction=faction)
+    )
+
+
+def _write_outcome(*, faction: Faction, user, army: Army | None, events, **data: Any) -> None:
+    """One log entry per engine event; the first carries the check and the dice seed."""
+    turn = faction.kingdom.turn
+    rows = []
+    for index, event in enumerate(events):
+        payload = dict(event.params)
+        if index == 0:
+            payload.update(data)
+        rows.append(
+            LogEntry(
+                faction=faction, army=army, turn=turn, code=event.code, data=payload, actor=user
+            )
+        )
+    LogEntry.objects.bulk_create(rows)
+
+
+@transaction.atomic
+def army_activity(
+    *,
+    user,
+    campaign_id: int,
+    army_id: int,
+    activity: str,
+    version: int,
+    skill: str | None = None,
+    options: dict[str, Any] | None = None,
+    typed_die: int | None = None,
+) -> ActivityOutcome:
+    """Take one Army activity (§4.2-4.8) with one army: plan, roll (or a typed die), apply.
+
+    Locks the army, then its kingdom. A stale `version` (the army changed since the page was
+    drawn) raises StaleEdit; rules problems raise ValidationError and change nothing.
+    """
+    membership, army = access_army(user, campaign_id, army_id, command=True, lock=True)
+    if army.version != version:
+        raise StaleEdit(army)
+    kingdom = _lock_kingdom(army.faction)
+    options = dict(options or {})
+    transfer_to = None
+    if options.get("transfer_to"):
+        transfer_to = get_object_or_404(
+            Army.objects.active().select_for_update(no_key=True),
+            faction=army.faction,
+            pk=options["transfer_to"],
+        )
+        options["transfer_to"] = army_state(transfer_to)
+    if activity == "offensive_gambit":
+        options.update(_gambit_options(army, options))
+    plan = plan_activity(activity, army_state(army), kingdom_state(kingdom), skill=skill,
+                         options=options)  # fmt: skip
+    if isinstance(plan, list):
+        _refuse(plan)
+    seed, dice = _new_dice()
+    outcome = resolve_activity(plan, army_state(army), kingdom_state(kingdom), dice,
+                               typed_die=typed_die)  # fmt: skip
+    if isinstance(outcome, list):
+        _refuse(outcome)
+    if outcome.army is not None:
+        apply_army_state(army, outcome.army)
+    army.version += 1
+    army.save()
+    apply_kingdom_state(kingdom, outcome.kingdom)
+    kingdom.save()
+    if transfer_to is not None and outcome.transferred_gear:
+        received = receive_gear(army_state(transfer_to), outcome.transferred_gear)
+        if isinstance(received, list):
+            _refuse(received)
+        apply_army_state(transfer_to, received)
+        transfer_to.version += 1
+        transfer_to.save()
+    _write_outcome(
+        faction=army.faction,
+        user=user,
+        army=army,
+        events=outcome.events,
+        check=outcome.check.to_dict() if outcome.check else None,
+        seed=seed,
+        rolls=[roll.to_dict() for roll in dice.log],
+    )
+    return outcome
+
+
+def _gambit_options(army: Army, options: dict[str, Any]) -> dict[str, Any]:
+    """Offensive Gambit: enemy armies in the same hex, and the Scouting DC to beat (§4.5)."""
+    enemies = list(
+        Army.objects.active()
+        .filter(faction__campaign=army.faction.campaign, hex=army.hex)
+        .exclude(faction=army.faction)
+        .select_related("faction__kingdom")
+    )
+    target = next((e for e in enemies if str(e.pk) == str(options.get("target"))), None)
+    result: dict[str, Any] = {"enemy_armies": [enemy.pk for enemy in enemies]}
+    if options.get("seek_advantage") and target is not None:
+        result["enemy_scouting_dc"] = army_stat_block(target).scouting.dc
+        result["shaken_target"] = target.pk
+    return result
+
+
+# --- Recruitment wizard (§3.1) ------------------------------------------------------------------
+
+
+def _access_recruitment(user, campaign_id: int, recruitment_id: int) -> Recruitment:
+    """The recruitment, locked; only the GM and the faction's own players may run it."""
+    membership = access_campaign(user, campaign_id)
+    recruitment = get_object_or_404(
+        Recruitment.objects.select_for_update(no_key=True, of=("self",)).select_related(
+            "faction__kingdom", "faction__campaign"
+        ),
+        faction__campaign=membership.campaign,
+        pk=recruitment_id,
+    )
+    if not (membership.is_gm or membership.faction_id == recruitment.faction_id):
+        raise Http404
+    return recruitment
+
+
+def recruit_spec(recruitment: Recruitment, *, level: int, tactics=None) -> ArmySpec:
+    if recruitment.specialized:
+        return new_specialized_spec(recruitment.specialized, level)
+    chosen = recruitment.tactics if tactics is None else tactics
+    mandatory = MANDATORY_TACTIC.get(ArmyTypeKey(recruitment.army_type))
+    return new_basic_spec(recruitment.army_type, level, tuple(t for t in chosen if t != mandatory))
+
+
+def _faction_specialized(faction: Faction) -> tuple[str, ...]:
+    armies = Army.objects.active().filter(faction=faction).exclude(specialized="")
+    return tuple(armies.values_list("specialized", flat=True))
+
+
+@transaction.atomic
+def recruitment_start(
+    *, user, campaign_id: int, faction_id: int, army_type: str = "", specialized: str = ""
+) -> Recruitment:
+    membership = access_campaign(user, campaign_id)
+    faction = get_object_or_404(
+        Faction.objects.select_related("kingdom"), campaign=membership.campaign, pk=faction_id
+    )
+    if not (membership.is_gm or membership.faction_id == faction.pk):
+        raise PermissionDenied
+    recruitment = Recruitment(
+        faction=faction, started_by=user, army_type=army_type, specialized=specialized
+    )
+    if specialized:
+        recruitment.army_type = SPECIALIZED_ARMIES[specialized].type.value
+    spec = recruit_spec(recruitment, level=faction.kingdom.level)
+    problems = [
+        p
+        for p in validate_army(
+            spec,
+            kingdom_level=faction.kingdom.level,
+            magic_rank=None,
+            faction_specialized_keys=_faction_specialized(faction),
+        )
+        if p.code not in DEFERRED_PROBLEMS
+    ]
+    _refuse(problems)
+    recruitment.save()
+    return recruitment
+
+
+DEFERRED_PROBLEMS = {"tactic.none_known"}
+"""Starting tactics are chosen after the Recruit Army check (§3.1 step 4)."""
+
+
+@transaction.atomic
+def recruitment_roll(
+    *, user, campaign_id: int, recruitment_id: int, typed_die: int | None = None
+) -> Recruitment:
+    """Step 2: the Recruit Army check, once. A reload or a second click rolls nothing."""
+    recruitment = _access_recruitment(user, campaign_id, recruitment_id)
+    if recruitment.step != RecruitmentStep.ROLL:
+        return recruitment
+    kingdom = _lock_kingdom(recruitment.faction)
+    options: dict[str, Any] = {"hex": "-", "deferred": True}
+    if recruitment.specialized:
+        options["specialized"] = recruitment.specialized
+    else:
+        options["army_type"] = recruitment.army_type
+    options["faction_specialized_keys"] = _faction_specialized(recruitment.faction)
+    plan = plan_activity("recruit_army", None, kingdom_state(kingdom), options=options)
+    if isinstance(plan, list):
+        _refuse(plan)
+    seed, dice = _new_dice()
+    outcome = resolve_activity(plan, None, kingdom_state(kingdom), dice, typed_die=typed_die)
+    if isinstance(outcome, list):
+        _refuse(outcome)
+    apply_kingdom_state(kingdom, outcome.kingdom)
+    kingdom.save()
+    recruitment.check_result = outcome.check.to_dict() if outcome.check else None
+    if outcome.army is None:
+        recruitment.step = RecruitmentStep.FAILED
+    else:
+        recruitment.efficient = "efficient" in outcome.army.conditions
+        recruitment.step = (
+            RecruitmentStep.PLACE if recruitment.specialized else RecruitmentStep.TACTICS
+        )
+        recruitment.tactics = list(outcome.army.spec.tactics)
+    recruitment.save()
+    _write_outcome(
+        faction=recruitment.faction,
+        user=user,
+        army=None,
+        events=[e for e in outcome.events if e.code != "army.recruited"],
+        check=recruitment.check_result,
+        seed=seed,
+        rolls=[roll.to_dict() for roll in dice.log],
+    )
+    return recruitment
+
+
+def _require_step(recruitment: Recruitment, *steps: str) -> None:
+    if recruitment.step not in steps:
+        raise ValidationError(_("This recruitment is past that step."), code="wrong_step")
+
+
+@transaction.atomic
+def recruitment_choose_tactics(
+    *, user, campaign_id: int, recruitment_id: int, tactics: list[str]
+) -> Recruitment:
+    """Step 4: starting tactics (cavalry keep Overrun, siege Engines of War)."""
+    recruitment = _access_recruitment(user, campaign_id, recruitment_id)
+    _require_step(recruitment, RecruitmentStep.TACTICS, RecruitmentStep.PLACE,
+                  RecruitmentStep.NAME)  # fmt: skip
+    spec = recruit_spec(recruitment, level=recruitment.faction.kingdom.level, tactics=tactics)
+    _refuse(validate_army(spec, kingdom_level=None, magic_rank=None))
+    recruitment.tactics = list(spec.tactics)
+    if recruitment.step == RecruitmentStep.TACTICS:
+        recruitment.step = RecruitmentStep.PLACE
+    recruitment.save()
+    return recruitment
+
+
+@transaction.atomic
+def recruitment_place(*, user, campaign_id: int, recruitment_id: int, hex: str) -> Recruitment:
+    """Step 5: a basic army starts in one of the kingdom's settlement hexes."""
+    recruitment = _access_recruitment(user, campaign_id, recruitment_id)
+    _require_step(recruitment, RecruitmentStep.PLACE, RecruitmentStep.NAME)
+    hexes = set(recruitment.faction.settlements.exclude(hex="").values_list("hex", flat=True))
+    if not hex or (not recruitment.specialized and hex not in hexes):
+        raise ValidationError(
+            _("A new basic army starts in a hex with one of your settlements."), code="bad_hex"
+        )
+    recruitment.hex = hex
+    recruitment.step = RecruitmentStep.NAME
+    recruitment.save()
+    return recruitment
+
+
+@transaction.atomic
+def recruitment_finish(*, user, campaign_id: int, recruitment_id: int, name: str) -> Army:
+    """Step 7: name the army; only now does it exist. A repeated POST returns the same army."""
+    recruitment = _access_recruitment(user, campaign_id, recruitment_id)
+    if recruitment.step == RecruitmentStep.DONE and recruitment.army_id:
+        return recruitment.army
+    _require_step(recruitment, RecruitmentStep.NAME)
+    faction = recruitment.faction
+    spec = recruit_spec(recruitment, level=faction.kingdom.level)
+    _refuse(
+        validate_army(
+            spec,
+            kingdom_level=faction.kingdom.level,
+            magic_rank=None,
+            faction_specialized_keys=_faction_specialized(faction),
+        )
+    )
+    block = stat_block(spec)
+    army = Army(
+        faction=faction,
+        name=name.strip(),
+        army_type=spec.type.value,
+        specialized=recruitment.specialized,
+        hp=block.max_hp.value,
+        tactics=list(spec.tactics),
+        gear=[_gear_dict(choice) for choice in spec.gear],
+        potion_doses=block.potion_doses,
+        conditions={"efficient": 1} if recruitment.efficient else {},
+        hex=recruitment.hex,
+    )
+    army.full_clean()
+    army.save()
+    recruitment.army = army
+    recruitment.step = RecruitmentStep.DONE
+    recruitment.save()
+    _log(army, faction, "army.recruited", user, name=army.name, type=army.army_type,
+         level=spec.level, hex=army.hex, consumption=block.consumption.value)  # fmt: skip
     return army

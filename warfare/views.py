@@ -2,19 +2,22 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
-from kingdoms.access import access_faction, sees_faction_in_full
+from kingdoms.access import access_campaign, access_faction, sees_faction_in_full
 from kingdoms.models import RuleSystem
 
 from . import selectors, services
 from .access import access_army, commands_army, sees_army_in_full
+from .activity_forms import ACTIVITY_FORMS, ACTIVITY_LABELS, ActivityForm
 from .forms import ArmyCreateForm, ArmyEditForm, ConditionForm
 from .labels import specialized_name
+from .models import Recruitment
 
 
 def _require_pf2e(campaign) -> None:
@@ -150,3 +153,162 @@ def army_condition(request: HttpRequest, campaign_id: int, army_id: int) -> Http
         **selectors.army_sheet(army=army),
     }
     return render(request, "warfare/army_detail.html#sheet", context, status=status)
+
+
+def _activity_form(activity: str, army, data=None) -> ActivityForm:
+    form_class = ACTIVITY_FORMS.get(activity)
+    if form_class is None:
+        raise Http404
+    return form_class(data, army=army, initial={"version": army.version})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpResponse:
+    """Pick an Army activity (GET ?activity=…), then take it (POST): the outcome in place."""
+    membership, army = access_army(request.user, campaign_id, army_id, command=True)
+    activity = request.POST.get("activity") or request.GET.get("activity") or "deploy_army"
+    form = _activity_form(activity, army, request.POST if request.method == "POST" else None)
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "army": army,
+        "activity": activity,
+        "activity_label": ACTIVITY_LABELS[activity],
+        "activities": [(key, ACTIVITY_LABELS[key]) for key in ACTIVITY_FORMS],
+        "form": form,
+    }
+    template = "warfare/activity.html"
+    partial = "#activity-form"
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                outcome = services.army_activity(
+                    user=request.user,
+                    campaign_id=campaign_id,
+                    army_id=army_id,
+                    activity=activity,
+                    version=form.cleaned_data["version"],
+                    skill=form.skill(),
+                    options=form.options(),
+                    typed_die=form.cleaned_data.get("typed_die"),
+                )
+            except services.StaleEdit as stale:
+                form.add_error(None, _("This army changed meanwhile. Here it is now; try again."))
+                context["form"] = _activity_form(activity, stale.army)
+                status = 409
+            except ValidationError as error:
+                _form_errors(form, error)
+            else:
+                context["outcome"] = selectors.activity_outcome_view(outcome)
+                army.refresh_from_db()
+                context["form"] = _activity_form(activity, army)
+                partial, status = "#activity-result", 200
+    if request.htmx:
+        template += partial
+    return render(request, template, context, status=status)
+
+
+# --- Recruitment wizard (§3.1) ------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def recruit_start(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpResponse:
+    """Step 1: choose the army. Types the kingdom cannot recruit are shown with the reason."""
+    membership, faction = access_faction(request.user, campaign_id, faction_id)
+    _require_pf2e(membership.campaign)
+    if not (membership.is_gm or membership.faction_id == faction.pk):
+        raise PermissionDenied
+    context = {
+        "campaign": membership.campaign,
+        "faction": faction,
+        "choices": selectors.recruit_choices(faction=faction),
+        "errors": [],
+    }
+    if request.method == "POST":
+        field = "specialized" if request.POST.get("specialized") else "army_type"
+        value = request.POST.get(field, "")
+        valid = {c["value"] for c in context["choices"] if c["field"] == field}
+        if value not in valid:
+            context["errors"] = [_("Choose one of the armies listed.")]
+            return render(request, "warfare/recruit_start.html", context, status=400)
+        try:
+            recruitment = services.recruitment_start(
+                user=request.user, campaign_id=campaign_id, faction_id=faction_id, **{field: value}
+            )
+        except ValidationError as error:
+            context["errors"] = error.messages
+            return render(request, "warfare/recruit_start.html", context, status=400)
+        return redirect(recruitment)
+    return render(request, "warfare/recruit_start.html", context)
+
+
+RECRUIT_ACTIONS = {"roll", "tactics", "place", "name"}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def recruit_step(request: HttpRequest, campaign_id: int, recruitment_id: int) -> HttpResponse:
+    """Steps 2-7. GET shows where the wizard stands (safe to reload); POST advances one step."""
+    membership = access_campaign(request.user, campaign_id)
+    recruitment = get_object_or_404(
+        Recruitment.objects.select_related("faction__kingdom", "faction__campaign", "army"),
+        faction__campaign=membership.campaign,
+        pk=recruitment_id,
+    )
+    if not (membership.is_gm or membership.faction_id == recruitment.faction_id):
+        raise Http404
+    errors: list[str] = []
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        kwargs = {
+            "user": request.user,
+            "campaign_id": campaign_id,
+            "recruitment_id": recruitment_id,
+        }
+        try:
+            if action == "roll":
+                typed = request.POST.get("typed_die", "").strip()
+                if typed and not (typed.isdigit() and 1 <= int(typed) <= 20):
+                    raise ValidationError(_("A d20 shows 1 to 20."))
+                services.recruitment_roll(**kwargs, typed_die=int(typed) if typed else None)
+            elif action == "tactics":
+                services.recruitment_choose_tactics(
+                    **kwargs, tactics=request.POST.getlist("tactics")
+                )
+            elif action == "place":
+                services.recruitment_place(**kwargs, hex=request.POST.get("hex", "").strip())
+            elif action == "name":
+                name = request.POST.get("name", "").strip()
+                if not name:
+                    raise ValidationError(_("Give the army a name."))
+                army = services.recruitment_finish(**kwargs, name=name)
+                messages.success(request, _("%(name)s joins the kingdom.") % {"name": army.name})
+                if request.htmx:
+                    return HttpResponseClientRedirect(army.get_absolute_url())
+                return redirect(army)
+            else:
+                raise ValidationError(_("Unknown step."))
+        except ValidationError as error:
+            errors, status = error.messages, 400
+        else:
+            if not request.htmx:
+                return redirect(recruitment)
+        recruitment.refresh_from_db()
+    view = selectors.recruitment_view(recruitment)
+    shown = request.GET.get("step") if request.method == "GET" else None
+    if shown not in {"tactics", "place"} or recruitment.step not in {"place", "name"}:
+        shown = recruitment.step
+    context = {
+        "campaign": membership.campaign,
+        "faction": recruitment.faction,
+        "shown": shown,
+        "errors": errors,
+        **view,
+    }
+    template = "warfare/recruit.html" + ("#wizard" if request.htmx else "")
+    return render(request, template, context, status=status)

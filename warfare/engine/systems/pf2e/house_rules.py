@@ -121,6 +121,53 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         source="pf2e §3.4, §15 item 15",
         note="Ranged at level 16: KMT +33, Foundry +32 (the level table's attack).",
     ),
+    HouseDefault(
+        key="deploy_army.dc_adjustment",
+        value=0,
+        tag=Tag.INFERRED,
+        source="pf2e §4, §4.2, §15 item 2",
+        note="Added to the Control DC for Deploy Army. The book names no DC; KMT uses the "
+        "Control DC (0 here).",
+    ),
+    HouseDefault(
+        key="deploy_army.border_dc_all_skills",
+        value=1,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §4.2",
+        note="1: the +5 own-border / +10 enemy-border DC applies to every Deploy Army (book "
+        "text); 0: only to Magic deployments (KMT).",
+    ),
+    HouseDefault(
+        key="train_army.dc_adjustment",
+        value=0,
+        tag=Tag.INFERRED,
+        source="pf2e §4.8, §15 item 1",
+        note="Added to the Control DC for Train Army. The tactic's Training DC is not printed; "
+        "KMT uses the Control DC (0 here).",
+    ),
+    HouseDefault(
+        key="recover_army.defeated_hp_critical_success",
+        value=1,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §4.7",
+        note="HP a defeated army has after a critical success at Recover Army: the book gives "
+        "1 HP, KMT 2.",
+    ),
+    HouseDefault(
+        key="recover_army.defeated_hp_success",
+        value=1,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §4.7",
+        note="HP a defeated army has after a success at Recover Army: book and KMT 1.",
+    ),
+    HouseDefault(
+        key="consumption.forced_disband_penalty_per_army",
+        value=1,
+        tag=Tag.INFERRED,
+        source="pf2e §10.2, §15 item 17",
+        note="1: every army disbanded for unpaid Consumption adds Unrest +1d4 and +1 to a Ruin "
+        "(a Paizo forum reading); 0: once per Kingdom turn however many are disbanded.",
+    ),
 )
 
 
