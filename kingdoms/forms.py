@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 
-from .labels import PROFICIENCY_LABELS, SKILL_LABELS
+from .labels import PROFICIENCY_LABELS, SKILL_LABELS, STRUCTURE_LABELS
 from .models import Campaign, CommandStaff, Faction, Kingdom, Membership, Role, Settlement
 
 
@@ -106,10 +106,19 @@ class KingdomForm(forms.ModelForm):
             "fame_points",
             "at_war",
             "ruler_vacant",
+            "structures",
         ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["structures"] = forms.MultipleChoiceField(
+            label=_("Structures with army bonuses"),
+            choices=list(STRUCTURE_LABELS.items()),
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            initial=self.instance.structures if self.instance.pk else [],
+            help_text=_("Their item bonuses to army activities do not stack: the best counts."),
+        )
         skills = self.instance.skills or pf2e_kingdom.default_skills()
         for skill in pf2e_kingdom.WARFARE_SKILLS:
             current = skills.get(skill, {})

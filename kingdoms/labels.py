@@ -37,3 +37,14 @@ RUIN_LABELS = {
     "decay": _("Decay"),
     "strife": _("Strife"),
 }
+
+# Structures that give item bonuses to army activities (Pathfinder §4.9).
+STRUCTURE_LABELS = {
+    "barracks": _("Barracks"),
+    "keep": _("Keep"),
+    "garrison": pgettext_lazy("structure", "Garrison"),
+    "smithy": _("Smithy"),
+    "castle": _("Castle"),
+    "military_academy": _("Military Academy"),
+    "palace": _("Palace"),
+}

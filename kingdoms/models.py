@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
+from warfare.engine.systems.pf2e.activities.structures import STRUCTURES
 
 
 class RuleSystem(models.TextChoices):
@@ -176,6 +177,11 @@ class Kingdom(models.Model):
         if problems:
             raise ValidationError(
                 {"skills": _("Invalid kingdom skills: %(problems)s") % {"problems": problems}}
+            )
+        unknown = [key for key in self.structures or [] if key not in STRUCTURES]
+        if unknown:
+            raise ValidationError(
+                {"structures": _("Unknown structures: %(keys)s") % {"keys": ", ".join(unknown)}}
             )
 
     @property

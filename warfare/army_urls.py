@@ -6,6 +6,11 @@ app_name = "warfare"
 
 urlpatterns = [
     path(
+        "campaigns/<int:campaign_id>/factions/<int:faction_id>/turn/",
+        views.kingdom_turn,
+        name="kingdom-turn",
+    ),
+    path(
         "campaigns/<int:campaign_id>/factions/<int:faction_id>/recruit/",
         views.recruit_start,
         name="recruit-start",

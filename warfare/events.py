@@ -1,20 +1,81 @@
-"""Kingdom-log event codes as sentences in the page's language (one gettext entry each)."""
+"""Kingdom-log event codes as sentences in the page's language (one gettext entry each).
+
+Events come from the rules engine as a code and parameters; `army_name` is added when the
+event is written so that the log still reads well after an army is renamed or disbanded.
+"""
+
+import re
 
 from django.utils.translation import gettext_lazy as _
 
+from . import labels
+from .engine.systems.pf2e.conditions import CONDITIONS
 from .messages import _display
 
 EVENT_TEXTS = {
     "army.placed": _("%(name)s placed by the GM (%(type)s, level %(level)s)."),
     "army.condition_set": _("%(condition)s set to %(value)s."),
+    "army.recruited": _("%(name)s recruited (%(type)s, level %(level)s) in hex %(hex)s."),
+    "activity.no_effect": _("No effect."),
+    "army.moved": _("%(army_name)s moved from %(from)s to %(to)s."),
+    "army.flat_check": _("%(army_name)s: flat check DC %(dc)s, rolled %(die)s."),
+    "army.hp_lost": _("%(army_name)s loses %(by)s HP (now %(now)s)."),
+    "army.hp_restored": _("%(army_name)s regains %(by)s HP (now %(now)s)."),
+    "army.destroyed": _("%(army_name)s is destroyed."),
+    "army.disbanded": _("%(army_name)s is disbanded."),
+    "army.garrisoned": _("%(army_name)s is garrisoned (fortified)."),
+    "army.garrison_ended": _("%(army_name)s is no longer garrisoned."),
+    "army.garrison_locked": _(
+        "%(army_name)s cannot garrison in %(hex)s until turn %(until_turn)s."
+    ),
+    "army.gear_added": _("%(army_name)s receives gear."),
+    "army.gear_replaced": _("%(army_name)s replaces its gear."),
+    "army.gear_transferred": _("%(army_name)s hands its gear over."),
+    "army.gear_lost": _("%(army_name)s's gear is lost."),
+    "army.tactic_learned": _("%(army_name)s learns %(tactic)s."),
+    "army.efficient_withheld": _("%(army_name)s cannot become efficient from a second activity."),
+    "gambit.initiative": _("%(army_name)s: %(bonus)s to initiative in the coming battle."),
+    "gambit.enemy_shaken": _("%(army_name)s is shaken 1 by the gambit."),
+    "war.encounter_pending": _("A war encounter will follow this kingdom turn."),
+    "kingdom.turn_started": _("Kingdom turn %(turn)s begins."),
+    "kingdom.unrest": _("Unrest %(signed)s (now %(now)s)."),
+    "kingdom.ruin": _("%(ruin)s +%(by)s (now %(now)s)."),
+    "kingdom.rp_spent": _("%(by)s RP spent (now %(now)s)."),
+    "kingdom.rp_refunded": _("%(by)s RP refunded (now %(now)s)."),
+    "kingdom.food_spent": _("%(by)s Food spent (now %(now)s)."),
+    "kingdom.consumption": _("Consumption %(total)s."),
+    "kingdom.consumption_unpaid": _("%(points)s Consumption left unpaid."),
+    "kingdom.recruit_blocked": _("No Recruit Army until turn %(until_turn)s."),
 }
+
+CONDITION_EVENTS = {
+    "added": _("%(army_name)s: %(condition)s +%(by)s (now %(now)s)."),
+    "reduced": _("%(army_name)s: %(condition)s −%(by)s (now %(now)s)."),
+    "gained": _("%(army_name)s becomes %(condition)s."),
+    "removed": _("%(army_name)s is no longer %(condition)s."),
+}
+_CONDITION_EVENT = re.compile(
+    r"^army\.(?P<condition>[a-z]+)_(?P<change>added|gained|reduced|removed)$"
+)
 
 
 def log_text(code: str, data: dict) -> str:
-    template = EVENT_TEXTS.get(code)
+    params = {"army_name": data.get("army_name") or data.get("army") or "", **data}
+    if "by" in params and isinstance(params["by"], int):
+        params["signed"] = f"+{params['by']}" if params["by"] >= 0 else f"−{-params['by']}"
+    if isinstance(params.get("ruin"), str):
+        from kingdoms.labels import RUIN_LABELS
+
+        params["ruin"] = RUIN_LABELS.get(params["ruin"], params["ruin"])
+    match = _CONDITION_EVENT.match(code)
+    if match and match["condition"] in CONDITIONS:
+        template = CONDITION_EVENTS[match["change"]]
+        params["condition"] = labels.condition_name(match["condition"])
+    else:
+        template = EVENT_TEXTS.get(code)
     if template is None:
         return code
     try:
-        return str(template) % _display(data)
+        return str(template) % _display(params)
     except (KeyError, TypeError, ValueError):
-        return str(template)
+        return code

@@ -1,6 +1,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from kingdoms.labels import RUIN_LABELS
+
 from . import labels
 from .engine.systems.pf2e.tactics import TACTICS
 from .models import Army
@@ -46,3 +48,26 @@ class ConditionForm(forms.Form):
     condition = forms.CharField()
     delta = forms.TypedChoiceField(choices=[("1", "+1"), ("-1", "-1")], coerce=int)
     version = forms.IntegerField()
+
+
+class KingdomTurnForm(forms.Form):
+    expected_turn = forms.IntegerField(widget=forms.HiddenInput)
+    pay_with = forms.ChoiceField(
+        label=_("If Food runs short"),
+        choices=[
+            ("food", _("pay everything in Food")),
+            ("rp", _("pay the rest with 5 RP per point")),
+            ("unrest", _("leave it unpaid: Unrest +1d4, armies weary and shaken")),
+        ],
+    )
+    other_consumption = forms.IntegerField(
+        label=_("Consumption of settlements (minus farmland)"),
+        min_value=-100,
+        max_value=500,
+        initial=0,
+    )
+    ruin = forms.ChoiceField(
+        label=_("Ruin to raise if one is called for"),
+        choices=[("", "—"), *((ruin, label) for ruin, label in RUIN_LABELS.items())],
+        required=False,
+    )

@@ -8,6 +8,7 @@ UI words go through gettext.
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from kingdoms.labels import SKILL_LABELS
 from warfare.engine.systems.pf2e import texts_ru
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
@@ -37,6 +38,17 @@ TERM_LABELS = {
     "specialized": _("printed"),
     "custom": _("custom"),
     "max_hp_share": _("share of max HP"),
+    "control_dc": _("Control DC"),
+    "structure.item_bonus": _("structures"),
+    "efficient.second_activity": _("second activity"),
+    "deploy.forced_march": _("forced march"),
+    "deploy.own_border": _("crossing our border"),
+    "deploy.enemy_border": _("crossing an enemy border"),
+    "deploy.road": _("road"),
+    "garrison.outside_kingdom": _("outside the kingdom"),
+    "garrison.enemy_kingdom": _("in an enemy kingdom"),
+    "recover.defeated": _("recovering a defeated army"),
+    "enemy.scouting_dc": _("enemy Scouting DC"),
 }
 
 
@@ -85,7 +97,13 @@ def war_action_name(key: str) -> str:
 
 def term_label(code: str) -> str:
     """'tactic.hold_the_line' -> 'Hold the Line'; 'level' -> 'level'."""
+    if code in TERM_LABELS:
+        return str(TERM_LABELS[code])
     kind, _dot, key = code.partition(".")
+    if kind == "skill" and key in SKILL_LABELS:
+        return str(SKILL_LABELS[key])
+    if kind == "recruitment_dc":
+        return f"{_('Recruitment DC')}: {term_label(key)}"
     if kind == "tactic" and key in TACTICS:
         return tactic_name(key)
     if kind == "condition" and key in CONDITIONS:

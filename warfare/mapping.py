@@ -51,6 +51,14 @@ def army_state(army: Army) -> ArmyState:
     )
 
 
+ARMY_STATE_FIELDS = (
+    "army_type", "specialized", "gear", "tactics", "conditions", "custom_stats", "hp", "hex",
+    "garrison", "garrison_consumption_cut", "potion_doses", "status", "timers",
+    "activities_this_turn", "fought_this_turn",
+)  # fmt: skip
+"""The Army columns `apply_army_state` writes."""
+
+
 def apply_army_state(army: Army, state: ArmyState) -> Army:
     """Copy an engine state onto the row (not saved). Level stays the kingdom's."""
     spec = spec_to_dict(state.spec)

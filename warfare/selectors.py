@@ -90,6 +90,10 @@ def army_lines(*, faction: Faction) -> dict:
     return {"lines": lines, "consumption": consumption}
 
 
+def faction_log(*, faction: Faction, limit: int = 30) -> list[LogEntry]:
+    return list(LogEntry.objects.filter(faction=faction).select_related("actor", "army")[:limit])
+
+
 def army_sheet(*, army: Army) -> dict:
     spec = army_spec(army)
     block = stat_block(spec)

@@ -17,7 +17,7 @@ from .engine.dice import SeededDice
 from .engine.problems import Problem
 from .engine.systems.pf2e.activities.plan import plan_activity
 from .engine.systems.pf2e.activities.resolve import ActivityOutcome, resolve_activity
-from .engine.systems.pf2e.activities.upkeep import receive_gear
+from .engine.systems.pf2e.activities.upkeep import TurnOutcome, receive_gear, start_kingdom_turn
 from .engine.systems.pf2e.armies import (
     ArmySpec,
     new_basic_spec,
@@ -30,6 +30,7 @@ from .engine.systems.pf2e.tables import ArmyType as ArmyTypeKey
 from .engine.systems.pf2e.tactics import MANDATORY_TACTIC
 from .engine.systems.pf2e.validation import validate_army
 from .mapping import (
+    ARMY_STATE_FIELDS,
     apply_army_state,
     apply_kingdom_state,
     army_spec,
@@ -180,12 +181,22 @@ def _lock_kingdom(faction: Faction) -> Kingdom:
     )
 
 
-def _write_outcome(*, faction: Faction, user, army: Army | None, events, **data: Any) -> None:
-    """One log entry per engine event; the first carries the check and the dice seed."""
+def _write_outcome(
+    *, faction: Faction, user, army: Army | None, events, names=None, **data: Any
+) -> None:
+    """One log entry per engine event; the first carries the check and the dice seed.
+
+    `names` ({army pk: name}) lets each entry keep the name of the army it speaks of.
+    """
     turn = faction.kingdom.turn
+    names = dict(names or {})
+    if army is not None:
+        names[army.pk] = army.name
     rows = []
     for index, event in enumerate(events):
         payload = dict(event.params)
+        if payload.get("army") in names:
+            payload["army_name"] = names[payload["army"]]
         if index == 0:
             payload.update(data)
         rows.append(
@@ -466,3 +477,72 @@ def recruitment_finish(*, user, campaign_id: int, recruitment_id: int, name: str
     _log(army, faction, "army.recruited", user, name=army.name, type=army.army_type,
          level=spec.level, hex=army.hex, consumption=block.consumption.value)  # fmt: skip
     return army
+
+
+# --- Kingdom turn (§10.1-10.2, §7.8) ------------------------------------------------------------
+
+
+@transaction.atomic
+def kingdom_turn_start(
+    *,
+    user,
+    campaign_id: int,
+    faction_id: int,
+    expected_turn: int,
+    pay_with: str,
+    ruin: str | None = None,
+    other_consumption: int = 0,
+) -> TurnOutcome:
+    """The GM starts the next kingdom turn: army upkeep, narrative war, Pay Consumption.
+
+    `expected_turn` is the turn the GM's page showed: a second click (or a second GM) finds
+    the turn already advanced and is refused with StaleTurn instead of paying twice.
+    """
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    faction = get_object_or_404(Faction, campaign=membership.campaign, pk=faction_id)
+    kingdom = _lock_kingdom(faction)
+    if kingdom.turn != expected_turn:
+        raise StaleTurn(kingdom)
+    armies = list(
+        Army.objects.active()
+        .filter(faction=faction)
+        .select_related("faction__kingdom")
+        .select_for_update(no_key=True, of=("self",))
+    )
+    hexes = set(faction.settlements.exclude(hex="").values_list("hex", flat=True))
+    seed, dice = _new_dice()
+    outcome = start_kingdom_turn(
+        kingdom_state(kingdom),
+        [army_state(army) for army in armies],
+        dice=dice,
+        pay_with=pay_with,
+        ruin_choice=ruin or None,
+        other_consumption=other_consumption,
+        settlement_hexes=hexes,
+    )
+    if isinstance(outcome, list):
+        _refuse(outcome)
+    by_key = {army.pk: army for army in armies}
+    for state in outcome.armies:
+        army = apply_army_state(by_key[state.key], state)
+        army.version += 1
+    Army.objects.bulk_update(armies, [*ARMY_STATE_FIELDS, "version"])
+    apply_kingdom_state(kingdom, outcome.kingdom)
+    kingdom.save()
+    _write_outcome(
+        faction=faction,
+        user=user,
+        army=None,
+        events=outcome.events,
+        names={army.pk: army.name for army in armies},
+        consumption=dict(outcome.consumption),
+        seed=seed,
+        rolls=[roll.to_dict() for roll in dice.log],
+    )
+    return outcome
+
+
+class StaleTurn(Exception):
+    def __init__(self, kingdom: Kingdom):
+        super().__init__("stale turn")
+        self.kingdom = kingdom

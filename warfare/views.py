@@ -15,7 +15,7 @@ from kingdoms.models import RuleSystem
 from . import selectors, services
 from .access import access_army, commands_army, sees_army_in_full
 from .activity_forms import ACTIVITY_FORMS, ACTIVITY_LABELS, ActivityForm
-from .forms import ArmyCreateForm, ArmyEditForm, ConditionForm
+from .forms import ArmyCreateForm, ArmyEditForm, ConditionForm, KingdomTurnForm
 from .labels import specialized_name
 from .models import Recruitment
 
@@ -32,8 +32,13 @@ def _form_errors(form, error: ValidationError) -> None:
 
 @login_required
 def army_list(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpResponse:
+    """The kingdom's armies, consumption against Food, the activities step and the turn."""
     membership, faction = access_faction(request.user, campaign_id, faction_id)
     _require_pf2e(membership.campaign)
+    return _army_list_page(request, membership, faction)
+
+
+def _army_list_page(request, membership, faction, *, status: int = 200) -> HttpResponse:
     full = sees_faction_in_full(membership, faction)
     context = {
         "campaign": membership.campaign,
@@ -43,11 +48,16 @@ def army_list(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpRe
     }
     if full:
         context.update(selectors.army_lines(faction=faction))
+        context["log"] = selectors.faction_log(faction=faction)
+        if membership.is_gm:
+            context["turn_form"] = KingdomTurnForm(
+                initial={"expected_turn": faction.kingdom.turn, "pay_with": "food"}
+            )
     else:
         context["lines"] = [
             selectors.ArmyLine(army, None) for army in selectors.army_list(faction=faction).active()
         ]
-    return render(request, "warfare/army_list.html", context)
+    return render(request, "warfare/army_list.html", context, status=status)
 
 
 @login_required
@@ -312,3 +322,31 @@ def recruit_step(request: HttpRequest, campaign_id: int, recruitment_id: int) ->
     }
     template = "warfare/recruit.html" + ("#wizard" if request.htmx else "")
     return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def kingdom_turn(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpResponse:
+    """The GM starts the next kingdom turn (Upkeep: consumption, decay, narrative war)."""
+    membership, faction = access_faction(request.user, campaign_id, faction_id, gm=True)
+    _require_pf2e(membership.campaign)
+    form = KingdomTurnForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The kingdom turn form was not filled in correctly."))
+        return _army_list_page(request, membership, faction, status=400)
+    try:
+        outcome = services.kingdom_turn_start(
+            user=request.user, campaign_id=campaign_id, faction_id=faction_id, **form.cleaned_data
+        )
+    except services.StaleTurn as stale:
+        messages.error(
+            request,
+            _("Turn %(turn)s has already begun: nothing was paid twice.")
+            % {"turn": stale.kingdom.turn},
+        )
+        return _army_list_page(request, membership, faction, status=409)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return _army_list_page(request, membership, faction, status=400)
+    messages.success(request, _("Kingdom turn %(turn)s begins.") % {"turn": outcome.kingdom.turn})
+    return redirect("warfare:army-list", campaign_id, faction_id)

@@ -158,11 +158,17 @@ def _kingdom_post(faction, **overrides):
 def test_gm_edits_a_kingdom(client, world, gm, kingdom_faction):
     client.force_login(gm)
     url = reverse("kingdoms:faction-edit", args=[world.pk, kingdom_faction.pk])
-    response = client.post(url, _kingdom_post(kingdom_faction, **{"kingdom-magic_rank": "expert"}))
+    data = _kingdom_post(kingdom_faction, **{"kingdom-magic_rank": "expert"})
+    data["kingdom-structures"] = ["barracks", "castle"]
+    response = client.post(url, data)
     assert response.status_code == 302
     kingdom = Kingdom.objects.get(faction=kingdom_faction)
     assert (kingdom.level, kingdom.resource_points) == (5, 12)
     assert kingdom.skills["magic"] == {"modifier": 4, "rank": "expert"}
+    assert kingdom.structures == ["barracks", "castle"]
+    bad = client.post(url, {**data, "kingdom-structures": ["moon_base"]})
+    assert bad.status_code == 400
+    assert Kingdom.objects.get(faction=kingdom_faction).structures == ["barracks", "castle"]
 
 
 @pytest.mark.parametrize(

@@ -163,3 +163,15 @@ def test_activity_page_flow(client, world, player, militia, kingdom):
     assert stale.status_code == 409
     militia.refresh_from_db()
     assert militia.hex == "D8"
+
+
+def test_structure_item_bonuses_do_not_stack(world, player, militia, kingdom):
+    """§4.9: Barracks +1 and Castle +2 to Garrison Army: item bonuses, the best (+2) counts."""
+    Kingdom.objects.filter(pk=kingdom.pk).update(structures=["barracks", "castle"])
+    outcome = act(player, militia, "garrison_army",
+                  options={"location": "settlement", "territory": "own"}, typed_die=10)  # fmt: skip
+    # Politics +5, structures +2, die 10 -> 17 vs Control DC 17: success.
+    assert outcome.check.modifier.value == 7
+    assert ("structure.item_bonus", 2) in outcome.check.modifier.breakdown
+    assert outcome.check.total == 17
+    assert outcome.degree.code == "success"
