@@ -33,7 +33,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python manage.py makemigrations --check --dry-run --settings=warfare.settings.test
+	DATABASE_URL=sqlite:///:memory: $(BIN)/python manage.py makemigrations --check --dry-run --settings=warfare.settings.test
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest
 
 lint: $(VENV)/.installed-test
