@@ -13,6 +13,7 @@ from .engine.systems.pf2e.conditions import CONDITIONS
 from .messages import _display
 
 EVENT_TEXTS = {
+    "activity.resolved": _("%(activity)s: %(degree)s."),
     "army.placed": _("%(name)s placed by the GM (%(type)s, level %(level)s)."),
     "army.condition_set": _("%(condition)s set to %(value)s."),
     "army.recruited": _("%(name)s recruited (%(type)s, level %(level)s) in hex %(hex)s."),
@@ -63,6 +64,12 @@ def log_text(code: str, data: dict) -> str:
     params = {"army_name": data.get("army_name") or data.get("army") or "", **data}
     if "by" in params and isinstance(params["by"], int):
         params["signed"] = f"+{params['by']}" if params["by"] >= 0 else f"−{-params['by']}"
+    if code == "activity.resolved":
+        from .activity_forms import ACTIVITY_LABELS
+        from .selectors import DEGREE_LABELS
+
+        params["activity"] = ACTIVITY_LABELS.get(params.get("activity"), params.get("activity"))
+        params["degree"] = DEGREE_LABELS.get(params.get("degree"), _("done"))
     if isinstance(params.get("ruin"), str):
         from kingdoms.labels import RUIN_LABELS
 

@@ -1,6 +1,7 @@
 from django import template
 
 from warfare.events import log_text as _log_text
+from warfare.selectors import check_view
 
 register = template.Library()
 
@@ -9,3 +10,9 @@ register = template.Library()
 def log_text(entry) -> str:
     """A kingdom-log entry as a sentence in the page's language."""
     return _log_text(entry.code, entry.data)
+
+
+@register.simple_tag
+def log_check(entry):
+    """The check stored with a log entry, ready for warfare/_check.html (or None)."""
+    return check_view(entry.data.get("check"))
