@@ -42,6 +42,11 @@ urlpatterns = [
         name="army-activity",
     ),
     path(
+        "campaigns/<int:campaign_id>/armies/<int:army_id>/gear/",
+        views.army_gear_transfer,
+        name="army-gear-transfer",
+    ),
+    path(
         "campaigns/<int:campaign_id>/armies/<int:army_id>/conditions/",
         views.army_condition,
         name="army-condition",

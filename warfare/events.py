@@ -32,6 +32,7 @@ EVENT_TEXTS = {
     "army.gear_added": _("%(army_name)s receives gear."),
     "army.gear_replaced": _("%(army_name)s replaces its gear."),
     "army.gear_transferred": _("%(army_name)s hands its gear over."),
+    "army.gear_handed_over": _("%(army_name)s hands %(gear)s over to %(to)s."),
     "army.gear_lost": _("%(army_name)s's gear is lost."),
     "army.tactic_learned": _("%(army_name)s learns %(tactic)s."),
     "army.efficient_withheld": _("%(army_name)s cannot become efficient from a second activity."),

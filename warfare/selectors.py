@@ -9,7 +9,7 @@ from kingdoms.labels import SKILL_LABELS
 from kingdoms.models import Faction
 
 from . import labels
-from .engine.systems.pf2e.activities.plan import stat_from_dict
+from .engine.systems.pf2e.activities.plan import slot_key, stat_from_dict
 from .engine.systems.pf2e.armies import (
     StatBlock,
     new_basic_spec,
@@ -94,6 +94,16 @@ def faction_log(*, faction: Faction, limit: int = 30) -> list[LogEntry]:
     return list(LogEntry.objects.filter(faction=faction).select_related("actor", "army")[:limit])
 
 
+def _neighbours(army: Army) -> list[Army]:
+    """Other active armies of the kingdom in the same hex (they may swap gear, §5)."""
+    return list(
+        Army.objects.active()
+        .filter(faction_id=army.faction_id, hex=army.hex)
+        .exclude(pk=army.pk)
+        .only("pk", "name")
+    )
+
+
 def army_sheet(*, army: Army) -> dict:
     spec = army_spec(army)
     block = stat_block(spec)
@@ -113,7 +123,11 @@ def army_sheet(*, army: Army) -> dict:
             }
             for key, value in block.conditions
         ],
-        "gear": [{"name": labels.gear_name(choice.key), "choice": choice} for choice in spec.gear],
+        "gear": [
+            {"name": labels.gear_name(choice.key), "choice": choice, "slot": slot_key(choice)}
+            for choice in spec.gear
+        ],
+        "neighbours": _neighbours(army) if army.hex and spec.gear else [],
         "war_actions": [labels.war_action_name(key) for key in block.war_actions],
         "condition_choices": [(key, labels.condition_name(key)) for key in CONDITIONS],
         "log": list(LogEntry.objects.filter(army=army).select_related("actor")[:50]),

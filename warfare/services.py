@@ -17,7 +17,12 @@ from .engine.dice import SeededDice
 from .engine.problems import Problem
 from .engine.systems.pf2e.activities.plan import plan_activity
 from .engine.systems.pf2e.activities.resolve import ActivityOutcome, resolve_activity
-from .engine.systems.pf2e.activities.upkeep import TurnOutcome, receive_gear, start_kingdom_turn
+from .engine.systems.pf2e.activities.upkeep import (
+    TurnOutcome,
+    receive_gear,
+    start_kingdom_turn,
+    transfer_gear,
+)
 from .engine.systems.pf2e.armies import (
     ArmySpec,
     new_basic_spec,
@@ -546,3 +551,30 @@ class StaleTurn(Exception):
     def __init__(self, kingdom: Kingdom):
         super().__init__("stale turn")
         self.kingdom = kingdom
+
+
+@transaction.atomic
+def army_transfer_gear(
+    *, user, campaign_id: int, army_id: int, to_army_id: int, gear: str, version: int
+) -> Army:
+    """Hand one piece of gear to another army of the kingdom in the same hex (§5)."""
+    _membership, giver = access_army(user, campaign_id, army_id, command=True, lock=True)
+    if giver.version != version:
+        raise StaleEdit(giver)
+    receiver = get_object_or_404(
+        Army.objects.select_for_update(no_key=True, of=("self",)).select_related(
+            "faction__kingdom"
+        ),
+        faction=giver.faction,
+        pk=to_army_id,
+    )
+    result = transfer_gear(army_state(giver), army_state(receiver), gear)
+    if isinstance(result, list):
+        _refuse(result)
+    for army, state in zip((giver, receiver), result, strict=True):
+        apply_army_state(army, state)
+        army.version += 1
+        army.save()
+    _log(giver, giver.faction, "army.gear_handed_over", user, army_name=giver.name,
+         to=receiver.name, gear=gear.partition(":")[0])  # fmt: skip
+    return giver

@@ -350,3 +350,34 @@ def kingdom_turn(request: HttpRequest, campaign_id: int, faction_id: int) -> Htt
         return _army_list_page(request, membership, faction, status=400)
     messages.success(request, _("Kingdom turn %(turn)s begins.") % {"turn": outcome.kingdom.turn})
     return redirect("warfare:army-list", campaign_id, faction_id)
+
+
+@login_required
+@require_POST
+def army_gear_transfer(request: HttpRequest, campaign_id: int, army_id: int) -> HttpResponse:
+    """Hand one piece of gear to another army in the same hex (no activity needed, §5)."""
+    _membership, army = access_army(request.user, campaign_id, army_id, command=True)
+    status = 200
+    try:
+        services.army_transfer_gear(
+            user=request.user,
+            campaign_id=campaign_id,
+            army_id=army_id,
+            to_army_id=int(request.POST.get("to_army", "0") or 0),
+            gear=request.POST.get("gear", ""),
+            version=int(request.POST.get("version", "0") or 0),
+        )
+    except services.StaleEdit:
+        messages.error(request, _("This army changed meanwhile: look again and retry."))
+        status = 409
+    except (ValidationError, ValueError) as error:
+        text = " ".join(error.messages) if isinstance(error, ValidationError) else ""
+        messages.error(request, text or _("That hand-over was not understood."))
+        status = 400
+    else:
+        messages.success(request, _("Gear handed over."))
+    response = redirect(army)
+    if status != 200:
+        response = army_detail(request, campaign_id, army_id)
+        response.status_code = status
+    return response

@@ -175,3 +175,34 @@ def test_structure_item_bonuses_do_not_stack(world, player, militia, kingdom):
     assert ("structure.item_bonus", 2) in outcome.check.modifier.breakdown
     assert outcome.check.total == 17
     assert outcome.degree.code == "success"
+
+
+def test_gear_passes_between_armies_in_the_same_hex_only(client, world, gm, militia, kingdom):
+    """§5: gear may be transferred between armies in the same hex (Magic Armor is level 5)."""
+    Kingdom.objects.filter(pk=kingdom.pk).update(level=5)
+    Army.objects.filter(pk=militia.pk).update(
+        gear=[{"key": "magic_armor", "tier": 1, "weapon": None, "doses": 0, "source": "spoils"}]
+    )
+    neighbour = services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=kingdom.faction_id, name="Second Company",
+        army_type="infantry", tactics=("keen_eyed",), hex="C7",
+    )  # fmt: skip
+    militia.refresh_from_db()
+    client.force_login(gm)
+    url = reverse("warfare:army-gear-transfer", args=[world.pk, militia.pk])
+    page = client.get(reverse("warfare:army-detail", args=[world.pk, militia.pk]))
+    assert "Second Company" in page.content.decode()
+    response = client.post(
+        url, {"gear": "magic_armor", "to_army": neighbour.pk, "version": militia.version}
+    )
+    assert response.status_code == 302
+    neighbour.refresh_from_db()
+    militia.refresh_from_db()
+    assert [g["key"] for g in neighbour.gear] == ["magic_armor"]
+    assert militia.gear == []
+    # Nothing left to give: refused with a message, nothing changed.
+    again = client.post(
+        url, {"gear": "magic_armor", "to_army": neighbour.pk, "version": militia.version}
+    )
+    assert again.status_code == 400
+    assert [g["key"] for g in Army.objects.get(pk=neighbour.pk).gear] == ["magic_armor"]
