@@ -31,6 +31,35 @@ def _pages(world, faction, settlement, invite):
         reverse("kingdoms:members", args=[c]),
         reverse("kingdoms:invite-accept", args=[invite.token]),
         reverse("password_change"),
+        *_army_pages(world, faction),
+    ]
+
+
+def _army_pages(world, faction):
+    from kingdoms.models import Kingdom
+    from warfare import services
+
+    Kingdom.objects.filter(faction=faction).update(level=3)
+    gm = world.created_by
+    army = services.army_create(
+        user=gm,
+        campaign_id=world.pk,
+        faction_id=faction.pk,
+        name="Pikes",
+        army_type="infantry",
+        tactics=("keen_eyed",),
+    )
+    recruitment = services.recruitment_start(
+        user=gm, campaign_id=world.pk, faction_id=faction.pk, army_type="infantry"
+    )
+    return [
+        reverse("warfare:army-list", args=[world.pk, faction.pk]),
+        reverse("warfare:army-create", args=[world.pk, faction.pk]),
+        reverse("warfare:army-detail", args=[world.pk, army.pk]),
+        reverse("warfare:army-edit", args=[world.pk, army.pk]),
+        reverse("warfare:army-activity", args=[world.pk, army.pk]),
+        reverse("warfare:recruit-start", args=[world.pk, faction.pk]),
+        recruitment.get_absolute_url(),
     ]
 
 
