@@ -10,6 +10,9 @@ from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
 from warfare.engine.systems.pf2e.tactics import TACTICS
 
 from . import labels
+from .models import ArmyType
+
+ARMY_TYPE_LABELS = dict(ArmyType.choices)
 
 MESSAGES = {
     "army.level_out_of_range": _("An army's level must be 1-20, not %(level)s."),
@@ -137,6 +140,9 @@ def _display(params: dict) -> dict:
         shown["skill"] = SKILL_LABELS[shown["skill"]]
     if shown.get("minimum") in PROFICIENCY_LABELS:
         shown["minimum"] = PROFICIENCY_LABELS[shown["minimum"]]
+    for key in ("army", "type", "expected"):
+        if shown.get(key) in ARMY_TYPE_LABELS:
+            shown[key] = ARMY_TYPE_LABELS[shown[key]]
     if shown.get("army") in SPECIALIZED_ARMIES:
         shown["army"] = labels.specialized_name(shown["army"])
     return shown

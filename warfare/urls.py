@@ -20,5 +20,6 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", include("warfare.api_urls")),
     path("admin/", admin.site.urls),
 ]

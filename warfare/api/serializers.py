@@ -1,0 +1,171 @@
+"""Input and output shapes of the API. Output is split by what the reader may see.
+
+Players see a faction or army of another side only by its public face (name, type…); its
+numbers (kingdom skills, Control DC, stat block, HP…) go to the GM and the side's own players.
+"""
+
+from typing import Any
+
+from rest_framework import serializers
+
+from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
+from warfare.engine.systems.pf2e.tactics import TACTICS
+from warfare.events import log_text
+from warfare.mapping import army_stat_block
+from warfare.models import SPECIALIZED_CHOICES, Army, ArmyType
+
+# --- Campaigns ------------------------------------------------------------------------------
+
+
+class CampaignListOutput(serializers.Serializer):
+    """A row of `campaign_list_for` (annotated with my_role and counts)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    rule_system = serializers.CharField()
+    narrative_warfare = serializers.BooleanField()
+    role = serializers.CharField(source="my_role")
+    member_count = serializers.IntegerField()
+    faction_count = serializers.IntegerField()
+
+
+class CampaignDetailOutput(serializers.Serializer):
+    """A membership, with its campaign: the campaign as this member sees it."""
+
+    id = serializers.IntegerField(source="campaign.id")
+    name = serializers.CharField(source="campaign.name")
+    description = serializers.CharField(source="campaign.description")
+    rule_system = serializers.CharField(source="campaign.rule_system")
+    narrative_warfare = serializers.BooleanField(source="campaign.narrative_warfare")
+    role = serializers.CharField()
+    faction = serializers.IntegerField(source="faction_id", allow_null=True)
+
+
+# --- Factions -------------------------------------------------------------------------------
+
+
+class FactionPublicOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    controlled_by = serializers.CharField()
+
+
+class FactionFullOutput(FactionPublicOutput):
+    known_to_players = serializers.BooleanField()
+    kingdom = serializers.SerializerMethodField()
+
+    def get_kingdom(self, faction) -> dict[str, Any] | None:
+        kingdom = getattr(faction, "kingdom", None)
+        if kingdom is None:
+            return None
+        control_dc = kingdom.control_dc
+        return {
+            "level": kingdom.level,
+            "xp": kingdom.xp,
+            "size_hexes": kingdom.size_hexes,
+            "control_dc": {
+                "value": control_dc.total,
+                "breakdown": [list(term) for term in control_dc.breakdown()],
+            },
+            "resource_points": kingdom.resource_points,
+            "food": kingdom.food,
+            "unrest": kingdom.unrest,
+            "ruins": {
+                ruin: {"value": value, "threshold": threshold}
+                for ruin, value, threshold in kingdom.ruins()
+            },
+            "fame_kind": kingdom.fame_kind,
+            "fame_points": kingdom.fame_points,
+            "at_war": kingdom.at_war,
+            "ruler_vacant": kingdom.ruler_vacant,
+            "skills": kingdom.skills,
+            "structures": kingdom.structures,
+            "turn": kingdom.turn,
+        }
+
+
+# --- Armies ---------------------------------------------------------------------------------
+
+
+class ArmyPublicOutput(serializers.Serializer):
+    """What any member who may see the army learns: no numbers."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    type = serializers.CharField(source="army_type")
+    status = serializers.CharField()
+    faction = serializers.IntegerField(source="faction_id")
+
+
+class ArmyFullOutput(ArmyPublicOutput):
+    """The GM's and the army's own side's view: state and the stat block with its working.
+
+    Pass `context={"gm": True}` to include the GM's notes.
+    """
+
+    specialized = serializers.CharField()
+    level = serializers.IntegerField()
+    level_override = serializers.IntegerField(allow_null=True)
+    hp = serializers.IntegerField()
+    conditions = serializers.JSONField()
+    tactics = serializers.JSONField()
+    gear = serializers.JSONField()
+    potion_doses = serializers.IntegerField()
+    hex = serializers.CharField()
+    garrison = serializers.CharField()
+    garrison_consumption_cut = serializers.BooleanField()
+    timers = serializers.JSONField()
+    activities_this_turn = serializers.IntegerField()
+    fought_this_turn = serializers.BooleanField()
+    version = serializers.IntegerField()
+    stat_block = serializers.SerializerMethodField()
+    updated_at = serializers.DateTimeField()
+
+    def get_stat_block(self, army: Army) -> dict[str, Any]:
+        return army_stat_block(army).to_dict()
+
+    def to_representation(self, army: Army) -> dict[str, Any]:
+        data = super().to_representation(army)
+        if self.context.get("gm"):
+            data["notes"] = army.notes
+        return data
+
+
+class LogEntryOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    code = serializers.CharField()
+    text = serializers.SerializerMethodField()
+    data = serializers.JSONField()
+    turn = serializers.IntegerField()
+    actor = serializers.CharField(source="actor.username", default=None)
+    created_at = serializers.DateTimeField()
+
+    def get_text(self, entry) -> str:
+        return log_text(entry.code, entry.data or {})
+
+
+# --- Input ----------------------------------------------------------------------------------
+
+PLACEABLE_TACTICS = [
+    key for key, tactic in TACTICS.items() if not tactic.unique and not tactic.mandatory
+]
+
+
+class ArmyCreateInput(serializers.Serializer):
+    """The GM's placement form (warfare.forms.ArmyCreateForm) as JSON."""
+
+    name = serializers.CharField(max_length=120)
+    army_type = serializers.ChoiceField(choices=ArmyType.choices)
+    specialized = serializers.ChoiceField(
+        choices=SPECIALIZED_CHOICES, required=False, allow_blank=True, default=""
+    )
+    level_override = serializers.IntegerField(
+        min_value=MIN_LEVEL, max_value=MAX_LEVEL, required=False, allow_null=True, default=None
+    )
+    tactics = serializers.ListField(
+        child=serializers.ChoiceField(choices=PLACEABLE_TACTICS), required=False, default=list
+    )
+    hex = serializers.CharField(max_length=16, required=False, allow_blank=True, default="")
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
