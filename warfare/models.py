@@ -78,6 +78,11 @@ class Army(models.Model):
     timers = models.JSONField(default=dict, blank=True)
     activities_this_turn = models.PositiveSmallIntegerField(default=0)
     fought_this_turn = models.BooleanField(default=False)
+    initiative_bonus = models.SmallIntegerField(
+        _("initiative bonus in the next war encounter"),
+        default=0,
+        help_text=_("From an Offensive Gambit (Pathfinder §4.5); used up by the next battle."),
+    )
     status = models.CharField(
         _("status"), max_length=16, choices=ArmyStatus.choices, default=ArmyStatus.ACTIVE
     )

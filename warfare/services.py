@@ -257,6 +257,7 @@ def army_activity(
         apply_army_state(army, outcome.army)
     army.version += 1
     army.save()
+    names = _apply_gambit(army, outcome)
     apply_kingdom_state(kingdom, outcome.kingdom)
     kingdom.save()
     if transfer_to is not None and outcome.transferred_gear:
@@ -271,6 +272,7 @@ def army_activity(
         user=user,
         army=army,
         events=outcome.events,
+        names=names,
         check=outcome.check.to_dict() if outcome.check else None,
         seed=seed,
         rolls=[roll.to_dict() for roll in dice.log],
@@ -279,19 +281,51 @@ def army_activity(
 
 
 def _gambit_options(army: Army, options: dict[str, Any]) -> dict[str, Any]:
-    """Offensive Gambit: enemy armies in the same hex, and the Scouting DC to beat (§4.5)."""
-    enemies = list(
+    """Offensive Gambit: armies in the same hex, and the Scouting DC to beat (§4.5)."""
+    in_hex = list(
         Army.objects.active()
         .filter(faction__campaign=army.faction.campaign, hex=army.hex)
-        .exclude(faction=army.faction)
         .select_related("faction__kingdom")
     )
+    enemies = [other for other in in_hex if other.faction_id != army.faction_id]
     target = next((e for e in enemies if str(e.pk) == str(options.get("target"))), None)
-    result: dict[str, Any] = {"enemy_armies": [enemy.pk for enemy in enemies]}
+    result: dict[str, Any] = {
+        "enemy_armies": [enemy.pk for enemy in enemies],
+        "own_armies": [other.pk for other in in_hex if other.faction_id == army.faction_id],
+    }
     if options.get("seek_advantage") and target is not None:
         result["enemy_scouting_dc"] = army_stat_block(target).scouting.dc
         result["shaken_target"] = target.pk
     return result
+
+
+def _apply_gambit(army: Army, outcome: ActivityOutcome) -> dict[int, str]:
+    """Offensive Gambit's effects on other armies (§4.5): initiative for the coming battle,
+    and shaken 1 on one enemy army after a critical success. Returns {pk: name} of them."""
+    keys = set(outcome.initiative_modifiers) | {effect["army"] for effect in outcome.enemy_effects}
+    if not keys:
+        return {}
+    others = {
+        other.pk: other
+        for other in Army.objects.select_for_update(no_key=True).filter(
+            pk__in=keys - {army.pk}, faction__campaign_id=army.faction.campaign_id
+        )
+    }
+    others[army.pk] = army
+    for key, bonus in outcome.initiative_modifiers.items():
+        others[key].initiative_bonus = bonus
+    for effect in outcome.enemy_effects:
+        target = others[effect["army"]]
+        current = target.conditions.get(effect["condition"], 0)
+        target.conditions = {
+            **target.conditions,
+            effect["condition"]: max(current, effect["value"]),
+        }
+    for other in others.values():
+        if other.pk != army.pk:
+            other.version += 1
+        other.save()
+    return {other.pk: other.name for other in others.values()}
 
 
 # --- Recruitment wizard (§3.1) ------------------------------------------------------------------

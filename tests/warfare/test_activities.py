@@ -206,3 +206,56 @@ def test_gear_passes_between_armies_in_the_same_hex_only(client, world, gm, mili
     )
     assert again.status_code == 400
     assert [g["key"] for g in Army.objects.get(pk=neighbour.pk).gear] == ["magic_armor"]
+
+
+@pytest.fixture
+def raiders(world, gm, enemy_faction):
+    """An enemy infantry army (level 1, Scouting +7: Scouting DC 17, §1.2) in the same hex."""
+    return services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
+        army_type="infantry", tactics=("keen_eyed",), hex="C7",
+    )  # fmt: skip
+
+
+def test_offensive_gambit_critical_success(world, player, militia, kingdom, raiders):
+    """§4.5: Intrigue +3, die 20 vs the enemy's Scouting DC: +2 initiative, enemy shaken 1."""
+    outcome = act(player, militia, "offensive_gambit", skill="intrigue",
+                  options={"seek_advantage": True, "target": raiders.pk}, typed_die=20)  # fmt: skip
+    assert outcome.check.dc.value == 17
+    assert outcome.degree.code == "critical_success"
+    militia.refresh_from_db()
+    raiders.refresh_from_db()
+    assert militia.initiative_bonus == 2
+    assert raiders.conditions.get("shaken") == 1
+    texts = [e.code for e in LogEntry.objects.filter(faction=kingdom.faction)]
+    assert "gambit.enemy_shaken" in texts
+
+
+def test_offensive_gambit_critical_failure_helps_the_enemy(world, player, militia, kingdom,
+                                                          raiders):  # fmt: skip
+    """§4.5: critical failure -> the enemy armies get +4 to initiative."""
+    act(player, militia, "offensive_gambit", skill="warfare",
+        options={"seek_advantage": True, "target": raiders.pk}, typed_die=1)  # fmt: skip
+    raiders.refresh_from_db()
+    assert raiders.initiative_bonus == 4
+    assert Army.objects.get(pk=militia.pk).initiative_bonus == 0
+
+
+def test_offensive_gambit_needs_an_enemy_in_the_hex(world, player, militia, kingdom):
+    with pytest.raises(ValidationError):
+        act(player, militia, "offensive_gambit", options={})
+
+
+def test_recover_weary_success_and_bad_skill(world, gm, militia, kingdom):
+    """§4.7: Weary -> Defense (or Arts expert); success reduces weary by 1."""
+    Army.objects.filter(pk=militia.pk).update(conditions={"weary": 2})
+    with pytest.raises(ValidationError):  # Arts needs expert; the kingdom is trained
+        act(gm, militia, "recover_army", skill="arts", options={"affliction": "weary"},
+            typed_die=15)  # fmt: skip
+    assert Army.objects.get(pk=militia.pk).conditions == {"weary": 2}
+    # Defense +7, weary 2 (-2 to Army activity checks, §9), die 12 -> 17 vs 17: success.
+    outcome = act(gm, militia, "recover_army", skill="defense", options={"affliction": "weary"},
+                  typed_die=12)  # fmt: skip
+    assert outcome.check.total == 17
+    assert outcome.degree.code == "success"
+    assert Army.objects.get(pk=militia.pk).conditions == {"weary": 1}
