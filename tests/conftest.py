@@ -96,3 +96,42 @@ def other_gm(db):
 def world(campaign, kingdom_faction, enemy_faction, hidden_faction, player, other_player):
     """The whole cast at once."""
     return campaign
+
+
+# Kingdom skill modifiers of the players' kingdom in army tests (all trained).
+KINGDOM_SKILLS = {
+    "warfare": 7, "statecraft": 6, "intrigue": 3, "exploration": 6, "boating": 2, "magic": 3,
+    "defense": 7, "politics": 5, "engineering": 5, "trade": 5, "scholarship": 4, "folklore": 2,
+    "wilderness": 2, "arts": 3,
+}  # fmt: skip
+
+
+@pytest.fixture
+def kingdom(kingdom_faction):
+    """The players' kingdom at level 3 with 12 hexes: Control DC 16 + 1 = 17 (§10.4)."""
+    from kingdoms.models import Kingdom
+
+    kingdom = Kingdom.objects.get(faction=kingdom_faction)
+    kingdom.level = 3
+    kingdom.size_hexes = 12
+    kingdom.resource_points = 30
+    kingdom.food = 5
+    kingdom.skills = {k: {"modifier": v, "rank": "trained"} for k, v in KINGDOM_SKILLS.items()}
+    kingdom.save()
+    return kingdom
+
+
+@pytest.fixture
+def militia(world, gm, kingdom):
+    """Level 3 infantry with Toughened Soldiers, in hex C7."""
+    from warfare import services
+
+    return services.army_create(
+        user=gm,
+        campaign_id=world.pk,
+        faction_id=kingdom.faction_id,
+        name="Silverrun Militia",
+        army_type="infantry",
+        tactics=("toughened_soldiers",),
+        hex="C7",
+    )

@@ -50,6 +50,16 @@ class ActivityForm(forms.Form):
     def options(self) -> dict:
         return {}
 
+    def service_kwargs(self) -> dict:
+        """What `services.army_activity` needs from a valid form."""
+        return {
+            "activity": self.activity,
+            "version": self.cleaned_data["version"],
+            "skill": self.skill(),
+            "options": self.options(),
+            "typed_die": self.cleaned_data.get("typed_die"),
+        }
+
 
 class DeployForm(ActivityForm):
     activity = "deploy_army"

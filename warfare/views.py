@@ -199,11 +199,7 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
                     user=request.user,
                     campaign_id=campaign_id,
                     army_id=army_id,
-                    activity=activity,
-                    version=form.cleaned_data["version"],
-                    skill=form.skill(),
-                    options=form.options(),
-                    typed_die=form.cleaned_data.get("typed_die"),
+                    **form.service_kwargs(),
                 )
             except services.StaleEdit as stale:
                 form.add_error(None, _("This army changed meanwhile. Here it is now; try again."))

@@ -8,38 +8,6 @@ from kingdoms.models import Kingdom
 from warfare import services
 from warfare.models import Army, LogEntry
 
-# Kingdom level 3, 12 hexes: Control DC 16 + 1 (size 10-24) = 17 (§10.4).
-SKILLS = {
-    "warfare": 7, "statecraft": 6, "intrigue": 3, "exploration": 6, "boating": 2, "magic": 3,
-    "defense": 7, "politics": 5, "engineering": 5, "trade": 5, "scholarship": 4, "folklore": 2,
-    "wilderness": 2, "arts": 3,
-}  # fmt: skip
-
-
-@pytest.fixture
-def kingdom(kingdom_faction):
-    kingdom = Kingdom.objects.get(faction=kingdom_faction)
-    kingdom.level = 3
-    kingdom.size_hexes = 12
-    kingdom.resource_points = 30
-    kingdom.food = 5
-    kingdom.skills = {k: {"modifier": v, "rank": "trained"} for k, v in SKILLS.items()}
-    kingdom.save()
-    return kingdom
-
-
-@pytest.fixture
-def militia(world, gm, kingdom):
-    return services.army_create(
-        user=gm,
-        campaign_id=world.pk,
-        faction_id=kingdom.faction_id,
-        name="Silverrun Militia",
-        army_type="infantry",
-        tactics=("toughened_soldiers",),
-        hex="C7",
-    )
-
 
 def act(user, army, activity, **kwargs):
     army.refresh_from_db()

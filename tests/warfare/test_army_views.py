@@ -3,7 +3,6 @@
 import pytest
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
 from warfare import services
 from warfare.models import Army, LogEntry
 
@@ -13,20 +12,6 @@ ROLES = ["anonymous", "outsider", "other_gm", "other_player", "player", "gm"]
 @pytest.fixture
 def users(world, gm, player, other_player, outsider, other_gm):
     return dict(zip(ROLES, [None, outsider, other_gm, other_player, player, gm], strict=True))
-
-
-@pytest.fixture
-def militia(world, gm, kingdom_faction):
-    Kingdom.objects.filter(faction=kingdom_faction).update(level=3)
-    return services.army_create(
-        user=gm,
-        campaign_id=world.pk,
-        faction_id=kingdom_faction.pk,
-        name="Silverrun Militia",
-        army_type="infantry",
-        tactics=("toughened_soldiers",),
-        hex="C7",
-    )
 
 
 @pytest.fixture

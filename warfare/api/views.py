@@ -197,11 +197,7 @@ class ArmyActivityApi(ApiView):
             user=request.user,
             campaign_id=campaign_id,
             army_id=army_id,
-            activity=activity,
-            version=form.cleaned_data["version"],
-            skill=form.skill(),
-            options=form.options(),
-            typed_die=form.cleaned_data.get("typed_die"),
+            **form.service_kwargs(),
         )
         army = Army.objects.select_related("faction__kingdom").get(pk=army.pk)
         result = outcome.to_dict()
