@@ -10,6 +10,7 @@ urlpatterns = [
     path("", kingdom_views.home, name="home"),
     path("", include("kingdoms.urls")),
     path("", include("warfare.army_urls")),
+    path("", include("battles.urls")),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

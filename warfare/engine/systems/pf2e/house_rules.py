@@ -168,6 +168,94 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         note="1: every army disbanded for unpaid Consumption adds Unrest +1d4 and +1 to a Ruin "
         "(a Paizo forum reading); 0: once per Kingdom turn however many are disbanded.",
     ),
+    HouseDefault(
+        key="battle.retreat_cost",
+        value=3,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §8.1, §15 item 7",
+        note="Actions the Retreat war action costs: 3 in Foundry and the KMT packs (and "
+        "consistent with Reactive Rally), 1 in older KMT TS data.",
+    ),
+    HouseDefault(
+        key="battle.initiative_ties_enemies_of_pcs_first",
+        value=1,
+        tag=Tag.INFERRED,
+        source="pf2e §7.3, §15 item 4",
+        note="1: on an initiative tie, armies of the side without the PCs act first (PF2e "
+        "default); 0: ties keep the setup order.",
+    ),
+    HouseDefault(
+        key="battle.routed_engaged_may_disengage",
+        value=1,
+        tag=Tag.GAP,
+        source="pf2e §8.1, §15 item 11",
+        note="1: a routed army that is engaged (so cannot Retreat) may Disengage first; 0: it "
+        "can only end its turn.",
+    ),
+    HouseDefault(
+        key="battle.undetected_untargetable",
+        value=1,
+        tag=Tag.INFERRED,
+        source="pf2e §7.4",
+        note="1: distant armies in darkness or heavy fog are undetected and cannot be targeted "
+        "(PF2e undetected); 0: they can be targeted (still concealed).",
+    ),
+    HouseDefault(
+        key="guard.critical_failure_mired_lasting",
+        value=1,
+        tag=Tag.GAP,
+        source="pf2e §8.1 Guard",
+        note="Guard critical failure gives mired 1 with no duration: 1 = a lasting condition "
+        "(removed by Recover Army); 0 = until the start of the army's next turn.",
+    ),
+    HouseDefault(
+        key="defensive_stance.critical_failure_until_next_turn",
+        value=0,
+        tag=Tag.GAP,
+        source="pf2e §8.2 Defensive Stance",
+        note="Defensive Stance critical failure makes your army outflanked by the target with "
+        "no duration: 0 = for the rest of the encounter (or until a Defensive Stance removes "
+        "it); 1 = until the start of your next turn.",
+    ),
+    HouseDefault(
+        key="dirty_fighting.strike_damage",
+        value=1,
+        tag=Tag.GAP,
+        source="pf2e §8.2, §15 item 10",
+        note="1: a Dirty Fighting hit also deals the Strike's normal damage (1, 2 on a "
+        "critical hit), as its critical failure text implies; 0: only the weary effect.",
+    ),
+    HouseDefault(
+        key="feint.attack_trait",
+        value=0,
+        tag=Tag.DISCREPANCY,
+        source="pf2e §8.2, §15 item 8",
+        note="Feint's trait: 0 = maneuver (KMT; it then ends fortified and cannot be used "
+        "while pinned), 1 = attack (Foundry; it then counts for MAP).",
+    ),
+    HouseDefault(
+        key="covering_fire.shots",
+        value=1,
+        tag=Tag.INFERRED,
+        source="pf2e §8.2 Covering Fire",
+        note="Shots a Covering Fire uses (a ranged Strike; the text does not say).",
+    ),
+    HouseDefault(
+        key="rout_check.include_defeated",
+        value=0,
+        tag=Tag.INFERRED,
+        source="pf2e §7.3",
+        note="1: defeated armies (0 HP, so at or below their RT) also make end-of-round rout "
+        "checks; 0: they do not (they already count as beaten).",
+    ),
+    HouseDefault(
+        key="kingdom_xp.count_routed",
+        value=0,
+        tag=Tag.INFERRED,
+        source="pf2e §7.6",
+        note="1: a kingdom also gains XP for enemy armies it routed; 0: only for the ones it "
+        "defeated (0 HP), as the text says.",
+    ),
 )
 
 

@@ -1,0 +1,100 @@
+"""Battles: a setup, a seed and the commands applied so far; the snapshot is a cached replay.
+
+`BattleCommand` and `BattleEvent` rows are append-only. Undo does not delete them: it marks
+the last command undone, and a replay skips undone commands (and their events).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from kingdoms.models import Campaign
+
+
+class BattleStatus(models.TextChoices):
+    ACTIVE = "active", _("in progress")
+    FINISHED = "finished", _("finished")
+    APPLIED = "applied", _("results applied")
+
+
+class Battle(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
+    name = models.CharField(_("name"), max_length=120)
+    system = models.CharField(max_length=16)
+    setup = models.JSONField()
+    seed = models.BigIntegerField()
+    snapshot = models.JSONField()
+    seq = models.PositiveIntegerField(default=0, help_text="Number of live commands.")
+    status = models.CharField(
+        max_length=16, choices=BattleStatus.choices, default=BattleStatus.ACTIVE
+    )
+    players_may_act = models.BooleanField(
+        _("players act for their armies"),
+        default=True,
+        help_text=_("Otherwise only the GM clicks; players watch."),
+    )
+    outcome = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("battle")
+        verbose_name_plural = _("battles")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("battles:board", args=[self.campaign_id, self.pk])
+
+
+class BattleCommand(models.Model):
+    """One action on the board, at `position` among the live commands (its dice derive from
+    the battle seed and that position)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="commands")
+    position = models.PositiveIntegerField()
+    command = models.JSONField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["battle", "position"],
+                condition=Q(undone_at__isnull=True),
+                name="one_live_command_per_position",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle} #{self.position}: {self.command.get('kind')}"
+
+
+class BattleEvent(models.Model):
+    """What a command (or the start) did: a code with params, dice included."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="events")
+    command = models.ForeignKey(
+        BattleCommand, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    round = models.PositiveIntegerField(default=1)
+    code = models.CharField(max_length=64)
+    params = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.code

@@ -1,0 +1,156 @@
+"""Battle pages: the list, the set-up form, the board (polled), actions and undo."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition, require_http_methods, require_POST
+
+from kingdoms.access import access_campaign
+from kingdoms.models import RuleSystem
+from warfare.models import Army
+
+from . import selectors, services
+from .forms import ActForm, BattleCreateForm
+from .models import Battle
+
+
+def _battle(request, campaign_id: int, battle_id: int):
+    membership = access_campaign(request.user, campaign_id)
+    battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
+    return membership, battle
+
+
+@login_required
+def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id)
+    context = {
+        "campaign": membership.campaign,
+        "membership": membership,
+        "battles": selectors.battle_list(membership=membership),
+    }
+    return render(request, "battles/battle_list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id, gm=True)
+    if membership.campaign.rule_system != RuleSystem.PF2E:
+        raise Http404
+    armies = (
+        Army.objects.active()
+        .filter(faction__campaign=membership.campaign)
+        .select_related("faction")
+        .order_by("faction__name", "name")
+    )
+    form = BattleCreateForm(request.POST or None, armies=armies)
+    context = {"campaign": membership.campaign, "form": form}
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                battle = services.battle_create(
+                    user=request.user,
+                    campaign_id=campaign_id,
+                    name=form.cleaned_data["name"],
+                    sides=form.sides(),
+                    pcs_side=form.cleaned_data["pcs_side"] or None,
+                    terrain=tuple(form.cleaned_data["terrain"]),
+                    players_may_act=form.cleaned_data["players_may_act"],
+                )
+            except ValidationError as error:
+                for message in error.messages:
+                    form.add_error(None, message)
+            else:
+                return redirect(battle)
+        return render(request, "battles/battle_form.html", context, status=400)
+    return render(request, "battles/battle_form.html", context)
+
+
+def _board_etag(request, campaign_id: int, battle_id: int) -> str | None:
+    """The board changes only when its seq does: an unchanged board costs a 304."""
+    if not request.user.is_authenticated:
+        return None
+    seq = Battle.objects.filter(campaign_id=campaign_id, pk=battle_id).values_list("seq", "status")
+    row = seq.first()
+    if row is None:
+        return None
+    return f"{row[0]}-{row[1]}-{get_language()}-{request.user.pk}"
+
+
+@login_required
+@condition(etag_func=_board_etag)
+def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    membership, battle = _battle(request, campaign_id, battle_id)
+    context = selectors.board_context(membership=membership, battle=battle)
+    template = "battles/board.html" + ("#board" if request.htmx else "")
+    response = render(request, template, context)
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _board_response(request, membership, battle, *, status: int = 200) -> HttpResponse:
+    context = selectors.board_context(membership=membership, battle=battle)
+    template = "battles/board.html" + ("#board" if request.htmx else "")
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    """One war action / end of turn. Answers the new board (or 409 with the current one)."""
+    membership, battle = _battle(request, campaign_id, battle_id)
+    form = ActForm(request.POST)
+    status = 200
+    if not form.is_valid():
+        messages.error(request, _("That action was not understood."))
+        status = 400
+    else:
+        try:
+            battle, _events = services.battle_act(
+                user=request.user,
+                campaign_id=campaign_id,
+                battle_id=battle_id,
+                expected_seq=form.cleaned_data["seq"],
+                command=form.command(),
+            )
+        except services.StaleBoard as stale:
+            battle = stale.battle
+            messages.error(request, _("The board changed meanwhile: here it is now."))
+            status = 409
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            status = 400
+    if not request.htmx and status == 200:
+        return redirect(battle)
+    battle.refresh_from_db()
+    return _board_response(request, membership, battle, status=status)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    membership, battle = _battle(request, campaign_id, battle_id)
+    status = 200
+    try:
+        battle = services.battle_undo(
+            user=request.user,
+            campaign_id=campaign_id,
+            battle_id=battle_id,
+            expected_seq=int(request.POST.get("seq", "-1")),
+        )
+        messages.success(request, _("The last action was undone."))
+    except services.StaleBoard as stale:
+        battle, status = stale.battle, 409
+        messages.error(request, _("The board changed meanwhile: here it is now."))
+    except (ValidationError, ValueError) as error:
+        status = 400
+        text = " ".join(error.messages) if isinstance(error, ValidationError) else ""
+        messages.error(request, text or _("That was not understood."))
+    if not request.htmx and status == 200:
+        return redirect(battle)
+    battle.refresh_from_db()
+    return _board_response(request, membership, battle, status=status)

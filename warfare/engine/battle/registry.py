@@ -1,0 +1,18 @@
+"""Which battle engine runs which rule system: `BATTLE_SYSTEMS` and `get_battle_system`.
+
+Kept apart from `protocol` so that a system's battle package can import the protocol while
+this module imports the systems.
+"""
+
+from warfare.engine.battle.protocol import BattleSystem
+from warfare.engine.systems.pf2e.battle import SYSTEM as PF2E
+
+BATTLE_SYSTEMS: dict[str, BattleSystem] = {"pf2e": PF2E}
+
+
+def get_battle_system(key: str) -> BattleSystem:
+    """The battle engine of rule system `key` (KeyError if it has none yet)."""
+    try:
+        return BATTLE_SYSTEMS[key]
+    except KeyError:
+        raise KeyError(f"No battle engine for rule system {key!r}.") from None

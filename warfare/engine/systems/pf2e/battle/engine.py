@@ -1,0 +1,763 @@
+"""The PF2e war encounter (§7): setup and initiative, turns and rounds, rout checks, the end
+of the encounter, GM corrections, and the outcome. Implements `warfare.engine.battle.protocol`.
+
+Setup (plain JSON)::
+
+    {
+      "sides": [
+        {"key": "kingdom", "pcs_side": true, "kingdom_level": 3,
+         "armies": [
+           {"army": <ArmyState.to_dict()>,      # its key becomes a string in the battle
+            "garrisoned": false,                 # from Garrison Army: fortified (§4.4, §7.5)
+            "fortification": null,               # key of a fortification of its side
+            "pcs": false,                        # PC leaders alongside: +1 status Morale (§7.7)
+            "initiative_bonus": 0,               # Offensive Gambit, circumstance (§4.5)
+            "start": null,                       # "distant" (Opening Salvo) or "engaged"
+            "start_target": null}]},             #   with this enemy (Ambush, Swamp Charge)
+        {"key": "enemy", "armies": [...]}],
+      "fortifications": [{"key": "keep", "kind": "keep", "side": "kingdom", "hp": 5}],
+      "terrain": ["strong_wind", "dim_light"],   # §7.4 features, plus "swamp" / "water"
+      "initiative_dice": {"a1": 17}              # typed-in initiative d20s (optional)
+    }
+
+Commands: every war action key of `actions.WAR_ACTIONS` (actor = the army whose turn it is,
+params as in its `ActionOption`), "end_turn" (the last army's end of turn runs the end of the
+round: rout checks, §7.3) and "gm_correction" (actor None; params {"army", and any of "hp",
+"conditions" {key: value}, "position" near/distant, "engage" [keys], "disengage" [keys],
+"shots"}) which is logged as an event like everything else.
+
+Reactions (Counterattack, False Retreat, Revel in Battle, Accustomed to Panic) and the
+army-specific actions other than Reactive Rally are not implemented yet.
+"""
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from warfare.engine.battle.protocol import (
+    ActionOption,
+    ActionSpec,
+    Command,
+    CommandDice,
+    Outcome,
+    Rejected,
+    SetupError,
+    derive_seed,
+)
+from warfare.engine.dice import DiceError, typed_value_problem
+from warfare.engine.problems import Problem
+from warfare.engine.systems.pf2e.activities.events import Event
+from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
+from warfare.engine.systems.pf2e.battle.actions import (
+    MANEUVER,
+    WAR_ACTIONS,
+    Ctx,
+    cost_of,
+    engage,
+    traits_of,
+)
+from warfare.engine.systems.pf2e.battle.rules import (
+    ACTIONS_PER_TURN,
+    CF,
+    CIRCUMSTANCE,
+    CS,
+    FORTIFICATIONS,
+    MAX_ENGAGEMENTS,
+    SCOUTING_PENALTY,
+    TERRAIN,
+    F,
+    add_army_condition,
+    destroy,
+    effective_block,
+    end_effects,
+    extend,
+    heal_army,
+    ignores,
+    knows,
+    morale,
+    morale_dc,
+    roll_check,
+    route,
+    situational,
+)
+from warfare.engine.systems.pf2e.battle.state import (
+    DISTANT,
+    FLED,
+    NEAR,
+    NEXT_STRIKE,
+    TURN_END,
+    TURN_START,
+    BattleArmy,
+    BattleState,
+    Effect,
+    Fortification,
+    InitiativeRoll,
+)
+from warfare.engine.systems.pf2e.conditions import CONDITIONS
+from warfare.engine.systems.pf2e.house_rules import house_value
+from warfare.engine.systems.pf2e.modifiers import Modifier
+from warfare.engine.systems.pf2e.xp import kingdom_xp_for_defeated_army
+
+END_TURN, GM_CORRECTION = "end_turn", "gm_correction"
+GM_CONDITIONS = tuple(k for k in CONDITIONS if k not in ("defeated", "destroyed", "distant",
+                                                          "engaged"))  # fmt: skip
+
+
+def _p(code: str, **params: Any) -> Problem:
+    return Problem(f"battle.{code}", params)
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+
+def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
+    """Problems with a setup (empty: `start` accepts it)."""
+    problems: list[Problem] = []
+    sides = setup.get("sides")
+    if not isinstance(sides, list | tuple) or len(sides) != 2:
+        return [_p("setup.two_sides_needed")]
+    side_keys = [str(side.get("key", "")) for side in sides]
+    if len(set(side_keys)) != 2 or "" in side_keys:
+        problems.append(_p("setup.bad_side_keys", sides=side_keys))
+    forts = {f.get("key"): f for f in setup.get("fortifications") or ()}
+    for key, fort in forts.items():
+        if fort.get("kind") not in FORTIFICATIONS:
+            problems.append(_p("setup.unknown_fortification", fortification=key,
+                               kind=fort.get("kind")))  # fmt: skip
+        if fort.get("side") not in side_keys:
+            problems.append(_p("setup.bad_fortification_side", fortification=key))
+    for feature in setup.get("terrain") or ():
+        if feature not in TERRAIN:
+            problems.append(_p("setup.unknown_terrain", terrain=feature))
+    seen: set[str] = set()
+    occupants: dict[str, int] = {}
+    for side in sides:
+        armies = side.get("armies") or ()
+        if not armies:
+            problems.append(_p("setup.side_without_armies", side=side.get("key")))
+        for entry in armies:
+            try:
+                army = ArmyState.from_dict(entry["army"])
+                block = army.block()
+            except (KeyError, TypeError, ValueError) as error:
+                problems.append(_p("setup.bad_army", error=type(error).__name__))
+                continue
+            key = str(army.key) if army.key is not None else ""
+            if not key or key in seen:
+                problems.append(_p("setup.duplicate_army_key", army=key))
+            seen.add(key)
+            if army.status != ACTIVE:
+                problems.append(_p("setup.army_not_active", army=key, status=army.status))
+            if army.hp <= 0:
+                problems.append(_p("setup.army_defeated", army=key))
+            if army.hp > block.max_hp.value:
+                problems.append(_p("setup.bad_hp", army=key, hp=army.hp))
+            fort = entry.get("fortification")
+            if fort is not None:
+                fortified = entry.get("garrisoned") or "fortified" in army.spec.condition_values
+                if fort not in forts:
+                    problems.append(_p("setup.unknown_fortification", fortification=fort))
+                elif forts[fort].get("side") != side.get("key"):
+                    problems.append(_p("setup.bad_fortification_side", fortification=fort))
+                elif not fortified:
+                    problems.append(_p("setup.fortification_needs_garrison", army=key))
+                occupants[fort] = occupants.get(fort, 0) + 1
+            start = entry.get("start")
+            if start not in (None, "distant", "engaged"):
+                problems.append(_p("setup.bad_start", army=key, start=start))
+            bonus = entry.get("initiative_bonus", 0)
+            if isinstance(bonus, bool) or not isinstance(bonus, int):
+                problems.append(_p("setup.bad_initiative_bonus", army=key))
+    for fort, count in occupants.items():
+        if fort in forts and forts[fort].get("kind") in FORTIFICATIONS:
+            capacity = FORTIFICATIONS[forts[fort]["kind"]][2]
+            if count > capacity:
+                problems.append(_p("setup.fortification_full", fortification=fort,
+                                   capacity=capacity, armies=count))  # fmt: skip
+    for key, value in (setup.get("initiative_dice") or {}).items():
+        if key not in seen:
+            problems.append(_p("setup.unknown_army", army=key))
+        problem = typed_value_problem(value, 20)
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def _initiative(state: BattleState, key: str, seed: int, typed: int | None) -> InitiativeRoll:
+    """§7.3 step 1: a Scouting check; Keen Eyed +2 status, Offensive Gambit circumstance,
+    Water Stride / Swamp Dwellers with swamp or water, darkness / fog / dim light penalties."""
+    entry = state.army(key)
+    block = effective_block(state, key)
+    whens = ["initiative"]
+    if "swamp" in state.terrain or "water" in state.terrain:
+        whens += ["initiative_swamp_or_water", "swamp_or_water"]
+    extra = situational(block, ["scouting"], whens)
+    if entry.initiative_bonus:
+        extra.append(Modifier("offensive_gambit", entry.initiative_bonus, CIRCUMSTANCE))
+    extra += [
+        Modifier(f"terrain.{feature}", penalty, CIRCUMSTANCE)
+        for feature, penalty in SCOUTING_PENALTY.items()
+        if feature in state.terrain and not ignores(state, key, feature)
+    ]
+    modifier = extend(block.scouting, extra)
+    dice = CommandDice(derive_seed(seed, f"start:{key}"), [typed] if typed is not None else None)
+    die = dice.d20(purpose="initiative")
+    return InitiativeRoll(
+        key, die, dice.log[-1].source, modifier.value, modifier.breakdown, die + modifier.value
+    )
+
+
+def start(setup: Mapping[str, Any], seed: int) -> BattleState:
+    """Validate `setup`, roll initiative, place the armies (§7.1-§7.3)."""
+    problems = validate_setup(setup)
+    if problems:
+        raise SetupError(problems)
+    sides = tuple(str(side["key"]) for side in setup["sides"])
+    pc_side = next((str(s["key"]) for s in setup["sides"] if s.get("pcs_side")), None)
+    forts = []
+    for data in setup.get("fortifications") or ():
+        ac, hp, capacity = FORTIFICATIONS[data["kind"]]
+        forts.append(
+            Fortification(str(data["key"]), data["kind"], str(data["side"]), ac,
+                          int(data.get("hp", hp)), hp, capacity)
+        )  # fmt: skip
+    armies: list[BattleArmy] = []
+    starts: dict[str, tuple[str, Any]] = {}
+    for side in setup["sides"]:
+        for entry in side["armies"]:
+            army = ArmyState.from_dict(entry["army"])
+            army = replace(army, key=str(army.key), fought_this_turn=True)
+            if entry.get("garrisoned") and "fortified" not in army.spec.condition_values:
+                army = add_condition(army, "fortified", 1, [])
+            armies.append(
+                BattleArmy(
+                    key=str(army.key),
+                    side=str(side["key"]),
+                    army=army,
+                    shots=army.block().shots.value,
+                    fortification=entry.get("fortification"),
+                    pcs=bool(entry.get("pcs", False)),
+                    initiative_bonus=int(entry.get("initiative_bonus", 0)),
+                )
+            )
+            if entry.get("start"):
+                starts[str(army.key)] = (entry["start"], entry.get("start_target"))
+    state = BattleState(
+        sides=sides,
+        armies=tuple(armies),
+        order=(),
+        pc_side=pc_side,
+        kingdoms={str(s["key"]): {"level": s.get("kingdom_level")} for s in setup["sides"]},
+        terrain=tuple(setup.get("terrain") or ()),
+        fortifications=tuple(forts),
+    )
+    typed = setup.get("initiative_dice") or {}
+    rolls = [_initiative(state, e.key, seed, typed.get(e.key)) for e in state.armies]
+    index = {e.key: i for i, e in enumerate(state.armies)}
+    enemies_first = house_value("battle.initiative_ties_enemies_of_pcs_first")
+
+    def rank(roll: InitiativeRoll) -> tuple[int, int, int]:
+        pcs = state.army(roll.army).side == pc_side if enemies_first and pc_side else False
+        return (-roll.total, int(pcs), index[roll.army])
+
+    order = tuple(roll.army for roll in sorted(rolls, key=rank))
+    state = replace(state, order=order, initiative=tuple(rolls))
+    events: list[Event] = [Event("battle.started", {"sides": list(sides), "order": list(order)})]
+    events += [Event("battle.initiative", roll.to_dict()) for roll in rolls]
+    for key in order:
+        if key in starts:
+            state = _start_option(state, key, *starts[key], events)
+    events.append(Event("battle.round_started", {"round": 1}))
+    state = _begin_turn(state, events, None)
+    return replace(state, opening=tuple(events))
+
+
+def _acts_before_enemies(state: BattleState, key: str) -> bool:
+    position = state.order.index(key)
+    return all(state.order.index(e.key) > position for e in state.enemies(key))
+
+
+def _start_option(
+    state: BattleState, key: str, option: str, target: Any, events: list[Event]
+) -> BattleState:
+    """§7.3 / §6.1 / §6.2: Opening Salvo (start distant), Ambush and Swamp Charge (start
+    engaged with an enemy, with a bonus to attacks on it in the first turn)."""
+
+    def refuse(reason: str) -> BattleState:
+        events.append(Event("battle.start_refused", {"army": key, "start": option,
+                                                      "reason": reason}))  # fmt: skip
+        return state
+
+    if option == "distant":
+        if not knows(state, key, "opening_salvo"):
+            return refuse("needs_opening_salvo")
+        if not _acts_before_enemies(state, key):
+            return refuse("not_first")
+        events.append(Event("battle.start_distant", {"army": key, "reason": "opening_salvo"}))
+        return state.with_army(replace(state.army(key), position=DISTANT))
+    if not isinstance(target, str) or not state.has_army(target):
+        return refuse("unknown_target")
+    if state.army(target).side == state.army(key).side:
+        return refuse("target_not_enemy")
+    swamp = "swamp" in state.terrain or "water" in state.terrain
+    if knows(state, key, "ambush") and _acts_before_enemies(state, key):
+        code, value = "ambush", 2
+    elif knows(state, key, "swamp_charge") and swamp:
+        code, value = "swamp_charge", 1
+    else:
+        return refuse("not_allowed")
+    before = state
+    state = engage(state, key, target, events, code)
+    if state is before:
+        return state
+    effect = Effect(code, key, "attack_bonus", value, None, target, TURN_END, key, 1)
+    events.append(Event("battle.effect_started", effect.to_dict()))
+    return replace(state, effects=(*state.effects, effect))
+
+
+# --- turns, rounds, the end ----------------------------------------------------------------------
+
+
+def _boundary(state: BattleState, key: str, boundary: str, events: list[Event]) -> BattleState:
+    """Effects timed on `key`'s turn start/end count down; the ones reaching 0 end.
+    "next_strike" effects owned by `key` end with its turn."""
+    keep, ended = [], []
+    for effect in state.effects:
+        matches = effect.owner == key and (
+            effect.boundary == boundary or (boundary == TURN_END and effect.boundary == NEXT_STRIKE)
+        )
+        if not matches:
+            keep.append(effect)
+        elif effect.boundary == NEXT_STRIKE or effect.remaining <= 1:
+            ended.append(effect)
+        else:
+            keep.append(replace(effect, remaining=effect.remaining - 1))
+    return (
+        end_effects(state, keep, ended, events) if ended or keep != list(state.effects) else state
+    )
+
+
+def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+    """Start the current army's turn; skip armies that cannot act (defeated, fled,
+    destroyed), running the end of the round when the order wraps."""
+    for _ in range(4 * max(1, len(state.order)) + 4):
+        if state.finished:
+            return state
+        key = state.order[state.turn]
+        state = _boundary(state, key, TURN_START, events)
+        entry = state.army(key)
+        if entry.present and knows(state, key, "regeneration") and entry.hp < entry.army.max_hp:
+            state = heal_army(state, key, 1, events, "regeneration")  # §6.2 Regeneration
+        entry = state.army(key)
+        state = state.with_army(
+            replace(entry, attacks=(), next_attack_bonus=None, disengage_blocked=False)
+        )
+        state = replace(state, actions_left=ACTIONS_PER_TURN)
+        if entry.present and not entry.defeated:
+            events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
+            return state
+        events.append(Event("battle.turn_skipped", {"army": key, "round": state.round}))
+        state = _boundary(state, key, TURN_END, events)
+        state = _advance(state, events, dice)
+    return state
+
+
+def _advance(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+    """Move to the next army; after the last one, the end of the round (§7.3 step 3)."""
+    state = replace(state, turn=state.turn + 1)
+    if state.turn < len(state.order):
+        return state
+    state = _end_of_round(state, events, dice)
+    state = _check_end(state, events)
+    if state.finished:
+        return replace(state, turn=0)
+    state = replace(state, round=state.round + 1, turn=0)
+    events.append(Event("battle.round_started", {"round": state.round}))
+    return state
+
+
+def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+    """§7.3 step 3: every army at or below its RT makes a Morale check vs the highest Morale
+    DC among the remaining enemy armies. CS: no more rout checks this encounter; F: shaken
+    +1; CF: routed."""
+    events.append(Event("battle.round_ended", {"round": state.round}))
+    include_defeated = house_value("rout_check.include_defeated")
+    for key in state.order:
+        entry = state.army(key)
+        if not entry.present or entry.rout_exempt or (entry.defeated and not include_defeated):
+            continue
+        threshold = effective_block(state, key).rout_threshold
+        if threshold is None or entry.hp > threshold.value:
+            continue
+        enemies = [e.key for e in state.enemies(key) if e.present and not e.defeated]
+        if not enemies:
+            continue
+        against = max(enemies, key=lambda k: morale_dc(state, k).value)
+        dc = morale_dc(state, against)
+        modifier = morale(state, key, ["resist_rout"])
+        if dice is None:  # pragma: no cover - rounds only end inside commands
+            raise RuntimeError("a rout check needs dice")
+        rolled = roll_check(dice, "morale", modifier, dc, purpose="rout_check", against=against)
+        events.append(Event("battle.rout_check", {"army": key, "degree": rolled.degree.code,
+                                                  "check": rolled.record}))  # fmt: skip
+        if rolled.degree is CS:
+            state = state.with_army(replace(state.army(key), rout_exempt=True))
+        elif rolled.degree is F:
+            state = add_army_condition(state, key, "shaken", 1, events, "rout_check")
+        elif rolled.degree is CF:
+            state = route(state, key, events, "rout_check")
+    return state
+
+
+def _check_end(state: BattleState, events: list[Event]) -> BattleState:
+    """§7.3 step 5: a side whose armies are all defeated or routed (or gone) has lost."""
+    if state.finished:
+        return state
+    beaten = [
+        side for side in state.sides if all(e.out_of_fight for e in state.armies if e.side == side)
+    ]
+    if not beaten:
+        return state
+    winners = [side for side in state.sides if side not in beaten]
+    return _finish(state, winners[0] if winners else None, beaten, events)
+
+
+def _finish(
+    state: BattleState, winner: str | None, losers: list[str], events: list[Event]
+) -> BattleState:
+    """End of the encounter (§7.3 step 5, §9 Defeated/Routed): a side whose armies are all
+    defeated is destroyed; routed ends but gives shaken +1; shots refill; effects end."""
+    events.append(Event("battle.finished", {"winner": winner, "losers": losers}))
+    for side in state.sides:
+        armies = [e for e in state.armies if e.side == side and not e.destroyed]
+        if armies and all(e.defeated for e in armies):
+            for entry in armies:
+                state = destroy(state, entry.key, events, "side_defeated")
+    for entry in state.armies:
+        if entry.destroyed:
+            continue
+        army = entry.army
+        if "routed" in army.conditions:
+            conditions = army.spec.condition_values
+            conditions.pop("routed", None)
+            army = replace(army, spec=replace(army.spec, conditions=conditions))
+            events.append(Event("army.routed_removed", {"army": entry.key,
+                                                        "reason": "encounter_end"}))  # fmt: skip
+            army = add_condition(army, "shaken", 1, events, "encounter_end")
+        shots = army.block().shots.value
+        state = state.with_army(replace(entry, army=army, shots=shots, attacks=()))
+    state = end_effects(state, [], state.effects, events)
+    return replace(state, finished=True, winner=winner, actions_left=0)
+
+
+# --- the protocol ---------------------------------------------------------------------------------
+
+
+def _action_problems(state: BattleState, command: Command) -> list[Problem]:
+    actor, kind = command.actor, command.kind
+    if actor != state.current:
+        return [_p("not_your_turn", army=actor, current=state.current)]
+    if kind == END_TURN:
+        return []
+    if kind not in WAR_ACTIONS:
+        return [_p("unknown_action", action=kind)]
+    entry = state.army(actor)
+    block = effective_block(state, actor)
+    if kind not in block.war_actions:
+        return [_p("action_not_known", action=kind)]
+    cost = cost_of(kind)
+    if cost > state.actions_left:
+        return [_p("not_enough_actions", action=kind, cost=cost, left=state.actions_left)]
+    if entry.routed and kind not in ("retreat", "reactive_rally"):
+        may_disengage = house_value("battle.routed_engaged_may_disengage")
+        if not (kind == "disengage" and may_disengage):
+            return [_p("routed_must_retreat", action=kind)]
+    if MANEUVER in traits_of(kind) and "pinned" in dict(block.conditions):
+        return [_p("pinned", action=kind)]
+    return WAR_ACTIONS[kind].validate(state, actor, command.params)
+
+
+def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
+    """The buttons for `actor` now (empty unless it is its turn), each option valid."""
+    if state.finished or actor != state.current:
+        return []
+    block = effective_block(state, actor)
+    specs = []
+    for key, action in WAR_ACTIONS.items():
+        if key not in block.war_actions:
+            continue
+        options = []
+        for params in action.candidates(state, actor):
+            if _action_problems(state, Command(actor, key, params)):
+                continue
+            options.append(ActionOption(params, action.preview(state, actor, params)))
+        if options:
+            specs.append(
+                ActionSpec(key, cost_of(key), traits_of(key), tuple(options),
+                           action.optional_params)
+            )  # fmt: skip
+    specs.append(ActionSpec(END_TURN, 0, (), (ActionOption({}),)))
+    return specs
+
+
+def apply(
+    state: BattleState, command: Command, dice: Any
+) -> tuple[BattleState, list[Event]] | Rejected:
+    """Apply one command (see the module docstring); never changes `state`."""
+    if state.finished:
+        return Rejected((_p("finished"),))
+    if command.kind == GM_CORRECTION:
+        problems = _gm_problems(state, command.params)
+    else:
+        problems = _action_problems(state, command)
+    if problems:
+        return Rejected(tuple(problems))
+    ctx = Ctx(dice)
+    try:
+        if command.kind == GM_CORRECTION:
+            state = _gm_correction(state, command.params, ctx.events)
+        elif command.kind == END_TURN:
+            state = _end_turn(state, ctx)
+        else:
+            state = _war_action(state, command, ctx)
+    except DiceError as error:
+        return Rejected((error.problem,))
+    return replace(state, sequence=state.sequence + 1), ctx.events
+
+
+def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
+    actor, kind = str(command.actor), command.kind
+    entry = state.army(actor)
+    ctx.aoa_bonus = entry.next_attack_bonus
+    state = state.with_army(replace(entry, next_attack_bonus=None))
+    cost = cost_of(kind)
+    state = replace(state, actions_left=state.actions_left - cost)
+    ctx.events.append(
+        Event("battle.action", {"army": actor, "action": kind, "cost": cost,
+                                "params": dict(command.params),
+                                "actions_left": state.actions_left})
+    )  # fmt: skip
+    state = WAR_ACTIONS[kind].resolve(state, actor, command.params, ctx)
+    return _check_end(state, ctx.events)
+
+
+def _end_turn(state: BattleState, ctx: Ctx) -> BattleState:
+    key = str(state.current)
+    ctx.events.append(Event("battle.turn_ended", {"army": key, "round": state.round}))
+    state = _boundary(state, key, TURN_END, ctx.events)
+    entry = state.army(key)
+    state = state.with_army(replace(entry, attacks=(), next_attack_bonus=None))
+    state = _advance(state, ctx.events, ctx.dice)
+    return _begin_turn(state, ctx.events, ctx.dice)
+
+
+# --- GM corrections--------------------------------------------------------------------------------
+
+
+def _gm_problems(state: BattleState, params: Mapping[str, Any]) -> list[Problem]:
+    key = params.get("army")
+    if not isinstance(key, str) or not state.has_army(key):
+        return [_p("gm.unknown_army", army=key)]
+    entry = state.army(key)
+    problems = []
+    changes = {"hp", "conditions", "position", "engage", "disengage", "shots"} & set(params)
+    if not changes:
+        problems.append(_p("gm.nothing_to_change"))
+    if "hp" in params:
+        hp = params["hp"]
+        if isinstance(hp, bool) or not isinstance(hp, int) or not 0 <= hp <= entry.army.max_hp:
+            problems.append(_p("gm.bad_hp", hp=hp, max_hp=entry.army.max_hp))
+    for condition, value in dict(params.get("conditions") or {}).items():
+        if condition not in GM_CONDITIONS:
+            problems.append(_p("gm.unknown_condition", condition=condition))
+            continue
+        limit = 99 if CONDITIONS[condition].valued else 1
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
+            problems.append(_p("gm.bad_condition_value", condition=condition, value=value))
+    if "position" in params and params["position"] not in (NEAR, DISTANT):
+        problems.append(_p("gm.bad_position", position=params["position"]))
+    if "position" in params and not entry.present:
+        problems.append(_p("gm.army_gone", army=key))
+    engaged = set(state.engaged_with(key))
+    for other in params.get("engage") or ():
+        if not isinstance(other, str) or not state.has_army(other):
+            problems.append(_p("gm.unknown_army", army=other))
+        elif state.army(other).side == entry.side or not state.army(other).present:
+            problems.append(_p("gm.bad_engagement", army=other))
+        elif other not in engaged:
+            engaged.add(other)
+            if len(state.engaged_with(other)) >= MAX_ENGAGEMENTS:
+                problems.append(_p("gm.engagement_limit", army=other))
+    for other in params.get("disengage") or ():
+        engaged.discard(other)
+    if len(engaged) > MAX_ENGAGEMENTS:
+        problems.append(_p("gm.engagement_limit", army=key))
+    if "shots" in params:
+        shots = params["shots"]
+        if isinstance(shots, bool) or not isinstance(shots, int) or shots < 0:
+            problems.append(_p("gm.bad_shots", shots=shots))
+    return problems
+
+
+def _snapshot(state: BattleState, key: str) -> dict[str, Any]:
+    entry = state.army(key)
+    return {
+        "hp": entry.hp,
+        "conditions": dict(entry.army.spec.condition_values),
+        "position": entry.position,
+        "engaged_with": list(state.engaged_with(key)),
+        "shots": entry.shots,
+    }
+
+
+def _gm_correction(
+    state: BattleState, params: Mapping[str, Any], events: list[Event]
+) -> BattleState:
+    """Set HP / conditions / position / engagements / shots of one army, as the GM says."""
+    key = params["army"]
+    before = _snapshot(state, key)
+    entry = state.army(key)
+    army = entry.army
+    if "hp" in params:
+        army = replace(army, hp=params["hp"])
+    if params.get("conditions"):
+        conditions = army.spec.condition_values
+        conditions.update(params["conditions"])
+        conditions = {k: v for k, v in conditions.items() if v}
+        army = replace(army, spec=replace(army.spec, conditions=conditions))
+    entry = entry.with_army(army)
+    if "routed" in army.conditions:
+        entry = replace(entry, was_routed=True)
+    if "shots" in params:
+        entry = replace(entry, shots=params["shots"])
+    if "position" in params:
+        entry = replace(entry, position=params["position"])
+    state = state.with_army(entry)
+    if params.get("position") == DISTANT:
+        state = state.disengage_all(key)
+    for other in params.get("disengage") or ():
+        state = state.disengage(key, other)
+    for other in params.get("engage") or ():
+        state = state.engage(key, other)
+        for k in (key, other):
+            if state.army(k).position == DISTANT:
+                state = state.with_army(replace(state.army(k), position=NEAR))
+    events.append(
+        Event("battle.gm_correction", {"army": key, "before": before,
+                                       "after": _snapshot(state, key)})
+    )  # fmt: skip
+    return _check_end(state, events)
+
+
+# --- outcome (§7.6) ------------------------------------------------------------------------------
+
+VICTORY_EFFECTS: dict[str, list[dict[str, Any]]] = {
+    "critical_success": [
+        {"code": "damaged_armies_regain_hp", "hp": 1},
+        {"code": "fame_or_infamy", "value": 1, "when": "next_kingdom_turn"},
+        {"code": "unrest", "value": -1, "when": "next_kingdom_turn"},
+    ],
+    "success": [{"code": "damaged_armies_regain_hp", "hp": 1}],
+    "failure": [],
+    "critical_failure": [
+        {"code": "armies_that_took_damage_choose", "options": [{"weary": 1}, {"shaken": 1}]}
+    ],
+}
+DEFEAT_EFFECTS: dict[str, list[dict[str, Any]]] = {
+    "critical_success": [
+        {"code": "defeated_armies_restored", "hp": 1},
+        {"code": "one_damaged_army_regains_hp", "hp": 1},
+    ],
+    "success": [
+        {"code": "one_damaged_army_regains_hp", "hp": 1},
+        {"code": "unrest", "value": 1},
+    ],
+    "failure": [{"code": "unrest", "value": 1}],
+    "critical_failure": [
+        {"code": "participating_armies_choose", "options": [{"weary": 2}, {"shaken": 2}]},
+        {"code": "unrest_roll", "dice": "1d4"},
+    ],
+}
+
+
+def _xp(state: BattleState, side: str) -> dict[str, Any]:
+    """§7.6: kingdom XP per enemy army it defeated (routed ones only by house default)."""
+    level = state.kingdoms.get(side, {}).get("level")
+    count_routed = house_value("kingdom_xp.count_routed")
+    rows = []
+    for entry in state.armies:
+        if entry.side == side:
+            continue
+        beaten = entry.defeated or entry.destroyed or (count_routed and entry.was_routed)
+        if not beaten:
+            continue
+        xp = kingdom_xp_for_defeated_army(entry.army.spec.level, level) if level else None
+        rows.append({"army": entry.key, "level": entry.army.spec.level, "xp": xp})
+    total = sum(row["xp"] or 0 for row in rows) if level else None
+    return {"kingdom_level": level, "armies": rows, "total": total}
+
+
+def outcome(state: BattleState) -> Outcome | None:
+    """None while the battle runs; then the winner, the §7.6 kingdom check each side makes
+    (skill, DC = its Control DC, effects per degree), XP, and the armies as they leave."""
+    if not state.finished:
+        return None
+    losers = tuple(side for side in state.sides if side != state.winner)
+    checks = {}
+    for side in state.sides:
+        won = side == state.winner
+        checks[side] = {
+            "result": "victory" if won else "defeat",
+            "skill": "warfare" if won else "defense",
+            "dc": "control_dc",
+            "effects": VICTORY_EFFECTS if won else DEFEAT_EFFECTS,
+            "pc_encounter": {"won": "improve_one_degree", "lost": "worsen_one_degree"},
+            "armies": [e.key for e in state.armies if e.side == side],
+            "took_damage": [e.key for e in state.armies if e.side == side and e.took_damage],
+            "damaged": [
+                e.key
+                for e in state.armies
+                if e.side == side and not e.destroyed and e.hp < e.army.max_hp
+            ],
+            "defeated": [
+                e.key for e in state.armies if e.side == side and e.defeated and not e.destroyed
+            ],
+        }
+    details = {
+        "rounds": state.round,
+        "kingdom_checks": checks,
+        "xp": {side: _xp(state, side) for side in state.sides},
+        "armies": {e.key: e.army.to_dict() for e in state.armies},
+        "destroyed": [e.key for e in state.armies if e.destroyed],
+        "fled": [e.key for e in state.armies if e.position == FLED],
+    }
+    return Outcome(state.winner, losers, details)
+
+
+class PF2eBattleSystem:
+    """The PF2e Kingmaker war encounter as a `warfare.engine.battle.protocol.BattleSystem`."""
+
+    key = "pf2e"
+
+    def start(self, setup: Mapping[str, Any], seed: int) -> BattleState:
+        return start(setup, seed)
+
+    def start_events(self, state: BattleState) -> list[Event]:
+        return list(state.opening)
+
+    def legal_actions(self, state: BattleState, actor: str) -> list[ActionSpec]:
+        return legal_actions(state, actor)
+
+    def apply(
+        self, state: BattleState, command: Command, dice: Any
+    ) -> tuple[BattleState, list[Event]] | Rejected:
+        return apply(state, command, dice)
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        return outcome(state)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> BattleState:
+        return BattleState.from_dict(data)
+
+
+SYSTEM = PF2eBattleSystem()

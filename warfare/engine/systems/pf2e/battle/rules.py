@@ -1,0 +1,417 @@
+"""Shared battle rules: effective stat blocks, situational modifiers, recorded checks, damage
+and conditions (§0, §7, §9).
+
+Every derived number comes from `stat_block` (via `effective_block`, which merges the army's
+temporary effects and the terrain's concealment into its conditions); the battle only adds
+situational modifiers (MAP, distance, wind, Guard, PCs alongside…) with PF2e stacking
+(`extend`).
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from warfare.engine.checks import Degree, check, flat_check, improve
+from warfare.engine.dice import Dice
+from warfare.engine.systems.pf2e.activities.events import Event
+from warfare.engine.systems.pf2e.activities.state import (
+    DESTROYED,
+    add_condition,
+    heal,
+    reduce_condition,
+    remove_condition,
+)
+from warfare.engine.systems.pf2e.armies import StatBlock, stat_block
+from warfare.engine.systems.pf2e.battle.state import (
+    DISTANT,
+    ENCOUNTER,
+    NEXT_STRIKE,
+    BattleState,
+    Effect,
+)
+from warfare.engine.systems.pf2e.conditions import CONDITIONS, SHAKEN_ROUTS_AT
+from warfare.engine.systems.pf2e.house_rules import house_value
+from warfare.engine.systems.pf2e.modifiers import BonusType, Modifier, Stat, combine
+
+ITEM, STATUS, CIRCUMSTANCE = BonusType.ITEM, BonusType.STATUS, BonusType.CIRCUMSTANCE
+UNTYPED = BonusType.UNTYPED
+CS, S, F, CF = Degree.CRIT_SUCCESS, Degree.SUCCESS, Degree.FAILURE, Degree.CRIT_FAILURE
+
+ACTIONS_PER_TURN = 3  # §0.5
+MAX_ENGAGEMENTS = 4  # §7.2
+MAP_PENALTIES = (0, -5, -10)  # §0.4
+PRESSURE_PENALTIES = (0, -4, -8)  # §0.4 Keep up the Pressure, same target
+DISTANT_RANGED_PENALTY = -5  # §7.2
+DISTANT_RANGED_PENALTY_WIND = -10  # §7.4: doubled in wind
+HIT_DAMAGE, CRIT_DAMAGE = 1, 2  # §0.3
+SHAKEN_FLAT_DC = 11  # §9 Shaken
+DEFEATED_FLAT_DC = 16  # §9 Defeated
+PCS_MORALE_BONUS = 1  # §7.7 (status)
+GUARD_AC_BONUS = 2  # §8.1 Guard (item)
+BATTLEFIELD_MEDICINE_DC = 25  # §8.2
+DC_BASE = 10  # §0.2: DC = modifier + 10
+
+# §7.5: kind -> (AC, HP, max armies inside).
+FORTIFICATIONS: dict[str, tuple[int, int, int]] = {
+    "castle": (30, 8, 6),
+    "keep": (25, 5, 4),
+    "tower": (20, 2, 1),
+    "trench": (15, 1, 1),
+    "wall_stone": (20, 3, 2),
+    "wall_wooden": (15, 2, 2),
+}
+
+# §7.4 battlefield features (plus "swamp" and "water", which some tactics read).
+WIND = {"strong_wind": -1, "windstorm": -2}
+CONCEALING_ALL = ("darkness", "heavy_fog")
+CONCEALING_DISTANT = ("dim_light", "light_fog_or_rain")
+TERRAIN = (
+    "strong_wind", "windstorm", "difficult_terrain", "darkness", "heavy_fog", "dim_light",
+    "light_fog_or_rain", "swamp", "water",
+)  # fmt: skip
+SCOUTING_PENALTY = {"darkness": -4, "heavy_fog": -4, "dim_light": -2, "light_fog_or_rain": -2}
+MANEUVER_TERRAIN = {"difficult_terrain": -2, "dim_light": 1, "light_fog_or_rain": 1}
+# Which vision tactic lets an army ignore a feature (§7.4; KMT: none for fog and rain).
+IGNORED_BY = {
+    "darkness": ("darkvision",),
+    "dim_light": ("darkvision", "low_light_vision"),
+    "difficult_terrain": ("flight",),
+}
+
+# --- effective statistics ----------------------------------------------------------------------
+
+
+def knows(state: BattleState, key: str, tactic: str) -> bool:
+    return tactic in state.army(key).army.spec.tactics
+
+
+def ignores(state: BattleState, key: str, feature: str) -> bool:
+    return any(knows(state, key, tactic) for tactic in IGNORED_BY.get(feature, ()))
+
+
+def concealing_features(state: BattleState, key: str) -> tuple[str, ...]:
+    """The terrain features that conceal army `key` (§7.4)."""
+    entry = state.army(key)
+    found = [f for f in state.terrain if f in CONCEALING_ALL]
+    if entry.position == DISTANT:
+        found += [f for f in state.terrain if f in CONCEALING_DISTANT]
+    return tuple(found)
+
+
+def undetected_by(state: BattleState, key: str, viewer: str) -> bool:
+    """§7.4 darkness / heavy fog: distant armies are undetected (untargetable [inferred])."""
+    if not house_value("battle.undetected_untargetable"):
+        return False
+    if state.army(key).position != DISTANT:
+        return False
+    return any(f in CONCEALING_ALL and not ignores(state, viewer, f) for f in state.terrain)
+
+
+def conditions_of(
+    state: BattleState,
+    key: str,
+    *,
+    attacker: str | None = None,
+    viewer: str | None = None,
+    weapon: str | None = None,
+) -> dict[str, int]:
+    """Army `key`'s lasting conditions + its temporary effects (those `against` another army
+    only when that army is `attacker`; "next_strike" ones only for a melee Strike or when no
+    weapon is named) + terrain concealment (only the features `viewer` does not ignore; all
+    when no viewer)."""
+    entry = state.army(key)
+    conditions = dict(entry.army.spec.condition_values)
+    for effect in state.effects:
+        if effect.army != key or effect.condition not in CONDITIONS:
+            continue
+        if effect.against is not None and effect.against != attacker:
+            continue
+        if effect.boundary == NEXT_STRIKE and weapon not in (None, "melee"):
+            continue
+        if CONDITIONS[effect.condition].valued:
+            conditions[effect.condition] = max(conditions.get(effect.condition, 0), effect.value)
+        else:
+            conditions[effect.condition] = 1
+    features = concealing_features(state, key)
+    if viewer is not None:
+        features = tuple(f for f in features if not ignores(state, viewer, f))
+    if features:
+        conditions["concealed"] = 1
+    return conditions
+
+
+def effective_block(
+    state: BattleState, key: str, *, attacker: str | None = None, viewer: str | None = None
+) -> StatBlock:
+    """Army `key`'s stat block now (current HP, lasting + temporary conditions, terrain)."""
+    entry = state.army(key)
+    conditions = conditions_of(state, key, attacker=attacker, viewer=viewer)
+    spec = replace(entry.army.spec, conditions=conditions, current_hp=entry.army.hp)
+    return stat_block(spec)
+
+
+def condition_value(state: BattleState, key: str, condition: str) -> int:
+    """Effective value of `condition` (lasting, implied or temporary) for army `key`."""
+    return dict(effective_block(state, key).conditions).get(condition, 0)
+
+
+def _term_type(code: str) -> BonusType:
+    """The bonus type of a stat block breakdown term (see `armies.stat_block`)."""
+    if code in ("condition.fortified",) or code.startswith("gear."):
+        return ITEM
+    if code.startswith("condition."):
+        return CIRCUMSTANCE
+    if code in ("tactic.sharpshooter", "tactic.bloodied_but_unbroken"):
+        return STATUS
+    return UNTYPED
+
+
+def extend(stat: Stat, extra: Iterable[Modifier]) -> Stat:
+    """`stat` plus situational modifiers, by PF2e stacking (a +1 status from PCs does not
+    stack with Bloodied but Unbroken's +1 status, and so on)."""
+    extra = [m for m in extra if m.value]
+    if not extra:
+        return stat
+    base = [Modifier(code, value, _term_type(code)) for code, value in stat.breakdown]
+    result = combine(base + extra)
+    return Stat(result.value, result.breakdown, stat.ignored + result.ignored)
+
+
+def situational(block: StatBlock, stats: Iterable[str], whens: Iterable[str]) -> list[Modifier]:
+    """The stat block's situational modifiers for these stats in these situations."""
+    stats, whens = set(stats), set(whens)
+    return [
+        Modifier(s.source, s.value, s.type)
+        for s in block.situational
+        if s.stat in stats and s.when in whens
+    ]
+
+
+def as_dc(stat: Stat) -> Stat:
+    """The DC matching a modifier (§0.2): +10, with the 10 in the breakdown."""
+    return Stat(stat.value + DC_BASE, (("dc_base", DC_BASE), *stat.breakdown), stat.ignored)
+
+
+def maneuver(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
+    """Army `key`'s Maneuver modifier for a check now (terrain, situational tactics)."""
+    block = effective_block(state, key)
+    extra = [
+        Modifier(f"terrain.{f}", value, CIRCUMSTANCE)
+        for f, value in MANEUVER_TERRAIN.items()
+        if f in state.terrain and not ignores(state, key, f)
+    ]
+    whens = set(whens)
+    if "swamp" in state.terrain or "water" in state.terrain:
+        whens.add("swamp_or_water")
+    return extend(block.maneuver, extra + situational(block, ["maneuver"], whens))
+
+
+def maneuver_dc(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
+    """Army `key`'s Maneuver DC (Merciless adds +2 status when enemies Disengage)."""
+    block = effective_block(state, key)
+    return as_dc(extend(block.maneuver, situational(block, ["maneuver_dc"], whens)))
+
+
+def morale(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
+    """Army `key`'s Morale modifier for a check (PCs alongside +1 status, §7.7)."""
+    block = effective_block(state, key)
+    extra = situational(block, ["morale"], whens)
+    if state.army(key).pcs:
+        extra.append(Modifier("pcs_alongside", PCS_MORALE_BONUS, STATUS))
+    return extend(block.morale, extra)
+
+
+def morale_dc(state: BattleState, key: str) -> Stat:
+    return as_dc(effective_block(state, key).morale)
+
+
+# --- checks ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rolled:
+    degree: Degree
+    record: dict[str, Any]
+
+
+def roll_check(
+    dice: Dice,
+    stat: str,
+    modifier: Stat,
+    dc: Stat,
+    *,
+    purpose: str,
+    against: str | None = None,
+    improvements: Iterable[tuple[str, int]] = (),
+) -> Rolled:
+    """Roll d20 + `modifier` vs `dc` (§0.1) and record everything a log shows.
+
+    `improvements`: (code, steps) applied after the natural 20/1 (e.g. Flight, §0.1).
+    """
+    result = check(dice, modifier, dc.value, purpose=purpose)
+    degree = result.degree
+    adjustments = [(code, steps) for code, steps in improvements if steps]
+    for _, steps in adjustments:
+        degree = improve(degree, steps)
+    record = {
+        "stat": stat,
+        "purpose": purpose,
+        "against": against,
+        "die": result.die,
+        "source": dice.log[-1].source if dice.log else "seeded",
+        "modifier": modifier.value,
+        "modifier_breakdown": [list(t) for t in modifier.breakdown],
+        "dc": dc.value,
+        "dc_breakdown": [list(t) for t in dc.breakdown],
+        "total": result.total,
+        "rolled": result.degree.code,
+        "adjustments": [list(t) for t in adjustments],
+        "degree": degree.code,
+    }
+    return Rolled(degree, record)
+
+
+def roll_flat(dice: Dice, dc: int, *, purpose: str) -> Rolled:
+    """A flat check (§0.1): bare d20 vs `dc`, success or failure."""
+    result = flat_check(dice, dc, purpose=purpose)
+    record = {
+        "stat": "flat",
+        "purpose": purpose,
+        "against": None,
+        "die": result.die,
+        "source": dice.log[-1].source if dice.log else "seeded",
+        "modifier": 0,
+        "modifier_breakdown": [],
+        "dc": dc,
+        "dc_breakdown": [["flat", dc]],
+        "total": result.total,
+        "rolled": result.degree.code,
+        "adjustments": [],
+        "degree": result.degree.code,
+    }
+    return Rolled(result.degree, record)
+
+
+# --- conditions and damage ---------------------------------------------------------------------
+
+
+def add_army_condition(
+    state: BattleState, key: str, condition: str, by: int, events: list[Event], reason: str
+) -> BattleState:
+    """A lasting condition +`by` (§9); shaken reaching 4 makes the army routed."""
+    entry = state.army(key)
+    if condition == "routed":
+        return route(state, key, events, reason)
+    army = add_condition(entry.army, condition, by, events, reason)
+    state = state.with_army(entry.with_army(army))
+    if condition == "shaken" and army.spec.condition_values.get("shaken", 0) >= SHAKEN_ROUTS_AT:
+        state = route(state, key, events, "shaken_4")
+    if condition == "mired" and "pinned" in army.conditions:
+        events.append(Event("battle.pinned", {"army": key, "reason": "mired_4"}))
+    return state
+
+
+def reduce_army_condition(
+    state: BattleState, key: str, condition: str, by: int, events: list[Event], reason: str
+) -> BattleState:
+    entry = state.army(key)
+    army = reduce_condition(entry.army, condition, by, events, reason)
+    return state.with_army(entry.with_army(army))
+
+
+def remove_army_condition(
+    state: BattleState, key: str, condition: str, events: list[Event], reason: str
+) -> BattleState:
+    entry = state.army(key)
+    army = remove_condition(entry.army, condition, events, reason)
+    return state.with_army(entry.with_army(army))
+
+
+def route(state: BattleState, key: str, events: list[Event], reason: str) -> BattleState:
+    """The army becomes routed (§9): it must Retreat; remembered for the encounter's end."""
+    entry = state.army(key)
+    if "routed" not in entry.army.spec.condition_values:
+        army = add_condition(entry.army, "routed", 1, events, reason)
+        entry = entry.with_army(army)
+    return state.with_army(replace(entry, was_routed=True))
+
+
+def add_effect(state: BattleState, effect: Effect, events: list[Event]) -> BattleState:
+    events.append(Event("battle.effect_started", effect.to_dict()))
+    return replace(state, effects=(*state.effects, effect))
+
+
+def end_effects(
+    state: BattleState, keep: "Iterable[Effect]", ended: "Iterable[Effect]", events: list[Event]
+) -> BattleState:
+    for effect in ended:
+        events.append(Event("battle.effect_ended", effect.to_dict()))
+    return replace(state, effects=tuple(keep))
+
+
+def heal_army(
+    state: BattleState, key: str, by: int, events: list[Event], reason: str
+) -> BattleState:
+    entry = state.army(key)
+    army = heal(entry.army, by, events, reason)
+    return state.with_army(entry.with_army(army))
+
+
+def destroy(state: BattleState, key: str, events: list[Event], reason: str) -> BattleState:
+    entry = state.army(key)
+    if entry.destroyed:
+        return state
+    events.append(Event("battle.destroyed", {"army": key, "reason": reason}))
+    state = state.with_army(entry.with_army(replace(entry.army, status=DESTROYED)))
+    state = state.disengage_all(key)
+    return replace(state, effects=tuple(e for e in state.effects if e.army != key))
+
+
+def damage(
+    state: BattleState,
+    key: str,
+    amount: int,
+    dice: Dice,
+    events: list[Event],
+    reason: str,
+) -> BattleState:
+    """`amount` damage to army `key` (§0.3, §9).
+
+    Already defeated: DC 16 flat check or destroyed. Otherwise HP drops (never below 0); at 0
+    it is defeated; if it is still standing and shaken, a DC 11 flat check or shaken +1 (a
+    just-defeated army makes no shaken check: the defeated check replaces it).
+    """
+    entry = state.army(key)
+    if amount <= 0 or not entry.present:
+        return state
+    if entry.defeated:
+        flat = roll_flat(dice, DEFEATED_FLAT_DC, purpose="defeated_damaged")
+        events.append(
+            Event(
+                "battle.defeated_flat_check", {"army": key, "reason": reason, "check": flat.record}
+            )
+        )
+        if not flat.degree.succeeded:
+            state = destroy(state, key, events, "defeated_flat_check")
+        return state
+    now = max(0, entry.hp - amount)
+    events.append(
+        Event("battle.damaged", {"army": key, "by": entry.hp - now, "now": now, "reason": reason})
+    )
+    state = state.with_army(replace(entry, army=replace(entry.army, hp=now), took_damage=True))
+    if now == 0:
+        events.append(Event("battle.defeated", {"army": key, "reason": reason}))
+        return state
+    shaken = dict(effective_block(state, key).conditions).get("shaken", 0)
+    if shaken:
+        flat = roll_flat(dice, SHAKEN_FLAT_DC, purpose="shaken_damaged")
+        events.append(
+            Event("battle.shaken_flat_check", {"army": key, "reason": reason, "check": flat.record})
+        )
+        if not flat.degree.succeeded:
+            state = add_army_condition(state, key, "shaken", 1, events, "shaken_flat_check")
+    return state
+
+
+def encounter_effect(code: str, army: str, condition: str, value: int = 1, **kw: Any) -> Effect:
+    return Effect(code, army, condition, value, boundary=ENCOUNTER, **kw)

@@ -1,0 +1,383 @@
+"""The state of a PF2e war encounter (§7): frozen, JSON-ready (`to_dict` / `from_dict`).
+
+* `BattleArmy`: one army on the field: its `ArmyState` (HP and lasting conditions live there,
+  so what it carries out of the battle is exact), side, position (near / distant / fled),
+  shots left, fortification, PCs alongside (§7.7), per-turn counters.
+* `Effect`: a temporary condition with a duration ("mired 1 until the start of its next
+  turn"), kept apart from the army's lasting conditions and merged in when a stat block is
+  derived (`rules.effective_block`).
+* `Fortification` (§7.5) and engagement as a relation between pairs of armies (§7.2).
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from warfare.engine.systems.pf2e.activities.events import Event
+from warfare.engine.systems.pf2e.activities.state import DESTROYED, ArmyState
+
+NEAR, DISTANT, FLED = "near", "distant", "fled"
+POSITIONS = (NEAR, DISTANT, FLED)
+
+TURN_START, TURN_END, NEXT_STRIKE, ENCOUNTER = "turn_start", "turn_end", "next_strike", "encounter"
+BOUNDARIES = (TURN_START, TURN_END, NEXT_STRIKE, ENCOUNTER)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A temporary condition on `army`.
+
+    `condition`: a §9 condition key (mired, outflanked, shaken, weary…) or a battle effect
+    ("guarded": item bonus to AC; "no_reactions"; "no_maneuver_reactions"). `by`: the army
+    that caused it (Defensive Stance removes "outflanked by" one army). `against`: it only
+    counts against this army's attacks (Guard success, Feint success). It ends at the
+    `remaining`-th `boundary` (start or end) of `owner`'s turn; "next_strike" effects end when
+    `against` Strikes the army (and at the end of `owner`'s turn), "encounter" ones never.
+    """
+
+    code: str
+    army: str
+    condition: str
+    value: int = 1
+    by: str | None = None
+    against: str | None = None
+    boundary: str = TURN_START
+    owner: str | None = None
+    remaining: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "army": self.army,
+            "condition": self.condition,
+            "value": self.value,
+            "by": self.by,
+            "against": self.against,
+            "boundary": self.boundary,
+            "owner": self.owner,
+            "remaining": self.remaining,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Effect":
+        return cls(**dict(data))
+
+
+@dataclass(frozen=True)
+class Fortification:
+    """A fortification on the field (§7.5); the armies inside name it in `fortification`."""
+
+    key: str
+    kind: str
+    side: str
+    ac: int
+    hp: int
+    max_hp: int
+    capacity: int
+
+    @property
+    def destroyed(self) -> bool:
+        return self.hp <= 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "side": self.side,
+            "ac": self.ac,
+            "hp": self.hp,
+            "max_hp": self.max_hp,
+            "capacity": self.capacity,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Fortification":
+        return cls(**dict(data))
+
+
+@dataclass(frozen=True)
+class BattleArmy:
+    """One army in the encounter.
+
+    `attacks`: the targets of its attack actions this turn, in order (MAP, §0.4).
+    `next_attack_bonus`: (target it must NOT be, bonus) after an All-Out Assault critical
+    success (§8.2). `rout_exempt`: a critical success at an end-of-round rout check (§7.3).
+    `took_damage` / `was_routed`: what the end of the encounter and §7.6 read.
+    `treated`: Battlefield Medicine already targeted it this encounter.
+    """
+
+    key: str
+    side: str
+    army: ArmyState
+    position: str = NEAR
+    shots: int = 0
+    fortification: str | None = None
+    pcs: bool = False
+    initiative_bonus: int = 0
+    rout_exempt: bool = False
+    took_damage: bool = False
+    was_routed: bool = False
+    treated: bool = False
+    attacks: tuple[str, ...] = ()
+    next_attack_bonus: tuple[str, int] | None = None
+    disengage_blocked: bool = False
+
+    @property
+    def hp(self) -> int:
+        return self.army.hp
+
+    @property
+    def destroyed(self) -> bool:
+        return self.army.status == DESTROYED
+
+    @property
+    def fled(self) -> bool:
+        return self.position == FLED
+
+    @property
+    def present(self) -> bool:
+        """Still on the battlefield (not fled, not destroyed)."""
+        return not self.fled and not self.destroyed
+
+    @property
+    def defeated(self) -> bool:
+        return self.army.defeated
+
+    @property
+    def routed(self) -> bool:
+        return "routed" in self.army.conditions
+
+    @property
+    def out_of_fight(self) -> bool:
+        """Counts as beaten for victory (§7.3 step 5): defeated, routed, fled or destroyed."""
+        return not self.present or self.defeated or self.routed
+
+    def with_army(self, army: ArmyState) -> "BattleArmy":
+        return replace(self, army=army)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "side": self.side,
+            "army": self.army.to_dict(),
+            "position": self.position,
+            "shots": self.shots,
+            "fortification": self.fortification,
+            "pcs": self.pcs,
+            "initiative_bonus": self.initiative_bonus,
+            "rout_exempt": self.rout_exempt,
+            "took_damage": self.took_damage,
+            "was_routed": self.was_routed,
+            "treated": self.treated,
+            "attacks": list(self.attacks),
+            "next_attack_bonus": (
+                list(self.next_attack_bonus) if self.next_attack_bonus is not None else None
+            ),
+            "disengage_blocked": self.disengage_blocked,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BattleArmy":
+        bonus = data.get("next_attack_bonus")
+        return cls(
+            key=str(data["key"]),
+            side=str(data["side"]),
+            army=ArmyState.from_dict(data["army"]),
+            position=data.get("position", NEAR),
+            shots=int(data.get("shots", 0)),
+            fortification=data.get("fortification"),
+            pcs=bool(data.get("pcs", False)),
+            initiative_bonus=int(data.get("initiative_bonus", 0)),
+            rout_exempt=bool(data.get("rout_exempt", False)),
+            took_damage=bool(data.get("took_damage", False)),
+            was_routed=bool(data.get("was_routed", False)),
+            treated=bool(data.get("treated", False)),
+            attacks=tuple(data.get("attacks", ())),
+            next_attack_bonus=(str(bonus[0]), int(bonus[1])) if bonus else None,
+            disengage_blocked=bool(data.get("disengage_blocked", False)),
+        )
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    """One army's initiative (§7.3 step 1): a Scouting check without a DC."""
+
+    army: str
+    die: int
+    source: str
+    modifier: int
+    breakdown: tuple[tuple[str, int], ...]
+    total: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "army": self.army,
+            "die": self.die,
+            "source": self.source,
+            "modifier": self.modifier,
+            "breakdown": [list(term) for term in self.breakdown],
+            "total": self.total,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "InitiativeRoll":
+        return cls(
+            army=str(data["army"]),
+            die=int(data["die"]),
+            source=str(data["source"]),
+            modifier=int(data["modifier"]),
+            breakdown=tuple((str(c), int(v)) for c, v in data["breakdown"]),
+            total=int(data["total"]),
+        )
+
+
+def pair(a: str, b: str) -> tuple[str, str]:
+    """An engagement as an ordered pair (the relation is symmetric)."""
+    return (a, b) if a <= b else (b, a)
+
+
+@dataclass(frozen=True)
+class BattleState:
+    """A war encounter between two sides (§7).
+
+    `order`: army keys by initiative; `turn`: index of the army acting; `actions_left`: of
+    its 3 (§0.5). `finished` / `winner`: set when a side is beaten (§7.3 step 5).
+    `kingdoms`: {side: {"level": int | None}} for XP (§7.6). `sequence`: commands applied.
+    """
+
+    sides: tuple[str, ...]
+    armies: tuple[BattleArmy, ...]
+    order: tuple[str, ...]
+    initiative: tuple[InitiativeRoll, ...] = ()
+    pc_side: str | None = None
+    kingdoms: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    terrain: tuple[str, ...] = ()
+    fortifications: tuple[Fortification, ...] = ()
+    engagements: tuple[tuple[str, str], ...] = ()
+    effects: tuple[Effect, ...] = ()
+    round: int = 1
+    turn: int = 0
+    actions_left: int = 3
+    finished: bool = False
+    winner: str | None = None
+    sequence: int = 0
+    opening: tuple[Event, ...] = ()
+    """The events of `start` (initiative, starting positions, refused start options)."""
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def army(self, key: str) -> BattleArmy:
+        for entry in self.armies:
+            if entry.key == key:
+                return entry
+        raise KeyError(key)
+
+    def has_army(self, key: object) -> bool:
+        return any(entry.key == key for entry in self.armies)
+
+    def fortification(self, key: str) -> Fortification:
+        for entry in self.fortifications:
+            if entry.key == key:
+                return entry
+        raise KeyError(key)
+
+    @property
+    def current(self) -> str | None:
+        """The army whose turn it is (None once the battle is over)."""
+        if self.finished or not self.order:
+            return None
+        return self.order[self.turn]
+
+    def engaged_with(self, key: str) -> tuple[str, ...]:
+        return tuple(sorted(b if a == key else a for a, b in self.engagements if key in (a, b)))
+
+    def is_engaged(self, a: str, b: str) -> bool:
+        return pair(a, b) in self.engagements
+
+    def enemies(self, key: str) -> tuple[BattleArmy, ...]:
+        side = self.army(key).side
+        return tuple(entry for entry in self.armies if entry.side != side)
+
+    def allies(self, key: str) -> tuple[BattleArmy, ...]:
+        side = self.army(key).side
+        return tuple(entry for entry in self.armies if entry.side == side)
+
+    def inside(self, fortification: str) -> tuple[BattleArmy, ...]:
+        return tuple(
+            entry for entry in self.armies if entry.fortification == fortification and entry.present
+        )
+
+    # --- changing (new states) -----------------------------------------------------------------
+
+    def with_army(self, updated: BattleArmy) -> "BattleState":
+        return replace(
+            self,
+            armies=tuple(updated if entry.key == updated.key else entry for entry in self.armies),
+        )
+
+    def with_fortification(self, updated: Fortification) -> "BattleState":
+        return replace(
+            self,
+            fortifications=tuple(
+                updated if entry.key == updated.key else entry for entry in self.fortifications
+            ),
+        )
+
+    def engage(self, a: str, b: str) -> "BattleState":
+        if self.is_engaged(a, b):
+            return self
+        return replace(self, engagements=tuple(sorted({*self.engagements, pair(a, b)})))
+
+    def disengage(self, a: str, b: str) -> "BattleState":
+        return replace(self, engagements=tuple(p for p in self.engagements if p != pair(a, b)))
+
+    def disengage_all(self, key: str) -> "BattleState":
+        return replace(self, engagements=tuple(p for p in self.engagements if key not in p))
+
+    # --- storage -----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": "pf2e",
+            "sides": list(self.sides),
+            "armies": [entry.to_dict() for entry in self.armies],
+            "order": list(self.order),
+            "initiative": [entry.to_dict() for entry in self.initiative],
+            "pc_side": self.pc_side,
+            "kingdoms": {side: dict(data) for side, data in self.kingdoms.items()},
+            "terrain": list(self.terrain),
+            "fortifications": [entry.to_dict() for entry in self.fortifications],
+            "engagements": [list(p) for p in self.engagements],
+            "effects": [entry.to_dict() for entry in self.effects],
+            "round": self.round,
+            "turn": self.turn,
+            "actions_left": self.actions_left,
+            "finished": self.finished,
+            "winner": self.winner,
+            "sequence": self.sequence,
+            "opening": [event.to_dict() for event in self.opening],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BattleState":
+        return cls(
+            sides=tuple(data["sides"]),
+            armies=tuple(BattleArmy.from_dict(entry) for entry in data["armies"]),
+            order=tuple(data["order"]),
+            initiative=tuple(InitiativeRoll.from_dict(e) for e in data.get("initiative", ())),
+            pc_side=data.get("pc_side"),
+            kingdoms={side: dict(v) for side, v in (data.get("kingdoms") or {}).items()},
+            terrain=tuple(data.get("terrain", ())),
+            fortifications=tuple(
+                Fortification.from_dict(entry) for entry in data.get("fortifications", ())
+            ),
+            engagements=tuple((str(a), str(b)) for a, b in data.get("engagements", ())),
+            effects=tuple(Effect.from_dict(entry) for entry in data.get("effects", ())),
+            round=int(data.get("round", 1)),
+            turn=int(data.get("turn", 0)),
+            actions_left=int(data.get("actions_left", 3)),
+            finished=bool(data.get("finished", False)),
+            winner=data.get("winner"),
+            sequence=int(data.get("sequence", 0)),
+            opening=tuple(Event.from_dict(event) for event in data.get("opening", ())),
+        )
