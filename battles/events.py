@@ -1,32 +1,94 @@
-"""Battle event codes as sentences in the page's language."""
+"""Battle event codes as sentences in the page's language (one gettext entry each)."""
 
 from django.utils.translation import gettext_lazy as _
 
+from warfare import labels
+from warfare.engine.systems.pf2e.conditions import CONDITIONS
+from warfare.engine.systems.pf2e.tactics import (
+    ARMY_SPECIFIC_ACTIONS,
+    BASIC_WAR_ACTIONS,
+    TACTICAL_WAR_ACTIONS,
+)
 from warfare.events import log_text
+from warfare.selectors import DEGREE_LABELS
+
+WAR_ACTIONS = {*BASIC_WAR_ACTIONS, *TACTICAL_WAR_ACTIONS, *ARMY_SPECIFIC_ACTIONS}
+SILENT = {"battle.action"}  # bookkeeping: the action's own event says what happened
 
 BATTLE_TEXTS = {
     "battle.started": _("The battle begins."),
+    "battle.initiative": _("%(army)s: initiative d20 %(die)s + %(modifier)s = %(total)s."),
     "battle.round_started": _("Round %(round)s begins."),
+    "battle.round_ended": _("Round %(round)s ends."),
+    "battle.turn_started": _("%(army)s takes its turn."),
+    "battle.turn_ended": _("%(army)s ends its turn."),
+    "battle.turn_skipped": _("%(army)s cannot act and is skipped."),
+    "battle.damaged": _("%(army)s takes %(by)s damage (HP %(now)s)."),
+    "battle.defeated": _("%(army)s is defeated."),
+    "battle.destroyed": _("%(army)s is destroyed."),
+    "battle.engaged": _("%(army)s and %(target)s are engaged."),
+    "battle.engagement_refused": _("%(army)s cannot engage %(target)s."),
+    "battle.disengaged": _("%(army)s disengages."),
+    "battle.disengage_blocked": _("%(army)s cannot disengage."),
+    "battle.lost_distant": _("%(army)s is no longer distant."),
+    "battle.start_distant": _("%(army)s starts distant from the enemy."),
+    "battle.pinned": _("%(army)s is pinned."),
+    "battle.potion_used": _("%(army)s drinks a healing potion (%(doses_left)s left)."),
+    "battle.retreat": _("%(army)s retreats."),
+    "battle.rout_check": _("%(army)s: rout check, %(degree)s."),
+    "battle.shaken_flat_check": _("%(army)s: flat check against shaken, %(degree)s."),
+    "battle.defeated_flat_check": _("%(army)s: flat check while defeated, %(degree)s."),
+    "battle.fortification_damaged": _("A fortification takes %(by)s damage."),
+    "battle.fortification_destroyed": _("A fortification is destroyed."),
+    "battle.effect_started": _("%(army)s: %(condition)s %(value)s for a while."),
+    "battle.effect_ended": _("%(army)s: %(condition)s ends."),
+    "battle.gm_correction": _("The GM corrects %(army)s."),
+    "battle.finished": _("The battle is over."),
 }
+ACTION_TEXT = _("%(army)s: %(action)s%(target)s, %(degree)s%(check)s.")
+CHECK_TEXT = _(" (d20 %(die)s + %(modifier)s = %(total)s vs DC %(dc)s)")
+
+
+def _check_text(check) -> str:
+    if not isinstance(check, dict) or "die" not in check:
+        return ""
+    return str(CHECK_TEXT) % {
+        "die": check["die"],
+        "modifier": check.get("modifier", 0),
+        "total": check.get("total", ""),
+        "dc": check.get("dc", ""),
+    }
 
 
 def event_text(code: str, params: dict, names: dict[str, str]) -> str:
+    """A sentence for one battle event ("" for bookkeeping events the log leaves out)."""
+    if code in SILENT:
+        return ""
     shown = dict(params)
-    for key in ("army", "target", "actor", "by"):
+    for key in ("army", "target", "by"):
         if isinstance(shown.get(key), str) and shown[key] in names:
             shown[key] = names[shown[key]]
-    shown.setdefault("army_name", shown.get("army", ""))
+    if isinstance(shown.get("degree"), str):
+        shown["degree"] = DEGREE_LABELS.get(shown["degree"], shown["degree"])
+    if isinstance(shown.get("check"), dict) and "degree" not in shown:
+        shown["degree"] = DEGREE_LABELS.get(shown["check"].get("degree"), "")
+    if shown.get("condition") in CONDITIONS:
+        shown["condition"] = labels.condition_name(shown["condition"])
+    kind = code.removeprefix("battle.")
+    if kind in WAR_ACTIONS:
+        target = shown.get("target")
+        return str(ACTION_TEXT) % {
+            "army": shown.get("army", ""),
+            "action": labels.war_action_name(kind),
+            "target": f" → {target}" if isinstance(target, str) and target else "",
+            "degree": shown.get("degree", ""),
+            "check": _check_text(params.get("check")),
+        }
     template = BATTLE_TEXTS.get(code)
     if template is not None:
         try:
             return str(template) % shown
         except (KeyError, TypeError, ValueError):
             return code
-    text = log_text(code, shown)
-    if text != code:
-        return text
-    details = ", ".join(
-        f"{key} {value}" for key, value in shown.items()
-        if key not in {"check", "army_name"} and not isinstance(value, dict | list)
-    )  # fmt: skip
-    return f"{code}: {details}" if details else code
+    shown.setdefault("army_name", shown.get("army", ""))
+    return log_text(code, shown)

@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from kingdoms.models import Membership
 from warfare import labels
@@ -39,12 +40,16 @@ class Card:
     rt_percent: int
     position: str
     conditions: list[tuple[str, int]]
+    effects: list[tuple[str, int]]
     engaged_with: list[str]
     shots: int | None
     potions: int | None
     fortification: str | None
     acting: bool
     out: bool
+
+
+POSITION_LABELS = {"near": _("near"), "distant": _("distant"), "fled": _("fled")}
 
 
 def _card(army: dict, state, names: dict, full: bool) -> Card:
@@ -63,11 +68,16 @@ def _card(army: dict, state, names: dict, full: bool) -> Card:
         rout_threshold=rt if full else None,
         hp_percent=round(100 * hp / max_hp) if full and max_hp else 0,
         rt_percent=round(100 * rt / max_hp) if full and rt and max_hp else 0,
-        position=army.get("position", "near"),
+        position=str(POSITION_LABELS.get(army.get("position", "near"), army.get("position"))),
         conditions=[
             (labels.condition_name(key), value)
             for key, value in sorted(dict(spec_conditions).items())
             if key in CONDITIONS
+        ],
+        effects=[
+            (labels.condition_name(effect.condition), effect.value)
+            for effect in state.effects
+            if effect.army == army["key"] and effect.condition in CONDITIONS
         ],
         engaged_with=[names.get(k, k) for k in state.engaged_with(army["key"])],
         shots=army.get("shots") if full and block.ranged is not None else None,
@@ -153,4 +163,5 @@ def battle_log(*, battle: Battle, names: dict[str, str], limit: int | None = Non
     )
     if limit:
         events = events[:limit]
-    return [(event.round, event_text(event.code, event.params, names)) for event in events]
+    lines = [(event.round, event_text(event.code, event.params, names)) for event in events]
+    return [(round_, text) for round_, text in lines if text]

@@ -15,12 +15,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from kingdoms.access import access_campaign
-from kingdoms.models import Membership, RuleSystem
+from kingdoms.models import Kingdom, Membership, RuleSystem
 from warfare.engine.battle.protocol import Command, Rejected, SetupError, command_dice, replay
 from warfare.engine.battle.registry import get_battle_system
-from warfare.mapping import army_state
+from warfare.engine.systems.pf2e.activities.state import ArmyState
+from warfare.mapping import apply_army_state, army_state
 from warfare.messages import problem_messages
-from warfare.models import Army
+from warfare.models import Army, ArmyStatus, LogEntry
 
 from .models import Battle, BattleCommand, BattleEvent, BattleStatus
 
@@ -231,3 +232,55 @@ def battle_verify(battle: Battle) -> bool:
     system = get_battle_system(battle.system)
     state, _events = replay(system, battle.setup, battle.seed, live_commands(battle))
     return state.to_dict() == battle.snapshot
+
+
+@transaction.atomic
+def battle_apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int) -> Battle:
+    """The GM confirms a finished battle: the armies leave it as the board left them (HP,
+    conditions, destroyed), and each side's kingdom gains the XP of the enemies it defeated
+    (§7.6). The §7.6 Warfare/Defense kingdom check is rolled at the table for now."""
+    _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
+    if battle.seq != expected_seq:
+        raise StaleBoard(battle)
+    if battle.status != BattleStatus.FINISHED or not battle.outcome:
+        raise ValidationError(_("Only a finished battle's results can be applied."))
+    details = battle.outcome["details"]
+    factions = army_factions(battle)
+    armies = {
+        str(army.pk): army
+        for army in Army.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("faction__kingdom")
+        .filter(pk__in=[int(key) for key in factions])
+    }
+    for key, data in details["armies"].items():
+        army = armies.get(key)
+        if army is None:
+            continue
+        apply_army_state(army, ArmyState.from_dict({**data, "key": army.pk}))
+        army.fought_this_turn = True
+        if key in details.get("destroyed", []):
+            army.status = ArmyStatus.DESTROYED
+        army.version += 1
+        army.save()
+    for side in battle.setup["sides"]:
+        gained = (details.get("xp", {}).get(side["key"]) or {}).get("total") or 0
+        faction_ids = {entry.get("faction") for entry in side["armies"]}
+        for kingdom in Kingdom.objects.select_for_update(no_key=True).filter(
+            faction_id__in=faction_ids
+        ):
+            kingdom.xp += gained
+            kingdom.save(update_fields=["xp"])
+            LogEntry.objects.create(
+                faction_id=kingdom.faction_id,
+                turn=kingdom.turn,
+                code="battle.results_applied",
+                data={
+                    "battle": battle.name,
+                    "xp": gained,
+                    "result": "victory" if side["key"] == battle.outcome["winner"] else "defeat",
+                },  # fmt: skip
+                actor=user,
+            )
+    battle.status = BattleStatus.APPLIED
+    battle.save(update_fields=["status", "updated_at"])
+    return battle

@@ -10,4 +10,9 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/battles/<int:battle_id>/", views.board, name="board"),
     path("campaigns/<int:campaign_id>/battles/<int:battle_id>/act/", views.act, name="act"),
     path("campaigns/<int:campaign_id>/battles/<int:battle_id>/undo/", views.undo, name="undo"),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/apply/",
+        views.apply_results,
+        name="apply",
+    ),
 ]

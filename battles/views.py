@@ -154,3 +154,30 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
         return redirect(battle)
     battle.refresh_from_db()
     return _board_response(request, membership, battle, status=status)
+
+
+@login_required
+@require_POST
+def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    """The GM writes a finished battle's results to the armies and kingdoms."""
+    membership, battle = _battle(request, campaign_id, battle_id)
+    status = 200
+    try:
+        battle = services.battle_apply_results(
+            user=request.user,
+            campaign_id=campaign_id,
+            battle_id=battle_id,
+            expected_seq=int(request.POST.get("seq", "-1")),
+        )
+        messages.success(request, _("The results are written to the armies and kingdoms."))
+    except services.StaleBoard as stale:
+        battle, status = stale.battle, 409
+        messages.error(request, _("The board changed meanwhile: here it is now."))
+    except (ValidationError, ValueError) as error:
+        status = 400
+        text = " ".join(error.messages) if isinstance(error, ValidationError) else ""
+        messages.error(request, text or _("That was not understood."))
+    if status == 200:
+        return redirect(battle)
+    battle.refresh_from_db()
+    return _board_response(request, membership, battle, status=status)

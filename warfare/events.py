@@ -48,6 +48,7 @@ EVENT_TEXTS = {
     "kingdom.consumption": _("Consumption %(total)s."),
     "kingdom.consumption_unpaid": _("%(points)s Consumption left unpaid."),
     "kingdom.recruit_blocked": _("No Recruit Army until turn %(until_turn)s."),
+    "battle.results_applied": _("%(battle)s: results applied, %(xp)s XP."),
 }
 
 CONDITION_EVENTS = {

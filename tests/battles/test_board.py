@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, BattleCommand
+from kingdoms.models import Kingdom
 from warfare import services as army_services
 
 
@@ -132,3 +133,37 @@ def test_board_query_count_does_not_grow(client, world, gm, battle, django_asser
         )
     assert count() == few
     assert Battle.objects.get(pk=battle.pk).seq == 4
+
+
+def test_a_finished_battle_writes_its_results_back(client, world, gm, battle, militia, raiders,
+                                                   kingdom):  # fmt: skip
+    """§7.6: the winner's kingdom gains XP for each enemy army it defeated (level 3 enemy vs
+    a level 3 kingdom: 40 XP); armies leave the battle as the board left them."""
+    raiders_key = str(raiders.pk)
+    battle, _events = services.battle_act(
+        user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=0,
+        command={"actor": None, "kind": "gm_correction", "params": {"army": raiders_key, "hp": 0}},
+    )  # fmt: skip
+    # Play on until the engine declares the end (the enemy's only army is defeated).
+    seq = battle.seq
+    while battle.status == "active" and seq < 20:
+        actor = battle.snapshot["order"][battle.snapshot["turn"]]
+        battle, _events = services.battle_act(
+            user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=seq,
+            command={"actor": actor, "kind": "end_turn"},
+        )  # fmt: skip
+        seq = battle.seq
+    assert battle.status == "finished"
+    assert battle.outcome["winner"] == "a"
+    client.force_login(gm)
+    url = reverse("battles:apply", args=[world.pk, battle.pk])
+    assert client.post(url, {"seq": battle.seq}).status_code == 302
+    raiders.refresh_from_db()
+    kingdom.refresh_from_db()
+    assert raiders.hp == 0
+    assert raiders.fought_this_turn is True
+    assert kingdom.xp == 40
+    assert Battle.objects.get(pk=battle.pk).status == "applied"
+    # Applying twice changes nothing.
+    assert client.post(url, {"seq": battle.seq}).status_code == 400
+    assert Kingdom.objects.get(pk=kingdom.pk).xp == 40
