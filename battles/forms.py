@@ -75,3 +75,33 @@ class ActForm(forms.Form):
             "params": params,
             "typed_dice": [typed] if typed else None,
         }
+
+
+class CorrectionForm(forms.Form):
+    """A GM's correction of one army on the board; empty fields change nothing."""
+
+    seq = forms.IntegerField(min_value=0)
+    army = forms.CharField(max_length=40)
+    hp = forms.IntegerField(label=_("HP"), required=False, min_value=0, max_value=99)
+    condition = forms.ChoiceField(label=_("Condition"), required=False)
+    value = forms.IntegerField(label=_("value"), required=False, min_value=0, max_value=99)
+    position = forms.ChoiceField(
+        label=_("Position"),
+        required=False,
+        choices=[("", "—"), ("near", _("near")), ("distant", _("distant"))],
+    )
+
+    def __init__(self, *args, conditions=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["condition"].choices = [("", "—"), *conditions]
+
+    def command(self) -> dict:
+        data = self.cleaned_data
+        params: dict = {"army": data["army"]}
+        if data.get("hp") is not None:
+            params["hp"] = data["hp"]
+        if data.get("condition"):
+            params["conditions"] = {data["condition"]: data.get("value") or 0}
+        if data.get("position"):
+            params["position"] = data["position"]
+        return {"actor": None, "kind": "gm_correction", "params": params}

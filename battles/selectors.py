@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from kingdoms.models import Membership
 from warfare import labels
 from warfare.engine.battle.registry import get_battle_system
+from warfare.engine.systems.pf2e.battle.engine import GM_CONDITIONS
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.selectors import working
 
@@ -48,6 +49,10 @@ class Card:
     acting: bool
     out: bool
 
+
+GM_CONDITION_CHOICES = [
+    (key, labels.condition_name(key)) for key in GM_CONDITIONS if key in CONDITIONS
+]
 
 POSITION_LABELS = {"near": _("near"), "distant": _("distant"), "fled": _("fled")}
 
@@ -145,6 +150,10 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
         "actions": actions,
         "log": battle_log(battle=battle, names=names, limit=40),
         "outcome": battle.outcome,
+        "correction_armies": [(army["key"], names.get(army["key"])) for army in snapshot_armies]
+        if membership.is_gm
+        else [],
+        "correction_conditions": GM_CONDITION_CHOICES,
     }
 
 

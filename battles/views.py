@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -14,7 +14,7 @@ from kingdoms.models import RuleSystem
 from warfare.models import Army
 
 from . import selectors, services
-from .forms import ActForm, BattleCreateForm
+from .forms import ActForm, BattleCreateForm, CorrectionForm
 from .models import Battle
 
 
@@ -84,6 +84,15 @@ def _board_etag(request, campaign_id: int, battle_id: int) -> str | None:
 @login_required
 @condition(etag_func=_board_etag)
 def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    """The board. The live poll asks `?since=<seq>`: an unchanged board answers 304 at the
+    cost of one query and no rendering, so open forms on the page are left alone."""
+    since = request.GET.get("since")
+    if since is not None and request.user.is_authenticated:
+        current = Battle.objects.filter(
+            campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
+        ).values_list("seq", flat=True)
+        if since.isdigit() and current.first() == int(since):
+            return HttpResponseNotModified()
     membership, battle = _battle(request, campaign_id, battle_id)
     context = selectors.board_context(membership=membership, battle=battle)
     template = "battles/board.html" + ("#board" if request.htmx else "")
@@ -104,6 +113,8 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """One war action / end of turn. Answers the new board (or 409 with the current one)."""
     membership, battle = _battle(request, campaign_id, battle_id)
     form = ActForm(request.POST)
+    if request.POST.get("kind") == "gm_correction":
+        form = CorrectionForm(request.POST, conditions=selectors.GM_CONDITION_CHOICES)
     status = 200
     if not form.is_valid():
         messages.error(request, _("That action was not understood."))

@@ -167,3 +167,36 @@ def test_a_finished_battle_writes_its_results_back(client, world, gm, battle, mi
     # Applying twice changes nothing.
     assert client.post(url, {"seq": battle.seq}).status_code == 400
     assert Kingdom.objects.get(pk=kingdom.pk).xp == 40
+
+
+def test_the_live_poll_answers_304_while_nothing_changed(
+    client, world, gm, battle, outsider, django_assert_max_num_queries
+):
+    client.force_login(gm)
+    url = reverse("battles:board", args=[world.pk, battle.pk])
+    with django_assert_max_num_queries(4):  # session, user, seq: no rendering
+        assert client.get(url, {"since": 0}, HTTP_HX_REQUEST="true").status_code == 304
+    actor = battle.snapshot["order"][0]
+    services.battle_act(user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=0,
+                        command={"actor": actor, "kind": "end_turn"})  # fmt: skip
+    changed = client.get(url, {"since": 0}, HTTP_HX_REQUEST="true")
+    assert changed.status_code == 200
+    assert 'id="board"' in changed.content.decode()
+    client.force_login(outsider)
+    assert client.get(url, {"since": 1}, HTTP_HX_REQUEST="true").status_code == 404
+
+
+def test_gm_correction_from_the_board(client, world, gm, player, battle, raiders):
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    data = {"seq": 0, "kind": "gm_correction", "army": str(raiders.pk), "hp": "1",
+            "condition": "shaken", "value": "2"}  # fmt: skip
+    client.force_login(player)
+    assert client.post(url, data).status_code == 403
+    client.force_login(gm)
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    battle.refresh_from_db()
+    entry = next(a for a in battle.snapshot["armies"] if a["key"] == str(raiders.pk))
+    assert entry["army"]["hp"] == 1
+    assert entry["army"]["spec"]["conditions"]["shaken"] == 2
+    bad = client.post(url, {**data, "seq": 1, "hp": "50"}, HTTP_HX_REQUEST="true")
+    assert bad.status_code == 400
