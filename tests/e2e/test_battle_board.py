@@ -1,0 +1,67 @@
+"""A battle played on the board with clicks only; a player's screen follows without reloads."""
+
+import pytest
+from playwright.sync_api import expect
+
+from kingdoms.models import Kingdom, Membership, Role
+from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
+from warfare import services
+from warfare.models import Army
+
+from .test_invite_flow import log_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_gm_plays_a_battle_to_its_end_while_a_player_watches(live_server, new_page):
+    gm = UserFactory(username="lead")
+    campaign = CampaignFactory(name="Stolen Lands", created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role=Role.GM)
+    ours = FactionFactory(campaign=campaign, name="Silverrun", controlled_by="players")
+    theirs = FactionFactory(campaign=campaign, name="Thornback")
+    Kingdom.objects.filter(faction__in=[ours, theirs]).update(level=3)
+    player = UserFactory(username="watcher")
+    Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=ours)
+    for faction, name in ((ours, "Militia"), (theirs, "Raiders")):
+        services.army_create(user=gm, campaign_id=campaign.pk, faction_id=faction.pk, name=name,
+                             army_type="infantry", tactics=("keen_eyed",), hex="C7")  # fmt: skip
+
+    board = new_page()
+    log_in(board, live_server.url, "lead")
+    board.goto(f"{live_server.url}/campaigns/{campaign.pk}/battles/new/")
+    board.fill("#id_name", "Battle of the Ford")
+    board.get_by_label("Militia (Silverrun)").select_option("a")
+    board.get_by_label("Raiders (Thornback)").select_option("b")
+    board.get_by_role("button", name="Start the battle").click()
+    expect(board.get_by_role("heading", name="Battle of the Ford")).to_be_visible()
+    battle_url = board.url
+
+    watcher = new_page(viewport={"width": 390, "height": 844})
+    log_in(watcher, live_server.url, "watcher")
+    watcher.goto(battle_url)
+    expect(watcher.get_by_text("Round 1 begins.")).to_be_visible()
+
+    # The GM knocks the enemy army out, then ends turns until the battle is decided.
+    board.locator("details summary").click()
+    board.select_option("#fix-army", label="Raiders")
+    board.fill("#fix-hp", "0")
+    board.get_by_role("button", name="Correct").click()
+    expect(board.get_by_text("The GM corrects Raiders.")).to_be_visible()
+    for _ in range(6):
+        if board.get_by_role("heading", name="The battle is over").count():
+            break
+        board.get_by_role("button", name="End turn").click()
+        board.wait_for_timeout(300)
+    expect(board.get_by_role("heading", name="The battle is over")).to_be_visible()
+
+    # The player's phone shows the end without a reload (the board polls every 2 s).
+    expect(watcher.get_by_role("heading", name="The battle is over")).to_be_visible(timeout=6000)
+
+    board.get_by_role("button", name="Apply the results").click()
+    expect(board.get_by_text("Results applied", exact=True)).to_be_visible()
+    raiders = Army.objects.get(name="Raiders")
+    assert raiders.hp == 0
+    board.goto(f"{live_server.url}/campaigns/{campaign.pk}/armies/{raiders.pk}/")
+    expect(board.get_by_text("HP 0/4")).to_be_visible()
+    assert board.console_errors == []
+    assert watcher.console_errors == []
