@@ -34,6 +34,30 @@ class FactionChoiceField(forms.TypedChoiceField):
         return value in (None, "") or (str(value).isdigit() and int(value) in self.by_pk)
 
 
+class VersionedFormMixin:
+    """An edit form carries the row's `version` in a hidden field (see `models.Versioned`).
+
+    Only forms of an existing row get it; `service_version()` is what the update service
+    compares with the locked row. The pages always send it; a post without one (a script)
+    skips the check, a malformed one is a 400."""
+
+    def add_version_field(self):
+        if self.instance.pk:
+            self.fields["version"] = forms.IntegerField(
+                widget=forms.HiddenInput,
+                min_value=0,
+                required=False,
+                initial=self.instance.version,
+            )
+
+    def service_version(self) -> int | None:
+        return self.cleaned_data.get("version")
+
+    def model_data(self) -> dict:
+        """The cleaned fields that are model fields (the version goes separately)."""
+        return {k: v for k, v in self.cleaned_data.items() if k != "version"}
+
+
 def campaign_factions(campaign: Campaign) -> list[Faction]:
     return list(Faction.objects.filter(campaign=campaign).only("pk", "name"))
 
@@ -44,7 +68,7 @@ class SignupForm(UserCreationForm):
         fields = ("username",)
 
 
-class CampaignForm(forms.ModelForm):
+class CampaignForm(VersionedFormMixin, forms.ModelForm):
     class Meta:
         model = Campaign
         fields = ["name", "description", "rule_system", "narrative_warfare"]
@@ -58,9 +82,10 @@ class CampaignForm(forms.ModelForm):
             self.fields["rule_system"].help_text = _(
                 "Chosen when the campaign was created; it cannot be changed."
             )
+        self.add_version_field()
 
 
-class FactionForm(forms.ModelForm):
+class FactionForm(VersionedFormMixin, forms.ModelForm):
     class Meta:
         model = Faction
         fields = ["name", "description", "controlled_by", "known_to_players"]
@@ -69,6 +94,7 @@ class FactionForm(forms.ModelForm):
     def __init__(self, *args, campaign: Campaign, **kwargs):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.add_version_field()
 
     def clean_name(self):
         name = self.cleaned_data["name"]
@@ -80,7 +106,7 @@ class FactionForm(forms.ModelForm):
         return name
 
 
-class KingdomForm(forms.ModelForm):
+class KingdomForm(VersionedFormMixin, forms.ModelForm):
     """Kingdom numbers plus one modifier and one proficiency per warfare skill."""
 
     prefix = "kingdom"
@@ -133,6 +159,7 @@ class KingdomForm(forms.ModelForm):
                 choices=list(PROFICIENCY_LABELS.items()),
                 initial=current.get("rank", "untrained"),
             )
+        self.add_version_field()
 
     def skill_rows(self):
         """(label, modifier field, rank field) per skill, for the template's table."""
@@ -156,10 +183,12 @@ class KingdomForm(forms.ModelForm):
     def service_data(self) -> dict:
         data = {name: self.cleaned_data[name] for name in self.Meta.fields}
         data["skills"] = self.cleaned_data["skills"]
+        if "version" in self.fields:
+            data["version"] = self.cleaned_data["version"]
         return data
 
 
-class CommandStaffForm(forms.ModelForm):
+class CommandStaffForm(VersionedFormMixin, forms.ModelForm):
     prefix = "staff"
 
     class Meta:
@@ -175,11 +204,18 @@ class CommandStaffForm(forms.ModelForm):
             "administration",
         ]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_version_field()
+
     def service_data(self) -> dict:
-        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+        data = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        if "version" in self.fields:
+            data["version"] = self.cleaned_data["version"]
+        return data
 
 
-class SettlementForm(forms.ModelForm):
+class SettlementForm(VersionedFormMixin, forms.ModelForm):
     class Meta:
         model = Settlement
         fields = ["name", "faction", "hex", "is_capital", "notes"]
@@ -190,6 +226,7 @@ class SettlementForm(forms.ModelForm):
         self.campaign = campaign
         self.fields["faction"].queryset = Faction.objects.filter(campaign=campaign)
         self.fields["faction"].empty_label = None
+        self.add_version_field()
 
     def clean_name(self):
         name = self.cleaned_data["name"]
@@ -240,3 +277,31 @@ class MembershipForm(forms.ModelForm):
             label=_("Faction"), factions=factions, empty_label=_("(none)"), required=False
         )
         self.fields["role"].choices = Role.choices
+
+
+class CampaignDeleteForm(forms.Form):
+    confirm_name = forms.CharField(
+        label=_("Type the campaign's name to confirm"), max_length=200, strip=False
+    )
+
+
+class CampaignImportForm(forms.Form):
+    file = forms.FileField(label=_("Campaign file"))
+
+    def __init__(self, *args, max_bytes: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.max_bytes = max_bytes
+        self.fields["file"].help_text = _(
+            "A .json file exported from Warfare, at most %(size)s MB. You become the game "
+            "master of the new campaign."
+        ) % {"size": max_bytes // (1024 * 1024)}
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.max_bytes:
+            raise forms.ValidationError(
+                _("The file is too large: at most %(limit)s MB."),
+                params={"limit": self.max_bytes // (1024 * 1024)},
+                code="too_large",
+            )
+        return upload

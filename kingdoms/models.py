@@ -22,7 +22,30 @@ class RuleSystem(models.TextChoices):
     GURPS3E = "gurps3e", _("GURPS 3e mass combat (Compendium II)")
 
 
-class Campaign(models.Model):
+class Versioned(models.Model):
+    """A row whose edit forms detect stale posts: `version` goes up by one on every save.
+
+    Forms carry the version they were drawn from; update services compare it with the locked
+    row and refuse an older one (HTTP 409) instead of silently overwriting a newer change.
+    Bumping in `save()` keeps the count right for every writer (the kingdom turn, army
+    activities), not only the edit forms. `QuerySet.update()` does not bump it.
+    """
+
+    version = models.PositiveIntegerField(default=1, editable=False)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            self.version += 1
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None and "version" not in update_fields:
+                kwargs["update_fields"] = [*update_fields, "version"]
+        super().save(*args, **kwargs)
+
+
+class Campaign(Versioned):
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
     rule_system = models.CharField(
@@ -69,7 +92,7 @@ class Controller(models.TextChoices):
     GM = "gm", _("Game master")
 
 
-class Faction(models.Model):
+class Faction(Versioned):
     """A side in the campaign's wars. For Pathfinder, a players' faction is a kingdom."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="factions")
@@ -108,7 +131,7 @@ def _default_skills() -> dict:
     return pf2e_kingdom.default_skills()
 
 
-class Kingdom(models.Model):
+class Kingdom(Versioned):
     """Pathfinder 2e kingdom numbers that warfare reads and writes (reference §10)."""
 
     faction = models.OneToOneField(Faction, on_delete=models.CASCADE, related_name="kingdom")
@@ -196,7 +219,7 @@ class Kingdom(models.Model):
         ]
 
 
-class CommandStaff(models.Model):
+class CommandStaff(Versioned):
     """GURPS (4e and 3e) faction commanders: the skills their mass-combat rolls use."""
 
     faction = models.OneToOneField(Faction, on_delete=models.CASCADE, related_name="command_staff")
@@ -300,7 +323,7 @@ class Invite(models.Model):
         return not self.is_revoked and not self.is_expired
 
 
-class Settlement(models.Model):
+class Settlement(Versioned):
     """A place where armies are raised and stationed."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="settlements")

@@ -28,6 +28,22 @@ from .models import (
 )
 
 
+class StaleEdit(Exception):
+    """The row changed since the form was drawn (HTTP 409). `instance` is the current row."""
+
+    def __init__(self, instance):
+        super().__init__("stale")
+        self.instance = instance
+
+
+def _check_version(instance, version: int | None) -> None:
+    """Refuse a form drawn from an older version of `instance` (locked by the caller).
+
+    `version=None` skips the check (callers without a form, such as the demo loader)."""
+    if version is not None and instance.version != version:
+        raise StaleEdit(instance)
+
+
 class InviteUnusable(Exception):
     """The invite link exists but can no longer be used (revoked or expired)."""
 
@@ -54,9 +70,33 @@ def campaign_create(*, user, **fields: Any) -> Campaign:
 
 
 @transaction.atomic
-def campaign_update(*, user, campaign_id: int, **fields: Any) -> Campaign:
+def campaign_update(
+    *, user, campaign_id: int, version: int | None = None, **fields: Any
+) -> Campaign:
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    _check_version(membership.campaign, version)
     return _save(membership.campaign, **fields)
+
+
+@transaction.atomic(durable=True)
+def campaign_delete(*, user, campaign_id: int, confirm_name: str) -> None:
+    """Delete a campaign and everything in it: the one hard delete, for its GMs only.
+
+    `confirm_name` must be the campaign's exact name. Armies and settlements protect their
+    factions from accidental deletion, so they are deleted first, explicitly.
+    """
+    from warfare.models import Army
+
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    campaign = membership.campaign
+    if confirm_name != campaign.name:
+        raise ValidationError(
+            {"confirm_name": _("That is not the campaign's name. Nothing was deleted.")},
+            code="wrong_name",
+        )
+    Army.objects.filter(faction__campaign=campaign).delete()
+    Settlement.objects.filter(campaign=campaign).delete()
+    campaign.delete()
 
 
 def _attach_system_records(faction: Faction) -> None:
@@ -90,14 +130,18 @@ def faction_update(
     user,
     campaign_id: int,
     faction_id: int,
+    version: int | None = None,
     kingdom: dict[str, Any] | None = None,
     command_staff: dict[str, Any] | None = None,
     **fields: Any,
 ) -> Faction:
+    """Save a faction and its kingdom or command staff. `kingdom` and `command_staff` may
+    carry the `version` their form was drawn from; any stale one refuses the whole save."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     faction = get_object_or_404(
         Faction.objects.select_for_update(no_key=True), campaign=membership.campaign, pk=faction_id
     )
+    _check_version(faction, version)
     _save(faction, **fields)
     _attach_system_records(faction)
     _update_system_records(faction, kingdom=kingdom, command_staff=command_staff)
@@ -106,12 +150,15 @@ def faction_update(
 
 def _update_system_records(faction, *, kingdom, command_staff) -> None:
     if kingdom and faction.campaign.uses_kingdoms:
-        _save(Kingdom.objects.select_for_update(no_key=True).get(faction=faction), **kingdom)
+        fields = dict(kingdom)
+        record = Kingdom.objects.select_for_update(no_key=True).get(faction=faction)
+        _check_version(record, fields.pop("version", None))
+        _save(record, **fields)
     if command_staff and faction.campaign.uses_command_staff:
-        _save(
-            CommandStaff.objects.select_for_update(no_key=True).get(faction=faction),
-            **command_staff,
-        )
+        fields = dict(command_staff)
+        record = CommandStaff.objects.select_for_update(no_key=True).get(faction=faction)
+        _check_version(record, fields.pop("version", None))
+        _save(record, **fields)
 
 
 @transaction.atomic
@@ -122,7 +169,9 @@ def settlement_create(*, user, campaign_id: int, **fields: Any) -> Settlement:
 
 
 @transaction.atomic
-def settlement_update(*, user, campaign_id: int, settlement_id: int, **fields: Any) -> Settlement:
+def settlement_update(
+    *, user, campaign_id: int, settlement_id: int, version: int | None = None, **fields: Any
+) -> Settlement:
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     _check_faction_in_campaign(fields.get("faction"), membership.campaign)
     settlement = get_object_or_404(
@@ -130,6 +179,7 @@ def settlement_update(*, user, campaign_id: int, settlement_id: int, **fields: A
         campaign=membership.campaign,
         pk=settlement_id,
     )
+    _check_version(settlement, version)
     return _save(settlement, **fields)
 
 

@@ -7,8 +7,11 @@ app_name = "kingdoms"
 urlpatterns = [
     path("campaigns/", views.campaign_list, name="campaign-list"),
     path("campaigns/new/", views.campaign_create, name="campaign-create"),
+    path("campaigns/import/", views.campaign_import, name="campaign-import"),
     path("campaigns/<int:campaign_id>/", views.campaign_detail, name="campaign-detail"),
     path("campaigns/<int:campaign_id>/edit/", views.campaign_edit, name="campaign-edit"),
+    path("campaigns/<int:campaign_id>/export/", views.campaign_export, name="campaign-export"),
+    path("campaigns/<int:campaign_id>/delete/", views.campaign_delete, name="campaign-delete"),
     path("campaigns/<int:campaign_id>/factions/new/", views.faction_create, name="faction-create"),
     path(
         "campaigns/<int:campaign_id>/factions/<int:faction_id>/",

@@ -5,14 +5,18 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import selectors, services
+from . import portability, selectors, services
 from .access import access_campaign, access_faction, access_settlement, sees_faction_in_full
 from .forms import (
+    CampaignDeleteForm,
     CampaignForm,
+    CampaignImportForm,
     CommandStaffForm,
     FactionForm,
     InviteForm,
@@ -36,6 +40,12 @@ def _add_errors(form, error: ValidationError) -> None:
 def _invalid(request, template: str, context: dict) -> HttpResponse:
     """Re-render a form with its errors: a 400, so nothing looks saved when it was not."""
     return render(request, template, context, status=400)
+
+
+def _stale(request, template: str, context: dict) -> HttpResponse:
+    """Someone saved since the form was drawn: a 409 with the form showing the current values
+    (its forms unbound, built from the fresh rows), so nothing is silently overwritten."""
+    return render(request, template, {**context, "stale": True}, status=409)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -83,9 +93,18 @@ def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context = {"form": form, "campaign": campaign}
     if request.method == "POST":
         if form.is_valid():
-            data = {k: v for k, v in form.cleaned_data.items() if k != "rule_system"}
+            data = {k: v for k, v in form.model_data().items() if k != "rule_system"}
             try:
-                services.campaign_update(user=request.user, campaign_id=campaign_id, **data)
+                services.campaign_update(
+                    user=request.user,
+                    campaign_id=campaign_id,
+                    version=form.service_version(),
+                    **data,
+                )
+            except services.StaleEdit as stale:
+                form = CampaignForm(instance=stale.instance)
+                context = {"form": form, "campaign": stale.instance}
+                return _stale(request, "kingdoms/campaign_form.html", context)
             except ValidationError as error:
                 _add_errors(form, error)
             else:
@@ -96,8 +115,79 @@ def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "kingdoms/campaign_form.html", context)
 
 
-def _faction_forms(request, campaign, faction=None):
-    data = request.POST if request.method == "POST" else None
+@login_required
+def campaign_export(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The campaign as one JSON file, downloaded as an attachment (GMs only)."""
+    campaign = access_campaign(request.user, campaign_id, gm=True).campaign
+    response = HttpResponse(
+        portability.campaign_export_bytes(campaign), content_type="application/json"
+    )
+    filename = f"{slugify(campaign.name) or 'campaign'}-campaign.json"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_import(request: HttpRequest) -> HttpResponse:
+    """Upload an exported file: a new campaign whose game master is the uploader."""
+    form = CampaignImportForm(
+        request.POST or None, request.FILES or None, max_bytes=portability.MAX_UPLOAD_BYTES
+    )
+    if request.method == "POST":
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                limit = portability.MAX_UPLOAD_BYTES
+                data = portability.parse_document(upload.read(limit + 1), max_bytes=limit)
+                campaign = portability.campaign_import(user=request.user, data=data)
+            except portability.ImportRefused as refused:
+                form.add_error("file", refused)
+            else:
+                messages.success(
+                    request,
+                    _("Campaign “%(name)s” imported. You are its game master.")
+                    % {"name": campaign.name},
+                )
+                if campaign.import_skipped:
+                    messages.warning(
+                        request,
+                        _("These members have no account here and were left out: %(names)s.")
+                        % {"names": ", ".join(campaign.import_skipped)},
+                    )
+                return redirect(campaign)
+        return _invalid(request, "kingdoms/campaign_import.html", {"form": form})
+    return render(request, "kingdoms/campaign_import.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_delete(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The one hard delete: the GM types the campaign's exact name to confirm."""
+    campaign = access_campaign(request.user, campaign_id, gm=True).campaign
+    form = CampaignDeleteForm(request.POST or None)
+    context = {"form": form, "campaign": campaign}
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.campaign_delete(
+                    user=request.user,
+                    campaign_id=campaign_id,
+                    confirm_name=form.cleaned_data["confirm_name"],
+                )
+            except ValidationError as error:
+                _add_errors(form, error)
+            else:
+                messages.success(
+                    request, _("Campaign “%(name)s” deleted.") % {"name": campaign.name}
+                )
+                return redirect("kingdoms:campaign-list")
+        return _invalid(request, "kingdoms/campaign_delete.html", context)
+    return render(request, "kingdoms/campaign_delete.html", context)
+
+
+def _faction_forms(request, campaign, faction=None, *, bound: bool = True):
+    data = request.POST if bound and request.method == "POST" else None
     forms = {"form": FactionForm(data, instance=faction, campaign=campaign)}
     if campaign.uses_kingdoms:
         forms["kingdom_form"] = KingdomForm(data, instance=getattr(faction, "kingdom", None))
@@ -112,7 +202,9 @@ def _faction_save(request, campaign, forms, faction=None):
     """Validate every form of the faction page and save them in one service call."""
     if not all(form.is_valid() for form in forms.values()):
         return None
-    kwargs = dict(forms["form"].cleaned_data)
+    kwargs = forms["form"].model_data()
+    if faction is not None:
+        kwargs["version"] = forms["form"].service_version()
     if "kingdom_form" in forms:
         kwargs["kingdom"] = forms["kingdom_form"].service_data()
     if "staff_form" in forms:
@@ -151,7 +243,14 @@ def faction_edit(request: HttpRequest, campaign_id: int, faction_id: int) -> Htt
     forms = _faction_forms(request, campaign, faction)
     context = {"campaign": campaign, "faction": faction, **forms}
     if request.method == "POST":
-        if _faction_save(request, campaign, forms, faction) is not None:
+        try:
+            saved = _faction_save(request, campaign, forms, faction)
+        except services.StaleEdit:
+            membership, faction = access_faction(request.user, campaign_id, faction_id, gm=True)
+            forms = _faction_forms(request, membership.campaign, faction, bound=False)
+            context = {"campaign": membership.campaign, "faction": faction, **forms}
+            return _stale(request, "kingdoms/faction_form.html", context)
+        if saved is not None:
             messages.success(request, _("Faction saved."))
             return redirect("kingdoms:faction-detail", campaign_id, faction.pk)
         return _invalid(request, "kingdoms/faction_form.html", context)
@@ -213,8 +312,13 @@ def settlement_edit(request: HttpRequest, campaign_id: int, settlement_id: int) 
                     user=request.user,
                     campaign_id=campaign_id,
                     settlement_id=settlement_id,
-                    **form.cleaned_data,
+                    version=form.service_version(),
+                    **form.model_data(),
                 )
+            except services.StaleEdit as stale:
+                form = SettlementForm(instance=stale.instance, campaign=campaign)
+                context = {"campaign": campaign, "form": form, "settlement": stale.instance}
+                return _stale(request, "kingdoms/settlement_form.html", context)
             except ValidationError as error:
                 _add_errors(form, error)
             else:

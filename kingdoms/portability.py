@@ -1,0 +1,851 @@
+"""Campaign export and import: one versioned JSON document with everything of a campaign.
+
+Format ``warfare-campaign``, version 1. Top-level keys::
+
+    format, version, exported_at
+    campaign      {name, description, rule_system, narrative_warfare, created_by,
+                   created_at, updated_at, version}
+    members       [{username, role, faction, joined_at}]
+    factions      [{name, description, controlled_by, known_to_players, created_at, version,
+                    kingdom: {...} | null, command_staff: {...} | null}]
+    settlements   [{faction, name, hex, is_capital, notes, version}]
+    armies        [{ref, faction, name, army_type, ..., status, notes, version,
+                    created_at, updated_at}]
+    log           [{faction, army, turn, code, data, actor, created_at}]
+    recruitments  [{faction, started_by, army_type, ..., army, created_at, updated_at}]
+    battles       []   (always empty in version 1: filled when the battle board lands)
+
+References inside the file are natural keys, never database ids of the source installation:
+factions and settlements by name (unique in a campaign), users by username, armies by `ref`,
+a number local to the file (armies may share a name). Log parameters that name armies
+(`ARMY_PARAMS`) hold army refs as well. Invite links (their tokens are secrets) and passwords
+are not exported.
+
+Import reads a file in four steps, all before anything is written: parse (size, JSON, an
+object, the format), upgrade (older format versions, `UPGRADES`), validate (the schema below,
+every reference, the models' own validation and, for Pathfinder, the rules), write (one
+transaction). A damaged or hostile file raises `ImportRefused` naming the problem.
+"""
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, models, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+from warfare.engine.systems.pf2e.armies import stat_block
+from warfare.engine.systems.pf2e.validation import validate_army
+from warfare.mapping import army_spec
+from warfare.messages import problem_messages
+from warfare.models import Army, LogEntry, Recruitment
+
+from .models import (
+    Campaign,
+    CommandStaff,
+    Faction,
+    Kingdom,
+    Membership,
+    Role,
+    RuleSystem,
+    Settlement,
+)
+
+FORMAT = "warfare-campaign"
+VERSION = 1
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+MAX_DEPTH = 32
+MAX_TEXT = 100_000
+LIMITS = {
+    "members": 1_000,
+    "factions": 1_000,
+    "settlements": 10_000,
+    "armies": 10_000,
+    "log": 200_000,
+    "recruitments": 10_000,
+}
+
+# The model fields each section carries, beyond its references. A test checks that every
+# concrete field of these models is either here or a reference: a new column must be added
+# to the format (and, if older files lack it, to an upgrade step).
+CAMPAIGN_FIELDS = (
+    "name", "description", "rule_system", "narrative_warfare", "created_at", "updated_at",
+    "version",
+)  # fmt: skip
+MEMBER_FIELDS = ("role", "joined_at")
+FACTION_FIELDS = (
+    "name", "description", "controlled_by", "known_to_players", "created_at", "version",
+)  # fmt: skip
+KINGDOM_FIELDS = (
+    "level", "xp", "size_hexes", "resource_points", "food", "unrest", "corruption", "crime",
+    "decay", "strife", "corruption_threshold", "crime_threshold", "decay_threshold",
+    "strife_threshold", "fame_kind", "fame_points", "at_war", "ruler_vacant", "skills",
+    "structures", "turn", "recruit_blocked_until_turn", "version",
+)  # fmt: skip
+COMMAND_STAFF_FIELDS = (
+    "commander", "strategy", "tactics", "leadership", "intelligence_officer",
+    "intelligence_analysis", "logistics_officer", "administration", "version",
+)  # fmt: skip
+SETTLEMENT_FIELDS = ("name", "hex", "is_capital", "notes", "version")
+ARMY_FIELDS = (
+    "name", "army_type", "specialized", "level_override", "hp", "conditions", "tactics", "gear",
+    "custom_stats", "potion_doses", "hex", "garrison", "garrison_consumption_cut", "timers",
+    "activities_this_turn", "fought_this_turn", "initiative_bonus", "status", "notes",
+    "version", "created_at", "updated_at",
+)  # fmt: skip
+LOG_FIELDS = ("turn", "code", "data", "created_at")
+RECRUITMENT_FIELDS = (
+    "army_type", "specialized", "step", "check_result", "efficient", "tactics", "hex",
+    "created_at", "updated_at",
+)  # fmt: skip
+
+# Log parameters that name an army: a database id in the log, an army ref in the file.
+# "*" applies to every event code.
+ARMY_PARAMS = {
+    "*": ("army",),
+    "army.gear_transferred": ("from", "to"),
+    "war.encounter_pending": ("armies", "enemies"),
+}
+
+
+class ImportRefused(ValidationError):
+    """The file cannot be imported; the message names the problem. Nothing was written."""
+
+
+# --- Export -------------------------------------------------------------------------------------
+
+
+def _value(instance, name: str) -> Any:
+    value = getattr(instance, name)
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat()
+    return value
+
+
+def _fields(instance, names) -> dict[str, Any]:
+    return {name: _value(instance, name) for name in names}
+
+
+def _username(user) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+def _map_army_params(code: str, data, refs: dict[int, int | None], *, on_unknown) -> Any:
+    """`data` with its army-valued parameters looked up in `refs`; `on_unknown(key, value)`
+    answers a value that is not in `refs`."""
+    if not isinstance(data, dict):
+        return data
+    result = dict(data)
+    for key in (*ARMY_PARAMS["*"], *ARMY_PARAMS.get(code, ())):
+        value = result.get(key)
+        if _is_int(value):
+            result[key] = refs[value] if value in refs else on_unknown(key, value)
+        elif isinstance(value, list):
+            result[key] = [
+                (refs[v] if v in refs else on_unknown(key, v)) if _is_int(v) else v for v in value
+            ]
+    return result
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def campaign_export(campaign: Campaign) -> dict[str, Any]:
+    """Everything of `campaign` as one JSON-ready document (a read: nothing is written)."""
+    factions = list(
+        Faction.objects.filter(campaign=campaign)
+        .select_related("kingdom", "command_staff")
+        .order_by("pk")
+    )
+    armies = list(
+        Army.objects.filter(faction__campaign=campaign).select_related("faction").order_by("pk")
+    )
+    army_refs: dict[int, int | None] = {army.pk: ref for ref, army in enumerate(armies, 1)}
+
+    def faction_doc(faction: Faction) -> dict[str, Any]:
+        kingdom = getattr(faction, "kingdom", None)
+        staff = getattr(faction, "command_staff", None)
+        return {
+            **_fields(faction, FACTION_FIELDS),
+            "kingdom": _fields(kingdom, KINGDOM_FIELDS) if kingdom else None,
+            "command_staff": _fields(staff, COMMAND_STAFF_FIELDS) if staff else None,
+        }
+
+    log = (
+        LogEntry.objects.filter(faction__campaign=campaign)
+        .select_related("faction", "actor")
+        .order_by("pk")
+    )
+    recruitments = (
+        Recruitment.objects.filter(faction__campaign=campaign)
+        .select_related("faction", "started_by")
+        .order_by("pk")
+    )
+    members = (
+        Membership.objects.filter(campaign=campaign)
+        .select_related("user", "faction")
+        .order_by("pk")
+    )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().astimezone(UTC).isoformat(),
+        "campaign": {
+            **_fields(campaign, CAMPAIGN_FIELDS),
+            "created_by": _username(campaign.created_by),
+        },
+        "members": [
+            {
+                "username": m.user.get_username(),
+                "faction": m.faction.name if m.faction else None,
+                **_fields(m, MEMBER_FIELDS),
+            }
+            for m in members
+        ],
+        "factions": [faction_doc(f) for f in factions],
+        "settlements": [
+            {"faction": s.faction.name, **_fields(s, SETTLEMENT_FIELDS)}
+            for s in Settlement.objects.filter(campaign=campaign)
+            .select_related("faction")
+            .order_by("pk")
+        ],
+        "armies": [
+            {"ref": army_refs[a.pk], "faction": a.faction.name, **_fields(a, ARMY_FIELDS)}
+            for a in armies
+        ],
+        "log": [
+            {
+                "faction": entry.faction.name,
+                "army": army_refs.get(entry.army_id),
+                "actor": _username(entry.actor),
+                **_fields(entry, LOG_FIELDS),
+                "data": _map_army_params(
+                    entry.code, entry.data, army_refs, on_unknown=lambda key, value: None
+                ),
+            }
+            for entry in log
+        ],
+        "recruitments": [
+            {
+                "faction": r.faction.name,
+                "started_by": _username(r.started_by),
+                "army": army_refs.get(r.army_id),
+                **_fields(r, RECRUITMENT_FIELDS),
+            }
+            for r in recruitments
+        ],
+        # Extension point: battles (setup, seed, commands, events) join the format with the
+        # battle board, as format version 2 with an upgrade step from version 1.
+        "battles": [],
+    }
+
+
+def campaign_export_bytes(campaign: Campaign) -> bytes:
+    return json.dumps(campaign_export(campaign), ensure_ascii=False, indent=1).encode()
+
+
+# --- Parse --------------------------------------------------------------------------------------
+
+
+def _refuse(message: str, **params) -> ImportRefused:
+    return ImportRefused(message % params if params else message, code="bad_campaign_file")
+
+
+def _no_constants(name: str):
+    raise ValueError(_("%(name)s is not a number JSON allows") % {"name": name})
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(_("%(number)s is too large a number") % {"number": text[:20]})
+    return value
+
+
+def _no_duplicate_keys(pairs):
+    result = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(_("the key “%(key)s” appears twice in one object") % {"key": key})
+        result[key] = value
+    return result
+
+
+def parse_document(raw: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES) -> dict[str, Any]:
+    """The JSON object in `raw`, or ImportRefused (too large, not JSON, not an object)."""
+    if len(raw) > max_bytes:
+        raise _refuse(
+            _("The file is too large: at most %(limit)s MB."), limit=max_bytes // (1024 * 1024)
+        )
+    try:
+        document = json.loads(
+            raw.decode("utf-8-sig"),
+            parse_constant=_no_constants,
+            parse_float=_finite_float,
+            object_pairs_hook=_no_duplicate_keys,
+        )
+    except RecursionError:
+        raise _refuse(_("The file is nested too deeply to be a campaign file.")) from None
+    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise _refuse(_("The file is not valid JSON: %(error)s."), error=error) from None
+    if not isinstance(document, dict):
+        raise _refuse(_("The file is JSON but not an object: it is not a campaign file."))
+    return document
+
+
+# --- Upgrade ------------------------------------------------------------------------------------
+
+
+def upgrade_0_to_1(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 0 was written before rows had versions, before the kingdom log, recruitments
+    and memberships were exported, and while armies had `idle_last_turn` (no refs, no
+    `fought_this_turn`, no `initiative_bonus`) and kingdoms no turn or structures."""
+    doc = dict(document)
+    campaign = dict(doc["campaign"])
+    campaign.setdefault("updated_at", campaign.get("created_at"))
+    campaign.setdefault("version", 1)
+    campaign.setdefault("created_by", None)
+    doc["campaign"] = campaign
+    factions = []
+    for faction in doc["factions"]:
+        faction = {**faction, "version": 1}
+        if faction.get("kingdom") is not None:
+            faction["kingdom"] = {
+                "turn": 1,
+                "structures": [],
+                "recruit_blocked_until_turn": None,
+                **faction["kingdom"],
+                "version": 1,
+            }
+        if faction.get("command_staff") is not None:
+            faction["command_staff"] = {**faction["command_staff"], "version": 1}
+        factions.append(faction)
+    doc["factions"] = factions
+    doc["settlements"] = [{**s, "version": 1} for s in doc["settlements"]]
+    armies = []
+    for ref, army in enumerate(doc["armies"], 1):
+        army = {"ref": ref, **army, "fought_this_turn": False, "initiative_bonus": 0}
+        army.pop("idle_last_turn", None)
+        armies.append(army)
+    doc["armies"] = armies
+    for key in ("members", "log", "recruitments", "battles"):
+        doc.setdefault(key, [])
+    doc["version"] = 1
+    return doc
+
+
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: upgrade_0_to_1}
+"""{version: step to version + 1}. A new format version adds its step here."""
+
+
+def upgrade(document: dict[str, Any]) -> dict[str, Any]:
+    """The document in the current format version, or ImportRefused."""
+    version = document.get("version")
+    if not _is_int(version):
+        raise _refuse(_("The file's “version” must be a whole number."))
+    if version > VERSION:
+        raise _refuse(
+            _(
+                "The file was written by a newer Warfare (format version %(version)s); "
+                "this installation reads versions up to %(current)s."
+            ),
+            version=version,
+            current=VERSION,
+        )
+    if version != VERSION and version not in UPGRADES:
+        raise _refuse(_("Unknown format version %(version)s."), version=version)
+    while version < VERSION:
+        try:
+            document = UPGRADES[version](document)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            raise _refuse(
+                _("The format version %(version)s file is damaged: it cannot be upgraded."),
+                version=version,
+            ) from None
+        version = document["version"]
+    return document
+
+
+# --- Validate -----------------------------------------------------------------------------------
+
+Check = Callable[[Any, str], None]
+
+
+def _type_error(path: str, expected: str) -> ImportRefused:
+    return _refuse(_("%(path)s: expected %(expected)s."), path=path, expected=expected)
+
+
+def _check_text(value, path: str) -> None:
+    """Every string in the file: no NUL characters, no lone surrogates (PostgreSQL refuses
+    both), and no nesting deeper than MAX_DEPTH."""
+    stack = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _refuse(_("%(path)s: nested too deeply."), path=where)
+        if isinstance(item, str):
+            _check_string(item, where)
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                _check_string(key, where)
+                stack.append((child, f"{where}.{key}", depth + 1))
+        elif isinstance(item, list):
+            stack.extend((child, f"{where}[{i}]", depth + 1) for i, child in enumerate(item))
+
+
+def _check_string(text: str, path: str) -> None:
+    if "\x00" in text:
+        raise _refuse(_("%(path)s: text contains a NUL character."), path=path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _refuse(_("%(path)s: text is not valid Unicode."), path=path) from None
+
+
+def _str(max_length: int | None) -> Check:
+    def check(value, path):
+        if not isinstance(value, str):
+            raise _type_error(path, _("text"))
+        if len(value) > (max_length or MAX_TEXT):
+            raise _refuse(_("%(path)s: text is too long."), path=path)
+
+    return check
+
+
+def _int(value, path) -> None:
+    if not _is_int(value):
+        raise _type_error(path, _("a whole number"))
+
+
+def _bool(value, path) -> None:
+    if not isinstance(value, bool):
+        raise _type_error(path, _("true or false"))
+
+
+def _datetime(value, path) -> None:
+    parsed = parse_datetime(value) if isinstance(value, str) else None
+    if parsed is None or timezone.is_naive(parsed):
+        raise _type_error(path, _("a date and time with a time zone (ISO 8601)"))
+
+
+def _json(value, path) -> None:
+    """Any JSON value (its text and depth are checked by _check_text)."""
+
+
+def _json_object(value, path) -> None:
+    if not isinstance(value, dict):
+        raise _type_error(path, _("an object"))
+
+
+def _json_list(value, path) -> None:
+    if not isinstance(value, list):
+        raise _type_error(path, _("a list"))
+
+
+def _nullable(check: Check) -> Check:
+    def nullable(value, path):
+        if value is not None:
+            check(value, path)
+
+    return nullable
+
+
+def _object(fields: dict[str, Check]) -> Check:
+    def check(value, path):
+        if not isinstance(value, dict):
+            raise _type_error(path, _("an object"))
+        missing = [name for name in fields if name not in value]
+        if missing:
+            raise _refuse(_("%(path)s: missing field “%(field)s”."), path=path, field=missing[0])
+        unknown = sorted(set(value) - set(fields))
+        if unknown:
+            raise _refuse(_("%(path)s: unexpected field “%(field)s”."), path=path, field=unknown[0])
+        for name, field_check in fields.items():
+            field_check(value[name], f"{path}.{name}")
+
+    return check
+
+
+def _list(item: Check, *, limit: int) -> Check:
+    def check(value, path):
+        if not isinstance(value, list):
+            raise _type_error(path, _("a list"))
+        if len(value) > limit:
+            raise _refuse(
+                _("%(path)s: %(count)s entries, more than the %(limit)s a campaign may have."),
+                path=path,
+                count=len(value),
+                limit=limit,
+            )
+        for index, element in enumerate(value):
+            item(element, f"{path}[{index}]")
+
+    return check
+
+
+def _model_checks(model: type[models.Model], names) -> dict[str, Check]:
+    """Type checks for model fields; ranges, choices and lengths come from full_clean."""
+    checks = {}
+    for name in names:
+        field = model._meta.get_field(name)
+        if isinstance(field, models.JSONField):
+            # A JSON column holds the same kind of JSON as its default: {} or [].
+            default = field.get_default() if field.has_default() else None
+            check = {dict: _json_object, list: _json_list}.get(type(default), _json)
+        elif isinstance(field, models.BooleanField):
+            check = _bool
+        elif isinstance(field, models.DateTimeField):
+            check = _datetime
+        elif isinstance(field, models.IntegerField):
+            check = _int
+        else:
+            check = _str(getattr(field, "max_length", None))
+        checks[name] = _nullable(check) if field.null else check
+    return checks
+
+
+_name = _str(150)
+_optional_name = _nullable(_str(150))
+_ref = _nullable(_int)
+
+SCHEMA = _object(
+    {
+        "format": _str(40),
+        "version": _int,
+        "exported_at": _datetime,
+        "campaign": _object(
+            {**_model_checks(Campaign, CAMPAIGN_FIELDS), "created_by": _optional_name}
+        ),
+        "members": _list(
+            _object(
+                {
+                    "username": _name,
+                    "faction": _optional_name,
+                    **_model_checks(Membership, MEMBER_FIELDS),
+                }
+            ),
+            limit=LIMITS["members"],
+        ),
+        "factions": _list(
+            _object(
+                {
+                    **_model_checks(Faction, FACTION_FIELDS),
+                    "kingdom": _nullable(_object(_model_checks(Kingdom, KINGDOM_FIELDS))),
+                    "command_staff": _nullable(
+                        _object(_model_checks(CommandStaff, COMMAND_STAFF_FIELDS))
+                    ),
+                }
+            ),
+            limit=LIMITS["factions"],
+        ),
+        "settlements": _list(
+            _object({"faction": _name, **_model_checks(Settlement, SETTLEMENT_FIELDS)}),
+            limit=LIMITS["settlements"],
+        ),
+        "armies": _list(
+            _object({"ref": _int, "faction": _name, **_model_checks(Army, ARMY_FIELDS)}),
+            limit=LIMITS["armies"],
+        ),
+        "log": _list(
+            _object(
+                {
+                    "faction": _name,
+                    "army": _ref,
+                    "actor": _optional_name,
+                    **_model_checks(LogEntry, LOG_FIELDS),
+                }
+            ),
+            limit=LIMITS["log"],
+        ),
+        "recruitments": _list(
+            _object(
+                {
+                    "faction": _name,
+                    "started_by": _optional_name,
+                    "army": _ref,
+                    **_model_checks(Recruitment, RECRUITMENT_FIELDS),
+                }
+            ),
+            limit=LIMITS["recruitments"],
+        ),
+        "battles": _list(_json, limit=0),
+    }
+)
+
+
+def _unique(rows: list[dict], key: str, path: str) -> set:
+    seen = set()
+    for index, row in enumerate(rows):
+        if row[key] in seen:
+            raise _refuse(
+                _("%(path)s[%(index)s]: “%(value)s” appears twice."),
+                path=path,
+                index=index,
+                value=row[key],
+            )
+        seen.add(row[key])
+    return seen
+
+
+def _check_ref(value, known, path: str, what: str) -> None:
+    if value is not None and value not in known:
+        raise _refuse(
+            _("%(path)s: no %(what)s “%(value)s” in the file."), path=path, what=what, value=value
+        )
+
+
+def _check_references(doc: dict[str, Any]) -> None:
+    factions = _unique(doc["factions"], "name", "factions")
+    _unique(doc["settlements"], "name", "settlements")
+    _unique(doc["members"], "username", "members")
+    armies = _unique(doc["armies"], "ref", "armies")
+    what_faction, what_army = _("faction"), _("army")
+    for section in ("members", "settlements", "armies", "log", "recruitments"):
+        for index, row in enumerate(doc[section]):
+            _check_ref(row["faction"], factions, f"{section}[{index}].faction", what_faction)
+    for section in ("log", "recruitments"):
+        for index, row in enumerate(doc[section]):
+            _check_ref(row["army"], armies, f"{section}[{index}].army", what_army)
+    recruited = [r["army"] for r in doc["recruitments"] if r["army"] is not None]
+    if len(recruited) != len(set(recruited)):
+        raise _refuse(_("recruitments: two recruitments name the same army."))
+    for index, row in enumerate(doc["log"]):
+        path = f"log[{index}].data"
+
+        def dangling(key, value, path=path):
+            raise _refuse(
+                _("%(path)s: no %(what)s “%(value)s” in the file."),
+                path=f"{path}.{key}",
+                what=what_army,
+                value=value,
+            )
+
+        _map_army_params(row["code"], row["data"], {a: a for a in armies}, on_unknown=dangling)
+
+
+def _clean(instance: models.Model, path: str) -> None:
+    """The model's own validation (choices, lengths, ranges, `clean()`), without queries."""
+    exclude = [
+        f.name
+        for f in instance._meta.concrete_fields
+        if f.is_relation or isinstance(f, models.JSONField)
+    ]
+    try:
+        instance.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
+    except (TypeError, AttributeError, KeyError, ValueError):
+        raise _refuse(_("%(path)s: the values cannot be read."), path=path) from None
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{field}: {' '.join(messages)}" if field != "__all__" else " ".join(messages)
+            for field, messages in error.message_dict.items()
+        )
+        raise _refuse(_("%(path)s: %(problems)s"), path=path, problems=problems) from None
+
+
+def validate_document(document: dict[str, Any]) -> dict[str, Any]:
+    """The current-version document checked in full, or ImportRefused. Nothing is written."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise _refuse(
+            _("This is not a Warfare campaign file (its “format” is not “%(format)s”)."),
+            format=FORMAT,
+        )
+    _check_text(document, "file")
+    document = upgrade(document)
+    SCHEMA(document, "file")
+    _check_references(document)
+    return document
+
+
+# --- Import -------------------------------------------------------------------------------------
+
+
+def _build(model, row: dict[str, Any], names, path: str, **extra) -> models.Model:
+    values = {name: row[name] for name in names}
+    for name in names:
+        if isinstance(model._meta.get_field(name), models.DateTimeField) and values[name]:
+            values[name] = parse_datetime(values[name])
+    instance = model(**values, **extra)
+    _clean(instance, path)
+    return instance
+
+
+def _check_army_rules(army: Army, level: int | None, path: str) -> None:
+    """A Pathfinder army must make sense to the rules engine, or its pages would fail."""
+    if level is None:
+        raise _refuse(_("%(path)s: its faction has no kingdom to take a level from."), path=path)
+    try:
+        spec = army_spec(army, level=level)
+        problems = validate_army(spec, kingdom_level=None, magic_rank=None)
+        if not problems:
+            stat_block(spec)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        raise _refuse(_("%(path)s: the rules cannot read this army."), path=path) from None
+    if problems:
+        raise _refuse(
+            _("%(path)s: %(problems)s"), path=path, problems=" ".join(problem_messages(problems))
+        )
+
+
+def _restore(model, rows: list[models.Model], values: list[dict], names) -> None:
+    """Put back the timestamps that auto_now/auto_now_add replaced on insert."""
+    names = [n for n in names if isinstance(model._meta.get_field(n), models.DateTimeField)]
+    for instance, row in zip(rows, values, strict=True):
+        for name in names:
+            setattr(instance, name, parse_datetime(row[name]))
+    if rows and names:
+        model.objects.bulk_update(rows, names, batch_size=500)
+
+
+def campaign_import(*, user, data: dict[str, Any]) -> Campaign:
+    """Create a new campaign from an exported document; `user` becomes its game master.
+
+    Members whose username exists on this installation join with their role and faction;
+    the others are listed in `campaign.import_skipped` (usernames). Everything is checked
+    before one transaction writes it all; a bad file raises ImportRefused and writes nothing.
+    """
+    doc = validate_document(data)
+    usernames = {m["username"] for m in doc["members"]}
+    usernames |= {r["actor"] for r in doc["log"] if r["actor"]}
+    usernames |= {r["started_by"] for r in doc["recruitments"] if r["started_by"]}
+    users = {
+        u.get_username(): u
+        for u in get_user_model().objects.filter(**{"username__in": sorted(usernames)})
+    }
+    rows = _build_rows(doc, user=user, users=users)
+    try:
+        campaign = _write(doc, rows, user=user)
+    except DatabaseError as error:
+        raise _refuse(_("The database refused the file: %(error)s"), error=error) from None
+    campaign.import_skipped = [m["username"] for m in doc["members"] if m["username"] not in users]
+    return campaign
+
+
+def _build_rows(doc: dict[str, Any], *, user, users: dict) -> dict[str, Any]:
+    """Unsaved model instances for every row, each validated; references still by name."""
+    c = doc["campaign"]
+    campaign = _build(Campaign, c, CAMPAIGN_FIELDS, "campaign", created_by=user)
+    rows: dict[str, Any] = {"campaign": campaign, "factions": {}, "kingdoms": [], "staffs": []}
+    levels: dict[str, int | None] = {}
+    for index, f in enumerate(doc["factions"]):
+        path = f"factions[{index}]"
+        faction = _build(Faction, f, FACTION_FIELDS, path, campaign=campaign)
+        rows["factions"][f["name"]] = faction
+        levels[f["name"]] = f["kingdom"]["level"] if f["kingdom"] else None
+        if f["kingdom"] is not None:
+            rows["kingdoms"].append(
+                (f["name"], _build(Kingdom, f["kingdom"], KINGDOM_FIELDS, f"{path}.kingdom"))
+            )
+        if f["command_staff"] is not None:
+            staff = _build(
+                CommandStaff, f["command_staff"], COMMAND_STAFF_FIELDS, f"{path}.command_staff"
+            )
+            rows["staffs"].append((f["name"], staff))
+    rows["members"] = [
+        (m, _build(Membership, m, MEMBER_FIELDS, f"members[{i}]", user=users[m["username"]]))
+        for i, m in enumerate(doc["members"])
+        if m["username"] in users
+    ]
+    rows["settlements"] = [
+        (s, _build(Settlement, s, SETTLEMENT_FIELDS, f"settlements[{i}]"))
+        for i, s in enumerate(doc["settlements"])
+    ]
+    rows["armies"] = []
+    for index, a in enumerate(doc["armies"]):
+        path = f"armies[{index}]"
+        army = _build(Army, a, ARMY_FIELDS, path)
+        if c["rule_system"] == RuleSystem.PF2E:
+            _check_army_rules(army, a["level_override"] or levels[a["faction"]], path)
+        rows["armies"].append((a, army))
+    rows["log"] = [
+        (e, _build(LogEntry, e, LOG_FIELDS, f"log[{i}]", actor=users.get(e["actor"])))
+        for i, e in enumerate(doc["log"])
+    ]
+    rows["recruitments"] = [
+        (
+            r,
+            _build(
+                Recruitment,
+                r,
+                RECRUITMENT_FIELDS,
+                f"recruitments[{i}]",
+                started_by=users.get(r["started_by"]),
+            ),
+        )
+        for i, r in enumerate(doc["recruitments"])
+    ]
+    return rows
+
+
+@transaction.atomic(durable=True)
+def _write(doc: dict[str, Any], rows: dict[str, Any], *, user) -> Campaign:
+    campaign = rows["campaign"]
+    campaign.save()
+    campaign.created_at = parse_datetime(doc["campaign"]["created_at"])
+    campaign.updated_at = parse_datetime(doc["campaign"]["updated_at"])
+    Campaign.objects.filter(pk=campaign.pk).update(
+        created_at=campaign.created_at, updated_at=campaign.updated_at
+    )
+
+    factions = rows["factions"]
+    for faction in factions.values():
+        faction.campaign = campaign
+    Faction.objects.bulk_create(factions.values())
+    _restore(Faction, list(factions.values()), doc["factions"], FACTION_FIELDS)
+    for name, kingdom in rows["kingdoms"]:
+        kingdom.faction = factions[name]
+    Kingdom.objects.bulk_create([kingdom for _name, kingdom in rows["kingdoms"]])
+    for name, staff in rows["staffs"]:
+        staff.faction = factions[name]
+    CommandStaff.objects.bulk_create([staff for _name, staff in rows["staffs"]])
+
+    members = []
+    for row, member in rows["members"]:
+        member.campaign = campaign
+        member.faction = factions.get(row["faction"])
+        if member.user == user:
+            member.role = Role.GM
+        members.append((row, member))
+    if not any(member.user == user for _row, member in members):
+        members.insert(0, ({}, Membership(campaign=campaign, user=user, role=Role.GM)))
+    Membership.objects.bulk_create([member for _row, member in members])
+    restored = [(row, member) for row, member in members if row]
+    _restore(Membership, [m for _r, m in restored], [r for r, _m in restored], MEMBER_FIELDS)
+
+    for row, settlement in rows["settlements"]:
+        settlement.campaign = campaign
+        settlement.faction = factions[row["faction"]]
+    Settlement.objects.bulk_create([s for _row, s in rows["settlements"]])
+
+    for row, army in rows["armies"]:
+        army.faction = factions[row["faction"]]
+    armies = [army for _row, army in rows["armies"]]
+    Army.objects.bulk_create(armies, batch_size=1000)
+    _restore(Army, armies, [row for row, _army in rows["armies"]], ARMY_FIELDS)
+    by_ref = {row["ref"]: army for row, army in rows["armies"]}
+    pks = {ref: army.pk for ref, army in by_ref.items()}
+
+    entries = []
+    for row, entry in rows["log"]:
+        entry.faction = factions[row["faction"]]
+        entry.army = by_ref.get(row["army"])
+        entry.data = _map_army_params(
+            row["code"], row["data"], pks, on_unknown=lambda key, value: None
+        )
+        entries.append(entry)
+    LogEntry.objects.bulk_create(entries, batch_size=1000)
+    _restore(LogEntry, entries, [row for row, _entry in rows["log"]], LOG_FIELDS)
+
+    recruitments = []
+    for row, recruitment in rows["recruitments"]:
+        recruitment.faction = factions[row["faction"]]
+        recruitment.army = by_ref.get(row["army"])
+        recruitments.append(recruitment)
+    Recruitment.objects.bulk_create(recruitments)
+    _restore(Recruitment, recruitments, [r for r, _x in rows["recruitments"]], RECRUITMENT_FIELDS)
+    return campaign

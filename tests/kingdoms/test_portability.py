@@ -1,0 +1,390 @@
+"""Campaign export/import: a lossless round trip, older files, and every bad file refused
+with its reason and nothing written."""
+
+import copy
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import models
+
+from kingdoms import portability
+from kingdoms.models import (
+    Campaign,
+    CommandStaff,
+    Faction,
+    Invite,
+    Kingdom,
+    Membership,
+    Role,
+    RuleSystem,
+    Settlement,
+)
+from kingdoms.portability import ImportRefused, campaign_export, campaign_import, parse_document
+from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
+from warfare import services as army_services
+from warfare.models import Army, LogEntry, Recruitment
+
+DATA = Path(__file__).parent / "data"
+MODELS = (Campaign, Membership, Faction, Kingdom, CommandStaff, Settlement, Invite, Army,
+          LogEntry, Recruitment)  # fmt: skip
+
+
+def counts() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in MODELS}
+
+
+def without_export_time(document: dict) -> dict:
+    return {k: v for k, v in document.items() if k != "exported_at"}
+
+
+@pytest.fixture
+def raiders(world, gm, enemy_faction):
+    return army_services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
+        army_type="infantry", tactics=("keen_eyed",), hex="C7",
+    )  # fmt: skip
+
+
+@pytest.fixture
+def rich(world, gm, player, militia, raiders, kingdom):
+    """A campaign with history: conditions, an Offensive Gambit whose log names other armies,
+    a recruitment in progress, a custom note, a kingdom with structures, an invite link."""
+    army_services.army_activity(
+        user=player, campaign_id=world.pk, army_id=militia.pk, activity="offensive_gambit",
+        version=militia.version, skill="intrigue",
+        options={"seek_advantage": True, "target": raiders.pk}, typed_die=20,
+    )  # fmt: skip
+    raiders.refresh_from_db()
+    army_services.army_adjust_condition(
+        user=gm, campaign_id=world.pk, army_id=raiders.pk, condition="weary", delta=1,
+        version=raiders.version,
+    )  # fmt: skip
+    army_services.recruitment_start(
+        user=player, campaign_id=world.pk, faction_id=kingdom.faction_id, army_type="cavalry"
+    )
+    Army.objects.filter(pk=militia.pk).update(
+        notes="Keeps the ford. <b>bold</b> «ё»", timers={"garrison_locked_until": 4}
+    )
+    Kingdom.objects.filter(pk=kingdom.pk).update(structures=["barracks"])
+    Invite.objects.create(campaign=world, created_by=gm)
+    return world
+
+
+def test_round_trip_is_lossless(rich, gm, militia, raiders):
+    first = campaign_export(rich)
+    text = json.dumps(first)
+    assert militia.faction.kingdom and "token" not in text and "password" not in text
+    assert first["format"] == "warfare-campaign" and first["version"] == 1
+    assert first["battles"] == []
+    shaken = next(e for e in first["log"] if e["code"] == "gambit.enemy_shaken")
+    raiders_ref = next(a["ref"] for a in first["armies"] if a["name"] == "Raiders")
+    assert shaken["data"]["army"] == raiders_ref  # a file ref, not the database id
+
+    copy_ = campaign_import(user=gm, data=json.loads(text))
+
+    assert copy_.pk != rich.pk
+    assert copy_.import_skipped == []
+    second = campaign_export(copy_)
+    assert without_export_time(second) == without_export_time(first)
+    new_raiders = Army.objects.get(faction__campaign=copy_, name="Raiders")
+    entry = LogEntry.objects.get(faction__campaign=copy_, code="gambit.enemy_shaken")
+    assert entry.data["army"] == new_raiders.pk
+    assert Membership.objects.get(campaign=copy_, user=gm).role == Role.GM
+    assert not Invite.objects.filter(campaign=copy_).exists()
+
+
+def test_every_model_field_is_in_the_format():
+    """A new column must join the export format (or be named here as a reference)."""
+    sections = {
+        Campaign: (portability.CAMPAIGN_FIELDS, {"id", "created_by"}),
+        Membership: (portability.MEMBER_FIELDS, {"id", "campaign", "user", "faction"}),
+        Faction: (portability.FACTION_FIELDS, {"id", "campaign"}),
+        Kingdom: (portability.KINGDOM_FIELDS, {"id", "faction"}),
+        CommandStaff: (portability.COMMAND_STAFF_FIELDS, {"id", "faction"}),
+        Settlement: (portability.SETTLEMENT_FIELDS, {"id", "campaign", "faction"}),
+        Army: (portability.ARMY_FIELDS, {"id", "faction"}),
+        LogEntry: (portability.LOG_FIELDS, {"id", "faction", "army", "actor"}),
+        Recruitment: (
+            portability.RECRUITMENT_FIELDS,
+            {"id", "faction", "started_by", "army"},
+        ),
+    }
+    for model, (fields, references) in sections.items():
+        columns = {f.name for f in model._meta.concrete_fields}
+        assert columns == set(fields) | references, model.__name__
+
+
+def test_members_without_an_account_here_are_skipped(rich, gm):
+    data = campaign_export(rich)
+    joined = data["exported_at"]
+    data["members"].append(
+        {"username": "stranger", "faction": None, "role": "player", "joined_at": joined}
+    )
+    importer = UserFactory(username="newgm")
+    copy_ = campaign_import(user=importer, data=data)
+    assert copy_.import_skipped == ["stranger"]
+    roles = dict(Membership.objects.filter(campaign=copy_).values_list("user__username", "role"))
+    assert roles == {"newgm": "gm", "gm": "gm", "player": "player", "rival": "player"}
+    assert copy_.created_by == importer
+
+
+def test_the_importer_is_gm_even_if_the_file_says_player(rich, player):
+    copy_ = campaign_import(user=player, data=campaign_export(rich))
+    assert Membership.objects.get(campaign=copy_, user=player).role == Role.GM
+
+
+def test_a_gurps_campaign_round_trips_with_its_command_staff(gm):
+    campaign = CampaignFactory(name="Hundred Years", rule_system=RuleSystem.GURPS4E, created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role=Role.GM)
+    faction = FactionFactory(campaign=campaign, name="England")
+    CommandStaff.objects.filter(faction=faction).update(commander="Edward", strategy=14)
+    first = campaign_export(campaign)
+    assert first["factions"][0]["command_staff"]["commander"] == "Edward"
+    assert first["factions"][0]["kingdom"] is None
+    second = campaign_export(campaign_import(user=gm, data=copy.deepcopy(first)))
+    assert without_export_time(second) == without_export_time(first)
+
+
+def test_a_version_0_file_still_imports(gm):
+    raw = (DATA / "campaign-v0.json").read_bytes()
+    campaign = campaign_import(user=gm, data=parse_document(raw))
+    assert campaign.name == "Old Marches"
+    kingdom = Kingdom.objects.get(faction__campaign=campaign)
+    assert (kingdom.level, kingdom.turn, kingdom.structures) == (2, 1, [])
+    army = Army.objects.get(faction__campaign=campaign)
+    assert (army.name, army.version, army.fought_this_turn, army.initiative_bonus) == (
+        "Trappers",
+        3,
+        False,
+        0,
+    )
+    assert army.created_at.isoformat() == "2025-01-06T09:00:00+00:00"
+    assert campaign_export(campaign)["version"] == portability.VERSION
+
+
+def test_upgrades_cover_every_older_version():
+    assert set(portability.UPGRADES) == set(range(portability.VERSION))
+
+
+# --- Bad files: each refused with its reason, nothing written -----------------------------------
+
+
+def _army(doc, name="Silverrun Militia"):
+    return next(a for a in doc["armies"] if a["name"] == name)
+
+
+def _set(path_and_value):
+    """A mutator that sets doc[...][...] = value."""
+    *path, value = path_and_value
+
+    def mutate(doc):
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return mutate
+
+
+def _delete(*path):
+    def mutate(doc):
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        del target[path[-1]]
+
+    return mutate
+
+
+def _army_field(name, value):
+    def mutate(doc):
+        _army(doc)[name] = value
+
+    return mutate
+
+
+def _log_data(code, key, value):
+    def mutate(doc):
+        next(e for e in doc["log"] if e["code"] == code)["data"][key] = value
+
+    return mutate
+
+
+def _too_many_armies(doc):
+    doc["armies"] = [{**doc["armies"][0], "ref": i} for i in range(1, 10_002)]
+
+
+def _duplicate_faction(doc):
+    doc["factions"].append(copy.deepcopy(doc["factions"][0]))
+
+
+def _deep(doc):
+    nested: list = []
+    for _ in range(50):
+        nested = [nested]
+    doc["log"][0]["data"]["deep"] = nested
+
+
+BAD_DOCUMENTS = {
+    "wrong format": (_set(("format", "other-app")), "not a Warfare campaign file"),
+    "future version": (_set(("version", 2)), "newer Warfare (format version 2)"),
+    "unknown old version": (_set(("version", -1)), "Unknown format version -1"),
+    "version as text": (_set(("version", "1")), "“version” must be a whole number"),
+    "missing section": (_delete("armies"), "file: missing field “armies”"),
+    "missing field": (_delete("armies", 0, "hp"), "armies[0]: missing field “hp”"),
+    "null for a number": (_army_field("hp", None), "armies[0].hp: expected a whole number"),
+    "wrong type": (_army_field("hp", "12"), "armies[0].hp: expected a whole number"),
+    "boolean for a number": (
+        _set(("campaign", "version", True)),
+        "campaign.version: expected a whole number",
+    ),
+    "unexpected field": (_army_field("owner_id", 3), "unexpected field “owner_id”"),
+    "negative number": (_army_field("hp", -5), "armies[0]: hp:"),
+    "unknown choice": (_set(("campaign", "rule_system", "chess")), "campaign: rule_system:"),
+    "text too long": (_set(("campaign", "name", "x" * 500)), "campaign.name: text is too long"),
+    "naive date": (
+        _set(("campaign", "created_at", "2025-01-01T10:00:00")),
+        "campaign.created_at: expected a date and time with a time zone",
+    ),
+    "dangling faction": (_army_field("faction", "Nobody"), "no faction “Nobody”"),
+    "dangling army in the log": (_set(("log", 0, "army", 999)), "log[0].army: no army “999”"),
+    "dangling army in log data": (
+        _log_data("gambit.enemy_shaken", "army", 777),
+        "data.army: no army “777”",
+    ),
+    "duplicate faction": (_duplicate_faction, "“Silverrun” appears twice"),
+    "too many armies": (_too_many_armies, "armies: 10001 entries, more than the 10000"),
+    "NUL in text": (_army_field("notes", "a\x00b"), "armies[0].notes: text contains a NUL"),
+    "lone surrogate": (_army_field("name", "\ud800"), "armies[0].name: text is not valid Unicode"),
+    "deep nesting": (_deep, "nested too deeply"),
+    "log data not an object": (_set(("log", 0, "data", [1])), "log[0].data: expected an object"),
+    "battles in a version 1 file": (_set(("battles", [{}])), "more than the 0 a campaign may"),
+    "gear the rules cannot read": (
+        _army_field("gear", [{"tier": 1}]),
+        "armies[0]: the rules cannot read this army",
+    ),
+    "unknown tactic": (_army_field("tactics", ["flying_monkeys"]), "armies[0]:"),
+    "kingdom skills of the wrong shape": (
+        _set(("factions", 0, "kingdom", "skills", {"warfare": 3})),
+        "factions[0].kingdom:",
+    ),
+    "unknown structure": (
+        _set(("factions", 0, "kingdom", "structures", ["death_star"])),
+        "Unknown structures: death_star",
+    ),
+    "two recruitments of one army": (
+        lambda doc: doc["recruitments"].extend(
+            [{**doc["recruitments"][0], "army": 1}, {**doc["recruitments"][0], "army": 1}]
+        ),
+        "two recruitments name the same army",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_DOCUMENTS)
+def test_a_bad_file_is_refused_with_its_reason_and_nothing_is_written(rich, gm, case):
+    mutate, message = BAD_DOCUMENTS[case]
+    document = campaign_export(rich)
+    mutate(document)
+    before = counts()
+    with pytest.raises(ImportRefused) as refused:
+        campaign_import(user=gm, data=document)
+    assert message in " ".join(refused.value.messages)
+    assert counts() == before
+
+
+BAD_BYTES = {
+    "not JSON": (b'{"format": "warfare-campaign", ', "not valid JSON"),
+    "not UTF-8": (b'{"format": "\xff\xfe"}', "not valid JSON"),
+    "a list": (b"[]", "not an object"),
+    "a string": (b'"warfare-campaign"', "not an object"),
+    "NaN": (b'{"format": "warfare-campaign", "x": NaN}', "NaN is not a number JSON allows"),
+    "infinite number": (b'{"x": 1e999}', "too large a number"),
+    "duplicate key": (b'{"version": 1, "version": 2}', "the key “version” appears twice"),
+    "very deep": (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_BYTES)
+def test_unreadable_bytes_are_refused(db, case):
+    raw, message = BAD_BYTES[case]
+    with pytest.raises(ImportRefused) as refused:
+        parse_document(raw)
+    assert message in " ".join(refused.value.messages)
+
+
+def test_the_size_limit(db):
+    with pytest.raises(ImportRefused, match="too large: at most 5 MB"):
+        parse_document(b" " * (portability.MAX_UPLOAD_BYTES + 1))
+    with pytest.raises(ImportRefused, match="at most 1 MB"):
+        parse_document(b"{}" + b" " * 1024 * 1024, max_bytes=1024 * 1024)
+
+
+def test_a_database_refusal_rolls_everything_back(rich, gm, monkeypatch):
+    """Should anything slip past validation, the one transaction still writes nothing."""
+    document = campaign_export(rich)
+    before = counts()
+
+    def fail(*args, **kwargs):
+        from django.db import IntegrityError
+
+        raise IntegrityError("boom")
+
+    monkeypatch.setattr(Recruitment.objects, "bulk_create", fail)
+    with pytest.raises(ImportRefused, match="database refused the file: boom"):
+        campaign_import(user=gm, data=document)
+    assert counts() == before
+
+
+# --- Management commands ------------------------------------------------------------------------
+
+
+def test_export_and_import_commands(rich, gm, tmp_path):
+    target = tmp_path / "stolen-lands.json"
+    call_command("export_campaign", str(rich.pk), "--output", str(target), stderr=StringIO())
+    exported = json.loads(target.read_text())
+    assert exported["campaign"]["name"] == "The Stolen Lands"
+
+    stdout = StringIO()
+    call_command("export_campaign", str(rich.pk), stdout=stdout)
+    assert json.loads(stdout.getvalue())["campaign"] == exported["campaign"]
+
+    out = StringIO()
+    call_command("import_campaign", str(target), "--user", "gm", stdout=out)
+    copy_ = Campaign.objects.exclude(pk=rich.pk).get(name="The Stolen Lands")
+    assert f"as campaign {copy_.pk}" in out.getvalue()
+    assert without_export_time(campaign_export(copy_)) == without_export_time(exported)
+
+
+def test_commands_refuse_with_a_message(rich, gm, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "warfare-campaign", "version": 99}')
+    before = counts()
+    with pytest.raises(CommandError, match="format version 99"):
+        call_command("import_campaign", str(bad), "--user", "gm")
+    with pytest.raises(CommandError, match="no user “nobody”"):
+        call_command("import_campaign", str(bad), "--user", "nobody")
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("import_campaign", str(tmp_path / "missing.json"), "--user", "gm")
+    with pytest.raises(CommandError, match="no campaign 999999"):
+        call_command("export_campaign", "999999")
+    assert counts() == before
+
+
+def test_export_reads_in_a_fixed_number_of_queries(rich, django_assert_max_num_queries):
+    with django_assert_max_num_queries(8):
+        campaign_export(Campaign.objects.select_related("created_by").get(pk=rich.pk))
+
+
+def test_json_fields_of_a_model_are_checked_by_their_default_kind():
+    checks = portability._model_checks(Army, ["conditions", "tactics", "custom_stats"])
+    checks["conditions"]({}, "x")
+    with pytest.raises(ImportRefused):
+        checks["conditions"]([], "x")
+    with pytest.raises(ImportRefused):
+        checks["tactics"]({}, "x")
+    checks["custom_stats"](None, "x")
+    assert isinstance(Army._meta.get_field("custom_stats"), models.JSONField)
