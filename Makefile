@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/warfare
 
-.PHONY: run test lint e2e messages install install-test clean
+.PHONY: run test lint e2e fuzz messages install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ lint: $(VENV)/.installed-test
 ## make e2e: only the browser tests.
 e2e: $(VENV)/.installed-test
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest -m e2e
+
+## make fuzz: only the API fuzzing (schemathesis), with many more examples per operation and
+## the coverage phase; FUZZ_EXAMPLES=1000 make fuzz for a longer run.
+fuzz: $(VENV)/.installed-test
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-200} FUZZ_COVERAGE=1 \
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest tests/security/test_api_fuzz.py
 
 ## make messages: refresh the Russian catalogue after changing user-facing text.
 messages: $(VENV)/.installed

@@ -17,9 +17,9 @@ from warfare.engine.systems.pf2e.battle.engine import GM_CONDITIONS
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.selectors import working
 
-from .events import event_text
-from .models import Battle, BattleEvent
+from .models import Battle
 from .services import army_factions, may_command
+from .visibility import Viewer, live_events, viewer_for, visible_event
 
 
 def battle_list(*, membership: Membership) -> QuerySet[Battle]:
@@ -148,7 +148,9 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
         "current": names.get(current, current) if current else None,
         "order": [(names.get(key, key), key == current) for key in state.order],
         "actions": actions,
-        "log": battle_log(battle=battle, names=names, limit=40),
+        "log": battle_log(
+            battle=battle, names=names, viewer=viewer_for(membership, battle), limit=40
+        ),
         "outcome": battle.outcome,
         "correction_armies": [(army["key"], names.get(army["key"])) for army in snapshot_armies]
         if membership.is_gm
@@ -164,13 +166,14 @@ def working_terms(terms) -> str:
     return working(Stat(sum(value for _code, value in terms), terms)) if terms else ""
 
 
-def battle_log(*, battle: Battle, names: dict[str, str], limit: int | None = None) -> list:
-    events = (
-        BattleEvent.objects.filter(battle=battle)
-        .exclude(command__undone_at__isnull=False)
-        .order_by("-pk")
-    )
+def battle_log(
+    *, battle: Battle, names: dict[str, str], viewer: Viewer, limit: int | None = None
+) -> list:
+    """(round, sentence) of the live events, newest first, as `viewer` may see them."""
+    events = live_events(battle).order_by("-pk")
     if limit:
         events = events[:limit]
-    lines = [(event.round, event_text(event.code, event.params, names)) for event in events]
+    lines = [
+        (event.round, visible_event(event.code, event.params, names, viewer)[1]) for event in events
+    ]
     return [(round_, text) for round_, text in lines if text]

@@ -98,9 +98,12 @@ def battle_create(
     campaign = membership.campaign
     if campaign.rule_system != RuleSystem.PF2E:
         raise ValidationError(_("Battles are available for Pathfinder campaigns so far."))
-    wanted = {pk: side for side, pks in sides.items() for pk in pks}
     if set(sides) - set(SIDES) or not all(sides.get(side) for side in SIDES):
         raise ValidationError(_("Put at least one army on each side."))
+    everyone = [pk for side in SIDES for pk in sides[side]]
+    if len(everyone) != len(set(everyone)):
+        raise ValidationError(_("An army can fight on one side only."))
+    wanted = set(everyone)
     armies = {
         army.pk: army
         for army in Army.objects.active()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import report, views
 
 app_name = "battles"
 
@@ -14,5 +14,10 @@ urlpatterns = [
         "campaigns/<int:campaign_id>/battles/<int:battle_id>/apply/",
         views.apply_results,
         name="apply",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/report/",
+        report.report,
+        name="report",
     ),
 ]

@@ -7,6 +7,21 @@ Django is imported lazily: the engine tests (tests/engine) run without it.
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """The throttles count in the cache: every test starts from zero."""
+    from django.conf import settings
+
+    if not settings.configured:  # the engine tests may run without Django
+        yield
+        return
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def gm(db):
     from tests.factories import UserFactory

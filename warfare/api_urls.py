@@ -1,12 +1,26 @@
 """URLs of the JSON API, mounted under /api/v1/ (see warfare.api)."""
 
 from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from battles import api as battle_api
 
 from .api import views
 
 app_name = "api"
 
 urlpatterns = [
+    # The OpenAPI schema (JSON with ?format=json, YAML otherwise) and its Swagger UI page. The
+    # page's script comes from the same view (?script) and the UI from our static files, as
+    # the Content-Security-Policy demands.
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path(
+        "docs/",
+        SpectacularSwaggerSplitView.as_view(
+            url_name="api:schema", template_name="api/swagger_ui.html"
+        ),
+        name="docs",
+    ),
     path("campaigns/", views.CampaignListApi.as_view(), name="campaign-list"),
     path("campaigns/<int:campaign_id>/", views.CampaignDetailApi.as_view(), name="campaign-detail"),
     path(
@@ -33,5 +47,36 @@ urlpatterns = [
         "campaigns/<int:campaign_id>/armies/<int:army_id>/log/",
         views.ArmyLogApi.as_view(),
         name="army-log",
+    ),
+    # Battles (battles.api).
+    path(
+        "campaigns/<int:campaign_id>/battles/",
+        battle_api.BattleListApi.as_view(),
+        name="battle-list",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/",
+        battle_api.BattleDetailApi.as_view(),
+        name="battle-detail",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/log/",
+        battle_api.BattleLogApi.as_view(),
+        name="battle-log",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/actions/",
+        battle_api.BattleActionApi.as_view(),
+        name="battle-actions",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/undo/",
+        battle_api.BattleUndoApi.as_view(),
+        name="battle-undo",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/apply/",
+        battle_api.BattleApplyApi.as_view(),
+        name="battle-apply",
     ),
 ]

@@ -166,15 +166,15 @@ def test_unknown_ids_are_404(as_role, world, militia, kingdom_faction):
 
 
 def test_campaign_list_shows_own_campaigns_with_role(as_role, world):
-    data = as_role("player").get(url("campaign-list")).json()
+    data = as_role("player").get(url("campaign-list")).json()["results"]
     assert [(c["id"], c["role"]) for c in data] == [(world.pk, "player")]
     assert data[0]["faction_count"] == 3
-    gm_data = as_role("gm").get(url("campaign-list")).json()
+    gm_data = as_role("gm").get(url("campaign-list")).json()["results"]
     assert [(c["id"], c["role"]) for c in gm_data] == [(world.pk, "gm")]
-    assert [c["name"] for c in as_role("other_gm").get(url("campaign-list")).json()] == [
+    assert [c["name"] for c in as_role("other_gm").get(url("campaign-list")).json()["results"]] == [
         "Other campaign"
     ]
-    assert as_role("outsider").get(url("campaign-list")).json() == []
+    assert as_role("outsider").get(url("campaign-list")).json()["results"] == []
 
 
 def test_campaign_detail(as_role, world, kingdom_faction):
@@ -186,7 +186,9 @@ def test_campaign_detail(as_role, world, kingdom_faction):
 
 def test_factions_hide_other_kingdoms_numbers(as_role, world, kingdom, enemy_faction,
                                               hidden_faction):  # fmt: skip
-    data = {f["name"]: f for f in as_role("player").get(url("faction-list", world.pk)).json()}
+    data = {
+        f["name"]: f for f in as_role("player").get(url("faction-list", world.pk)).json()["results"]
+    }
     assert set(data) == {"Silverrun", "Thornback Horde"}  # the hidden faction is not listed
     assert set(data["Thornback Horde"]) == PUBLIC_FACTION_KEYS
     own = data["Silverrun"]["kingdom"]
@@ -195,7 +197,9 @@ def test_factions_hide_other_kingdoms_numbers(as_role, world, kingdom, enemy_fac
     assert own["skills"]["politics"]["modifier"] == 5
     assert own["resource_points"] == 30
 
-    gm_data = {f["name"]: f for f in as_role("gm").get(url("faction-list", world.pk)).json()}
+    gm_data = {
+        f["name"]: f for f in as_role("gm").get(url("faction-list", world.pk)).json()["results"]
+    }
     assert set(gm_data) == {"Silverrun", "Thornback Horde", "Hollow Crown"}
     assert gm_data["Silverrun"]["kingdom"]["control_dc"]["value"] == 17
     assert gm_data["Thornback Horde"]["kingdom"]["level"] == 1
@@ -216,7 +220,7 @@ def test_enemy_army_numbers_hidden_from_players(as_role, world, enemy_army, enem
         "status": "active",
         "faction": enemy_faction.pk,
     }
-    rows = as_role("player").get(listing).json()
+    rows = as_role("player").get(listing).json()["results"]
     assert [set(row) for row in rows] == [PUBLIC_ARMY_KEYS]
     for text in (public.content.decode(), json.dumps(rows)):
         for hidden in ('"stat_block"', '"ac"', '"hp"', '"level"', '"hex"', '"version"', "D8"):
@@ -231,7 +235,7 @@ def test_enemy_army_numbers_hidden_from_players(as_role, world, enemy_army, enem
         assert full["hex"] == "D8"
         assert full["version"] == 1
         assert full["hp"] == full["stat_block"]["max_hp"]["value"]
-        rows = as_role(role).get(listing).json()
+        rows = as_role(role).get(listing).json()["results"]
         assert rows[0]["stat_block"]["ac"]["value"] == 28
     assert "notes" in as_role("gm").get(detail).json()
     assert "notes" not in as_role("other_player").get(detail).json()
@@ -271,7 +275,7 @@ def test_garrison_through_the_api_with_a_typed_die(as_role, world, militia, king
 
     militia.refresh_from_db()
     assert militia.garrison == "until_deployed"
-    log = as_role("player").get(url("army-log", world.pk, militia.pk)).json()
+    log = as_role("player").get(url("army-log", world.pk, militia.pk)).json()["results"]
     codes = [entry["code"] for entry in log]
     assert codes[-1] == "army.placed"
     first = next(entry for entry in log if entry["data"].get("check"))
@@ -447,7 +451,7 @@ def test_junk_in_any_activity_field_is_never_a_500(as_role, world, militia, king
                 statuses.add(response.status_code)
     assert statuses == {200, 400}
     assert Army.objects.get(pk=militia.pk).status == "disbanded"
-    rows = client.get(url("faction-army-list", world.pk, militia.faction_id)).json()
+    rows = client.get(url("faction-army-list", world.pk, militia.faction_id)).json()["results"]
     assert rows[0]["status"] == "disbanded"
     assert "stat_block" in rows[0]
 
@@ -463,6 +467,6 @@ def test_every_specialized_army_placement_is_201_or_400(as_role, world, enemy_fa
                     "level_override": level}  # fmt: skip
             response = client.post(listing, body, format="json")
             assert response.status_code in (201, 400), (key, level, response.content)
-    response = client.get(listing)
+    response = client.get(listing, {"page_size": 200})
     assert response.status_code == 200
-    assert all("stat_block" in row for row in response.json())
+    assert all("stat_block" in row for row in response.json()["results"])

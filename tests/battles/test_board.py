@@ -8,23 +8,6 @@ from django.urls import reverse
 from battles import services
 from battles.models import Battle, BattleCommand
 from kingdoms.models import Kingdom
-from warfare import services as army_services
-
-
-@pytest.fixture
-def raiders(world, gm, enemy_faction):
-    return army_services.army_create(
-        user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
-        army_type="infantry", tactics=("keen_eyed",), hex="C7", level_override=3,
-    )  # fmt: skip
-
-
-@pytest.fixture
-def battle(world, gm, militia, raiders):
-    return services.battle_create(
-        user=gm, campaign_id=world.pk, name="Battle of the Ford",
-        sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
-    )  # fmt: skip
 
 
 def _first_action(client, battle, user):
@@ -200,3 +183,16 @@ def test_gm_correction_from_the_board(client, world, gm, player, battle, raiders
     assert entry["army"]["spec"]["conditions"]["shaken"] == 2
     bad = client.post(url, {**data, "seq": 1, "hp": "50"}, HTTP_HX_REQUEST="true")
     assert bad.status_code == 400
+
+
+def test_the_board_log_never_names_enemy_hp(client, world, struck, player, other_player, gm):
+    """The player's critical hit on the raiders (4 -> 2 HP): the raiders' side and the GM read
+    the HP left in the log; the player sees the damage but not the HP left."""
+    url = reverse("battles:board", args=[world.pk, struck.pk])
+    client.force_login(player)
+    page = client.get(url).content.decode()
+    assert "Raiders takes 2 damage." in page
+    assert "Raiders takes 2 damage (HP 2)." not in page
+    for insider in (other_player, gm):
+        client.force_login(insider)
+        assert "Raiders takes 2 damage (HP 2)." in client.get(url).content.decode()

@@ -8,6 +8,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from warfare.activity_forms import ACTIVITY_FORMS
 from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
 from warfare.engine.systems.pf2e.tactics import TACTICS
 from warfare.events import log_text
@@ -139,7 +140,7 @@ class LogEntryOutput(serializers.Serializer):
     text = serializers.SerializerMethodField()
     data = serializers.JSONField()
     turn = serializers.IntegerField()
-    actor = serializers.CharField(source="actor.username", default=None)
+    actor = serializers.CharField(source="actor.username", default=None, allow_null=True)
     created_at = serializers.DateTimeField()
 
     def get_text(self, entry) -> str:
@@ -169,3 +170,87 @@ class ArmyCreateInput(serializers.Serializer):
     )
     hex = serializers.CharField(max_length=16, required=False, allow_blank=True, default="")
     notes = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ArmyActivityInput(serializers.Serializer):
+    """One Army activity. Besides these, send the fields of the activity's form (e.g. `skill`,
+    `destination`, `hexes` for `deploy_army`), as on the army's activity page."""
+
+    activity = serializers.ChoiceField(choices=list(ACTIVITY_FORMS))
+    version = serializers.IntegerField(help_text="The army's `version` as you last read it.")
+    typed_die = serializers.IntegerField(
+        min_value=1,
+        max_value=20,
+        required=False,
+        help_text="A d20 rolled at the table; leave it out to let the server roll.",
+    )
+
+
+# --- Shapes for the OpenAPI schema only ---------------------------------------------------
+# The views pick the public or the full serializer per row; the schema describes one object
+# whose numbers are optional: present only for readers who may see them.
+
+
+class _OptionalBeyond:
+    """Marks every field not in `public` optional (for the schema)."""
+
+    public: type[serializers.Serializer]
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name, field in fields.items():
+            if name not in self.public._declared_fields:
+                field.required = False
+        return fields
+
+
+class ArmyOutput(_OptionalBeyond, ArmyFullOutput):
+    """An army. Everything past its public face (id, name, type, status, faction) only for the
+    GM and the army's own side; `notes` only for the GM."""
+
+    public = ArmyPublicOutput
+    stat_block = serializers.DictField(help_text="Each stat with its value and working.")
+    notes = serializers.CharField()
+
+
+class FactionOutput(_OptionalBeyond, FactionFullOutput):
+    """A faction. `known_to_players` and `kingdom` only for the GM and the faction's players."""
+
+    public = FactionPublicOutput
+    kingdom = serializers.DictField(
+        allow_null=True, help_text="Null in campaigns without kingdoms (other rule systems)."
+    )
+
+
+class EventOutput(serializers.Serializer):
+    code = serializers.CharField()
+    params = serializers.DictField()
+    text = serializers.CharField()
+
+
+class ArmyActivityOutput(serializers.Serializer):
+    activity = serializers.CharField()
+    degree = serializers.CharField(allow_null=True)
+    check = serializers.JSONField(allow_null=True, help_text="The rolled check, if any.")
+    events = EventOutput(many=True)
+    army = ArmyOutput()
+
+
+class ErrorsOutput(serializers.Serializer):
+    """Bad input or a rule problem: nothing changed."""
+
+    errors = serializers.ListField(child=serializers.CharField())
+    fields = serializers.DictField(required=False)
+
+
+class StaleOutput(serializers.Serializer):
+    """The army changed since the `version` sent: here it is now; nothing changed."""
+
+    errors = serializers.ListField(child=serializers.CharField())
+    army = ArmyOutput(allow_null=True)
+
+
+class DetailOutput(serializers.Serializer):
+    """Not logged in (403), not allowed (403), not found (404) or throttled (429)."""
+
+    detail = serializers.CharField()

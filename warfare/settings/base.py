@@ -40,6 +40,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "csp",
     "warfare",
     "kingdoms",
@@ -146,9 +150,47 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 
+# The cache holds the throttles' counters (API writes, failed log-ins). The local-memory cache
+# counts per process: with several server processes each counts on its own.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Failed log-ins per client address and username before the login page answers 429, and the
+# window (seconds) they are counted in (warfare.accounts).
+LOGIN_FAILURE_LIMIT = 10
+LOGIN_FAILURE_WINDOW = 15 * 60
+
 REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # Session first: an anonymous request gets 403 (no WWW-Authenticate challenge).
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "warfare.api.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Writes (POST) per user; see warfare.api.throttling.
+    "DEFAULT_THROTTLE_CLASSES": ["warfare.api.throttling.WriteRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"api-write": "120/minute"},
+}
+
+# OpenAPI (drf-spectacular): the schema at /api/v1/schema/, Swagger UI at /api/v1/docs/ with its
+# assets from our own static files (drf-spectacular-sidecar): no CDN, no inline script.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Warfare API",
+    "DESCRIPTION": (
+        "Campaigns, factions and armies, with the same permissions as the web pages. "
+        "Authenticate with the session (browser) or `Authorization: Token <key>` "
+        "(create a token on your profile page)."
+    ),
+    "VERSION": "1",
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

@@ -7,7 +7,7 @@ os.environ.setdefault("SECRET_KEY", "test-only-secret-key-" + "x" * 40)
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 
 from .base import *  # noqa: E402, F403
-from .base import STORAGES  # noqa: E402
+from .base import REST_FRAMEWORK, STORAGES  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -18,3 +18,6 @@ STORAGES = {
 # Serve static files straight from static/ (no collectstatic before tests).
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+# Tests send many API writes in a row: the throttle's own test (tests/security/test_throttling.py)
+# lowers this rate to check it.
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"api-write": "100000/minute"}}

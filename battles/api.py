@@ -1,0 +1,507 @@
+"""The battles' JSON API (mounted under /api/v1/ by warfare.api_urls), in the style of
+warfare.api.views: an access helper, then a selector or a service, then an output shape.
+
+Errors: a non-member 404, a member without the role 403 (anonymous 403 too), bad input or a
+rule problem 400 `{"errors": [...]}` (nothing changed), a stale `seq` 409
+`{"errors": [...], "battle": <the board as it is now>}`.
+
+What a viewer sees follows the board (battles.selectors) and battles.report: an army's
+numbers (hp, max_hp, rout_threshold, shots, potions) only for the GM and the army's own side —
+the keys are absent otherwise; the log drops the HP-revealing params of the armies the viewer
+does not see in full (battles.report.visible_event). Legal actions are listed only to a viewer
+who may act for the army whose turn it is.
+"""
+
+from typing import Any
+
+import django_filters
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from kingdoms.access import access_campaign
+from kingdoms.models import Membership, RuleSystem
+from warfare import labels
+from warfare.api.filters import IntegerFilter
+from warfare.api.views import DENIED, LIST_ERRORS, WRITE_ERRORS, ApiListView, ApiView
+from warfare.engine.battle.registry import get_battle_system
+from warfare.engine.systems.pf2e.battle.rules import TERRAIN
+from warfare.engine.systems.pf2e.conditions import CONDITIONS
+
+from . import selectors, services
+from .models import Battle, BattleEvent, BattleStatus
+from .visibility import live_events, viewer_for, visible_event, visible_outcome
+
+# --- Output ---------------------------------------------------------------------------------
+
+
+def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
+    """The board as `membership` sees it (plain JSON)."""
+    system = get_battle_system(battle.system)
+    state = system.state_from_dict(battle.snapshot)
+    viewer = viewer_for(membership, battle)
+    names = selectors.army_names(battle)
+    factions = services.army_factions(battle)
+    current = state.current
+    snapshot = {entry["key"]: entry for entry in battle.snapshot["armies"]}
+    sides = []
+    for side in battle.setup["sides"]:
+        armies = []
+        for setup_entry in side["armies"]:
+            key = str(setup_entry["army"]["key"])
+            armies.append(_army(key, snapshot[key], state, names, factions, viewer.sees_army(key)))
+        sides.append(
+            {
+                "key": side["key"],
+                "name": side.get("name") or side["key"],
+                "pcs_side": bool(side.get("pcs_side")),
+                "armies": armies,
+            }
+        )
+    may_act = (
+        battle.status == BattleStatus.ACTIVE
+        and current is not None
+        and services.may_command(membership, battle, current)
+    )
+    return {
+        "id": battle.pk,
+        "name": battle.name,
+        "status": battle.status,
+        "status_label": str(battle.get_status_display()),
+        "seq": battle.seq,
+        "players_may_act": battle.players_may_act,
+        "terrain": list(battle.setup.get("terrain", ())),
+        "round": state.round,
+        "actions_left": state.actions_left,
+        "current": {"key": current, "name": names.get(current, current)} if current else None,
+        "order": [
+            {"key": key, "name": names.get(key, key), "acting": key == current}
+            for key in state.order
+        ],
+        "sides": sides,
+        "outcome": visible_outcome(battle, viewer),
+        "may_act": may_act,
+        "actions": _actions(system, state, current, names) if may_act else [],
+    }
+
+
+def _army(key: str, entry: dict, state, names, factions, full: bool) -> dict[str, Any]:
+    battle_army = state.army(key)
+    data: dict[str, Any] = {
+        "key": key,
+        "army_id": int(key) if key.isdigit() else None,
+        "name": names.get(key, key),
+        "faction": factions.get(key),
+        "side": entry["side"],
+        "position": entry.get("position", "near"),
+        "position_label": str(
+            selectors.POSITION_LABELS.get(entry.get("position", "near"), entry.get("position"))
+        ),
+        "conditions": {
+            condition: value
+            for condition, value in sorted(entry["army"]["spec"].get("conditions", {}).items())
+            if condition in CONDITIONS
+        },
+        "effects": [
+            {"condition": effect.condition, "value": effect.value}
+            for effect in state.effects
+            if effect.army == key and effect.condition in CONDITIONS
+        ],
+        "engaged_with": list(state.engaged_with(key)),
+        "fortification": entry.get("fortification"),
+        "acting": state.current == key,
+        "out": battle_army.out_of_fight,
+        "full": full,
+    }
+    if full:
+        block = battle_army.army.block()
+        data["hp"] = entry["army"]["hp"]
+        data["max_hp"] = block.max_hp.value
+        data["rout_threshold"] = block.rout_threshold.value if block.rout_threshold else None
+        data["shots"] = entry.get("shots") if block.ranged is not None else None
+        data["potions"] = entry["army"].get("potion_doses")
+    return data
+
+
+def _actions(system, state, current: str, names: dict[str, str]) -> list[dict[str, Any]]:
+    actions = []
+    for spec in system.legal_actions(state, current):
+        label = labels.war_action_name(spec.key) if spec.key != "end_turn" else _("End turn")
+        actions.append(
+            {
+                "key": spec.key,
+                "label": str(label),
+                "actor": current,
+                "cost": spec.cost,
+                "traits": list(spec.traits),
+                "optional_params": list(spec.optional_params),
+                "options": [
+                    {
+                        "params": dict(option.params),
+                        "target_name": names.get(option.params.get("target"))
+                        if isinstance(option.params.get("target"), str)
+                        else None,
+                        "checks": [
+                            {
+                                **check.to_dict(),
+                                "stat_label": str(labels.STAT_LABELS.get(check.stat, check.stat)),
+                            }
+                            for check in option.checks
+                        ],
+                    }
+                    for option in spec.options
+                ],
+            }
+        )
+    return actions
+
+
+# --- Shapes (input, and output for the schema) -----------------------------------------------
+
+
+class BattleListOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    seq = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+class _Named(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+
+
+class _OrderEntry(_Named):
+    acting = serializers.BooleanField()
+
+
+class _Effect(serializers.Serializer):
+    condition = serializers.CharField()
+    value = serializers.IntegerField()
+
+
+class BattleArmyOutput(serializers.Serializer):
+    """An army on the board. `hp`, `max_hp`, `rout_threshold`, `shots` and `potions` only for
+    the GM and the army's own side (`full`)."""
+
+    key = serializers.CharField()
+    army_id = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    faction = serializers.IntegerField(allow_null=True)
+    side = serializers.CharField()
+    position = serializers.ChoiceField(choices=["near", "distant", "fled"])
+    position_label = serializers.CharField()
+    conditions = serializers.DictField(child=serializers.IntegerField())
+    effects = _Effect(many=True)
+    engaged_with = serializers.ListField(child=serializers.CharField())
+    fortification = serializers.CharField(allow_null=True)
+    acting = serializers.BooleanField()
+    out = serializers.BooleanField()
+    full = serializers.BooleanField()
+    hp = serializers.IntegerField(required=False)
+    max_hp = serializers.IntegerField(required=False)
+    rout_threshold = serializers.IntegerField(required=False, allow_null=True)
+    shots = serializers.IntegerField(required=False, allow_null=True)
+    potions = serializers.IntegerField(required=False, allow_null=True)
+
+
+class BattleSideOutput(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    pcs_side = serializers.BooleanField()
+    armies = BattleArmyOutput(many=True)
+
+
+class CheckPreviewOutput(serializers.Serializer):
+    stat = serializers.CharField()
+    stat_label = serializers.CharField()
+    modifier = serializers.IntegerField()
+    modifier_breakdown = serializers.ListField(child=serializers.ListField())
+    dc = serializers.IntegerField(allow_null=True)
+    dc_breakdown = serializers.ListField(child=serializers.ListField())
+    against = serializers.CharField(allow_null=True)
+
+
+class ActionOptionOutput(serializers.Serializer):
+    params = serializers.DictField(help_text="Send these as `params` to take this option.")
+    target_name = serializers.CharField(allow_null=True)
+    checks = CheckPreviewOutput(many=True)
+
+
+class LegalActionOutput(serializers.Serializer):
+    key = serializers.CharField(help_text="Send it as `kind`.")
+    label = serializers.CharField()
+    actor = serializers.CharField(help_text="Send it as `actor`.")
+    cost = serializers.IntegerField()
+    traits = serializers.ListField(child=serializers.CharField())
+    optional_params = serializers.ListField(child=serializers.CharField())
+    options = ActionOptionOutput(many=True)
+
+
+class BattleStateOutput(serializers.Serializer):
+    """The board as the reader sees it."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=BattleStatus.choices)
+    status_label = serializers.CharField()
+    seq = serializers.IntegerField(help_text="Send it back with every write.")
+    players_may_act = serializers.BooleanField()
+    terrain = serializers.ListField(child=serializers.CharField())
+    round = serializers.IntegerField()
+    actions_left = serializers.IntegerField()
+    current = _Named(allow_null=True)
+    order = _OrderEntry(many=True)
+    sides = BattleSideOutput(many=True)
+    outcome = serializers.DictField(
+        allow_null=True,
+        help_text="In full for the GM; players get the winner, rounds, destroyed, fled and "
+        "their own side's kingdom check and XP.",
+    )
+    may_act = serializers.BooleanField()
+    actions = LegalActionOutput(
+        many=True, help_text="The legal actions, if the reader may act for the current army."
+    )
+
+
+class BattleStaleOutput(serializers.Serializer):
+    """The board changed since the `seq` sent: here it is now; nothing changed."""
+
+    errors = serializers.ListField(child=serializers.CharField())
+    battle = BattleStateOutput()
+
+
+class BattleEventOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    code = serializers.CharField()
+    params = serializers.DictField(
+        help_text="Dice and checks are public; the HP left, potion doses and the GM's "
+        "corrections of armies the reader does not see in full are left out."
+    )
+    text = serializers.CharField()
+
+
+class _SidesInput(serializers.Serializer):
+    a = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=50)
+    b = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=50)
+
+
+class BattleCreateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    sides = _SidesInput(help_text="Army ids on each side.")
+    pcs_side = serializers.ChoiceField(
+        choices=["a", "b"], required=False, allow_null=True, allow_blank=True, default=None
+    )
+    terrain = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(TERRAIN)), required=False, default=list
+    )
+    players_may_act = serializers.BooleanField(required=False, default=True)
+
+    def validate_sides(self, sides):
+        armies = [*sides["a"], *sides["b"]]
+        if len(armies) != len(set(armies)):
+            raise serializers.ValidationError(_("An army can fight on one side only, once."))
+        return sides
+
+
+class BattleActionInput(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=0, help_text="The board's `seq` as you saw it.")
+    actor = serializers.CharField(
+        max_length=40, required=False, allow_null=True, default=None,
+        help_text="The army key acting (null for a GM correction).",
+    )  # fmt: skip
+    kind = serializers.CharField(max_length=40, help_text="A legal action's `key`.")
+    params = serializers.DictField(required=False, default=dict)
+    typed_dice = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=100),
+        required=False, allow_null=True, default=None, max_length=20,
+        help_text="Dice rolled at the table, used before any server die.",
+    )  # fmt: skip
+
+
+class SeqInput(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=0, help_text="The board's `seq` as you saw it.")
+
+
+class BattleFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=BattleStatus.choices)
+
+    class Meta:
+        model = Battle
+        fields = ["status"]
+
+
+class BattleEventFilter(django_filters.FilterSet):
+    after = IntegerFilter(
+        field_name="pk", lookup_expr="gt", min_value=0,
+        help_text="Only events after this event id (poll for news).",
+    )  # fmt: skip
+    round = IntegerFilter(min_value=1, max_value=2**31 - 1)
+
+    class Meta:
+        model = BattleEvent
+        fields = ["after", "round"]
+
+
+# --- Views ----------------------------------------------------------------------------------
+
+
+def _input(serializer_class, request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise exceptions.ParseError(_("Send a JSON object."))
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class _StaleBoard:
+    """A stale `seq`: 409 with the board as it is now, for this reader."""
+
+    membership: Membership | None = None
+
+    def handle_exception(self, exc):
+        if isinstance(exc, services.StaleBoard) and self.membership is not None:
+            body = {
+                "errors": [_("The board changed meanwhile: here it is now.")],
+                "battle": battle_state(self.membership, exc.battle),
+            }
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        return super().handle_exception(exc)
+
+
+class BattleApiView(_StaleBoard, ApiView):
+    def battle(self, request: Request, campaign_id: int, battle_id: int, *, gm=False) -> Battle:
+        self.membership = access_campaign(request.user, campaign_id, gm=gm)
+        return get_object_or_404(Battle, campaign=self.membership.campaign, pk=battle_id)
+
+
+class BattleListApi(ApiListView):
+    queryset = Battle.objects.none()
+    filterset_class = BattleFilter
+
+    @extend_schema(tags=["battles"], responses={200: BattleListOutput(many=True), **LIST_ERRORS})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        """The campaign's battles, newest first (any member)."""
+        membership = access_campaign(request.user, campaign_id)
+        battles = self.page(selectors.battle_list(membership=membership))
+        return self.get_paginated_response(BattleListOutput(battles, many=True).data)
+
+    @extend_schema(
+        tags=["battles"],
+        request=BattleCreateInput,
+        responses={201: BattleStateOutput, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        """The GM sets active armies of the campaign against each other; initiative is
+        rolled at once. Pathfinder campaigns only (404 otherwise)."""
+        membership = access_campaign(request.user, campaign_id, gm=True)
+        if membership.campaign.rule_system != RuleSystem.PF2E:
+            raise Http404
+        data = _input(BattleCreateInput, request)
+        battle = services.battle_create(
+            user=request.user,
+            campaign_id=campaign_id,
+            name=data["name"],
+            sides={"a": data["sides"]["a"], "b": data["sides"]["b"]},
+            pcs_side=data["pcs_side"] or None,
+            terrain=tuple(data["terrain"]),
+            players_may_act=data["players_may_act"],
+        )
+        return Response(battle_state(membership, battle), status=status.HTTP_201_CREATED)
+
+
+class BattleDetailApi(BattleApiView):
+    @extend_schema(tags=["battles"], responses={200: BattleStateOutput, **DENIED})
+    def get(self, request: Request, campaign_id: int, battle_id: int) -> Response:
+        """The board as I see it, with my legal actions when it is my army's turn."""
+        battle = self.battle(request, campaign_id, battle_id)
+        return Response(battle_state(self.membership, battle))
+
+
+class BattleLogApi(ApiListView):
+    queryset = BattleEvent.objects.none()
+    filterset_class = BattleEventFilter
+
+    @extend_schema(tags=["battles"], responses={200: BattleEventOutput(many=True), **LIST_ERRORS})
+    def get(self, request: Request, campaign_id: int, battle_id: int) -> Response:
+        """The battle's events, oldest first (undone actions left out), each with its
+        sentence. Enemy HP, potion doses and the GM's corrections of armies I don't see in
+        full are left out of their params and texts."""
+        membership = access_campaign(request.user, campaign_id)
+        battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
+        viewer = viewer_for(membership, battle)
+        names = selectors.army_names(battle)
+        data = []
+        for event in self.page(live_events(battle)):
+            params, text = visible_event(event.code, event.params, names, viewer)
+            data.append(
+                {"id": event.pk, "round": event.round, "code": event.code, "params": params,
+                 "text": text}
+            )  # fmt: skip
+        return self.get_paginated_response(data)
+
+
+class BattleActionApi(BattleApiView):
+    @extend_schema(
+        tags=["battles"],
+        request=BattleActionInput,
+        responses={200: BattleStateOutput, **WRITE_ERRORS, 409: BattleStaleOutput},
+    )
+    def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
+        """Take one action on the board (a war action, the end of a turn; the GM's
+        `gm_correction`). Players act only for their own armies, if the battle lets them."""
+        self.battle(request, campaign_id, battle_id)
+        data = _input(BattleActionInput, request)
+        battle, _events = services.battle_act(
+            user=request.user,
+            campaign_id=campaign_id,
+            battle_id=battle_id,
+            expected_seq=data["seq"],
+            command={
+                "actor": data["actor"],
+                "kind": data["kind"],
+                "params": data["params"],
+                "typed_dice": data["typed_dice"],
+            },
+        )
+        return Response(battle_state(self.membership, battle))
+
+
+class BattleUndoApi(BattleApiView):
+    @extend_schema(
+        tags=["battles"],
+        request=SeqInput,
+        responses={200: BattleStateOutput, **WRITE_ERRORS, 409: BattleStaleOutput},
+    )
+    def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
+        """The GM takes back the last action (it stays in the log, marked undone)."""
+        self.battle(request, campaign_id, battle_id, gm=True)
+        data = _input(SeqInput, request)
+        battle = services.battle_undo(
+            user=request.user, campaign_id=campaign_id, battle_id=battle_id,
+            expected_seq=data["seq"],
+        )  # fmt: skip
+        return Response(battle_state(self.membership, battle))
+
+
+class BattleApplyApi(BattleApiView):
+    @extend_schema(
+        tags=["battles"],
+        request=SeqInput,
+        responses={200: BattleStateOutput, **WRITE_ERRORS, 409: BattleStaleOutput},
+    )
+    def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
+        """The GM writes a finished battle's results to the armies and kingdoms (§7.6)."""
+        self.battle(request, campaign_id, battle_id, gm=True)
+        data = _input(SeqInput, request)
+        battle = services.battle_apply_results(
+            user=request.user, campaign_id=campaign_id, battle_id=battle_id,
+            expected_seq=data["seq"],
+        )  # fmt: skip
+        return Response(battle_state(self.membership, battle))

@@ -1,0 +1,196 @@
+"""The battle report: a printable page and a Markdown download, round by round, as the
+viewer may see it (see `battles.visibility`)."""
+
+import re
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from kingdoms.access import access_campaign
+from kingdoms.models import Membership
+from warfare.engine.battle.registry import get_battle_system
+
+from .forms import TERRAIN_LABELS
+from .models import Battle
+from .selectors import POSITION_LABELS, army_names
+from .visibility import live_events, viewer_for, visible_event, visible_outcome
+
+# --- The report -----------------------------------------------------------------------------
+
+STATE_LABELS = {
+    "destroyed": gettext_lazy("destroyed"),
+    "fled": gettext_lazy("fled"),
+    "defeated": gettext_lazy("defeated"),
+    "routed": gettext_lazy("routed"),
+}
+
+
+def _army_state_label(entry) -> str:
+    if entry.destroyed:
+        return str(STATE_LABELS["destroyed"])
+    if entry.fled:
+        return str(STATE_LABELS["fled"])
+    if entry.defeated:
+        return str(STATE_LABELS["defeated"])
+    if entry.routed:
+        return str(STATE_LABELS["routed"])
+    return str(POSITION_LABELS.get(entry.position, entry.position))
+
+
+def battle_report(*, membership: Membership, battle: Battle) -> dict:
+    """Everything the report shows `membership`: sides, outcome, and each round's events."""
+    viewer = viewer_for(membership, battle)
+    names = army_names(battle)
+    state = get_battle_system(battle.system).state_from_dict(battle.snapshot)
+    sides = []
+    for side in battle.setup["sides"]:
+        armies = []
+        for setup_entry in side["armies"]:
+            key = str(setup_entry["army"]["key"])
+            entry = state.army(key)
+            row = {"key": key, "name": names.get(key, key), "state": _army_state_label(entry)}
+            if viewer.sees_army(key):
+                row["hp"] = entry.army.hp
+                row["max_hp"] = entry.army.max_hp
+            armies.append(row)
+        sides.append(
+            {
+                "key": side["key"],
+                "name": side.get("name") or side["key"],
+                "pcs": bool(side.get("pcs_side")),
+                "armies": armies,
+            }
+        )
+    side_names = {side["key"]: side["name"] for side in sides}
+    rounds: dict[int, list[str]] = {}
+    for event in live_events(battle):
+        _params, text = visible_event(event.code, event.params, names, viewer)
+        if text:
+            rounds.setdefault(event.round, []).append(text)
+    outcome = visible_outcome(battle, viewer)
+    result = None
+    if outcome is not None:
+        details = outcome.get("details") or {}
+        winner = outcome.get("winner")
+        result = {
+            "text": _("Victory for %(side)s.") % {"side": side_names.get(winner, winner)}
+            if winner
+            else _("Nobody holds the field."),
+            "rounds": details.get("rounds"),
+            "destroyed": [names.get(k, k) for k in details.get("destroyed", [])],
+            "fled": [names.get(k, k) for k in details.get("fled", [])],
+            "xp": [
+                (side_names.get(side, side), data.get("total"))
+                for side, data in sorted((details.get("xp") or {}).items())
+                if data and data.get("total") is not None
+            ],
+        }
+    return {
+        "battle": battle,
+        "campaign": battle.campaign,
+        "membership": membership,
+        "status": battle.get_status_display(),
+        "round": state.round,
+        "terrain": [str(TERRAIN_LABELS.get(key, key)) for key in battle.setup.get("terrain", ())],
+        "sides": sides,
+        "outcome": result,
+        "rounds": sorted(rounds.items()),
+    }
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def _md(text) -> str:
+    """Text with Markdown's special characters escaped (names are typed by users)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+def _hp(army: dict) -> str:
+    if "hp" not in army:
+        return ""
+    return " · " + _("HP %(hp)s of %(max)s") % {"hp": army["hp"], "max": army["max_hp"]}
+
+
+def report_markdown(report: dict) -> str:
+    """The report as Markdown, for a group chat."""
+    battle = report["battle"]
+    lines = [
+        f"# {_md(battle.name)}",
+        "",
+        _md(
+            _("%(campaign)s · %(status)s · round %(round)s")
+            % {
+                "campaign": report["campaign"].name,
+                "status": report["status"],
+                "round": report["round"],
+            }
+        ),
+    ]
+    if report["terrain"]:
+        lines.append(
+            _md(_("Terrain and weather: %(terrain)s") % {"terrain": ", ".join(report["terrain"])})
+        )
+    lines += ["", f"## {_md(_('Sides'))}", ""]
+    for side in report["sides"]:
+        pcs = " " + _md(_("(with the PCs)")) if side["pcs"] else ""
+        lines.append(f"**{_md(side['name'])}**{pcs}")
+        lines.append("")
+        for army in side["armies"]:
+            lines.append(f"- {_md(army['name'])} — {_md(army['state'])}{_md(_hp(army))}")
+        lines.append("")
+    outcome = report["outcome"]
+    lines += [f"## {_md(_('Outcome'))}", ""]
+    if outcome is None:
+        lines.append(_md(_("The battle is still in progress.")))
+    else:
+        lines.append(f"**{_md(outcome['text'])}**")
+        if outcome["rounds"]:
+            lines.append("")
+            lines.append(_md(_("Rounds fought: %(rounds)s") % {"rounds": outcome["rounds"]}))
+        if outcome["destroyed"]:
+            lines.append("")
+            lines.append(
+                _md(_("Destroyed: %(armies)s") % {"armies": ", ".join(outcome["destroyed"])})
+            )
+        if outcome["fled"]:
+            lines.append("")
+            lines.append(_md(_("Fled: %(armies)s") % {"armies": ", ".join(outcome["fled"])}))
+        for side, xp in outcome["xp"]:
+            lines.append("")
+            lines.append(_md(_("%(side)s: %(xp)s kingdom XP") % {"side": side, "xp": xp}))
+    lines.append("")
+    for number, texts in report["rounds"]:
+        lines += [f"## {_md(_('Round %(round)s') % {'round': number})}", ""]
+        lines += [f"- {_md(text)}" for text in texts]
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def report_filename(battle: Battle) -> str:
+    return f"{slugify(battle.name) or 'battle'}-report.md"
+
+
+@login_required
+@require_GET
+def report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    """The printable report of a battle (any member); `?format=md` downloads it as Markdown."""
+    membership = access_campaign(request.user, campaign_id)
+    battle = get_object_or_404(
+        Battle.objects.select_related("campaign"), campaign=membership.campaign, pk=battle_id
+    )
+    context = battle_report(membership=membership, battle=battle)
+    if request.GET.get("format") == "md":
+        response = HttpResponse(
+            report_markdown(context), content_type="text/markdown; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{report_filename(battle)}"'
+    else:
+        response = render(request, "battles/report.html", context)
+    response["Cache-Control"] = "private, no-cache"
+    return response

@@ -1,0 +1,415 @@
+"""The battles' JSON API: who may do what, stale seqs, bad input, hidden numbers."""
+
+import pytest
+from django.urls import reverse
+
+from battles import services
+from battles.models import Battle, BattleCommand, BattleEvent
+from kingdoms.models import Campaign, Role, RuleSystem
+from tests.factories import CampaignFactory, MembershipFactory
+
+ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
+HIDDEN_KEYS = {"hp", "max_hp", "rout_threshold", "shots", "potions"}
+
+
+def url(name: str, *args) -> str:
+    return reverse(f"api:{name}", args=args)
+
+
+def battle_row(battle: Battle) -> tuple:
+    battle = Battle.objects.get(pk=battle.pk)
+    commands = BattleCommand.objects.filter(battle=battle)
+    undone = commands.filter(undone_at__isnull=False).count()
+    events = BattleEvent.objects.count()
+    return (battle.seq, battle.status, battle.snapshot, commands.count(), undone, events)
+
+
+def armies_by_name(state: dict) -> dict[str, dict]:
+    return {army["name"]: army for side in state["sides"] for army in side["armies"]}
+
+
+# --- Permission matrix --------------------------------------------------------------------
+
+#: name -> (method, url(f), body(f) or None, battle fixture or None, statuses in ROLES order);
+#: `f` fetches a fixture by name.
+MATRIX = {
+    "list": (
+        "get", lambda f: url("battle-list", f("world").pk), None, "battle",
+        (403, 404, 404, 200, 200, 200)),
+    "create": (
+        "post", lambda f: url("battle-list", f("world").pk),
+        lambda f: {"name": "Second Ford",
+                   "sides": {"a": [f("militia").pk], "b": [f("raiders").pk]}},
+        None, (403, 404, 404, 403, 403, 201)),
+    "detail": (
+        "get", lambda f: url("battle-detail", f("world").pk, f("battle").pk), None, "battle",
+        (403, 404, 404, 200, 200, 200)),
+    "log": (
+        "get", lambda f: url("battle-log", f("world").pk, f("battle").pk), None, "battle",
+        (403, 404, 404, 200, 200, 200)),
+    "action": (
+        "post", lambda f: url("battle-actions", f("world").pk, f("militia_to_act").pk),
+        lambda f: {"seq": f("militia_to_act").seq, "actor": str(f("militia").pk),
+                   "kind": "end_turn"},
+        "militia_to_act", (403, 404, 404, 403, 200, 200)),
+    "undo": (
+        "post", lambda f: url("battle-undo", f("world").pk, f("militia_to_act").pk),
+        lambda f: {"seq": f("militia_to_act").seq}, "militia_to_act",
+        (403, 404, 404, 403, 403, 200)),
+    "apply": (
+        "post", lambda f: url("battle-apply", f("world").pk, f("finished_battle").pk),
+        lambda f: {"seq": f("finished_battle").seq}, "finished_battle",
+        (403, 404, 404, 403, 403, 200)),
+    # The report is an HTML page: anonymous visitors are sent to the log-in page.
+    "report": (
+        "get", lambda f: reverse("battles:report", args=[f("world").pk, f("battle").pk]), None,
+        "battle", (302, 404, 404, 200, 200, 200)),
+    "report-md": (
+        "get", lambda f: reverse("battles:report", args=[f("world").pk, f("battle").pk])
+        + "?format=md", None, "battle", (302, 404, 404, 200, 200, 200)),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("endpoint", list(MATRIX))
+def test_permission_matrix(endpoint, role, request, as_role, world):
+    """Non-members (and GMs of other campaigns) get 404, members without the role 403,
+    anonymous API requests 403; refused writes change nothing."""
+    method, make_url, make_body, battle_fixture, statuses = MATRIX[endpoint]
+    fixture = request.getfixturevalue
+    target = make_url(fixture)
+    body = make_body(fixture) if make_body else None
+    battle = fixture(battle_fixture) if battle_fixture else None
+    before = battle_row(battle) if battle else Battle.objects.count()
+    client = as_role(role)
+    post = method == "post"
+    response = client.post(target, body, format="json") if post else client.get(target)
+    expected = statuses[ROLES.index(role)]
+    assert response.status_code == expected, response.content
+    if method == "post" and expected >= 400:
+        assert (battle_row(battle) if battle else Battle.objects.count()) == before
+    if endpoint == "create" and expected == 201:
+        assert Battle.objects.count() == before + 1
+
+
+def test_unknown_ids_are_404(as_role, world, battle):
+    gm = as_role("gm")
+    assert gm.get(url("battle-list", 999_999)).status_code == 404
+    assert gm.get(url("battle-detail", world.pk, 999_999)).status_code == 404
+    assert gm.get(url("battle-log", world.pk, 999_999)).status_code == 404
+    assert (
+        gm.post(url("battle-undo", world.pk, 999_999), {"seq": 0}, format="json").status_code == 404
+    )
+    # This campaign's battle asked for under another campaign of the same GM.
+    other = CampaignFactory(name="Elsewhere", created_by=world.created_by)
+    MembershipFactory(campaign=other, user=world.created_by, role=Role.GM)
+    assert gm.get(url("battle-detail", other.pk, battle.pk)).status_code == 404
+    assert gm.get(reverse("battles:report", args=[world.pk, 999_999])).status_code == 404
+
+
+# --- Reading ------------------------------------------------------------------------------
+
+
+def test_list(as_role, world, battle):
+    data = as_role("player").get(url("battle-list", world.pk)).json()
+    assert [(b["id"], b["name"], b["status"], b["seq"]) for b in data["results"]] == [
+        (battle.pk, "Battle of the Ford", "active", 0)
+    ]
+    assert (
+        as_role("gm").get(url("battle-list", world.pk), {"status": "finished"}).json()["count"] == 0
+    )
+    assert as_role("gm").get(url("battle-list", world.pk), {"status": "nope"}).status_code == 400
+
+
+def test_hidden_numbers_are_absent_from_the_players_json(as_role, world, battle, militia,
+                                                         raiders):  # fmt: skip
+    player = armies_by_name(as_role("player").get(url("battle-detail", world.pk, battle.pk)).json())
+    assert player["Silverrun Militia"]["full"] is True
+    assert set(player["Silverrun Militia"]) >= HIDDEN_KEYS
+    assert player["Raiders"]["full"] is False
+    assert not HIDDEN_KEYS & set(player["Raiders"])
+    assert player["Raiders"]["position"] == "near"  # …but its public face is there
+    rival = armies_by_name(
+        as_role("other_player").get(url("battle-detail", world.pk, battle.pk)).json()
+    )
+    assert set(rival["Raiders"]) >= HIDDEN_KEYS
+    assert not HIDDEN_KEYS & set(rival["Silverrun Militia"])
+    gm = armies_by_name(as_role("gm").get(url("battle-detail", world.pk, battle.pk)).json())
+    assert gm["Raiders"]["hp"] == 4
+    assert gm["Silverrun Militia"]["hp"] == 5
+
+
+def test_legal_actions_only_for_who_may_act(as_role, world, militia_to_act, militia):
+    def state(role):
+        return as_role(role).get(url("battle-detail", world.pk, militia_to_act.pk)).json()
+
+    player = state("player")
+    assert player["current"] == {"key": str(militia.pk), "name": "Silverrun Militia"}
+    assert player["may_act"] is True
+    keys = [action["key"] for action in player["actions"]]
+    assert "end_turn" in keys and "advance" in keys
+    advance = next(action for action in player["actions"] if action["key"] == "advance")
+    check = advance["options"][0]["checks"][0]
+    assert {"stat", "modifier", "dc", "modifier_breakdown", "dc_breakdown"} <= set(check)
+    assert state("gm")["actions"] == player["actions"]
+    rival = state("other_player")
+    assert (rival["may_act"], rival["actions"]) == (False, [])
+
+
+def test_the_log_hides_enemy_hp_but_not_the_dice(as_role, world, struck, raiders):
+    militia_to_act = struck
+
+    def damaged(role):
+        events = as_role(role).get(url("battle-log", world.pk, militia_to_act.pk)).json()
+        strike = next(e for e in events["results"] if e["code"] == "battle.battle")
+        return strike, next(e for e in events["results"] if e["code"] == "battle.damaged")
+
+    strike, player = damaged("player")
+    assert player["params"] == {
+        "army": str(raiders.pk),
+        "by": 2,
+        "reason": player["params"]["reason"],
+    }
+    assert player["text"] == "Raiders takes 2 damage."
+    assert strike["params"]["check"]["die"] == 20  # the dice are public at the table
+    _strike, gm = damaged("gm")
+    assert gm["params"]["now"] == 2
+    assert gm["text"] == "Raiders takes 2 damage (HP 2)."
+    _strike, rival = damaged("other_player")  # the raiders' own side
+    assert rival["params"]["now"] == 2
+
+
+def test_the_log_hides_the_gms_corrections_of_enemy_armies(as_role, world, gm, battle, raiders):
+    services.battle_act(
+        user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=0,
+        command={"actor": None, "kind": "gm_correction",
+                 "params": {"army": str(raiders.pk), "hp": 3}},
+    )  # fmt: skip
+
+    def correction(role):
+        events = as_role(role).get(url("battle-log", world.pk, battle.pk)).json()["results"]
+        return next(e for e in events if e["code"] == "battle.gm_correction")
+
+    assert set(correction("player")["params"]) == {"army"}
+    assert correction("player")["text"] == "The GM corrects Raiders."
+    assert correction("gm")["params"]["after"]["hp"] == 3
+
+
+def test_the_log_pages_and_polls(as_role, world, battle):
+    client = as_role("player")
+    events = client.get(url("battle-log", world.pk, battle.pk)).json()["results"]
+    assert events[0]["code"] == "battle.started"
+    assert [e["id"] for e in events] == sorted(e["id"] for e in events)
+    newer = client.get(url("battle-log", world.pk, battle.pk), {"after": events[1]["id"]}).json()
+    assert [e["id"] for e in newer["results"]] == [e["id"] for e in events[2:]]
+    assert client.get(url("battle-log", world.pk, battle.pk), {"after": "x"}).status_code == 400
+
+
+# --- Acting -------------------------------------------------------------------------------
+
+
+def test_end_turn_then_a_stale_seq_gets_409_and_changes_nothing(as_role, world, battle):
+    client = as_role("gm")
+    state = client.get(url("battle-detail", world.pk, battle.pk)).json()
+    end_turn = next(a for a in state["actions"] if a["key"] == "end_turn")
+    body = {"seq": state["seq"], "actor": end_turn["actor"], "kind": "end_turn",
+            "params": end_turn["options"][0]["params"]}  # fmt: skip
+    response = client.post(url("battle-actions", world.pk, battle.pk), body, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["seq"] == 1
+    assert response.json()["current"]["key"] != end_turn["actor"]
+    before = battle_row(battle)
+
+    stale = client.post(url("battle-actions", world.pk, battle.pk), body, format="json")
+    assert stale.status_code == 409
+    assert stale.json()["errors"]
+    assert stale.json()["battle"]["seq"] == 1  # the board as it is now
+    assert battle_row(battle) == before
+    assert services.battle_verify(Battle.objects.get(pk=battle.pk))
+
+
+def test_a_stale_board_for_a_player_keeps_enemy_numbers_hidden(as_role, world, militia_to_act,
+                                                               militia):  # fmt: skip
+    body = {"seq": militia_to_act.seq - 1, "actor": str(militia.pk), "kind": "end_turn"}
+    response = as_role("player").post(
+        url("battle-actions", world.pk, militia_to_act.pk), body, format="json"
+    )
+    assert response.status_code == 409
+    raiders = armies_by_name(response.json()["battle"])["Raiders"]
+    assert not HIDDEN_KEYS & set(raiders)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"actor": "1", "kind": "end_turn"},  # no seq
+        {"seq": -1, "actor": "1", "kind": "end_turn"},
+        {"seq": "x", "actor": "1", "kind": "end_turn"},
+        {"seq": 0, "actor": "1"},  # no kind
+        {"seq": 0, "actor": "1", "kind": "end_turn", "params": [1]},
+        {"seq": 0, "actor": "1", "kind": "end_turn", "typed_dice": 20},
+        {"seq": 0, "actor": "1", "kind": "end_turn", "typed_dice": [0]},
+        {"seq": 0, "actor": "ACTOR", "kind": "fly_away"},  # no such action
+        {"seq": 0, "actor": "ACTOR", "kind": "advance", "params": {"target": "nobody"}},
+        # A typed-in d20 of 25: the engine refuses it.
+        {
+            "seq": 0,
+            "actor": "ACTOR",
+            "kind": "advance",
+            "params": {"target": "ENEMY"},
+            "typed_dice": [25],
+        },
+    ],
+)
+def test_bad_action_input_is_400_and_changes_nothing(as_role, world, battle, body):
+    actor, enemy = battle.snapshot["order"]
+    if body.get("actor") == "ACTOR":
+        body = {**body, "actor": actor}
+    if body.get("params") == {"target": "ENEMY"}:
+        body = {**body, "params": {"target": enemy}}
+    before = battle_row(battle)
+    response = as_role("gm").post(url("battle-actions", world.pk, battle.pk), body, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"]
+    assert battle_row(battle) == before
+
+
+def test_a_body_that_is_not_an_object_is_400(as_role, world, battle):
+    response = as_role("gm").post(url("battle-actions", world.pk, battle.pk), [1], format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"]
+
+
+def test_a_player_acting_for_an_enemy_army_gets_403(as_role, world, militia_to_act, raiders,
+                                                    militia):  # fmt: skip
+    before = battle_row(militia_to_act)
+    actions = url("battle-actions", world.pk, militia_to_act.pk)
+    seq = militia_to_act.seq
+    for role, actor in (("player", raiders), ("other_player", militia)):
+        body = {"seq": seq, "actor": str(actor.pk), "kind": "end_turn"}
+        assert as_role(role).post(actions, body, format="json").status_code == 403
+    # Nor may a player correct the board.
+    body = {"seq": seq, "actor": None, "kind": "gm_correction",
+            "params": {"army": str(raiders.pk), "hp": 0}}  # fmt: skip
+    assert as_role("player").post(actions, body, format="json").status_code == 403
+    assert battle_row(militia_to_act) == before
+
+
+def test_players_watch_when_the_battle_says_so(as_role, world, militia_to_act, militia):
+    Battle.objects.filter(pk=militia_to_act.pk).update(players_may_act=False)
+    client = as_role("player")
+    state = client.get(url("battle-detail", world.pk, militia_to_act.pk)).json()
+    assert (state["may_act"], state["actions"]) == (False, [])
+    body = {"seq": militia_to_act.seq, "actor": str(militia.pk), "kind": "end_turn"}
+    response = client.post(url("battle-actions", world.pk, militia_to_act.pk), body, format="json")
+    assert response.status_code == 403
+
+
+# --- The GM's writes ----------------------------------------------------------------------
+
+
+def test_create(as_role, world, militia, raiders):
+    body = {"name": "Second Ford", "sides": {"a": [militia.pk], "b": [raiders.pk]},
+            "pcs_side": "a", "terrain": ["heavy_fog"], "players_may_act": False}  # fmt: skip
+    response = as_role("gm").post(url("battle-list", world.pk), body, format="json")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    battle = Battle.objects.get(pk=data["id"])
+    assert (data["name"], data["seq"], data["status"]) == ("Second Ford", 0, "active")
+    assert data["terrain"] == ["heavy_fog"] and battle.players_may_act is False
+    assert [side["pcs_side"] for side in data["sides"]] == [True, False]
+    assert len(data["order"]) == 2
+
+
+@pytest.mark.parametrize(
+    "sides",
+    [
+        {"a": ["MILITIA"], "b": []},  # nobody on side B (the service's rule)
+        {"a": ["MILITIA"], "b": ["MILITIA"]},  # one army on both sides
+        {"a": ["MILITIA"], "b": [999_999]},  # no such army
+        {"a": ["MILITIA"]},
+        ["MILITIA"],
+    ],
+)
+def test_create_refuses_bad_sides(as_role, world, militia, raiders, sides):
+    def ids(values):
+        return [militia.pk if value == "MILITIA" else value for value in values]
+
+    sides = (
+        {key: ids(value) for key, value in sides.items()} if isinstance(sides, dict) else ids(sides)
+    )
+    response = as_role("gm").post(
+        url("battle-list", world.pk), {"name": "Bad", "sides": sides}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"]
+    assert not Battle.objects.exists()
+
+
+def test_create_refuses_unknown_terrain_and_missing_name(as_role, world, militia, raiders):
+    sides = {"a": [militia.pk], "b": [raiders.pk]}
+    client = as_role("gm")
+    for body in ({"sides": sides}, {"name": "X", "sides": sides, "terrain": ["lava"]},
+                 {"name": "X", "sides": sides, "pcs_side": "c"}):  # fmt: skip
+        assert client.post(url("battle-list", world.pk), body, format="json").status_code == 400
+    assert not Battle.objects.exists()
+
+
+def test_battles_are_for_pathfinder_campaigns(as_role, world, militia, raiders):
+    Campaign.objects.filter(pk=world.pk).update(rule_system=RuleSystem.DND5E)
+    body = {"name": "X", "sides": {"a": [militia.pk], "b": [raiders.pk]}}
+    assert as_role("gm").post(url("battle-list", world.pk), body, format="json").status_code == 404
+
+
+def test_undo(as_role, world, battle):
+    client = as_role("gm")
+    before = Battle.objects.get(pk=battle.pk).snapshot
+    actor = battle.snapshot["order"][0]
+    body = {"seq": 0, "actor": actor, "kind": "end_turn"}
+    assert (
+        client.post(url("battle-actions", world.pk, battle.pk), body, format="json").status_code
+        == 200
+    )
+    undo = url("battle-undo", world.pk, battle.pk)
+    assert client.post(undo, {"seq": 0}, format="json").status_code == 409
+    response = client.post(undo, {"seq": 1}, format="json")
+    assert response.status_code == 200
+    assert response.json()["seq"] == 0
+    assert Battle.objects.get(pk=battle.pk).snapshot == before
+    # Nothing left to undo; a missing seq is bad input.
+    assert client.post(undo, {"seq": 0}, format="json").status_code == 400
+    assert client.post(undo, {}, format="json").status_code == 400
+
+
+def test_apply(as_role, world, finished_battle, kingdom):
+    client = as_role("gm")
+    apply = url("battle-apply", world.pk, finished_battle.pk)
+    assert client.post(apply, {"seq": finished_battle.seq + 1}, format="json").status_code == 409
+    response = client.post(apply, {"seq": finished_battle.seq}, format="json")
+    assert response.status_code == 200
+    assert response.json()["status"] == "applied"
+    assert response.json()["outcome"]["winner"] == "a"
+    kingdom.refresh_from_db()
+    assert kingdom.xp == 40
+    # Twice changes nothing.
+    assert client.post(apply, {"seq": finished_battle.seq}, format="json").status_code == 400
+    kingdom.refresh_from_db()
+    assert kingdom.xp == 40
+
+
+def test_apply_refuses_a_running_battle(as_role, world, battle):
+    response = as_role("gm").post(
+        url("battle-apply", world.pk, battle.pk), {"seq": 0}, format="json"
+    )
+    assert response.status_code == 400
+    assert Battle.objects.get(pk=battle.pk).status == "active"
+
+
+def test_players_see_the_outcome_without_the_armies_numbers(as_role, world, finished_battle):
+    player = as_role("player").get(url("battle-detail", world.pk, finished_battle.pk)).json()
+    assert player["outcome"]["winner"] == "a"
+    assert "armies" not in player["outcome"]["details"]
+    assert set(player["outcome"]["details"]["kingdom_checks"]) == {"a"}
+    gm = as_role("gm").get(url("battle-detail", world.pk, finished_battle.pk)).json()
+    assert "armies" in gm["outcome"]["details"]

@@ -1,0 +1,63 @@
+"""The security net's cast and world: every object a URL of the site can name, one of each."""
+
+import pytest
+
+ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
+
+
+@pytest.fixture
+def users(world, gm, player, other_player, outsider, other_gm):
+    return dict(zip(ROLES, [None, outsider, other_gm, other_player, player, gm], strict=True))
+
+
+@pytest.fixture
+def raiders(world, gm, enemy_faction):
+    """The enemy's level 9 infantry: AC 28, which only the GM and its own side may see."""
+    from warfare import services
+
+    army = services.army_create(
+        user=gm,
+        campaign_id=world.pk,
+        faction_id=enemy_faction.pk,
+        name="Thornback Raiders",
+        army_type="infantry",
+        level_override=9,
+        tactics=("keen_eyed",),
+        hex="D8",
+        notes="GM-ONLY-NOTE ambush at the ford",
+    )
+    return army
+
+
+@pytest.fixture
+def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
+    """Keyword arguments for every URL pattern of the site, pointing at the players' side."""
+    from battles import services as battle_services
+    from kingdoms.models import Membership, Role
+    from tests.factories import InviteFactory, MembershipFactory, UserFactory
+    from warfare import services
+
+    bystander = MembershipFactory(
+        campaign=world, user=UserFactory(username="bystander"), role=Role.PLAYER,
+        faction=kingdom_faction,
+    )  # fmt: skip
+    invite = InviteFactory(campaign=world)
+    recruitment = services.recruitment_start(
+        user=gm, campaign_id=world.pk, faction_id=kingdom_faction.pk, army_type="infantry"
+    )
+    battle = battle_services.battle_create(
+        user=gm, campaign_id=world.pk, name="Battle of the Ford",
+        sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
+    )  # fmt: skip
+    assert Membership.objects.filter(pk=bystander.pk).exists()
+    return {
+        "campaign_id": world.pk,
+        "faction_id": kingdom_faction.pk,
+        "settlement_id": kingdom_faction.settlements.first().pk,
+        "membership_id": bystander.pk,
+        "invite_id": invite.pk,
+        "token": invite.token,
+        "recruitment_id": recruitment.pk,
+        "army_id": militia.pk,
+        "battle_id": battle.pk,
+    }

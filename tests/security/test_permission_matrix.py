@@ -1,0 +1,132 @@
+"""Every URL name of the site × every member of the cast: the exact status of a GET and of an
+empty POST. The names come from the URL resolver, so a new page without a row here fails.
+
+Roles, in order: anonymous, outsider (no campaign), GM of another campaign, player of another
+faction (the enemy's), player (of the faction the URL points at), the campaign's GM. The URLs
+point at the players' side: their faction, settlement, militia, a recruitment, a battle, a
+bystander's membership, an invite (see conftest.objects).
+
+Reading the codes: 302 for anonymous = sent to the log-in page; 404 = not a member (the
+campaign's very existence is hidden); 403 = a member without the role; 405 = wrong method;
+400/409 = the empty POST reached the form or the service and was refused, nothing changed.
+"""
+
+import pytest
+from django.urls import reverse
+
+from .conftest import ROLES
+from .urlmap import url_names
+
+A = "anonymous"
+LOGIN = "/accounts/login/"
+
+#: name: (GET statuses, empty-POST statuses), in ROLES order.
+MATRIX = {
+    # Public pages and account pages.
+    "home": ((302, 302, 302, 302, 302, 302), (302, 302, 302, 302, 302, 302)),
+    "login": ((200, 200, 200, 200, 200, 200), (400, 400, 400, 400, 400, 400)),
+    "logout": ((405, 405, 405, 405, 405, 405), (302, 302, 302, 302, 302, 302)),
+    "signup": ((200, 302, 302, 302, 302, 302), (400, 302, 302, 302, 302, 302)),
+    "set_language": ((302, 302, 302, 302, 302, 302), (302, 302, 302, 302, 302, 302)),
+    "password_change": ((302, 200, 200, 200, 200, 200), (302, 400, 400, 400, 400, 400)),
+    "password_change_done": ((302, 200, 200, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
+    "profile": ((302, 200, 200, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
+    "token-create": ((302, 405, 405, 405, 405, 405), (302, 200, 200, 200, 200, 200)),
+    "token-revoke": ((302, 405, 405, 405, 405, 405), (302, 302, 302, 302, 302, 302)),
+    # Campaigns, factions, settlements, members, invites. Pages that only show something
+    # answer a POST as a GET (they change nothing).
+    "kingdoms:campaign-list": ((302, 200, 200, 200, 200, 200), (302, 200, 200, 200, 200, 200)),
+    "kingdoms:campaign-create": ((302, 200, 200, 200, 200, 200), (302, 400, 400, 400, 400, 400)),
+    "kingdoms:campaign-import": ((302, 200, 200, 200, 200, 200), (302, 400, 400, 400, 400, 400)),
+    "kingdoms:campaign-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "kingdoms:campaign-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:campaign-delete": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:campaign-export": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 200)),
+    "kingdoms:faction-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:faction-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "kingdoms:faction-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:settlement-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:settlement-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:members": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 200)),
+    "kingdoms:member-update": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:member-remove": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "kingdoms:invite-create": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:invite-revoke": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    # An invite link works for whoever holds it: that is what it is for.
+    "kingdoms:invite-accept": ((200, 200, 200, 200, 200, 200), (403, 302, 302, 302, 302, 302)),
+    # Armies and the kingdom turn.
+    "warfare:army-list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "warfare:army-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "warfare:army-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "warfare:army-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "warfare:army-activity": ((302, 404, 404, 403, 200, 200), (302, 404, 404, 403, 400, 400)),
+    "warfare:army-condition": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    # No `version` in the empty POST: refused as a stale edit.
+    "warfare:army-gear-transfer": (
+        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 409, 409)),
+    "warfare:kingdom-turn": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "warfare:recruit-start": ((302, 404, 404, 403, 200, 200), (302, 404, 404, 403, 400, 400)),
+    # Another side's recruitment is not even there for the enemy player.
+    "warfare:recruit-step": ((302, 404, 404, 404, 200, 200), (302, 404, 404, 404, 400, 400)),
+    # Battles.
+    "battles:list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "battles:create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "battles:board": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "battles:act": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 400, 400, 400)),
+    "battles:undo": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 409)),
+    "battles:apply": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 409)),
+    "battles:report": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
+    # The JSON API: anonymous requests get 403 (no WWW-Authenticate challenge), never 302.
+    "api:schema": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
+    "api:docs": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
+    "api:campaign-list": ((403, 200, 200, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:campaign-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:faction-list": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:faction-army-list": ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400)),
+    "api:army-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:army-activities": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 400, 400)),
+    "api:army-log": ((403, 404, 404, 403, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:battle-list": ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400)),
+    "api:battle-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:battle-log": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:battle-actions": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 400, 400, 400)),
+    "api:battle-undo": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 403, 400)),
+    "api:battle-apply": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 403, 400)),
+}  # fmt: skip
+
+#: Anonymous redirects that do not go to the log-in page.
+NOT_TO_LOGIN = {"set_language", "signup"}
+
+
+def test_every_url_name_of_the_site_has_a_row():
+    names = set(url_names())
+    assert sorted(names - set(MATRIX)) == [], "add these URL names to MATRIX"
+    assert sorted(set(MATRIX) - names) == [], "these URL names are gone: remove their rows"
+
+
+@pytest.mark.parametrize("name", sorted(url_names()))
+def test_status_of_every_url_for_every_role(name, client, users, objects):
+    if name not in MATRIX:
+        pytest.fail(f"{name} has no row in MATRIX: decide who may open it")
+    url = reverse(name, kwargs={key: objects[key] for key in url_names()[name]})
+    expected_get, expected_post = MATRIX[name]
+    got_get, got_post = [], []
+    for role in ROLES:
+        client.logout()
+        if users[role]:
+            client.force_login(users[role])
+        response = client.get(url)
+        got_get.append(response.status_code)
+        if role == A and response.status_code == 302 and name not in NOT_TO_LOGIN:
+            assert response["Location"].startswith(LOGIN), (name, response["Location"])
+        got_post.append(client.post(url, {}).status_code)
+    assert (tuple(got_get), tuple(got_post)) == (expected_get, expected_post), url
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_admin_is_for_staff_only(client, users, role):
+    if users[role]:
+        client.force_login(users[role])
+    response = client.get(reverse("admin:index"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("admin:login"))

@@ -1,0 +1,51 @@
+"""Filters of the API lists (django-filter). Only on what every reader of the list may see:
+a filter on a hidden number would tell a player that number by what it lets through."""
+
+import django_filters
+from django import forms
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+
+from kingdoms.models import Campaign, Controller, Faction, RuleSystem
+from warfare.models import Army, ArmyStatus, ArmyType, LogEntry
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class IntegerFilter(django_filters.Filter):
+    """A whole number (bound it with min_value/max_value: PostgreSQL refuses huge ones)."""
+
+    field_class = forms.IntegerField
+
+
+class CampaignFilter(django_filters.FilterSet):
+    rule_system = django_filters.ChoiceFilter(choices=RuleSystem.choices)
+
+    class Meta:
+        model = Campaign
+        fields = ["rule_system"]
+
+
+class FactionFilter(django_filters.FilterSet):
+    controlled_by = django_filters.ChoiceFilter(choices=Controller.choices)
+
+    class Meta:
+        model = Faction
+        fields = ["controlled_by"]
+
+
+class ArmyFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=ArmyStatus.choices)
+    type = django_filters.ChoiceFilter(field_name="army_type", choices=ArmyType.choices)
+
+    class Meta:
+        model = Army
+        fields = ["status", "type"]
+
+
+class LogEntryFilter(django_filters.FilterSet):
+    code = django_filters.CharFilter(help_text="An event code, e.g. `army.placed`.")
+    turn = IntegerFilter(min_value=0, max_value=2**31 - 1)
+
+    class Meta:
+        model = LogEntry
+        fields = ["code", "turn"]
