@@ -52,7 +52,24 @@ def _army_pages(world, faction):
     recruitment = services.recruitment_start(
         user=gm, campaign_id=world.pk, faction_id=faction.pk, army_type="infantry"
     )
+    from battles.services import battle_create
+
+    enemy = services.army_create(
+        user=gm,
+        campaign_id=world.pk,
+        faction_id=faction.pk,
+        name="Turncoats",
+        army_type="infantry",
+        tactics=("keen_eyed",),
+    )
+    battle = battle_create(
+        user=gm, campaign_id=world.pk, name="Skirmish", sides={"a": [army.pk], "b": [enemy.pk]}
+    )
     return [
+        reverse("battles:list", args=[world.pk]),
+        reverse("battles:create", args=[world.pk]),
+        battle.get_absolute_url(),
+        reverse("battles:report", args=[world.pk, battle.pk]),
         reverse("warfare:army-list", args=[world.pk, faction.pk]),
         reverse("warfare:army-create", args=[world.pk, faction.pk]),
         reverse("warfare:army-detail", args=[world.pk, army.pk]),
