@@ -15,7 +15,7 @@ from kingdoms.models import Faction, Kingdom
 from .access import access_army
 from .engine.dice import SeededDice
 from .engine.problems import Problem
-from .engine.systems.pf2e.activities.plan import plan_activity
+from .engine.systems.pf2e.activities.plan import gear_to_dict, plan_activity
 from .engine.systems.pf2e.activities.resolve import ActivityOutcome, resolve_activity
 from .engine.systems.pf2e.activities.upkeep import (
     TurnOutcome,
@@ -100,33 +100,27 @@ def army_create(
             faction_specialized_keys=tuple(others.values_list("specialized", flat=True)),
         )
     )
-    block = stat_block(spec)
-    army = Army(
-        faction=faction,
-        name=name,
-        army_type=spec.type.value,
-        specialized=specialized,
-        level_override=level_override,
-        hp=block.max_hp.value,
-        tactics=list(spec.tactics),
-        gear=[_gear_dict(choice) for choice in spec.gear],
-        hex=hex,
-        notes=notes,
-    )
-    army.full_clean()
-    army.save()
+    army = _new_army(faction, spec, name=name, level_override=level_override, hex=hex, notes=notes)
     _log(army, faction, "army.placed", user, name=name, type=army.army_type, level=level)
     return army
 
 
-def _gear_dict(choice) -> dict[str, Any]:
-    return {
-        "key": choice.key,
-        "tier": choice.tier,
-        "weapon": choice.weapon.value if choice.weapon else None,
-        "doses": choice.doses,
-        "source": choice.source.value,
-    }
+def _new_army(faction: Faction, spec: ArmySpec, **fields: Any) -> Army:
+    """A new army row at full HP with its spec's type, tactics, gear and potion doses."""
+    block = stat_block(spec)
+    army = Army(
+        faction=faction,
+        army_type=spec.type.value,
+        specialized=spec.specialized or "",
+        hp=block.max_hp.value,
+        tactics=list(spec.tactics),
+        gear=[gear_to_dict(choice) for choice in spec.gear],
+        potion_doses=block.potion_doses,
+        **fields,
+    )
+    army.full_clean()
+    army.save()
+    return army
 
 
 @transaction.atomic
@@ -495,21 +489,14 @@ def recruitment_finish(*, user, campaign_id: int, recruitment_id: int, name: str
             faction_specialized_keys=_faction_specialized(faction),
         )
     )
-    block = stat_block(spec)
-    army = Army(
-        faction=faction,
+    army = _new_army(
+        faction,
+        spec,
         name=name.strip(),
-        army_type=spec.type.value,
-        specialized=recruitment.specialized,
-        hp=block.max_hp.value,
-        tactics=list(spec.tactics),
-        gear=[_gear_dict(choice) for choice in spec.gear],
-        potion_doses=block.potion_doses,
         conditions={"efficient": 1} if recruitment.efficient else {},
         hex=recruitment.hex,
     )
-    army.full_clean()
-    army.save()
+    block = stat_block(spec)
     recruitment.army = army
     recruitment.step = RecruitmentStep.DONE
     recruitment.save()
