@@ -1,6 +1,6 @@
 """Campaign export and import: one versioned JSON document with everything of a campaign.
 
-Format ``warfare-campaign``, version 1. Top-level keys::
+Format ``warfare-campaign``, version 2. Top-level keys::
 
     format, version, exported_at
     campaign      {name, description, rule_system, narrative_warfare, created_by,
@@ -13,7 +13,10 @@ Format ``warfare-campaign``, version 1. Top-level keys::
                     created_at, updated_at}]
     log           [{faction, army, turn, code, data, actor, created_at}]
     recruitments  [{faction, started_by, army_type, ..., army, created_at, updated_at}]
-    battles       []   (always empty in version 1: filled when the battle board lands)
+    battles       [{name, system, setup, seed, snapshot, seq, status, players_may_act,
+                    outcome, created_by, created_at, updated_at,
+                    commands: [{position, command, actor, created_at, undone_at}],
+                    events: [{command, round, code, params, created_at}]}]
 
 References inside the file are natural keys, never database ids of the source installation:
 factions and settlements by name (unique in a campaign), users by username, armies by `ref`,
@@ -21,13 +24,31 @@ a number local to the file (armies may share a name). Log parameters that name a
 (`ARMY_PARAMS`) hold army refs as well. Invite links (their tokens are secrets) and passwords
 are not exported.
 
+Battles (version 2). The engine keys armies by their database id as a string; in the file
+every such key in a battle's setup, snapshot, outcome, commands and events is the army's ref
+as a string ("3"), found by one walk (`_map_battle_json`) that knows which JSON keys hold army
+keys (`BATTLE_ARMY_VALUES`, `BATTLE_ARMY_KEYED`). A setup's "faction" (an id) is the faction's
+name in the file. An event names its command by its index in the battle's "commands" (not
+by position: an undone command and its replacement share a position). The armies keep their
+order in every list, which initiative ties depend on.
+
+The engine also derives each army's initiative die from its key, which an import changes, so
+the export writes every seeded initiative die into the setup's "initiative_dice" (the snapshot
+then calls those rolls "typed"; the battle log keeps its events as they were). A replay of the
+imported battle thus rolls the same initiative. Import replays every battle with the new keys
+and refuses the file unless the board comes out as stored. Engagement pairs are the one
+exception: the engine orders them by the text of the keys ("10" < "9"), so the file orders
+them by ref text, and an import keeps the order its replay gives.
+
 Import reads a file in four steps, all before anything is written: parse (size, JSON, an
 object, the format), upgrade (older format versions, `UPGRADES`), validate (the schema below,
 every reference, the models' own validation and, for Pathfinder, the rules), write (one
 transaction). A damaged or hostile file raises `ImportRefused` naming the problem.
 """
 
+import copy
 import json
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -39,6 +60,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from battles.models import Battle, BattleCommand, BattleEvent
+from warfare.engine.battle.protocol import Command, replay
+from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.armies import stat_block
 from warfare.engine.systems.pf2e.validation import validate_army
 from warfare.mapping import army_spec
@@ -57,7 +81,7 @@ from .models import (
 )
 
 FORMAT = "warfare-campaign"
-VERSION = 1
+VERSION = 2
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_TEXT = 100_000
@@ -68,6 +92,10 @@ LIMITS = {
     "armies": 10_000,
     "log": 200_000,
     "recruitments": 10_000,
+    "battles": 2_000,
+    # Totals over all battles of the file (each battle's own list has the same limit).
+    "battle_commands": 100_000,
+    "battle_events": 100_000,
 }
 
 # The model fields each section carries, beyond its references. A test checks that every
@@ -103,6 +131,12 @@ RECRUITMENT_FIELDS = (
     "army_type", "specialized", "step", "check_result", "efficient", "tactics", "hex",
     "created_at", "updated_at",
 )  # fmt: skip
+BATTLE_FIELDS = (
+    "name", "system", "seed", "seq", "status", "players_may_act", "created_at", "updated_at",
+)  # fmt: skip
+BATTLE_JSON_FIELDS = ("setup", "snapshot", "outcome")  # army keys inside become refs
+BATTLE_COMMAND_FIELDS = ("position", "created_at", "undone_at")  # and "command" (army refs)
+BATTLE_EVENT_FIELDS = ("round", "code", "created_at")  # and "params" (army refs)
 
 # Log parameters that name an army: a database id in the log, an army ref in the file.
 # "*" applies to every event code.
@@ -111,6 +145,23 @@ ARMY_PARAMS = {
     "army.gear_transferred": ("from", "to"),
     "war.encounter_pending": ("armies", "enemies"),
 }
+
+
+# Battle JSON (setup, snapshot, outcome, commands, event params): the keys whose value is an
+# army key, a list of them, or a list of lists of them (engagement pairs), wherever they occur.
+# Only strings are army keys: numbers under the same names are amounts ("by": 2 damage), and
+# strings that are not army keys (side keys "a"/"b", fortification keys) are left as they are.
+BATTLE_ARMY_VALUES = frozenset({
+    "key",               # an army state (setup, snapshot, outcome); also sides, fortifications
+    "army", "actor", "target", "ally", "explosive_target", "start_target",  # commands, events
+    "by", "against", "owner",                                               # effects, checks
+    "order", "attacks", "engagements", "engage", "disengage", "engaged_with",
+    "next_attack_bonus",                                                    # [army, bonus]
+    "armies", "took_damage", "damaged", "defeated", "destroyed", "fled",    # outcome lists
+})  # fmt: skip
+# ... and the keys whose value is an object keyed by army keys.
+BATTLE_ARMY_KEYED = frozenset({"initiative_dice", "armies"})  # outcome "armies": {key: state}
+_DIGITS = re.compile(r"[0-9]+")
 
 
 class ImportRefused(ValidationError):
@@ -154,6 +205,133 @@ def _map_army_params(code: str, data, refs: dict[int, int | None], *, on_unknown
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _map_battle_json(value, keys: Callable[[str, str], str], path: str = "", *, army=False):
+    """A copy of battle JSON `value` with each army key `k` (a string) replaced by
+    `keys(k, path)`. `army`: `value` sits under a `BATTLE_ARMY_VALUES` key."""
+    if isinstance(value, str):
+        return keys(value, path) if army else value
+    if isinstance(value, list):
+        return [_map_battle_json(v, keys, f"{path}[{i}]", army=army) for i, v in enumerate(value)]
+    if not isinstance(value, dict):
+        return value
+    result = {}
+    for name, child in value.items():
+        where = f"{path}.{name}"
+        if name in BATTLE_ARMY_KEYED and isinstance(child, dict):
+            result[name] = {
+                keys(key, where): _map_battle_json(v, keys, f"{where}.{key}")
+                for key, v in child.items()
+            }
+        else:
+            result[name] = _map_battle_json(child, keys, where, army=name in BATTLE_ARMY_VALUES)
+    return result
+
+
+def _lookup(table: dict[str, str]) -> Callable[[str, str], str]:
+    """Army keys found in `table` are replaced; any other string stays as it is."""
+    return lambda key, path: table.get(key, key)
+
+
+def _pin_initiative(setup, snapshot) -> tuple[Any, Any]:
+    """(setup, snapshot) with every seeded initiative die written into the setup's
+    "initiative_dice", as if typed in: the engine derives those dice from the army keys,
+    which change on import (see the module docstring)."""
+    if not isinstance(setup, dict) or not isinstance(snapshot, dict):
+        return setup, snapshot
+    rolls = snapshot.get("initiative")
+    seeded = [
+        r
+        for r in (rolls if isinstance(rolls, list) else ())
+        if isinstance(r, dict) and r.get("source") == "seeded" and isinstance(r.get("army"), str)
+    ]
+    if not seeded:
+        return setup, snapshot
+    setup, snapshot = copy.deepcopy(setup), copy.deepcopy(snapshot)
+    pins = {r["army"]: r["die"] for r in seeded}
+    setup["initiative_dice"] = {**(setup.get("initiative_dice") or {}), **pins}
+    for roll in snapshot["initiative"]:
+        if isinstance(roll, dict) and roll.get("source") == "seeded":
+            roll["source"] = "typed"
+    for event in snapshot.get("opening") or ():
+        if not isinstance(event, dict) or event.get("code") != "battle.initiative":
+            continue
+        params = event.get("params")
+        was_seeded = isinstance(params, dict) and params.get("source") == "seeded"
+        if was_seeded and params.get("army") in pins:
+            params["source"] = "typed"
+    return setup, snapshot
+
+
+def _engagements_by_ref(snapshot):
+    """The engine keeps engagement pairs ordered by the text of the army keys; in the file
+    they are ordered the same way by the refs, so that the file does not depend on ids."""
+    pairs = snapshot.get("engagements") if isinstance(snapshot, dict) else None
+    if not isinstance(pairs, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(k, str) for k in p) for p in pairs
+    ):
+        return snapshot
+    return {**snapshot, "engagements": sorted(sorted(p) for p in pairs)}
+
+
+def _export_battles(campaign: Campaign, army_refs: dict[int, int | None], factions) -> list:
+    battles = list(
+        Battle.objects.filter(campaign=campaign).select_related("created_by").order_by("pk")
+    )
+    commands: dict[int, list[BattleCommand]] = {}
+    for command in (
+        BattleCommand.objects.filter(battle__campaign=campaign)
+        .select_related("actor")
+        .order_by("battle_id", "pk")
+    ):
+        commands.setdefault(command.battle_id, []).append(command)
+    events: dict[int, list[BattleEvent]] = {}
+    for event in BattleEvent.objects.filter(battle__campaign=campaign).order_by("battle_id", "pk"):
+        events.setdefault(event.battle_id, []).append(event)
+    keys = _lookup({str(pk): str(ref) for pk, ref in army_refs.items()})
+    faction_names = {f.pk: f.name for f in factions}
+
+    def setup_doc(setup):
+        setup = _map_battle_json(setup, keys)
+        for side in setup.get("sides") or () if isinstance(setup, dict) else ():
+            for entry in side.get("armies") or () if isinstance(side, dict) else ():
+                if isinstance(entry, dict) and "faction" in entry:
+                    entry["faction"] = faction_names.get(entry["faction"])
+        return setup
+
+    result = []
+    for battle in battles:
+        index = {c.pk: i for i, c in enumerate(commands.get(battle.pk, []))}
+        setup, snapshot = _pin_initiative(
+            setup_doc(battle.setup), _engagements_by_ref(_map_battle_json(battle.snapshot, keys))
+        )
+        result.append(
+            {
+                **_fields(battle, BATTLE_FIELDS),
+                "created_by": _username(battle.created_by),
+                "setup": setup,
+                "snapshot": snapshot,
+                "outcome": _map_battle_json(battle.outcome, keys),
+                "commands": [
+                    {
+                        **_fields(c, BATTLE_COMMAND_FIELDS),
+                        "command": _map_battle_json(c.command, keys),
+                        "actor": _username(c.actor),
+                    }
+                    for c in commands.get(battle.pk, [])
+                ],
+                "events": [
+                    {
+                        "command": index[e.command_id] if e.command_id is not None else None,
+                        **_fields(e, BATTLE_EVENT_FIELDS),
+                        "params": _map_battle_json(e.params, keys),
+                    }
+                    for e in events.get(battle.pk, [])
+                ],
+            }
+        )
+    return result
 
 
 def campaign_export(campaign: Campaign) -> dict[str, Any]:
@@ -240,9 +418,7 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
             }
             for r in recruitments
         ],
-        # Extension point: battles (setup, seed, commands, events) join the format with the
-        # battle board, as format version 2 with an upgrade step from version 1.
-        "battles": [],
+        "battles": _export_battles(campaign, army_refs, factions),
     }
 
 
@@ -340,7 +516,18 @@ def upgrade_0_to_1(document: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: upgrade_0_to_1}
+def upgrade_1_to_2(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 added battles; version 1 wrote none (an empty list, or nothing)."""
+    doc = dict(document)
+    doc.setdefault("battles", [])
+    doc["version"] = 2
+    return doc
+
+
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    0: upgrade_0_to_1,
+    1: upgrade_1_to_2,
+}
 """{version: step to version + 1}. A new format version adds its step here."""
 
 
@@ -574,7 +761,38 @@ SCHEMA = _object(
             ),
             limit=LIMITS["recruitments"],
         ),
-        "battles": _list(_json, limit=0),
+        "battles": _list(
+            _object(
+                {
+                    **_model_checks(Battle, BATTLE_FIELDS),
+                    "created_by": _optional_name,
+                    "setup": _json_object,
+                    "snapshot": _json_object,
+                    "outcome": _nullable(_json_object),
+                    "commands": _list(
+                        _object(
+                            {
+                                **_model_checks(BattleCommand, BATTLE_COMMAND_FIELDS),
+                                "command": _json_object,
+                                "actor": _optional_name,
+                            }
+                        ),
+                        limit=LIMITS["battle_commands"],
+                    ),
+                    "events": _list(
+                        _object(
+                            {
+                                "command": _ref,
+                                **_model_checks(BattleEvent, BATTLE_EVENT_FIELDS),
+                                "params": _json_object,
+                            }
+                        ),
+                        limit=LIMITS["battle_events"],
+                    ),
+                }
+            ),
+            limit=LIMITS["battles"],
+        ),
     }
 )
 
@@ -627,6 +845,85 @@ def _check_references(doc: dict[str, Any]) -> None:
             )
 
         _map_army_params(row["code"], row["data"], {a: a for a in armies}, on_unknown=dangling)
+    _check_battles(doc["battles"], factions, armies)
+
+
+def _check_battles(battles: list[dict], factions: set, armies: set) -> None:
+    """Totals, the setup's shape and references, live positions, event commands, and every
+    army key in a battle's JSON: a ref of an army of the file."""
+    for what in ("commands", "events"):
+        total = sum(len(b[what]) for b in battles)
+        limit = LIMITS[f"battle_{what}"]
+        if total > limit:
+            raise _refuse(
+                _(
+                    "battles: %(count)s %(what)s in all, more than the %(limit)s a campaign "
+                    "may have."
+                ),
+                count=total,
+                what=what,
+                limit=limit,
+            )
+    refs = {str(ref) for ref in armies}
+
+    def army_key(key, path):
+        if _DIGITS.fullmatch(key) and key not in refs:
+            raise _refuse(
+                _("%(path)s: no %(what)s “%(value)s” in the file."),
+                path=path,
+                what=_("army"),
+                value=key,
+            )
+        return key
+
+    for index, battle in enumerate(battles):
+        path = f"battles[{index}]"
+        sides = battle["setup"].get("sides")
+        if not isinstance(sides, list) or not sides:
+            raise _type_error(f"{path}.setup.sides", _("a list of sides"))
+        seen = set()
+        for s, side in enumerate(sides):
+            entries = side.get("armies") if isinstance(side, dict) else None
+            if not isinstance(entries, list):
+                raise _type_error(f"{path}.setup.sides[{s}].armies", _("a list"))
+            for e, entry in enumerate(entries):
+                where = f"{path}.setup.sides[{s}].armies[{e}]"
+                state = entry.get("army") if isinstance(entry, dict) else None
+                key = state.get("key") if isinstance(state, dict) else None
+                if not isinstance(key, str) or key not in refs:
+                    raise _refuse(
+                        _("%(path)s: no %(what)s “%(value)s” in the file."),
+                        path=f"{where}.army.key",
+                        what=_("army"),
+                        value=key,
+                    )
+                if key in seen:
+                    raise _refuse(
+                        _("%(path)s: army “%(value)s” appears twice."), path=where, value=key
+                    )
+                seen.add(key)
+                if not isinstance(entry.get("faction"), str | None):
+                    raise _type_error(f"{where}.faction", _("text"))
+                _check_ref(entry.get("faction"), factions, f"{where}.faction", _("faction"))
+        for name in BATTLE_JSON_FIELDS:
+            _map_battle_json(battle[name], army_key, f"{path}.{name}")
+        live = sorted(c["position"] for c in battle["commands"] if c["undone_at"] is None)
+        if len(live) != battle["seq"] or live != list(range(len(live))):
+            raise _refuse(
+                _("%(path)s: its live commands must hold the positions 0 to seq - 1, once each."),
+                path=path,
+            )
+        for c, command in enumerate(battle["commands"]):
+            _map_battle_json(command["command"], army_key, f"{path}.commands[{c}].command")
+        for e, event in enumerate(battle["events"]):
+            where = f"{path}.events[{e}]"
+            if event["command"] is not None and not 0 <= event["command"] < len(battle["commands"]):
+                raise _refuse(
+                    _("%(path)s.command: no command %(value)s in the battle."),
+                    path=where,
+                    value=event["command"],
+                )
+            _map_battle_json(event["params"], army_key, f"{where}.params")
 
 
 def _clean(instance: models.Model, path: str) -> None:
@@ -697,7 +994,7 @@ def _restore(model, rows: list[models.Model], values: list[dict], names) -> None
     names = [n for n in names if isinstance(model._meta.get_field(n), models.DateTimeField)]
     for instance, row in zip(rows, values, strict=True):
         for name in names:
-            setattr(instance, name, parse_datetime(row[name]))
+            setattr(instance, name, parse_datetime(row[name]) if row[name] else None)
     if rows and names:
         model.objects.bulk_update(rows, names, batch_size=500)
 
@@ -713,6 +1010,8 @@ def campaign_import(*, user, data: dict[str, Any]) -> Campaign:
     usernames = {m["username"] for m in doc["members"]}
     usernames |= {r["actor"] for r in doc["log"] if r["actor"]}
     usernames |= {r["started_by"] for r in doc["recruitments"] if r["started_by"]}
+    usernames |= {b["created_by"] for b in doc["battles"] if b["created_by"]}
+    usernames |= {c["actor"] for b in doc["battles"] for c in b["commands"] if c["actor"]}
     users = {
         u.get_username(): u
         for u in get_user_model().objects.filter(**{"username__in": sorted(usernames)})
@@ -779,7 +1078,99 @@ def _build_rows(doc: dict[str, Any], *, user, users: dict) -> dict[str, Any]:
         )
         for i, r in enumerate(doc["recruitments"])
     ]
+    rows["battles"] = []
+    for index, b in enumerate(doc["battles"]):
+        path = f"battles[{index}]"
+        battle = _build(Battle, b, BATTLE_FIELDS, path, created_by=users.get(b["created_by"]))
+        try:
+            get_battle_system(b["system"]).state_from_dict(b["snapshot"])
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            raise _refuse(_("%(path)s: the board (snapshot) cannot be read."), path=path) from None
+        commands = [
+            _build(
+                BattleCommand,
+                c,
+                BATTLE_COMMAND_FIELDS,
+                f"{path}.commands[{i}]",
+                actor=users.get(c["actor"]),
+            )
+            for i, c in enumerate(b["commands"])
+        ]
+        events = [
+            _build(BattleEvent, e, BATTLE_EVENT_FIELDS, f"{path}.events[{i}]")
+            for i, e in enumerate(b["events"])
+        ]
+        rows["battles"].append((b, battle, commands, events))
     return rows
+
+
+def _replayed_snapshot(battle: Battle, commands: list[BattleCommand], path: str) -> dict:
+    """The snapshot to store: the file's, checked by replaying the battle with this
+    installation's army keys (the engine orders engagement pairs by key text, so those may
+    come out in another order: the replay's is kept, or battle_verify would fail)."""
+    live = sorted((c for c in commands if c.undone_at is None), key=lambda c: c.position)
+    try:
+        system = get_battle_system(battle.system)
+        state, _events = replay(
+            system, battle.setup, battle.seed, [Command.from_dict(c.command) for c in live]
+        )
+        replayed = state.to_dict()
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RuntimeError):
+        replayed = None
+    if replayed == battle.snapshot:
+        return battle.snapshot
+    if replayed is not None and _engagements_by_ref(replayed) == _engagements_by_ref(
+        battle.snapshot
+    ):
+        return replayed
+    raise _refuse(
+        _(
+            "%(path)s: replaying the commands of the battle “%(name)s” does not give its "
+            "board (the file is damaged, or the battle did not verify where it was exported: "
+            "see the verify_battles command)."
+        ),
+        path=path,
+        name=battle.name,
+    )
+
+
+def _write_battles(rows, campaign: Campaign, factions: dict, by_ref: dict) -> None:
+    keys = _lookup({str(ref): str(army.pk) for ref, army in by_ref.items()})
+    faction_ids = {name: faction.pk for name, faction in factions.items()}
+    battles = []
+    for index, (row, battle, commands, _events) in enumerate(rows):
+        battle.campaign = campaign
+        battle.setup = _map_battle_json(row["setup"], keys)
+        for side in battle.setup["sides"]:
+            for entry in side["armies"]:
+                if "faction" in entry:
+                    entry["faction"] = faction_ids.get(entry["faction"])
+        battle.snapshot = _map_battle_json(row["snapshot"], keys)
+        battle.outcome = _map_battle_json(row["outcome"], keys)
+        for command, command_row in zip(commands, row["commands"], strict=True):
+            command.command = _map_battle_json(command_row["command"], keys)
+        battle.snapshot = _replayed_snapshot(battle, commands, f"battles[{index}]")
+        battles.append(battle)
+    Battle.objects.bulk_create(battles, batch_size=500)
+    _restore(Battle, battles, [row for row, *_rest in rows], BATTLE_FIELDS)
+    commands, command_rows, events, event_rows = [], [], [], []
+    for row, battle, battle_commands, _battle_events in rows:
+        for command, command_row in zip(battle_commands, row["commands"], strict=True):
+            command.battle = battle
+            commands.append(command)
+            command_rows.append(command_row)
+    BattleCommand.objects.bulk_create(commands, batch_size=1000)
+    _restore(BattleCommand, commands, command_rows, BATTLE_COMMAND_FIELDS)
+    for row, battle, battle_commands, battle_events in rows:
+        for event, event_row in zip(battle_events, row["events"], strict=True):
+            event.battle = battle
+            index = event_row["command"]
+            event.command = battle_commands[index] if index is not None else None
+            event.params = _map_battle_json(event_row["params"], keys)
+            events.append(event)
+            event_rows.append(event_row)
+    BattleEvent.objects.bulk_create(events, batch_size=1000)
+    _restore(BattleEvent, events, event_rows, BATTLE_EVENT_FIELDS)
 
 
 @transaction.atomic(durable=True)
@@ -848,4 +1239,5 @@ def _write(doc: dict[str, Any], rows: dict[str, Any], *, user) -> Campaign:
         recruitments.append(recruitment)
     Recruitment.objects.bulk_create(recruitments)
     _restore(Recruitment, recruitments, [r for r, _x in rows["recruitments"]], RECRUITMENT_FIELDS)
+    _write_battles(rows["battles"], campaign, factions, by_ref)
     return campaign

@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import models
+from django.db import connection, models
 
+from battles import services as battle_services
+from battles.models import Battle, BattleCommand, BattleEvent
+from battles.selectors import army_names, battle_log
+from battles.visibility import viewer_for
 from kingdoms import portability
 from kingdoms.models import (
     Campaign,
@@ -29,7 +33,7 @@ from warfare.models import Army, LogEntry, Recruitment
 
 DATA = Path(__file__).parent / "data"
 MODELS = (Campaign, Membership, Faction, Kingdom, CommandStaff, Settlement, Invite, Army,
-          LogEntry, Recruitment)  # fmt: skip
+          LogEntry, Recruitment, Battle, BattleCommand, BattleEvent)  # fmt: skip
 
 
 def counts() -> dict[str, int]:
@@ -77,7 +81,7 @@ def test_round_trip_is_lossless(rich, gm, militia, raiders):
     first = campaign_export(rich)
     text = json.dumps(first)
     assert militia.faction.kingdom and "token" not in text and "password" not in text
-    assert first["format"] == "warfare-campaign" and first["version"] == 1
+    assert first["format"] == "warfare-campaign" and first["version"] == 2
     assert first["battles"] == []
     shaken = next(e for e in first["log"] if e["code"] == "gambit.enemy_shaken")
     raiders_ref = next(a["ref"] for a in first["armies"] if a["name"] == "Raiders")
@@ -111,6 +115,15 @@ def test_every_model_field_is_in_the_format():
             portability.RECRUITMENT_FIELDS,
             {"id", "faction", "started_by", "army"},
         ),
+        Battle: (
+            portability.BATTLE_FIELDS + portability.BATTLE_JSON_FIELDS,
+            {"id", "campaign", "created_by"},
+        ),
+        BattleCommand: (
+            (*portability.BATTLE_COMMAND_FIELDS, "command"),
+            {"id", "battle", "actor"},
+        ),
+        BattleEvent: ((*portability.BATTLE_EVENT_FIELDS, "params"), {"id", "battle", "command"}),
     }
     for model, (fields, references) in sections.items():
         columns = {f.name for f in model._meta.concrete_fields}
@@ -230,7 +243,7 @@ def _deep(doc):
 
 BAD_DOCUMENTS = {
     "wrong format": (_set(("format", "other-app")), "not a Warfare campaign file"),
-    "future version": (_set(("version", 2)), "newer Warfare (format version 2)"),
+    "future version": (_set(("version", 3)), "newer Warfare (format version 3)"),
     "unknown old version": (_set(("version", -1)), "Unknown format version -1"),
     "version as text": (_set(("version", "1")), "“version” must be a whole number"),
     "missing section": (_delete("armies"), "file: missing field “armies”"),
@@ -261,7 +274,7 @@ BAD_DOCUMENTS = {
     "lone surrogate": (_army_field("name", "\ud800"), "armies[0].name: text is not valid Unicode"),
     "deep nesting": (_deep, "nested too deeply"),
     "log data not an object": (_set(("log", 0, "data", [1])), "log[0].data: expected an object"),
-    "battles in a version 1 file": (_set(("battles", [{}])), "more than the 0 a campaign may"),
+    "battle not a battle": (_set(("battles", [{}])), "battles[0]: missing field"),
     "gear the rules cannot read": (
         _army_field("gear", [{"tier": 1}]),
         "armies[0]: the rules cannot read this army",
@@ -375,7 +388,7 @@ def test_commands_refuse_with_a_message(rich, gm, tmp_path):
 
 
 def test_export_reads_in_a_fixed_number_of_queries(rich, django_assert_max_num_queries):
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(11):
         campaign_export(Campaign.objects.select_related("created_by").get(pk=rich.pk))
 
 
@@ -388,3 +401,289 @@ def test_json_fields_of_a_model_are_checked_by_their_default_kind():
         checks["tactics"]({}, "x")
     checks["custom_stats"](None, "x")
     assert isinstance(Army._meta.get_field("custom_stats"), models.JSONField)
+
+
+# --- Battles (format version 2) -----------------------------------------------------------------
+
+
+def _act(gm, battle, kind, params=None, actor="current", typed=None):
+    if actor == "current":
+        actor = battle.snapshot["order"][battle.snapshot["turn"]]
+    command = {"actor": actor, "kind": kind, "params": params or {}, "typed_dice": typed}
+    battle, _events = battle_services.battle_act(
+        user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq,
+        command=command,
+    )  # fmt: skip
+    return battle
+
+
+def _other(battle):
+    """The army key of the enemy of the army whose turn it is."""
+    current = battle.snapshot["order"][battle.snapshot["turn"]]
+    return next(key for key in battle.snapshot["order"] if key != current)
+
+
+@pytest.fixture
+def battled(rich, gm, militia, raiders):
+    """Two battles: the Ford, still running, with an advance and a strike (typed-in dice), a GM
+    correction, turns ended and one end of turn undone (so an undone command is in the log);
+    and the Mill, finished and its results applied."""
+    ford = battle_services.battle_create(
+        user=gm, campaign_id=rich.pk, name="Battle of the Ford",
+        sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
+    )  # fmt: skip
+    ford = _act(gm, ford, "end_turn")
+    ford = _act(gm, ford, "advance", {"target": _other(ford)}, typed=[20])
+    ford = _act(gm, ford, "battle", {"target": _other(ford), "weapon": "melee"}, typed=[20])
+    ford = _act(gm, ford, "gm_correction", {"army": str(raiders.pk), "conditions": {"weary": 1}},
+                actor=None)  # fmt: skip
+    ford = _act(gm, ford, "end_turn")
+    ford = battle_services.battle_undo(
+        user=gm, campaign_id=rich.pk, battle_id=ford.pk, expected_seq=ford.seq
+    )
+    ford = _act(gm, ford, "end_turn")
+    assert ford.commands.filter(undone_at__isnull=False).count() == 1
+
+    mill = battle_services.battle_create(
+        user=gm, campaign_id=rich.pk, name="Skirmish at the Mill",
+        sides={"a": [militia.pk], "b": [raiders.pk]}, players_may_act=False,
+    )  # fmt: skip
+    mill = _act(gm, mill, "gm_correction", {"army": str(raiders.pk), "hp": 0}, actor=None)
+    while mill.status == "active" and mill.seq < 20:
+        mill = _act(gm, mill, "end_turn")
+    battle_services.battle_apply_results(
+        user=gm, campaign_id=rich.pk, battle_id=mill.pk, expected_seq=mill.seq
+    )
+    return rich
+
+
+def _battle(doc, name="Battle of the Ford"):
+    return next(b for b in doc["battles"] if b["name"] == name)
+
+
+def _log(battle, campaign):
+    membership = Membership.objects.get(campaign=campaign, role=Role.GM, user__username="gm")
+    viewer = viewer_for(membership, battle)
+    return [(r, str(text)) for r, text in battle_log(battle=battle, names=army_names(battle),
+                                                      viewer=viewer)]  # fmt: skip
+
+
+def test_battles_round_trip_losslessly_and_replay(battled, gm, militia, raiders):
+    first = campaign_export(battled)
+    assert [b["name"] for b in first["battles"]] == ["Battle of the Ford", "Skirmish at the Mill"]
+    refs = {a["name"]: str(a["ref"]) for a in first["armies"]}
+    ford, mill = _battle(first), _battle(first, "Skirmish at the Mill")
+    entries = [e for side in ford["setup"]["sides"] for e in side["armies"]]
+    assert [(e["army"]["key"], e["faction"]) for e in entries] == [
+        (refs["Silverrun Militia"], "Silverrun"),
+        (refs["Raiders"], "Thornback Horde"),
+    ]
+    # Army keys are file refs everywhere; seeded initiative dice are pinned in the setup.
+    assert sorted(ford["snapshot"]["order"]) == sorted(refs.values())
+    assert set(ford["setup"]["initiative_dice"]) == set(refs.values())
+    correction = next(c for c in ford["commands"] if c["command"]["kind"] == "gm_correction")
+    assert correction["command"]["params"]["army"] == refs["Raiders"]
+    assert correction["actor"] == "gm"
+    undone = [i for i, c in enumerate(ford["commands"]) if c["undone_at"]]
+    assert len(undone) == 1 and any(e["command"] == undone[0] for e in ford["events"])
+    assert mill["status"] == "applied" and set(mill["outcome"]["details"]["armies"]) == set(
+        refs.values()
+    )
+    text = json.dumps(first)
+    for pk in (militia.pk, raiders.pk):
+        assert f'"{pk}"' not in text or str(pk) in refs.values()
+
+    copy_ = campaign_import(user=gm, data=json.loads(text))
+
+    second = campaign_export(copy_)
+    assert without_export_time(second) == without_export_time(first)
+    new = {a.name: str(a.pk) for a in Army.objects.filter(faction__campaign=copy_)}
+    factions = dict(Faction.objects.filter(campaign=copy_).values_list("name", "pk"))
+    for original in Battle.objects.filter(campaign=battled):
+        battle = Battle.objects.get(campaign=copy_, name=original.name)
+        assert battle_services.battle_verify(battle)
+        assert (battle.seed, battle.seq, battle.status) == (
+            original.seed,
+            original.seq,
+            original.status,
+        )
+        assert sorted(battle.snapshot["order"]) == sorted(new.values())
+        assert [e["faction"] for side in battle.setup["sides"] for e in side["armies"]] == [
+            factions["Silverrun"],
+            factions["Thornback Horde"],
+        ]
+        assert battle.commands.count() == original.commands.count()
+        assert battle.events.count() == original.events.count()
+        assert _log(battle, copy_) == _log(original, battled)
+    mill_copy = Battle.objects.get(campaign=copy_, name="Skirmish at the Mill")
+    assert set(mill_copy.outcome["details"]["armies"]) == set(new.values())
+
+    # The imported board plays on: undo replays from the setup, and a new command applies.
+    ford_copy = Battle.objects.get(campaign=copy_, name="Battle of the Ford")
+    ford_copy = battle_services.battle_undo(
+        user=gm, campaign_id=copy_.pk, battle_id=ford_copy.pk, expected_seq=ford_copy.seq
+    )
+    ford_copy = _act(gm, ford_copy, "end_turn")
+    assert battle_services.battle_verify(ford_copy)
+
+
+def test_a_version_1_file_still_imports(rich, gm):
+    raw = (DATA / "campaign-v1.json").read_bytes()
+    campaign = campaign_import(user=gm, data=parse_document(raw))
+    assert campaign.name == "Old Marches"
+    assert not Battle.objects.filter(campaign=campaign).exists()
+    assert campaign_export(campaign)["version"] == portability.VERSION
+
+    document = campaign_export(rich)
+    document["version"] = 1
+    del document["battles"]
+    copy_ = campaign_import(user=gm, data=document)
+    assert campaign_export(copy_)["battles"] == []
+
+
+def _in_battle(*path_and_value, name="Battle of the Ford"):
+    def mutate(doc):
+        _set(path_and_value)(_battle(doc, name))
+
+    return mutate
+
+
+def _ford_event(code, key, value):
+    def mutate(doc):
+        next(e for e in _battle(doc)["events"] if e["code"] == code)["params"][key] = value
+
+    return mutate
+
+
+def _ford_command(kind, mutate_command):
+    def mutate(doc):
+        mutate_command(next(c for c in _battle(doc)["commands"] if c["command"]["kind"] == kind))
+
+    return mutate
+
+
+def _redo_undone(doc):
+    for command in _battle(doc)["commands"]:
+        command["undone_at"] = None
+
+
+def _tamper_snapshot(doc):
+    _battle(doc)["snapshot"]["round"] += 5
+
+
+def _stranger_in_the_outcome(doc):
+    armies = _battle(doc, "Skirmish at the Mill")["outcome"]["details"]["armies"]
+    armies["999"] = next(iter(armies.values()))
+
+
+BAD_BATTLES = {
+    "battle of the wrong type": (_set(("battles", [[]])), "battles[0]: expected an object"),
+    "too many battles": (_set(("battles", [{}] * 2001)), "battles: 2001 entries, more than"),
+    "seed as text": (_in_battle("seed", "7"), "battles[0].seed: expected a whole number"),
+    "unknown status": (_in_battle("status", "won"), "battles[0]: status:"),
+    "setup without sides": (_in_battle("setup", {}), "battles[0].setup.sides: expected a list"),
+    "army not in the file": (
+        _in_battle("setup", "sides", 0, "armies", 0, "army", "key", "999"),
+        "battles[0].setup.sides[0].armies[0].army.key: no army “999” in the file",
+    ),
+    "army key not a ref": (
+        _in_battle("setup", "sides", 0, "armies", 0, "army", "key", 1),
+        "army.key: no army “1” in the file",
+    ),
+    "faction not in the file": (
+        _in_battle("setup", "sides", 1, "armies", 0, "faction", "Nobody"),
+        "armies[0].faction: no faction “Nobody” in the file",
+    ),
+    "army in the snapshot not in the file": (
+        _in_battle("snapshot", "order", 0, "999"),
+        "battles[0].snapshot.order[0]: no army “999”",
+    ),
+    "army in a command not in the file": (
+        _ford_command("gm_correction", lambda c: c["command"]["params"].update(army="999")),
+        "command.params.army: no army “999”",
+    ),
+    "army in an event not in the file": (
+        _ford_event("battle.turn_ended", "army", "999"),
+        ".params.army: no army “999”",
+    ),
+    "army keyed in the outcome not in the file": (
+        _stranger_in_the_outcome,
+        "battles[1].outcome.details.armies: no army “999”",
+    ),
+    "command not an object": (
+        _ford_command("end_turn", lambda c: c.update(command=[])),
+        "command: expected an object",
+    ),
+    "event of no command": (
+        _in_battle("events", 0, "command", 99),
+        "battles[0].events[0].command: no command 99 in the battle",
+    ),
+    "seq off the live commands": (_in_battle("seq", 9), "live commands must hold the positions"),
+    "a huge seq": (_in_battle("seq", 2**40), "live commands must hold the positions"),
+    "two live commands at one position": (_redo_undone, "live commands must hold the positions"),
+    "unreadable board": (
+        _in_battle("snapshot", {"armies": 1}),
+        "battles[0]: the board (snapshot) cannot be read",
+    ),
+    "board that the commands do not give": (
+        _tamper_snapshot,
+        "battles[0]: replaying the commands of the battle “Battle of the Ford” does not give",
+    ),
+    "another die typed in": (
+        _ford_command("battle", lambda c: c["command"].update(typed_dice=[1])),
+        "does not give its board",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_BATTLES)
+def test_a_damaged_battle_is_refused_and_nothing_is_written(battled, gm, case):
+    mutate, message = BAD_BATTLES[case]
+    document = campaign_export(battled)
+    mutate(document)
+    before = counts()
+    with pytest.raises(ImportRefused) as refused:
+        campaign_import(user=gm, data=document)
+    assert message in " ".join(refused.value.messages)
+    assert counts() == before
+
+
+def test_the_battle_event_total_is_limited(battled, gm, monkeypatch):
+    document = campaign_export(battled)
+    total = sum(len(b["events"]) for b in document["battles"])
+    monkeypatch.setitem(portability.LIMITS, "battle_events", total - 1)
+    with pytest.raises(ImportRefused, match=f"battles: {total} events in all, more than"):
+        campaign_import(user=gm, data=document)
+
+
+def test_initiative_dice_are_pinned_as_the_engine_derives_them_from_army_keys(
+    battled, gm, monkeypatch
+):
+    """Without the pinned dice the imported armies (new ids) would roll another initiative:
+    the replay would not give the board, and the import is refused."""
+    document = campaign_export(battled)
+    for battle in document["battles"]:
+        battle["setup"].pop("initiative_dice")
+    with pytest.raises(ImportRefused, match="does not give its board"):
+        campaign_import(user=gm, data=document)
+
+
+def test_engagements_survive_ids_of_another_length(battled, gm, militia, raiders):
+    """The engine orders engagement pairs by key text: the imported armies get ids of one
+    more digit, 99…9 and 100…0, so "10…0" < "9…9" flips the pair; the import keeps the
+    replay's order, the battle verifies and the file stays the same."""
+    first = campaign_export(battled)
+    assert _battle(first)["snapshot"]["engagements"]
+    digits = len(str(Army.objects.order_by("-pk").values_list("pk", flat=True).first()))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)",
+            [Army._meta.db_table, 10**digits - 2],
+        )
+    copy_ = campaign_import(user=gm, data=copy.deepcopy(first))
+    new = {a.name: a.pk for a in Army.objects.filter(faction__campaign=copy_)}
+    assert new == {"Silverrun Militia": 10**digits - 1, "Raiders": 10**digits}
+    ford = Battle.objects.get(campaign=copy_, name="Battle of the Ford")
+    assert battle_services.battle_verify(ford)
+    assert ford.snapshot["engagements"] == [[str(10**digits), str(10**digits - 1)]]
+    assert without_export_time(campaign_export(copy_)) == without_export_time(first)
