@@ -79,4 +79,30 @@ urlpatterns = [
         battle_api.BattleApplyApi.as_view(),
         name="battle-apply",
     ),
+    # Factions (detail), settlements and members.
+    path(
+        "campaigns/<int:campaign_id>/factions/<int:faction_id>/",
+        views.FactionDetailApi.as_view(),
+        name="faction-detail",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/settlements/",
+        views.SettlementListApi.as_view(),
+        name="settlement-list",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/settlements/<int:settlement_id>/",
+        views.SettlementDetailApi.as_view(),
+        name="settlement-detail",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/members/",
+        views.MemberListApi.as_view(),
+        name="member-list",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/members/<int:membership_id>/",
+        views.MemberDetailApi.as_view(),
+        name="member-detail",
+    ),
 ]

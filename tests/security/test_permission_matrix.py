@@ -79,9 +79,16 @@ MATRIX = {
     # The JSON API: anonymous requests get 403 (no WWW-Authenticate challenge), never 302.
     "api:schema": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
     "api:docs": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
-    "api:campaign-list": ((403, 200, 200, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    # An empty POST to a list that creates: refused by the input check (400), nothing made.
+    "api:campaign-list": ((403, 200, 200, 200, 200, 200), (403, 400, 400, 400, 400, 400)),
     "api:campaign-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
-    "api:faction-list": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:faction-list": ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400)),
+    "api:faction-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:settlement-list": ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400)),
+    "api:settlement-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:member-list": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    # PATCH and DELETE only (tests/api/test_api_campaigns.py has their matrix).
+    "api:member-detail": ((403, 405, 405, 405, 405, 405), (403, 405, 405, 405, 405, 405)),
     "api:faction-army-list": ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400)),
     "api:army-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
     "api:army-activities": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 400, 400)),

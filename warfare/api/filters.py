@@ -6,7 +6,7 @@ from django import forms
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from kingdoms.models import Campaign, Controller, Faction, RuleSystem
+from kingdoms.models import Campaign, Controller, Faction, Membership, Role, RuleSystem, Settlement
 from warfare.models import Army, ArmyStatus, ArmyType, LogEntry
 
 
@@ -49,3 +49,20 @@ class LogEntryFilter(django_filters.FilterSet):
     class Meta:
         model = LogEntry
         fields = ["code", "turn"]
+
+
+class SettlementFilter(django_filters.FilterSet):
+    faction = IntegerFilter(field_name="faction_id", min_value=1, max_value=2**31 - 1)
+    is_capital = django_filters.BooleanFilter()
+
+    class Meta:
+        model = Settlement
+        fields = ["faction", "is_capital"]
+
+
+class MemberFilter(django_filters.FilterSet):
+    role = django_filters.ChoiceFilter(choices=Role.choices)
+
+    class Meta:
+        model = Membership
+        fields = ["role"]

@@ -8,12 +8,18 @@ from typing import Any
 
 from rest_framework import serializers
 
+from kingdoms.forms import CommandStaffForm, KingdomForm
+from kingdoms.labels import PROFICIENCY_LABELS, STRUCTURE_LABELS
+from kingdoms.models import Campaign, CommandStaff, Controller, Kingdom, Role, Settlement
 from warfare.activity_forms import ACTIVITY_FORMS
+from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
 from warfare.engine.systems.pf2e.tactics import TACTICS
 from warfare.events import log_text
 from warfare.mapping import army_stat_block
 from warfare.models import SPECIALIZED_CHOICES, Army, ArmyType
+
+COMMAND_STAFF_FIELDS = CommandStaffForm.Meta.fields
 
 # --- Campaigns ------------------------------------------------------------------------------
 
@@ -41,6 +47,9 @@ class CampaignDetailOutput(serializers.Serializer):
     narrative_warfare = serializers.BooleanField(source="campaign.narrative_warfare")
     role = serializers.CharField()
     faction = serializers.IntegerField(source="faction_id", allow_null=True)
+    version = serializers.IntegerField(
+        source="campaign.version", help_text="Send it back with an edit (PATCH)."
+    )
 
 
 # --- Factions -------------------------------------------------------------------------------
@@ -55,7 +64,18 @@ class FactionPublicOutput(serializers.Serializer):
 
 class FactionFullOutput(FactionPublicOutput):
     known_to_players = serializers.BooleanField()
+    version = serializers.IntegerField()
     kingdom = serializers.SerializerMethodField()
+    command_staff = serializers.SerializerMethodField()
+
+    def get_command_staff(self, faction) -> dict[str, Any] | None:
+        staff = getattr(faction, "command_staff", None)
+        if staff is None:
+            return None
+        return {
+            **{name: getattr(staff, name) for name in COMMAND_STAFF_FIELDS},
+            "version": staff.version,
+        }
 
     def get_kingdom(self, faction) -> dict[str, Any] | None:
         kingdom = getattr(faction, "kingdom", None)
@@ -84,6 +104,7 @@ class FactionFullOutput(FactionPublicOutput):
             "skills": kingdom.skills,
             "structures": kingdom.structures,
             "turn": kingdom.turn,
+            "version": kingdom.version,
         }
 
 
@@ -186,6 +207,156 @@ class ArmyActivityInput(serializers.Serializer):
     )
 
 
+# --- Campaigns, factions, settlements and members: input and output -------------------------
+# The input shapes check types and bounds; the views then run the HTML pages' forms
+# (kingdoms.forms) over the same values, so the rules (a unique name, skills…) are the pages'.
+
+MAX_INT = 2**31 - 1
+
+
+def _version_field(what: str) -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_INT,
+        required=False,
+        help_text=f"The {what}'s `version` as you last read it: an older one is refused (409). "
+        "Leave it out to skip the check.",
+    )
+
+
+class CampaignCreateInput(serializers.ModelSerializer):
+    class Meta:
+        model = Campaign
+        fields = ["name", "description", "rule_system", "narrative_warfare"]
+
+
+class CampaignUpdateInput(CampaignCreateInput):
+    """`rule_system` is chosen at creation: sending another one is a 400."""
+
+    version = _version_field("campaign")
+
+    class Meta(CampaignCreateInput.Meta):
+        fields = [*CampaignCreateInput.Meta.fields, "version"]
+
+
+class SkillInput(serializers.Serializer):
+    modifier = serializers.IntegerField(min_value=-10, max_value=60, required=False)
+    rank = serializers.ChoiceField(choices=list(PROFICIENCY_LABELS), required=False)
+
+
+KingdomSkillsInput = type(
+    "KingdomSkillsInput",
+    (serializers.Serializer,),
+    {
+        "__doc__": "Any of the warfare skills; the ones left out keep their values.",
+        **{skill: SkillInput(required=False) for skill in pf2e_kingdom.WARFARE_SKILLS},
+    },
+)
+
+
+class KingdomInput(serializers.ModelSerializer):
+    """Pathfinder kingdom numbers (as on the faction form). Fields left out keep their value."""
+
+    skills = KingdomSkillsInput(required=False)
+    structures = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(STRUCTURE_LABELS)), required=False
+    )
+    version = _version_field("kingdom")
+
+    class Meta:
+        model = Kingdom
+        fields = [*KingdomForm.Meta.fields, "skills", "version"]
+
+
+class CommandStaffInput(serializers.ModelSerializer):
+    """GURPS command staff (as on the faction form). Fields left out keep their value."""
+
+    version = _version_field("command staff")
+
+    class Meta:
+        model = CommandStaff
+        fields = [*COMMAND_STAFF_FIELDS, "version"]
+
+
+class FactionCreateInput(serializers.Serializer):
+    """A faction; `kingdom` for Pathfinder campaigns, `command_staff` for GURPS ones."""
+
+    name = serializers.CharField(max_length=120)
+    description = serializers.CharField(required=False, allow_blank=True)
+    controlled_by = serializers.ChoiceField(choices=Controller.choices, required=False)
+    known_to_players = serializers.BooleanField(required=False)
+    kingdom = KingdomInput(required=False)
+    command_staff = CommandStaffInput(required=False)
+
+
+class FactionUpdateInput(FactionCreateInput):
+    version = _version_field("faction")
+
+
+class SettlementCreateInput(serializers.ModelSerializer):
+    faction = serializers.IntegerField(
+        min_value=1, max_value=MAX_INT, help_text="A faction of this campaign."
+    )
+
+    class Meta:
+        model = Settlement
+        fields = ["name", "faction", "hex", "is_capital", "notes"]
+
+
+class SettlementUpdateInput(SettlementCreateInput):
+    version = _version_field("settlement")
+
+    class Meta(SettlementCreateInput.Meta):
+        fields = [*SettlementCreateInput.Meta.fields, "version"]
+
+
+class SettlementPublicOutput(serializers.Serializer):
+    """What every member who sees the settlement's faction sees (as on the campaign page)."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    faction = serializers.IntegerField(source="faction_id")
+    hex = serializers.CharField()
+    is_capital = serializers.BooleanField()
+
+
+class SettlementFullOutput(SettlementPublicOutput):
+    """The GM's view: with the notes and the version to edit it."""
+
+    notes = serializers.CharField()
+    version = serializers.IntegerField()
+
+
+class MemberOutput(serializers.Serializer):
+    """A member. `faction` is null when they play none, or one the reader may not see."""
+
+    id = serializers.IntegerField()
+    username = serializers.CharField(source="user.username")
+    role = serializers.ChoiceField(choices=Role.choices)
+    faction = serializers.SerializerMethodField()
+
+    def get_faction(self, membership) -> int | None:
+        visible = self.context.get("visible_factions")
+        if membership.faction_id is None or (
+            visible is not None and membership.faction_id not in visible
+        ):
+            return None
+        return membership.faction_id
+
+
+class MemberUpdateInput(serializers.Serializer):
+    """Fields left out keep their value. The campaign's last GM cannot become a player."""
+
+    role = serializers.ChoiceField(choices=Role.choices, required=False)
+    faction = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_INT,
+        allow_null=True,
+        required=False,
+        help_text="A faction of this campaign, or null for none.",
+    )
+
+
 # --- Shapes for the OpenAPI schema only ---------------------------------------------------
 # The views pick the public or the full serializer per row; the schema describes one object
 # whose numbers are optional: present only for readers who may see them.
@@ -214,11 +385,15 @@ class ArmyOutput(_OptionalBeyond, ArmyFullOutput):
 
 
 class FactionOutput(_OptionalBeyond, FactionFullOutput):
-    """A faction. `known_to_players` and `kingdom` only for the GM and the faction's players."""
+    """A faction. `known_to_players`, `version`, `kingdom` and `command_staff` only for the GM
+    and the faction's players."""
 
     public = FactionPublicOutput
     kingdom = serializers.DictField(
         allow_null=True, help_text="Null in campaigns without kingdoms (other rule systems)."
+    )
+    command_staff = serializers.DictField(
+        allow_null=True, help_text="GURPS campaigns only; null in the others."
     )
 
 
@@ -248,6 +423,34 @@ class StaleOutput(serializers.Serializer):
 
     errors = serializers.ListField(child=serializers.CharField())
     army = ArmyOutput(allow_null=True)
+
+
+class SettlementOutput(_OptionalBeyond, SettlementFullOutput):
+    """A settlement. `notes` and `version` only for the GM."""
+
+    public = SettlementPublicOutput
+
+
+class CampaignStaleOutput(serializers.Serializer):
+    """The campaign changed since the `version` sent: here it is now; nothing changed."""
+
+    errors = serializers.ListField(child=serializers.CharField())
+    campaign = CampaignDetailOutput()
+
+
+class FactionStaleOutput(serializers.Serializer):
+    """The faction (or its kingdom, or command staff) changed since the `version` sent: here
+    it is now; nothing changed."""
+
+    errors = serializers.ListField(child=serializers.CharField())
+    faction = FactionOutput()
+
+
+class SettlementStaleOutput(serializers.Serializer):
+    """The settlement changed since the `version` sent: here it is now; nothing changed."""
+
+    errors = serializers.ListField(child=serializers.CharField())
+    settlement = SettlementOutput()
 
 
 class DetailOutput(serializers.Serializer):
