@@ -414,3 +414,14 @@ def test_page_query_count_does_not_grow_with_rows(
         InviteFactory(campaign=world, faction=faction)
     many = _count_queries(client, url, django_assert_max_num_queries, MAX_QUERIES[page])
     assert many == few
+
+
+def test_the_members_list_does_not_name_hidden_factions(client, world, player, hidden_faction):
+    """A member playing a faction hidden from players does not reveal it on the campaign page."""
+    from tests.factories import MembershipFactory, UserFactory
+
+    MembershipFactory(campaign=world, user=UserFactory(username="cultist"), faction=hidden_faction)
+    client.force_login(player)
+    page = client.get(reverse("kingdoms:campaign-detail", args=[world.pk])).content.decode()
+    assert "cultist" in page
+    assert "Hollow Crown" not in page
