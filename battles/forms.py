@@ -1,7 +1,10 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from warfare.engine.systems.pf2e.battle.rules import TERRAIN
+from warfare.engine.systems.pf2e.battle.aftermath import CONDITION_CHOICES, DEFAULT_CHOICE
+from warfare.engine.systems.pf2e.battle.rules import FORTIFICATIONS, TERRAIN
+
+from .problems import FORTIFICATION_LABELS
 
 TERRAIN_LABELS = {
     "strong_wind": _("strong wind"),
@@ -38,15 +41,73 @@ class BattleCreateForm(forms.Form):
     def __init__(self, *args, armies, **kwargs):
         super().__init__(*args, **kwargs)
         self.armies = list(armies)
+        sides = [("", _("stays out")), ("a", _("side A")), ("b", _("side B"))]
+        fort_label = _("%(name)s (AC %(ac)s, HP %(hp)s, up to %(armies)s armies)")
+        fort_choices = [("", _("none"))] + [
+            (
+                key,
+                fort_label
+                % {
+                    "name": FORTIFICATION_LABELS.get(key, key),
+                    "ac": ac,
+                    "hp": hp,
+                    "armies": armies,
+                },
+            )  # fmt: skip
+            for key, (ac, hp, armies) in FORTIFICATIONS.items()
+        ]
+        fort_sides = (("a", _("Fortification of side A")), ("b", _("Fortification of side B")))
+        for side, label in fort_sides:
+            self.fields[f"fort_{side}"] = forms.ChoiceField(
+                label=label, required=False, choices=fort_choices
+            )
         for army in self.armies:
             self.fields[f"army_{army.pk}"] = forms.ChoiceField(
-                label=f"{army.name} ({army.faction.name})",
-                required=False,
-                choices=[("", _("stays out")), ("a", _("side A")), ("b", _("side B"))],
+                label=f"{army.name} ({army.faction.name})", required=False, choices=sides
             )
+            self.fields[f"inside_{army.pk}"] = forms.BooleanField(
+                label=_("%(army)s: inside the fortification") % {"army": army.name},
+                required=False,
+            )
+            starts = self._start_choices(army)
+            if starts:
+                self.fields[f"start_{army.pk}"] = forms.ChoiceField(
+                    label=_("%(army)s: starting position") % {"army": army.name},
+                    required=False,
+                    choices=[("", _("near (the usual start)")), *starts],
+                )
+
+    def _start_choices(self, army) -> list[tuple[str, str]]:
+        """§7.3: Opening Salvo may start distant; Ambush and Swamp Charge engaged with an
+        enemy (which must end up on the other side)."""
+        tactics = set(army.tactics or ())
+        choices = []
+        if "opening_salvo" in tactics:
+            choices.append(("distant", _("distant (Opening Salvo)")))
+        engaging = [t for t in ("ambush", "swamp_charge") if t in tactics]
+        if engaging:
+            how = _("Ambush") if "ambush" in engaging else _("Swamp Charge")
+            for other in self.armies:
+                if other.pk != army.pk and other.faction_id != army.faction_id:
+                    label = _("engaged with %(army)s (%(tactic)s)") % {
+                        "army": other.name, "tactic": how,
+                    }  # fmt: skip
+                    choices.append((f"engaged:{other.pk}", label))
+        return choices
 
     def army_fields(self):
         return [self[f"army_{army.pk}"] for army in self.armies]
+
+    def army_rows(self):
+        """(side, inside, start or None) bound fields per army."""
+        return [
+            (
+                self[f"army_{army.pk}"],
+                self[f"inside_{army.pk}"],
+                self[f"start_{army.pk}"] if f"start_{army.pk}" in self.fields else None,
+            )
+            for army in self.armies
+        ]
 
     def sides(self) -> dict[str, list[int]]:
         sides: dict[str, list[int]] = {"a": [], "b": []}
@@ -55,6 +116,45 @@ class BattleCreateForm(forms.Form):
             if side:
                 sides[side].append(army.pk)
         return sides
+
+    def fortifications(self) -> dict[str, str]:
+        return {
+            side: self.cleaned_data[f"fort_{side}"]
+            for side in ("a", "b")
+            if self.cleaned_data.get(f"fort_{side}")
+        }
+
+    def inside(self) -> set[int]:
+        return {
+            army.pk
+            for army in self.armies
+            if self.cleaned_data.get(f"inside_{army.pk}")
+            and self.cleaned_data.get(f"army_{army.pk}")
+        }
+
+    def starts(self) -> dict[int, tuple[str, int | None]]:
+        starts: dict[int, tuple[str, int | None]] = {}
+        for army in self.armies:
+            value = self.cleaned_data.get(f"start_{army.pk}")
+            if not value or not self.cleaned_data.get(f"army_{army.pk}"):
+                continue
+            if value == "distant":
+                starts[army.pk] = ("distant", None)
+            else:
+                starts[army.pk] = ("engaged", int(value.split(":", 1)[1]))
+        return starts
+
+    def clean(self):
+        data = super().clean()
+        for army in self.armies:
+            if data.get(f"inside_{army.pk}"):
+                side = data.get(f"army_{army.pk}")
+                if not side or not data.get(f"fort_{side}"):
+                    self.add_error(
+                        f"inside_{army.pk}",
+                        _("Give its side a fortification first (and put the army on a side)."),
+                    )
+        return data
 
 
 class ActForm(forms.Form):
@@ -105,3 +205,79 @@ class CorrectionForm(forms.Form):
         if data.get("position"):
             params["position"] = data["position"]
         return {"actor": None, "kind": "gm_correction", "params": params}
+
+
+PC_ENCOUNTER_CHOICES = [
+    ("", _("no such fight")),
+    ("won", _("the PCs won: one degree better")),
+    ("lost", _("the PCs lost or the foe escaped: one degree worse")),
+]
+CONDITION_LABELS = {"weary": _("weary"), "shaken": _("shaken")}
+
+
+class ApplyResultsForm(forms.Form):
+    """The GM's inputs to the §7.6 kingdom checks: per side the PCs' own fight (§7.7), a d20
+    (and a d4 on a defeat) rolled at the table, the damaged army the players pick; per army
+    weary or shaken (the players' choice, default weary). The `seq` is read by the view."""
+
+    def __init__(self, *args, sides, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sides = sides
+        for side in sides:
+            key = side["key"]
+            self.fields[f"pc_{key}"] = forms.ChoiceField(
+                label=_("The PCs' own fight"), required=False, choices=PC_ENCOUNTER_CHOICES
+            )
+            self.fields[f"die_{key}"] = forms.IntegerField(
+                label=_("d20 rolled at the table"), required=False, min_value=1, max_value=20,
+                help_text=_("Empty: the server rolls."),
+            )  # fmt: skip
+            if side["result"] == "defeat":
+                self.fields[f"d4_{key}"] = forms.IntegerField(
+                    label=_("d4 for Unrest (critical failure)"), required=False,
+                    min_value=1, max_value=4,
+                )  # fmt: skip
+                if side["regain"]:
+                    self.fields[f"regain_{key}"] = forms.ChoiceField(
+                        label=_("The damaged army that regains 1 HP"),
+                        required=False,
+                        choices=[("", _("the one with the fewest HP")), *side["regain"]],
+                    )
+            for army_key, name in side["choosers"]:
+                self.fields[f"cond_{army_key}"] = forms.ChoiceField(
+                    label=name,
+                    required=False,
+                    initial=DEFAULT_CHOICE,
+                    choices=[(c, CONDITION_LABELS[c]) for c in CONDITION_CHOICES],
+                    widget=forms.RadioSelect,
+                )
+
+    def side_fields(self):
+        """Per side: (side, [its fields], [its armies' weary/shaken fields])."""
+        rows = []
+        for side in self.sides:
+            key = side["key"]
+            names = [f"pc_{key}", f"die_{key}", f"d4_{key}", f"regain_{key}"]
+            rows.append(
+                (
+                    side,
+                    [self[name] for name in names if name in self.fields],
+                    [self[f"cond_{army_key}"] for army_key, _name in side["choosers"]],
+                )
+            )
+        return rows
+
+    def choices(self) -> dict:
+        """The keyword arguments of `services.battle_apply_results`."""
+        data = self.cleaned_data
+        keys = [side["key"] for side in self.sides]
+        return {
+            "pc_encounter": {key: data.get(f"pc_{key}") or None for key in keys},
+            "choices": {
+                army_key: data.get(f"cond_{army_key}") or DEFAULT_CHOICE
+                for side in self.sides
+                for army_key, _name in side["choosers"]
+            },
+            "regain": {key: data.get(f"regain_{key}") or None for key in keys},
+            "typed_dice": {key: (data.get(f"die_{key}"), data.get(f"d4_{key}")) for key in keys},
+        }

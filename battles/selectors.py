@@ -10,15 +10,21 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.models import Membership
+from kingdoms.labels import SKILL_LABELS
+from kingdoms.models import Kingdom, Membership
 from warfare import labels
+from warfare.engine.battle.protocol import Command, CommandDice, Rejected
 from warfare.engine.battle.registry import get_battle_system
+from warfare.engine.systems.pf2e.activities.state import ArmyState
+from warfare.engine.systems.pf2e.battle.aftermath import SKILL
 from warfare.engine.systems.pf2e.battle.engine import GM_CONDITIONS
+from warfare.engine.systems.pf2e.battle.rules import ACTIONS_PER_TURN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
-from warfare.selectors import working
+from warfare.selectors import check_view, working
 
-from .models import Battle
-from .services import army_factions, may_command
+from .models import Battle, BattleStatus
+from .problems import FORTIFICATION_LABELS
+from .services import army_factions, may_command, side_factions
 from .visibility import Viewer, live_events, viewer_for, visible_event
 
 
@@ -48,6 +54,11 @@ class Card:
     fortification: str | None
     acting: bool
     out: bool
+    fortification_hp: int | None = None
+    fortification_max_hp: int | None = None
+    segments: tuple[str, ...] = ()
+    """One CSS class per HP point of the bar: "on"/"off", plus "rt" at or below the rout
+    threshold (§7.3) and "rt-edge" on the threshold itself."""
 
 
 GM_CONDITION_CHOICES = [
@@ -57,12 +68,34 @@ GM_CONDITION_CHOICES = [
 POSITION_LABELS = {"near": _("near"), "distant": _("distant"), "fled": _("fled")}
 
 
-def _card(army: dict, state, names: dict, full: bool) -> Card:
+def _segments(hp: int, max_hp: int, rt: int | None) -> tuple[str, ...]:
+    """The HP bar: one segment per HP point, marked at or below the rout threshold."""
+    segments = []
+    for point in range(1, max_hp + 1):
+        classes = ["on" if point <= hp else "off"]
+        if rt is not None and point <= rt:
+            classes.append("rt")
+            if point == rt:
+                classes.append("rt-edge")
+        segments.append(" ".join(classes))
+    return tuple(segments)
+
+
+def _card(army: dict, state, names: dict, full: bool, viewer: Viewer | None = None) -> Card:
     spec_conditions = army["army"]["spec"].get("conditions", {})
     block = state.army(army["key"]).army.block()
     max_hp = block.max_hp.value
     hp = army["army"]["hp"]
     rt = block.rout_threshold.value if block.rout_threshold else None
+    fort_key = army.get("fortification")
+    fort = None
+    if fort_key and any(f.key == fort_key for f in state.fortifications):
+        fort = state.fortification(fort_key)
+    sees_fort = (
+        fort is not None
+        and viewer is not None
+        and (viewer.is_gm or fort.key in viewer.fortifications)
+    )
     return Card(
         key=army["key"],
         name=names.get(army["key"], army["key"]),
@@ -87,9 +120,12 @@ def _card(army: dict, state, names: dict, full: bool) -> Card:
         engaged_with=[names.get(k, k) for k in state.engaged_with(army["key"])],
         shots=army.get("shots") if full and block.ranged is not None else None,
         potions=army["army"].get("potion_doses") if full else None,
-        fortification=army.get("fortification"),
+        fortification=str(FORTIFICATION_LABELS.get(fort.kind, fort.kind)) if fort else None,
         acting=state.current == army["key"],
         out=state.army(army["key"]).out_of_fight,
+        fortification_hp=fort.hp if sees_fort else None,
+        fortification_max_hp=fort.max_hp if sees_fort else None,
+        segments=_segments(hp, max_hp, rt) if full and max_hp else (),
     )
 
 
@@ -107,20 +143,37 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
     names = army_names(battle)
     factions = army_factions(battle)
     snapshot_armies = battle.snapshot["armies"]
+    viewer = viewer_for(membership, battle)
     sides = {side["key"]: side.get("name") or side["key"] for side in battle.setup["sides"]}
     cards = {key: [] for key in sides}
     for army in snapshot_armies:
         full = membership.is_gm or factions.get(army["key"]) == membership.faction_id
-        cards[army["side"]].append(_card(army, state, names, full))
+        cards[army["side"]].append(_card(army, state, names, full, viewer))
+    forts = {key: [] for key in sides}
+    for fort in state.fortifications:
+        sees = viewer.is_gm or fort.key in viewer.fortifications
+        forts.setdefault(fort.side, []).append(
+            {
+                "label": str(FORTIFICATION_LABELS.get(fort.kind, fort.kind)),
+                "hp": fort.hp if sees else None,
+                "max_hp": fort.max_hp if sees else None,
+                "ac": fort.ac,
+                "destroyed": fort.destroyed,
+            }
+        )
     current = state.current
     actions = []
     if current and may_command(membership, battle, current):
         for spec in system.legal_actions(state, current):
             for option in spec.options:
+                rolls = bool(option.checks)
+                if spec.key == "end_turn":
+                    rolls = end_turn_rolls(system, state, current)
                 actions.append(
                     {
                         "key": spec.key,
                         "actor": current,
+                        "rolls": rolls,
                         "label": labels.war_action_name(spec.key)
                         if spec.key != "end_turn"
                         else None,
@@ -139,18 +192,29 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                         ],
                     }
                 )
+    finished = membership.is_gm and battle.status == BattleStatus.FINISHED
+    apply_form = None
+    if finished:
+        from .forms import ApplyResultsForm
+
+        apply_form = ApplyResultsForm(sides=aftermath_sides(battle))
     return {
         "battle": battle,
         "membership": membership,
         "sides": [(key, sides[key], cards[key]) for key in sides],
+        "fortifications": forts,
+        "side_forts": [(key, forts.get(key, [])) for key in sides],
+        "apply_form": apply_form,
+        "aftermath": applied_aftermath(battle, viewer, sides),
         "round": state.round,
         "actions_left": state.actions_left,
+        "pips": [index < state.actions_left for index in range(ACTIONS_PER_TURN)]
+        if current
+        else [],
         "current": names.get(current, current) if current else None,
         "order": [(names.get(key, key), key == current) for key in state.order],
         "actions": actions,
-        "log": battle_log(
-            battle=battle, names=names, viewer=viewer_for(membership, battle), limit=40
-        ),
+        "log": battle_log(battle=battle, names=names, viewer=viewer, limit=40),
         "outcome": battle.outcome,
         "correction_armies": [(army["key"], names.get(army["key"])) for army in snapshot_armies]
         if membership.is_gm
@@ -177,3 +241,72 @@ def battle_log(
         (event.round, visible_event(event.code, event.params, names, viewer)[1]) for event in events
     ]
     return [(round_, text) for round_, text in lines if text]
+
+
+def end_turn_rolls(system, state, actor: str) -> bool:
+    """Does ending this turn roll a die (the end of the round's rout checks, §7.3)? Tried on
+    the pure engine with throw-away dice: the board offers a typed die only then."""
+    dice = CommandDice(0)
+    result = system.apply(state, Command(actor, "end_turn"), dice)
+    return not isinstance(result, Rejected) and bool(dice.log)
+
+
+def aftermath_sides(battle: Battle) -> list[dict]:
+    """The sides of a finished battle that roll the §7.6 kingdom check (their armies all
+    belong to one kingdom), with what the apply form asks about them: the armies that may get
+    weary or shaken, and the damaged armies one of which regains 1 HP on a defeat."""
+    if battle.status != BattleStatus.FINISHED or not battle.outcome:
+        return []
+    details = battle.outcome.get("details") or {}
+    checks = details.get("kingdom_checks") or {}
+    destroyed = set(details.get("destroyed") or ())
+    names = army_names(battle)
+    by_faction = side_factions(battle)
+    wanted = {next(iter(ids)) for ids in by_faction.values() if len(ids) == 1}
+    kingdoms = {
+        k.faction_id: k
+        for k in Kingdom.objects.filter(faction_id__in=wanted).select_related("faction")
+    }
+    sides = []
+    for side in battle.setup["sides"]:
+        key, ids = side["key"], by_faction[side["key"]]
+        check = checks.get(key)
+        if len(ids) != 1 or next(iter(ids)) not in kingdoms or not check:
+            continue
+        kingdom = kingdoms[next(iter(ids))]
+        armies = [k for k in check.get("armies", ()) if k not in destroyed]
+        if check["result"] == "victory":
+            choosers = [k for k in armies if k in set(check.get("took_damage", ()))]
+        else:
+            choosers = armies
+        regain = []
+        for k in armies:
+            data = (details.get("armies") or {}).get(k)
+            if data is not None and data["hp"] < ArmyState.from_dict(data).max_hp:
+                regain.append((k, names.get(k, k)))
+        skill = SKILL[check["result"]]
+        sides.append(
+            {
+                "key": key,
+                "name": side.get("name") or key,
+                "result": check["result"],
+                "kingdom": kingdom.faction.name,
+                "skill": str(SKILL_LABELS.get(skill, skill)),
+                "modifier": int((kingdom.skills.get(skill) or {}).get("modifier", 0)),
+                "dc": kingdom.control_dc.total,
+                "choosers": [(k, names.get(k, k)) for k in choosers],
+                "regain": regain,
+            }
+        )
+    return sides
+
+
+def applied_aftermath(battle: Battle, viewer: Viewer, sides: dict[str, str]) -> list[dict]:
+    """The §7.6 checks rolled when the results were applied, for the sides `viewer` sees."""
+    applied = (battle.outcome or {}).get("aftermath") or {}
+    return [
+        {"side": sides.get(key, key), "check": check_view(data["check"]),
+         "next_turn": data.get("next_turn") or {}}
+        for key, data in applied.items()
+        if viewer.is_gm or key in viewer.sides
+    ]  # fmt: skip

@@ -6,6 +6,7 @@ board), so two people clicking at once never apply the same action twice.
 """
 
 import secrets
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -16,14 +17,24 @@ from django.utils.translation import gettext as _
 
 from kingdoms.access import access_campaign
 from kingdoms.models import Kingdom, Membership, RuleSystem
-from warfare.engine.battle.protocol import Command, Rejected, SetupError, command_dice, replay
+from warfare.engine.battle.protocol import (
+    Command,
+    CommandDice,
+    Rejected,
+    SetupError,
+    command_dice,
+    derive_seed,
+    replay,
+)
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.activities.state import ArmyState
-from warfare.mapping import apply_army_state, army_state
+from warfare.engine.systems.pf2e.battle.aftermath import Aftermath, resolve_kingdom_check
+from warfare.mapping import apply_army_state, apply_kingdom_state, army_state, kingdom_state
 from warfare.messages import problem_messages
 from warfare.models import Army, ArmyStatus, LogEntry
 
 from .models import Battle, BattleCommand, BattleEvent, BattleStatus
+from .problems import setup_problem_messages
 
 SIDES = ("a", "b")
 GM_ONLY_COMMANDS = {"gm_correction"}
@@ -56,30 +67,58 @@ def _event_rows(battle: Battle, command: BattleCommand | None, events, round_: i
     ]
 
 
-def battle_setup(*, armies_by_side: dict[str, list[Army]], pcs_side: str | None, terrain) -> dict:
-    """The engine setup of a battle between persistent armies (their current state)."""
+def battle_setup(
+    *,
+    armies_by_side: dict[str, list[Army]],
+    pcs_side: str | None,
+    terrain,
+    fortifications: dict[str, str] | None = None,
+    inside: Iterable[int] = (),
+    starts: dict[int, tuple[str, int | None]] | None = None,
+) -> dict:
+    """The engine setup of a battle between persistent armies (their current state).
+
+    `fortifications`: {side: §7.5 kind} (one per side, key "fort_<side>"); `inside`: the ids
+    of armies garrisoned inside their side's fortification (fortified, §7.5); `starts`: {army
+    id: ("distant", None) | ("engaged", enemy army id)} from Opening Salvo, Ambush or Swamp
+    Charge (§7.3) — the engine checks the tactic and the initiative order."""
+    fortifications = {side: kind for side, kind in (fortifications or {}).items() if kind}
+    inside, starts = set(inside), starts or {}
     sides = []
     for side in SIDES:
         armies = armies_by_side.get(side, [])
+        entries = []
+        for army in armies:
+            entry = {
+                "army": {**army_state(army).to_dict(), "key": str(army.pk)},
+                "name": army.name,
+                "faction": army.faction_id,
+                "garrisoned": bool(army.garrison) or army.pk in inside,
+                "initiative_bonus": army.initiative_bonus,
+            }
+            if army.pk in inside:
+                entry["fortification"] = f"fort_{side}"
+            if army.pk in starts:
+                start, target = starts[army.pk]
+                entry["start"] = start
+                entry["start_target"] = str(target) if target is not None else None
+            entries.append(entry)
         sides.append(
             {
                 "key": side,
                 "name": ", ".join(dict.fromkeys(army.faction.name for army in armies)),
                 "pcs_side": side == pcs_side,
                 "kingdom_level": armies[0].faction.kingdom.level if armies else None,
-                "armies": [
-                    {
-                        "army": {**army_state(army).to_dict(), "key": str(army.pk)},
-                        "name": army.name,
-                        "faction": army.faction_id,
-                        "garrisoned": bool(army.garrison),
-                        "initiative_bonus": army.initiative_bonus,
-                    }
-                    for army in armies
-                ],
+                "armies": entries,
             }
         )
-    return {"sides": sides, "terrain": list(terrain)}
+    setup = {"sides": sides, "terrain": list(terrain)}
+    if fortifications:
+        setup["fortifications"] = [
+            {"key": f"fort_{side}", "kind": kind, "side": side}
+            for side, kind in sorted(fortifications.items())
+        ]
+    return setup
 
 
 @transaction.atomic
@@ -92,8 +131,14 @@ def battle_create(
     pcs_side: str | None = None,
     terrain: tuple[str, ...] = (),
     players_may_act: bool = True,
+    fortifications: dict[str, str] | None = None,
+    inside: Iterable[int] = (),
+    starts: dict[int, tuple[str, int | None]] | None = None,
 ) -> Battle:
-    """The GM sets two sides of the campaign's armies against each other (§7.1-7.3)."""
+    """The GM sets two sides of the campaign's armies against each other (§7.1-7.5), with a
+    fortification per side and the armies garrisoned inside it, and the starting positions
+    their tactics allow (see `battle_setup`). A setup the engine refuses is a ValidationError
+    with one message per problem."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign
     if campaign.rule_system != RuleSystem.PF2E:
@@ -114,13 +159,26 @@ def battle_create(
     if set(armies) != set(wanted):
         raise ValidationError(_("Only active armies of this campaign can fight."))
     by_side = {side: [armies[pk] for pk in sides[side]] for side in SIDES}
-    setup = battle_setup(armies_by_side=by_side, pcs_side=pcs_side, terrain=terrain)
+    inside = set(inside)
+    side_of = {pk: side for side in SIDES for pk in sides[side]}
+    fortifications = {side: kind for side, kind in (fortifications or {}).items() if kind}
+    if any(side_of.get(pk) not in fortifications for pk in inside):
+        raise ValidationError(_("Only armies of a side with a fortification can be inside it."))
+    for pk, (_start, target) in (starts or {}).items():
+        if pk not in side_of or (target is not None and side_of.get(target) in (None, side_of[pk])):
+            raise ValidationError(_("An army can start engaged only with an enemy army."))
+    setup = battle_setup(armies_by_side=by_side, pcs_side=pcs_side, terrain=terrain,
+                         fortifications=fortifications, inside=inside, starts=starts)  # fmt: skip
     seed = secrets.randbits(62)
     system = get_battle_system(campaign.rule_system)
     try:
         state = system.start(setup, seed)
     except SetupError as error:
-        _refuse(error.problems)
+        names = {str(army.pk): army.name for army in armies.values()}
+        kinds = {f"fort_{side}": kind for side, kind in fortifications.items()}
+        raise ValidationError(
+            setup_problem_messages(error.problems, names, kinds), code="rules"
+        ) from None
     battle = Battle.objects.create(
         campaign=campaign,
         name=name,
@@ -237,16 +295,72 @@ def battle_verify(battle: Battle) -> bool:
     return state.to_dict() == battle.snapshot
 
 
+def side_factions(battle: Battle) -> dict[str, set[int]]:
+    """{side key: the faction ids of its armies} from the setup."""
+    return {
+        side["key"]: {entry.get("faction") for entry in side["armies"] if entry.get("faction")}
+        for side in battle.setup["sides"]
+    }
+
+
+def aftermath_seed(battle: Battle, side: str) -> int:
+    """The seed of a side's §7.6 dice: fixed by the battle, so sending the apply form again
+    after a refusal rolls the same dice (no fishing for a better result)."""
+    return derive_seed(battle.seed, f"aftermath:{side}:{battle.seq}")
+
+
+def _army_log_rows(kingdom, events, rows_by_key, user) -> list[LogEntry]:
+    entries = []
+    for event in events:
+        if event.code in ("battle.kingdom_check", "battle.aftermath_choice",
+                          "battle.next_turn_effects"):  # fmt: skip
+            continue  # the results entry carries the check; the next turn gets its own entry
+        params = dict(event.params)
+        army = rows_by_key.get(str(params.get("army"))) if "army" in params else None
+        if army is not None:
+            params["army"] = army.pk
+            params["army_name"] = army.name
+        entries.append(
+            LogEntry(faction_id=kingdom.faction_id, army=army, turn=kingdom.turn,
+                     code=event.code, data=params, actor=user)
+        )  # fmt: skip
+    return entries
+
+
 @transaction.atomic
-def battle_apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int) -> Battle:
-    """The GM confirms a finished battle: the armies leave it as the board left them (HP,
-    conditions, destroyed), and each side's kingdom gains the XP of the enemies it defeated
-    (§7.6). The §7.6 Warfare/Defense kingdom check is rolled at the table for now."""
+def battle_apply_results(
+    *,
+    user,
+    campaign_id: int,
+    battle_id: int,
+    expected_seq: int,
+    pc_encounter: Mapping[str, str | None] | None = None,
+    choices: Mapping[str, str] | None = None,
+    regain: Mapping[str, str | None] | None = None,
+    typed_dice: Mapping[str, tuple[int | None, int | None]] | None = None,
+) -> Battle:
+    """The GM confirms a finished battle, all in one transaction:
+
+    * the armies leave it as the board left them (HP, conditions, destroyed);
+    * each side whose armies belong to one kingdom rolls the §7.6 kingdom check (Warfare on a
+      victory, Defense on a defeat, vs its Control DC; `typed_dice` {side: (d20, d4)} typed in
+      at the table, else the server rolls), improved or worsened one degree by the PCs' own
+      fight (`pc_encounter` {side: "won" | "lost" | None}, §7.7), and its effects are written
+      (`engine...battle.aftermath`): HP, weary or shaken (`choices` {army key: "weary" |
+      "shaken"}, default weary), the damaged army of the players' choice (`regain` {side: army
+      key}), Unrest; Fame/Infamy +1 and Unrest −1 "next Kingdom turn" go to the kingdom log as
+      `battle.next_turn_effects` for the kingdom turn to apply;
+    * each side's kingdom gains the XP of the enemies it defeated (§7.6).
+
+    Each kingdom's log gets `battle.results_applied` with the check, then what it changed.
+    """
     _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
     if battle.seq != expected_seq:
         raise StaleBoard(battle)
     if battle.status != BattleStatus.FINISHED or not battle.outcome:
         raise ValidationError(_("Only a finished battle's results can be applied."))
+    pc_encounter, choices = pc_encounter or {}, choices or {}
+    regain, typed_dice = regain or {}, typed_dice or {}
     details = battle.outcome["details"]
     factions = army_factions(battle)
     armies = {
@@ -255,11 +369,51 @@ def battle_apply_results(*, user, campaign_id: int, battle_id: int, expected_seq
         .select_related("faction__kingdom")
         .filter(pk__in=[int(key) for key in factions])
     }
-    for key, data in details["armies"].items():
-        army = armies.get(key)
-        if army is None:
+    states = {
+        key: ArmyState.from_dict({**data, "key": key})
+        for key, data in details["armies"].items()
+        if key in armies
+    }
+    for key in details.get("destroyed", []):
+        if key in states:
+            states[key] = ArmyState.from_dict({**states[key].to_dict(), "status": "destroyed"})
+    by_faction = side_factions(battle)
+    kingdoms = {
+        kingdom.faction_id: kingdom
+        for kingdom in Kingdom.objects.select_for_update(no_key=True).filter(
+            faction_id__in={pk for ids in by_faction.values() for pk in ids}
+        )
+    }
+    aftermaths: dict[str, Aftermath] = {}
+    for side in battle.setup["sides"]:
+        key = side["key"]
+        ids = by_faction[key]
+        check = (details.get("kingdom_checks") or {}).get(key)
+        if len(ids) != 1 or next(iter(ids)) not in kingdoms or not check:
             continue
-        apply_army_state(army, ArmyState.from_dict({**data, "key": army.pk}))
+        kingdom = kingdoms[next(iter(ids))]
+        own = [str(entry["army"]["key"]) for entry in side["armies"]]
+        d20, d4 = (tuple(typed_dice.get(key) or ()) + (None, None))[:2]
+        result = resolve_kingdom_check(
+            result=check["result"],
+            kingdom=kingdom_state(kingdom),
+            armies=[states[k] for k in own if k in states],
+            took_damage=check.get("took_damage", []),
+            dice=CommandDice(aftermath_seed(battle, key)),
+            typed_die=d20,
+            typed_unrest=d4,
+            pc_encounter=pc_encounter.get(key) or None,
+            choices={k: v for k, v in choices.items() if k in own},
+            regain=regain.get(key) or None,
+        )
+        if isinstance(result, list):
+            names = {str(pk): army.name for pk, army in armies.items()}
+            raise ValidationError(setup_problem_messages(result, names), code="rules")
+        aftermaths[key] = result
+        states.update({army.key: army for army in result.armies})
+    for key, state in states.items():
+        army = armies[key]
+        apply_army_state(army, ArmyState.from_dict({**state.to_dict(), "key": army.pk}))
         army.fought_this_turn = True
         if key in details.get("destroyed", []):
             army.status = ArmyStatus.DESTROYED
@@ -267,23 +421,39 @@ def battle_apply_results(*, user, campaign_id: int, battle_id: int, expected_seq
         army.save()
     for side in battle.setup["sides"]:
         gained = (details.get("xp", {}).get(side["key"]) or {}).get("total") or 0
-        faction_ids = {entry.get("faction") for entry in side["armies"]}
-        for kingdom in Kingdom.objects.select_for_update(no_key=True).filter(
-            faction_id__in=faction_ids
-        ):
+        aftermath = aftermaths.get(side["key"])
+        for faction_id in sorted(by_faction[side["key"]]):
+            kingdom = kingdoms.get(faction_id)
+            if kingdom is None:
+                continue
+            if aftermath is not None:
+                apply_kingdom_state(kingdom, aftermath.kingdom)
             kingdom.xp += gained
-            kingdom.save(update_fields=["xp"])
-            LogEntry.objects.create(
-                faction_id=kingdom.faction_id,
-                turn=kingdom.turn,
-                code="battle.results_applied",
-                data={
-                    "battle": battle.name,
-                    "xp": gained,
-                    "result": "victory" if side["key"] == battle.outcome["winner"] else "defeat",
-                },  # fmt: skip
-                actor=user,
-            )
+            kingdom.save()
+            data = {
+                "battle": battle.name,
+                "xp": gained,
+                "result": "victory" if side["key"] == battle.outcome["winner"] else "defeat",
+            }
+            if aftermath is not None:
+                data.update(check=aftermath.check.to_dict(), degree=aftermath.degree.code,
+                            pc_encounter=aftermath.pc_encounter)  # fmt: skip
+            rows = [LogEntry(faction_id=faction_id, turn=kingdom.turn, actor=user,
+                             code="battle.results_applied", data=data)]  # fmt: skip
+            if aftermath is not None:
+                rows += _army_log_rows(kingdom, aftermath.events, armies, user)
+                if aftermath.next_turn:
+                    rows.append(
+                        LogEntry(faction_id=faction_id, turn=kingdom.turn, actor=user,
+                                 code="battle.next_turn_effects",
+                                 data={"battle": battle.name, "turn": kingdom.turn + 1,
+                                       "pending": True, **aftermath.next_turn})
+                    )  # fmt: skip
+            LogEntry.objects.bulk_create(rows)
+    battle.outcome = {
+        **battle.outcome,
+        "aftermath": {side: aftermath.to_dict() for side, aftermath in aftermaths.items()},
+    }
     battle.status = BattleStatus.APPLIED
-    battle.save(update_fields=["status", "updated_at"])
+    battle.save(update_fields=["status", "outcome", "updated_at"])
     return battle

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
@@ -14,7 +14,7 @@ from kingdoms.models import RuleSystem
 from warfare.models import Army
 
 from . import selectors, services
-from .forms import ActForm, BattleCreateForm, CorrectionForm
+from .forms import ActForm, ApplyResultsForm, BattleCreateForm, CorrectionForm
 from .models import Battle
 
 
@@ -60,6 +60,9 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     pcs_side=form.cleaned_data["pcs_side"] or None,
                     terrain=tuple(form.cleaned_data["terrain"]),
                     players_may_act=form.cleaned_data["players_may_act"],
+                    fortifications=form.fortifications(),
+                    inside=form.inside(),
+                    starts=form.starts(),
                 )
             except ValidationError as error:
                 for message in error.messages:
@@ -170,15 +173,23 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
 @login_required
 @require_POST
 def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
-    """The GM writes a finished battle's results to the armies and kingdoms."""
+    """The GM writes a finished battle's results to the armies and kingdoms, with the §7.6
+    kingdom checks (the form's choices: the PCs' fight, dice typed in, weary or shaken)."""
     membership, battle = _battle(request, campaign_id, battle_id)
+    if not membership.is_gm:
+        raise PermissionDenied
     status = 200
+    form = ApplyResultsForm(request.POST, sides=selectors.aftermath_sides(battle))
     try:
+        expected_seq = int(request.POST.get("seq", "-1"))
+        if not form.is_valid():
+            raise ValidationError([str(e) for field in form for e in field.errors])
         battle = services.battle_apply_results(
             user=request.user,
             campaign_id=campaign_id,
             battle_id=battle_id,
-            expected_seq=int(request.POST.get("seq", "-1")),
+            expected_seq=expected_seq,
+            **form.choices(),
         )
         messages.success(request, _("The results are written to the armies and kingdoms."))
     except services.StaleBoard as stale:

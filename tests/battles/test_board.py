@@ -72,7 +72,7 @@ def test_enemy_numbers_stay_hidden_on_the_board(client, world, battle, player):
     client.force_login(player)
     page = client.get(reverse("battles:board", args=[world.pk, battle.pk])).content.decode()
     assert "Raiders" in page and "Silverrun Militia" in page
-    assert page.count("<progress") == 1  # only the player's own army shows its HP
+    assert page.count('class="hp-bar"') == 1  # only the player's own army shows its HP
 
 
 def test_an_unchanged_board_costs_a_304(client, world, gm, battle):
@@ -196,3 +196,73 @@ def test_the_board_log_never_names_enemy_hp(client, world, struck, player, other
     for insider in (other_player, gm):
         client.force_login(insider)
         assert "Raiders takes 2 damage (HP 2)." in client.get(url).content.decode()
+
+
+def test_a_die_typed_at_the_table_decides_the_action(client, world, gm, militia_to_act,
+                                                     militia, raiders):  # fmt: skip
+    """Each action that rolls offers a "die rolled at the table" input; its value is the
+    command's typed die: a typed 20 on Advance is logged as typed, a critical success."""
+    battle = militia_to_act
+    client.force_login(gm)
+    page = client.get(reverse("battles:board", args=[world.pk, battle.pk])).content.decode()
+    assert 'name="typed_die"' in page
+    actions = _first_action(client, battle, gm)
+    advance = next(a for a in actions if a["key"] == "advance")
+    assert advance["rolls"] is True
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    data = {"seq": battle.seq, "actor": str(militia.pk), "kind": "advance",
+            "params": advance["params"], "typed_die": "20"}  # fmt: skip
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    command = BattleCommand.objects.filter(battle=battle).order_by("-position").first()
+    assert command.command["typed_dice"] == [20]
+    event = battle.events.filter(code="battle.advance").latest("pk")
+    assert (event.params["check"]["die"], event.params["check"]["source"]) == (20, "typed")
+    assert event.params["check"]["degree"] == "critical_success"
+    bad = client.post(url, {**data, "seq": battle.seq + 1, "typed_die": "21"},
+                      HTTP_HX_REQUEST="true")  # fmt: skip
+    assert bad.status_code == 400
+
+
+def test_end_turn_offers_a_typed_die_only_when_it_rolls(client, world, gm, battle, raiders):
+    """Ending the last turn of a round rolls the rout checks of the armies at or below their
+    rout threshold (§7.3 step 3): only then does End turn take a typed die; a typed 1 there
+    is the raiders' rout check (a natural 1)."""
+    battle, _events = services.battle_act(
+        user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=0,
+        command={"actor": None, "kind": "gm_correction", "params": {"army": str(raiders.pk),
+                                                                   "hp": 1}},
+    )  # fmt: skip
+    order = battle.snapshot["order"]
+    for index, actor in enumerate(order):
+        end_turn = next(a for a in _first_action(client, battle, gm) if a["key"] == "end_turn")
+        last = index == len(order) - 1
+        assert end_turn["rolls"] is last
+        typed = [1] if last else None
+        battle, _events = services.battle_act(
+            user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=battle.seq,
+            command={"actor": actor, "kind": "end_turn", "typed_dice": typed},
+        )  # fmt: skip
+    rout = battle.events.get(code="battle.rout_check")
+    assert rout.params["army"] == str(raiders.pk)
+    assert (rout.params["check"]["die"], rout.params["check"]["source"]) == (1, "typed")
+
+
+def test_the_hp_bar_marks_the_rout_threshold_and_pips_count_actions(client, world, gm, battle,
+                                                                    raiders):  # fmt: skip
+    """The raiders (level 3 infantry: HP 4, rout threshold 2, §1.2) at 3 HP: 3 segments on,
+    the first 2 marked as at or below the threshold, the 2nd as the threshold itself; the
+    acting army shows ●●● for its 3 actions."""
+    from battles.selectors import _segments
+
+    assert _segments(3, 4, 2) == ("on rt", "on rt rt-edge", "on", "off")
+    services.battle_act(
+        user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=0,
+        command={"actor": None, "kind": "gm_correction", "params": {"army": str(raiders.pk),
+                                                                   "hp": 3}},
+    )  # fmt: skip
+    client.force_login(gm)
+    page = client.get(reverse("battles:board", args=[world.pk, battle.pk])).content.decode()
+    assert "HP 3 of 4, routs at 2" in page
+    assert page.count('class="hp-seg on rt rt-edge"') >= 1
+    assert 'aria-label="3 actions left"' in page
+    assert page.count('class="pip on"') == 3

@@ -57,8 +57,13 @@ def test_gm_plays_a_battle_to_its_end_while_a_player_watches(live_server, new_pa
     # The player's phone shows the end without a reload (the board polls every 2 s).
     expect(watcher.get_by_role("heading", name="The battle is over")).to_be_visible(timeout=6000)
 
+    # §7.6: the kingdom checks, with the d20s rolled at the table typed in (a natural 20 for
+    # the winners' Warfare check: a critical success).
+    board.fill("#id_die_a", "20")
+    board.fill("#id_die_b", "10")
     board.get_by_role("button", name="Apply the results").click()
     expect(board.get_by_text("Results applied", exact=True)).to_be_visible()
+    expect(board.get_by_text("Critical success").first).to_be_visible()
     raiders = Army.objects.get(name="Raiders")
     assert raiders.hp == 0
     board.goto(f"{live_server.url}/campaigns/{campaign.pk}/armies/{raiders.pk}/")

@@ -46,7 +46,9 @@ def battles(draw):
 def _gm_command(draw, state: BattleState) -> Command:
     entry = draw(st.sampled_from(state.armies))
     params = {"army": entry.key}
-    choice = draw(st.sampled_from(["hp", "shaken", "position"]))
+    # A fled or destroyed army has no position on the field to correct (battle.gm.army_gone).
+    kinds = ["hp", "shaken", "position"] if entry.present else ["hp", "shaken"]
+    choice = draw(st.sampled_from(kinds))
     if choice == "hp":
         params["hp"] = draw(st.integers(0, entry.army.max_hp))
     elif choice == "shaken":
