@@ -144,19 +144,13 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     return _board_response(request, membership, battle, status=status)
 
 
-@login_required
-@require_POST
-def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
-    membership, battle = _battle(request, campaign_id, battle_id)
+def _board_write(request, membership, battle, write, success: str) -> HttpResponse:
+    """Run one board-changing service call and answer like every board action: a redirect
+    (or the new board for htmx), 409 with the current board when stale, 400 with the reason."""
     status = 200
     try:
-        battle = services.battle_undo(
-            user=request.user,
-            campaign_id=campaign_id,
-            battle_id=battle_id,
-            expected_seq=int(request.POST.get("seq", "-1")),
-        )
-        messages.success(request, _("The last action was undone."))
+        battle = write()
+        messages.success(request, success)
     except services.StaleBoard as stale:
         battle, status = stale.battle, 409
         messages.error(request, _("The board changed meanwhile: here it is now."))
@@ -172,34 +166,41 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
 
 @login_required
 @require_POST
+def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    membership, battle = _battle(request, campaign_id, battle_id)
+
+    def write():
+        return services.battle_undo(
+            user=request.user,
+            campaign_id=campaign_id,
+            battle_id=battle_id,
+            expected_seq=int(request.POST.get("seq", "-1")),
+        )
+
+    return _board_write(request, membership, battle, write, _("The last action was undone."))
+
+
+@login_required
+@require_POST
 def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """The GM writes a finished battle's results to the armies and kingdoms, with the §7.6
     kingdom checks (the form's choices: the PCs' fight, dice typed in, weary or shaken)."""
     membership, battle = _battle(request, campaign_id, battle_id)
     if not membership.is_gm:
         raise PermissionDenied
-    status = 200
     form = ApplyResultsForm(request.POST, sides=selectors.aftermath_sides(battle))
-    try:
+
+    def write():
         expected_seq = int(request.POST.get("seq", "-1"))
         if not form.is_valid():
             raise ValidationError([str(e) for field in form for e in field.errors])
-        battle = services.battle_apply_results(
+        return services.battle_apply_results(
             user=request.user,
             campaign_id=campaign_id,
             battle_id=battle_id,
             expected_seq=expected_seq,
             **form.choices(),
         )
-        messages.success(request, _("The results are written to the armies and kingdoms."))
-    except services.StaleBoard as stale:
-        battle, status = stale.battle, 409
-        messages.error(request, _("The board changed meanwhile: here it is now."))
-    except (ValidationError, ValueError) as error:
-        status = 400
-        text = " ".join(error.messages) if isinstance(error, ValidationError) else ""
-        messages.error(request, text or _("That was not understood."))
-    if status == 200:
-        return redirect(battle)
-    battle.refresh_from_db()
-    return _board_response(request, membership, battle, status=status)
+
+    success = _("The results are written to the armies and kingdoms.")
+    return _board_write(request, membership, battle, write, success)
