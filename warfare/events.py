@@ -49,9 +49,11 @@ EVENT_TEXTS = {
     "kingdom.consumption_unpaid": _("%(points)s Consumption left unpaid."),
     "kingdom.recruit_blocked": _("No Recruit Army until turn %(until_turn)s."),
     "battle.results_applied": _("%(battle)s: results applied, %(xp)s XP."),
+    "battle.next_turn_applied": _(
+        "%(battle)s: the victory's aftermath, Fame or Infamy +%(fame)s and Unrest %(unrest)s."
+    ),
     "battle.next_turn_effects": _(
-        "%(battle)s: at the start of turn %(turn)s, Fame or Infamy +%(fame)s and Unrest "
-        "%(unrest)s."
+        "%(battle)s: at the start of turn %(turn)s, Fame or Infamy +%(fame)s and Unrest %(unrest)s."
     ),
 }
 

@@ -554,6 +554,7 @@ def kingdom_turn_start(
         army.version += 1
     Army.objects.bulk_update(armies, [*ARMY_STATE_FIELDS, "version"])
     apply_kingdom_state(kingdom, outcome.kingdom)
+    _apply_pending_battle_effects(kingdom, user)
     kingdom.save()
     _write_outcome(
         faction=faction,
@@ -566,6 +567,29 @@ def kingdom_turn_start(
         rolls=[roll.to_dict() for roll in dice.log],
     )
     return outcome
+
+
+def _apply_pending_battle_effects(kingdom: Kingdom, user) -> None:
+    """§7.6 victory, critical success: "at the start of the next Kingdom turn" Fame/Infamy +1
+    and Unrest −1. The battle left them in the log as pending; the new turn applies them."""
+    pending = LogEntry.objects.select_for_update().filter(
+        faction_id=kingdom.faction_id,
+        code="battle.next_turn_effects",
+        data__pending=True,
+        data__turn__lte=kingdom.turn,
+    )
+    for entry in pending:
+        kingdom.fame_points += int(entry.data.get("fame", 0))
+        kingdom.unrest = max(0, kingdom.unrest + int(entry.data.get("unrest", 0)))
+        entry.data = {**entry.data, "pending": False}
+        entry.save(update_fields=["data"])
+        LogEntry.objects.create(
+            faction_id=kingdom.faction_id,
+            turn=kingdom.turn,
+            code="battle.next_turn_applied",
+            data={key: entry.data.get(key) for key in ("battle", "fame", "unrest")},
+            actor=user,
+        )
 
 
 class StaleTurn(Exception):

@@ -74,3 +74,22 @@ def test_only_the_gm_starts_a_turn(client, world, player, kingdom, armies):
     client.force_login(player)
     assert post_turn(client, world, kingdom).status_code == 403
     assert Kingdom.objects.get(pk=kingdom.pk).turn == 1
+
+
+def test_a_battles_next_turn_effects_apply_when_the_turn_starts(client, world, gm, kingdom,
+                                                                armies):  # fmt: skip
+    """§7.6 victory, critical success: Fame/Infamy +1 and Unrest −1 at the next Kingdom turn."""
+    Kingdom.objects.filter(pk=kingdom.pk).update(unrest=2, fame_points=0)
+    LogEntry.objects.create(
+        faction_id=kingdom.faction_id, turn=1, code="battle.next_turn_effects",
+        data={"battle": "Ford", "turn": 2, "pending": True, "fame": 1, "unrest": -1},
+    )  # fmt: skip
+    client.force_login(gm)
+    assert post_turn(client, world, Kingdom.objects.get(pk=kingdom.pk)).status_code == 302
+    kingdom.refresh_from_db()
+    assert (kingdom.fame_points, kingdom.unrest) == (1, 1)
+    assert LogEntry.objects.filter(code="battle.next_turn_applied").count() == 1
+    # Applied once only.
+    post_turn(client, world, kingdom)
+    kingdom.refresh_from_db()
+    assert kingdom.fame_points == 1
