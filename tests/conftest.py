@@ -150,3 +150,17 @@ def militia(world, gm, kingdom):
         tactics=("toughened_soldiers",),
         hex="C7",
     )
+
+
+@pytest.fixture
+def as_role(request, world, outsider, other_gm, gm, player, other_player):
+    """as_role("player") -> a DRF APIClient logged in as that cast member (or anonymous)."""
+    from rest_framework.test import APIClient
+
+    def make(role: str) -> APIClient:
+        client = APIClient()
+        if role != "anonymous":
+            client.force_login(request.getfixturevalue(role))
+        return client
+
+    return make

@@ -4,7 +4,6 @@ import json
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from kingdoms.models import Kingdom
 from warfare import services
@@ -42,19 +41,6 @@ def hidden_army(world, gm, hidden_faction):
         level_override=5,
         hex="F11",
     )
-
-
-@pytest.fixture
-def as_role(request, world, outsider, other_gm, gm, player, other_player):
-    """as_role("player") -> an APIClient logged in as that cast member (or anonymous)."""
-
-    def make(role: str) -> APIClient:
-        client = APIClient()
-        if role != "anonymous":
-            client.force_login(request.getfixturevalue(role))
-        return client
-
-    return make
 
 
 def url(name: str, *args) -> str:

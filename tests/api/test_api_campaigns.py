@@ -3,7 +3,6 @@ rules (a 400 saves nothing), stale versions (409 with the current object), the l
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from kingdoms.models import (
     Campaign,
@@ -24,19 +23,6 @@ PUBLIC_SETTLEMENT_KEYS = {"id", "name", "faction", "hex", "is_capital"}
 
 def url(name: str, *args) -> str:
     return reverse(f"api:{name}", args=args)
-
-
-@pytest.fixture
-def as_role(request, world, outsider, other_gm, gm, player, other_player):
-    """as_role("player") -> an APIClient logged in as that cast member (or anonymous)."""
-
-    def make(role: str) -> APIClient:
-        client = APIClient()
-        if role != "anonymous":
-            client.force_login(request.getfixturevalue(role))
-        return client
-
-    return make
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ act, struck, and finished."""
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from battles import services
 from warfare import services as army_services
@@ -76,16 +75,3 @@ def finished_battle(gm, battle, raiders):
         battle = end_turn(gm, battle)
     assert battle.status == "finished"
     return battle
-
-
-@pytest.fixture
-def as_role(request):
-    """as_role("player") -> an APIClient logged in as that cast member (or anonymous)."""
-
-    def make(role: str) -> APIClient:
-        client = APIClient()
-        if role != "anonymous":
-            client.force_login(request.getfixturevalue(role))
-        return client
-
-    return make
