@@ -45,6 +45,8 @@ BATTLE_TEXTS = {
     "battle.effect_ended": _("%(army)s: %(condition)s ends."),
     "battle.gm_correction": _("The GM corrects %(army)s."),
     "battle.finished": _("The battle is over."),
+    "battle.reaction_blocked": _("%(army)s cannot react now."),
+    "battle.action_interrupted": _("%(army)s's action is cut short."),
 }
 ACTION_TEXT = _("%(army)s: %(action)s%(target)s, %(degree)s%(check)s.")
 CHECK_TEXT = _(" (d20 %(die)s + %(modifier)s = %(total)s vs DC %(dc)s)")

@@ -1,6 +1,6 @@
 """War actions (§8): the 6 basic actions (§8.1), the 9 tactical actions taken on an army's
-own turn (§8.2; Counterattack and False Retreat are reactions, not offered yet) and Reactive
-Rally (§6.2).
+own turn (§8.2; Counterattack and False Retreat are reactions, used automatically in
+`reactions`) and the army-specific Reactive Rally, Trample and Trampling Charge (§6.2).
 
 Each `WarAction` lists its candidate params (`candidates`), checks a params dict
 (`validate` -> problems), previews its checks (`preview`) and resolves it (`resolve`, with the
@@ -73,6 +73,8 @@ from warfare.engine.systems.pf2e.tables import ArmyType
 Params = Mapping[str, Any]
 MELEE, RANGED = "melee", "ranged"
 ATTACK, MANEUVER, MORALE = "attack", "maneuver", "morale"
+# Maneuver war actions that do not trigger Counterattack (§6.2 Trampling Charge).
+NO_COUNTERATTACK = ("trampling_charge",)
 # Effects that give the army holding them a bonus to its attacks `against` one army.
 ATTACK_BONUS_TYPES = {"ambush": STATUS, "swamp_charge": CIRCUMSTANCE}
 
@@ -80,11 +82,14 @@ ATTACK_BONUS_TYPES = {"ambush": STATUS, "swamp_charge": CIRCUMSTANCE}
 @dataclass
 class Ctx:
     """Scratch data of one command (never stored): its dice, its events, and the All-Out
-    Assault bonus carried from the previous action (§8.2)."""
+    Assault bonus carried from the previous action (§8.2), the Morale successes that trigger
+    False Retreat (`reactions`)."""
 
     dice: Dice
     events: list[Event] = field(default_factory=list)
     aoa_bonus: tuple[str, int] | None = None
+    morale_successes: list[tuple[str, str | None, str]] = field(default_factory=list)
+    """(army, against, action) of each successful Morale check: False Retreat triggers."""
 
 
 @dataclass(frozen=True)
@@ -716,6 +721,8 @@ def _rally(state: BattleState, actor: str, params: Params, ctx: Ctx, key: str = 
     modifier, dc = _rally_check(state, actor, target)
     rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose=key, against=target)
     _event(ctx, key, actor, rolled.degree, rolled.record, target=target)
+    if rolled.degree.succeeded:
+        ctx.morale_successes.append((actor, target, key))
     if rolled.degree is CS:
         state = remove_army_condition(state, actor, "routed", ctx.events, key)
         state = reduce_army_condition(state, actor, "shaken", 2, ctx.events, key)
@@ -1136,12 +1143,80 @@ def _taunt(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleSt
     modifier, dc = morale(state, actor), morale_dc(state, target)
     rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose="taunt", against=target)
     _event(ctx, "taunt", actor, rolled.degree, rolled.record, target=target)
+    if rolled.degree.succeeded:
+        ctx.morale_successes.append((actor, target, "taunt"))
     if rolled.degree in (CS, S):
         value = 2 if rolled.degree is CS else 1
         effect = _effect("taunt", target, "shaken", actor, value=value, by=actor)
         state = add_effect(state, effect, ctx.events)
     elif rolled.degree is CF:
         state = reduce_army_condition(state, target, "shaken", 1, ctx.events, "taunt")
+    return state
+
+
+# --- §6.2 army-specific actions: Trample, Trampling Charge ------------------------------------
+
+
+def _trample(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
+    """§6.2 Trample (Nomen Scouts, 3 actions): melee Strike vs an engaged enemy's AC at +20
+    (the Nomen's melee modifier, §3.4; a Strike, so MAP applies and it counts, §0.4). Hit 1
+    damage, critical hit 2, and the Nomen automatically stop being engaged with it; a miss
+    does nothing."""
+    target = params["target"]
+    state, degree, record = roll_strike(state, actor, params, ctx, purpose="trample")
+    _event(ctx, "trample", actor, degree, record, target=target)
+    amount = {CS: CRIT_DAMAGE, S: HIT_DAMAGE}.get(degree, 0)
+    if not amount:
+        return state
+    state = hit(state, actor, target, MELEE, amount, degree, ctx, "trample", params)
+    if state.is_engaged(actor, target):
+        state = state.disengage(actor, target)
+        ctx.events.append(
+            Event("battle.disengaged", {"army": actor, "target": target, "reason": "trample"})
+        )
+    return state
+
+
+def _trampling_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
+    return [{"target": key} for key in _enemy_keys(state, actor)]
+
+
+def _trampling_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    """§6.2 Trampling Charge: the target is a non-engaged army (engaged with no army) and,
+    as it may end engaged with the Riders, not fortified (§9 Fortified [inferred])."""
+    target = params.get("target")
+    problems = _enemy_problems(state, actor, target)
+    if problems:
+        return problems
+    if state.engaged_with(target):
+        return [_p("target_engaged", target=target)]
+    if "fortified" in state.army(target).army.spec.condition_values:
+        return [_p("target_fortified", target=target)]
+    return []
+
+
+def _trampling_charge(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
+    """§6.2 Trampling Charge (Tusker Riders, 3 actions; does not trigger Counterattack):
+    Maneuver vs the target's Maneuver DC. CS 2 damage and the target's shaken +1; S 1 damage;
+    F 1 damage and the Riders become engaged with it; CF engaged with it and the Riders are
+    outflanked until the start of their next turn (§6.2 discrepancy: outflanked used)."""
+    target = params["target"]
+    state = begin_maneuver(state, actor, {}, ctx)
+    modifier, dc = maneuver(state, actor), maneuver_dc(state, target)
+    rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="trampling_charge",
+                        against=target)  # fmt: skip
+    _event(ctx, "trampling_charge", actor, rolled.degree, rolled.record, target=target)
+    reason = "trampling_charge"
+    amount = {CS: 2, S: 1, Degree.FAILURE: 1}.get(rolled.degree, 0)
+    state = damage(state, target, amount, ctx.dice, ctx.events, reason)
+    if rolled.degree is CS and state.army(target).present and not state.army(target).defeated:
+        state = add_army_condition(state, target, "shaken", 1, ctx.events, reason)
+    if rolled.degree in (Degree.FAILURE, CF) and state.army(target).present:
+        state = engage(state, actor, target, ctx.events, reason)
+    if rolled.degree is CF:
+        effect = _effect("trampling_charge.critical_failure", actor, "outflanked", actor,
+                         by=target)  # fmt: skip
+        state = add_effect(state, effect, ctx.events)
     return state
 
 
@@ -1194,6 +1269,10 @@ WAR_ACTIONS: dict[str, WarAction] = {
                   _taunt_preview, _taunt),
         WarAction("reactive_rally", 3, (MORALE,), _enemy_target_candidates,
                   _reactive_rally_problems, _rally_preview, _reactive_rally),
+        WarAction("trample", 3, (ATTACK,), _melee_candidates, _melee_problems,
+                  _strike_preview, _trample),
+        WarAction("trampling_charge", 3, (MANEUVER,), _trampling_candidates,
+                  _trampling_problems, _maneuver_preview, _trampling_charge),
     )
 }  # fmt: skip
 

@@ -14,7 +14,8 @@ Setup (plain JSON)::
             "initiative_bonus": 0,               # Offensive Gambit, circumstance (§4.5)
             "start": null,                       # "distant" (Opening Salvo) or "engaged"
             "start_target": null}]},             #   with this enemy (Ambush, Swamp Charge)
-        {"key": "enemy", "armies": [...]}],
+        {"key": "enemy", "auto_reactions": true,  # reactions used automatically (§0.5)
+         "armies": [...]}],
       "fortifications": [{"key": "keep", "kind": "keep", "side": "kingdom", "hp": 5}],
       "terrain": ["strong_wind", "dim_light"],   # §7.4 features, plus "swamp" / "water"
       "initiative_dice": {"a1": 17}              # typed-in initiative d20s (optional)
@@ -26,8 +27,11 @@ round: rout checks, §7.3) and "gm_correction" (actor None; params {"army", and 
 "conditions" {key: value}, "position" near/distant, "engage" [keys], "disengage" [keys],
 "shots"}) which is logged as an event like everything else.
 
-Reactions (Counterattack, False Retreat, Revel in Battle, Accustomed to Panic) and the
-army-specific actions other than Reactive Rally are not implemented yet.
+Reactions: Counterattack and False Retreat are used automatically when triggered (see
+`reactions`; per side `"auto_reactions": true` by default, `false` = never taken; offering
+the reaction to the controller is not built). Revel in Battle, Accustomed to Panic and the
+army-specific actions other than Reactive Rally, Trample and Trampling Charge are not
+implemented yet.
 """
 
 from collections.abc import Mapping
@@ -50,11 +54,18 @@ from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
 from warfare.engine.systems.pf2e.battle.actions import (
     MANEUVER,
+    NO_COUNTERATTACK,
     WAR_ACTIONS,
     Ctx,
     cost_of,
     engage,
     traits_of,
+)
+from warfare.engine.systems.pf2e.battle.reactions import (
+    after_morale_checks,
+    can_continue,
+    counterattacks,
+    false_retreat,
 )
 from warfare.engine.systems.pf2e.battle.rules import (
     ACTIONS_PER_TURN,
@@ -132,6 +143,8 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
     seen: set[str] = set()
     occupants: dict[str, int] = {}
     for side in sides:
+        if not isinstance(side.get("auto_reactions", True), bool):
+            problems.append(_p("setup.bad_auto_reactions", side=side.get("key")))
         armies = side.get("armies") or ()
         if not armies:
             problems.append(_p("setup.side_without_armies", side=side.get("key")))
@@ -238,6 +251,7 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
                     fortification=entry.get("fortification"),
                     pcs=bool(entry.get("pcs", False)),
                     initiative_bonus=int(entry.get("initiative_bonus", 0)),
+                    auto_reactions=bool(side.get("auto_reactions", True)),
                 )
             )
             if entry.get("start"):
@@ -350,7 +364,13 @@ def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleSta
             state = heal_army(state, key, 1, events, "regeneration")  # §6.2 Regeneration
         entry = state.army(key)
         state = state.with_army(
-            replace(entry, attacks=(), next_attack_bonus=None, disengage_blocked=False)
+            replace(
+                entry,
+                attacks=(),
+                next_attack_bonus=None,
+                disengage_blocked=False,
+                reaction_used=False,  # §0.5: its reaction comes back at its turn start
+            )
         )
         state = replace(state, actions_left=ACTIONS_PER_TURN)
         if entry.present and not entry.defeated:
@@ -406,6 +426,8 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
             state = add_army_condition(state, key, "shaken", 1, events, "rout_check")
         elif rolled.degree is CF:
             state = route(state, key, events, "rout_check")
+        if rolled.degree.succeeded:
+            state = false_retreat(state, key, against, "rout_check", dice, events)
     return state
 
 
@@ -537,7 +559,16 @@ def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
                                 "params": dict(command.params),
                                 "actions_left": state.actions_left})
     )  # fmt: skip
+    if MANEUVER in traits_of(kind) and kind not in NO_COUNTERATTACK:
+        state = counterattacks(state, actor, kind, ctx.dice, ctx.events)  # §8.2
+        if not can_continue(state, actor):
+            ctx.events.append(
+                Event("battle.action_interrupted", {"army": actor, "action": kind,
+                                                    "reason": "reaction"})
+            )  # fmt: skip
+            return _check_end(state, ctx.events)
     state = WAR_ACTIONS[kind].resolve(state, actor, command.params, ctx)
+    state = after_morale_checks(state, ctx.morale_successes, ctx.dice, ctx.events)
     return _check_end(state, ctx.events)
 
 

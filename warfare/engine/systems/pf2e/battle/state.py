@@ -104,6 +104,9 @@ class BattleArmy:
     success (§8.2). `rout_exempt`: a critical success at an end-of-round rout check (§7.3).
     `took_damage` / `was_routed`: what the end of the encounter and §7.6 read.
     `treated`: Battlefield Medicine already targeted it this encounter.
+    `auto_reactions`: its side lets the engine use its reactions automatically when
+    triggered (setup flag per side, default true). `reaction_used`: it has used its 1
+    reaction (§0.5); reset at the start of its turn.
     """
 
     key: str
@@ -121,6 +124,8 @@ class BattleArmy:
     attacks: tuple[str, ...] = ()
     next_attack_bonus: tuple[str, int] | None = None
     disengage_blocked: bool = False
+    auto_reactions: bool = True
+    reaction_used: bool = False
 
     @property
     def hp(self) -> int:
@@ -174,6 +179,8 @@ class BattleArmy:
                 list(self.next_attack_bonus) if self.next_attack_bonus is not None else None
             ),
             "disengage_blocked": self.disengage_blocked,
+            "auto_reactions": self.auto_reactions,
+            "reaction_used": self.reaction_used,
         }
 
     @classmethod
@@ -195,6 +202,8 @@ class BattleArmy:
             attacks=tuple(data.get("attacks", ())),
             next_attack_bonus=(str(bonus[0]), int(bonus[1])) if bonus else None,
             disengage_blocked=bool(data.get("disengage_blocked", False)),
+            auto_reactions=bool(data.get("auto_reactions", True)),
+            reaction_used=bool(data.get("reaction_used", False)),
         )
 
 
