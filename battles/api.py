@@ -18,7 +18,7 @@ import django_filters
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -473,35 +473,37 @@ class BattleActionApi(BattleApiView):
         return Response(battle_state(self.membership, battle))
 
 
-class BattleUndoApi(BattleApiView):
-    @extend_schema(
-        tags=["battles"],
-        request=SeqInput,
-        responses={200: BattleStateOutput, **WRITE_ERRORS, 409: BattleStaleOutput},
-    )
+class _BattleGmWriteApi(BattleApiView):
+    """A GM's board-wide write that takes only the seq the client saw (undo, apply)."""
+
+    service = None  # a battles.services function taking user, ids and expected_seq
+
     def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
-        """The GM takes back the last action (it stays in the log, marked undone)."""
         self.battle(request, campaign_id, battle_id, gm=True)
         data = _input(SeqInput, request)
-        battle = services.battle_undo(
+        battle = type(self).service(
             user=request.user, campaign_id=campaign_id, battle_id=battle_id,
             expected_seq=data["seq"],
         )  # fmt: skip
         return Response(battle_state(self.membership, battle))
 
 
-class BattleApplyApi(BattleApiView):
-    @extend_schema(
-        tags=["battles"],
-        request=SeqInput,
-        responses={200: BattleStateOutput, **WRITE_ERRORS, 409: BattleStaleOutput},
-    )
-    def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
-        """The GM writes a finished battle's results to the armies and kingdoms (§7.6)."""
-        self.battle(request, campaign_id, battle_id, gm=True)
-        data = _input(SeqInput, request)
-        battle = services.battle_apply_results(
-            user=request.user, campaign_id=campaign_id, battle_id=battle_id,
-            expected_seq=data["seq"],
-        )  # fmt: skip
-        return Response(battle_state(self.membership, battle))
+_GM_WRITE_SCHEMA = {
+    "tags": ["battles"],
+    "request": SeqInput,
+    "responses": {200: BattleStateOutput, **WRITE_ERRORS, 409: BattleStaleOutput},
+}
+
+
+@extend_schema_view(post=extend_schema(
+    description="The GM takes back the last action (it stays in the log, marked undone).",
+    **_GM_WRITE_SCHEMA))  # fmt: skip
+class BattleUndoApi(_BattleGmWriteApi):
+    service = staticmethod(services.battle_undo)
+
+
+@extend_schema_view(post=extend_schema(
+    description="The GM writes a finished battle's results to the armies and kingdoms (§7.6).",
+    **_GM_WRITE_SCHEMA))  # fmt: skip
+class BattleApplyApi(_BattleGmWriteApi):
+    service = staticmethod(services.battle_apply_results)
