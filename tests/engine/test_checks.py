@@ -8,7 +8,10 @@ from warfare.engine.checks import (
     check,
     degree_of_success,
     flat_check,
+    gurps_degree,
     improve,
+    quick_contest,
+    success_roll,
     worsen,
 )
 from warfare.engine.dice import ScriptedDice
@@ -91,3 +94,45 @@ def test_section_0_1_flat_check_is_a_bare_d20_vs_dc(die, dc, succeeded):
     assert result.succeeded is succeeded
     assert result.total == die
     assert result.degree in (S, F)
+
+
+# --- GURPS 3d6 core (gurps-mass-combat.md §0.2) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("roll", "skill", "expected"),
+    [
+        (3, 3, Degree.CRIT_SUCCESS),  # 3 always critical
+        (4, 2, Degree.CRIT_SUCCESS),  # 4 always critical, even above skill
+        (5, 14, Degree.SUCCESS),  # 5 is critical only at skill 15+
+        (5, 15, Degree.CRIT_SUCCESS),
+        (6, 15, Degree.SUCCESS),  # 6 is critical only at skill 16+
+        (6, 16, Degree.CRIT_SUCCESS),
+        (10, 10, Degree.SUCCESS),  # roll <= skill succeeds
+        (11, 10, Degree.FAILURE),
+        (16, 20, Degree.SUCCESS),
+        (17, 15, Degree.CRIT_FAILURE),  # 17 critical at skill 15 or less
+        (17, 16, Degree.FAILURE),  # ordinary failure at 16+
+        (17, 25, Degree.FAILURE),  # 17 always fails
+        (18, 30, Degree.CRIT_FAILURE),  # 18 always critical
+        (15, 5, Degree.CRIT_FAILURE),  # skill + 10 or more
+        (14, 5, Degree.FAILURE),
+    ],
+)
+def test_gurps_degree_bands(roll, skill, expected):
+    """gurps §0.2 critical success / failure and automatic results."""
+    assert gurps_degree(roll, skill) is expected
+
+
+def test_success_roll_margin_and_quick_contest():
+    """gurps §0.2: margin = skill - roll; Quick Contest compares signed margins."""
+    dice = ScriptedDice([3, 3, 4, 6, 6, 1])
+    first = success_roll(dice, 12, purpose="strategy")  # roll 10, margin +2
+    second = success_roll(dice, 11, purpose="strategy")  # roll 13, margin -2
+    assert (first.roll, first.margin, first.succeeded) == (10, 2, True)
+    assert (second.roll, second.margin, second.succeeded) == (13, -2, False)
+    contest = quick_contest(first, second)
+    assert (contest.winner, contest.margin_of_victory) == (0, 4)
+    tie = quick_contest(first, first)
+    assert (tie.winner, tie.margin_of_victory) == (None, 0)
+    assert first.to_dict()["margin"] == 2

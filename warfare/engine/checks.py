@@ -141,3 +141,106 @@ def flat_check(dice: Dice, dc: int, *, purpose: str = "flat_check") -> CheckResu
     die = dice.d20(purpose=purpose)
     degree = Degree.SUCCESS if die >= dc else Degree.FAILURE
     return CheckResult(die=die, modifier=0, total=die, dc=dc, degree=degree, purpose=purpose)
+
+
+# --- GURPS (3e and 4e): 3d6 success rolls and Quick Contests (gurps §0.2) ---------------------
+
+
+def gurps_degree(roll: int, skill: int) -> Degree:
+    """The outcome of a 3d6 success roll of `roll` against effective `skill` (gurps §0.2).
+
+    3-4 always critically succeed, 5 at skill 15+, 6 at skill 16+; 18 always critically
+    fails, 17 at skill 15 or less (an ordinary failure at 16+), and so does any roll of skill
+    + 10 or more; 17 and 18 always fail, 3 and 4 always succeed."""
+    if roll <= 4 or (roll == 5 and skill >= 15) or (roll == 6 and skill >= 16):
+        return Degree.CRIT_SUCCESS
+    if roll == 18 or (roll == 17 and skill <= 15) or roll >= skill + 10:
+        return Degree.CRIT_FAILURE
+    if roll >= 17 or roll > skill:
+        return Degree.FAILURE
+    return Degree.SUCCESS
+
+
+@dataclass(frozen=True, slots=True)
+class SuccessRoll:
+    """A 3d6 roll against effective skill: `margin` is skill - roll (signed, gurps §0.2)."""
+
+    dice: tuple[int, int, int]
+    roll: int
+    skill: int
+    degree: Degree
+    purpose: str = ""
+    breakdown: tuple[tuple[str, int], ...] = ()
+    """Where the effective skill came from, as (term code, value) pairs."""
+
+    @property
+    def margin(self) -> int:
+        return self.skill - self.roll
+
+    @property
+    def succeeded(self) -> bool:
+        return self.degree.succeeded
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dice": list(self.dice),
+            "roll": self.roll,
+            "skill": self.skill,
+            "margin": self.margin,
+            "degree": self.degree.code,
+            "purpose": self.purpose,
+            "breakdown": [list(term) for term in self.breakdown],
+        }
+
+
+def success_roll(
+    dice: Dice, skill: int, *, purpose: str, breakdown: Sequence[tuple[str, int]] = ()
+) -> SuccessRoll:
+    """Roll 3d6 against effective `skill` (gurps §0.2)."""
+    faces = (
+        dice.roll(6, purpose=purpose),
+        dice.roll(6, purpose=purpose),
+        dice.roll(6, purpose=purpose),
+    )
+    roll = sum(faces)
+    return SuccessRoll(
+        dice=faces,
+        roll=roll,
+        skill=skill,
+        degree=gurps_degree(roll, skill),
+        purpose=purpose,
+        breakdown=tuple((str(code), int(value)) for code, value in breakdown),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class QuickContest:
+    """Both sides rolled (gurps §0.2): the higher signed margin wins; equal margins tie.
+
+    `winner` is 0 (first roll), 1 (second) or None (tie); `margin_of_victory` >= 0."""
+
+    first: SuccessRoll
+    second: SuccessRoll
+
+    @property
+    def winner(self) -> int | None:
+        if self.first.margin == self.second.margin:
+            return None
+        return 0 if self.first.margin > self.second.margin else 1
+
+    @property
+    def margin_of_victory(self) -> int:
+        return abs(self.first.margin - self.second.margin)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "first": self.first.to_dict(),
+            "second": self.second.to_dict(),
+            "winner": self.winner,
+            "margin_of_victory": self.margin_of_victory,
+        }
+
+
+def quick_contest(first: SuccessRoll, second: SuccessRoll) -> QuickContest:
+    """Compare two rolls as a Quick Contest (gurps §0.2)."""
+    return QuickContest(first, second)
