@@ -78,6 +78,11 @@ class Campaign(Versioned):
         return self.rule_system == RuleSystem.PF2E
 
     @property
+    def uses_forces(self) -> bool:
+        """GURPS Mass Combat (4e) forces of elements (warfare.gurps4e)."""
+        return self.rule_system == RuleSystem.GURPS4E
+
+    @property
     def uses_command_staff(self) -> bool:
         return self.rule_system in {RuleSystem.GURPS4E, RuleSystem.GURPS3E}
 

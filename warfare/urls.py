@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("kingdoms.urls")),
     path("", include("warfare.army_urls")),
     path("", include("battles.urls")),
+    path("", include("warfare.gurps4e.urls")),
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",

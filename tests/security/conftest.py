@@ -50,7 +50,16 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
         sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
     )  # fmt: skip
     assert Membership.objects.filter(pk=bystander.pk).exists()
+    # GURPS Mass Combat rows: the matrix switches the campaign to that rule system for them.
+    from warfare.gurps4e.models import ElementType, Force, ForceElement
+
+    element_type = ElementType.objects.create(campaign=world, name="Pikemen", base_ts=2)
+    force = Force.objects.create(campaign=world, faction=kingdom_faction, name="Host")
+    row = ForceElement.objects.create(force=force, element_type=element_type, count=3)
     return {
+        "element_type_id": element_type.pk,
+        "force_id": force.pk,
+        "row_id": row.pk,
         "campaign_id": world.pk,
         "faction_id": kingdom_faction.pk,
         "settlement_id": kingdom_faction.settlements.first().pk,

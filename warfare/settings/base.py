@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "csp",
     "warfare",
+    "warfare.gurps4e",
     "kingdoms",
     "battles",
 ]

@@ -1,0 +1,63 @@
+"""Read models of the force pages; Troop Strength comes from the pure engine (no rules here)."""
+
+from django.db.models import Count, Prefetch
+
+from kingdoms.access import sees_faction_in_full
+from kingdoms.models import Membership
+from kingdoms.selectors import faction_list_visible_to
+
+from . import mapping
+from .models import Force, ForceElement
+
+_ROWS = Prefetch(
+    "elements", queryset=ForceElement.objects.select_related("element_type").order_by("pk")
+)
+
+
+def force_overview(*, membership: Membership) -> list[dict]:
+    """Factions the member knows of, each with its forces; TS only where they see in full.
+
+    Three queries whatever the number of forces: factions, forces, their element rows."""
+    factions = list(faction_list_visible_to(membership=membership))
+    forces = (
+        Force.objects.filter(faction__in=factions)
+        .annotate(row_count=Count("elements"))
+        .prefetch_related(_ROWS)
+        .order_by("name", "pk")
+    )
+    by_faction: dict[int, list[Force]] = {}
+    for force in forces:
+        by_faction.setdefault(force.faction_id, []).append(force)
+    groups = []
+    for faction in factions:
+        full = sees_faction_in_full(membership, faction)
+        lines = []
+        for force in by_faction.get(faction.pk, []):
+            line = {"force": force}
+            if full:
+                line["elements"] = sum(row.count for row in force.elements.all())
+                line["ts"] = mapping.display(mapping.troop_strength(force).total)
+            lines.append(line)
+        groups.append({"faction": faction, "full": full, "forces": lines})
+    return groups
+
+
+def force_sheet(*, membership: Membership, force: Force, enemy_id: int | None) -> dict:
+    """A force's rows and TS working; the enemies it can be compared with and, when
+    `enemy_id` names one of them, the comparison (relative TS, superiorities, BSM)."""
+    force = Force.objects.prefetch_related(_ROWS).select_related("faction").get(pk=force.pk)
+    sheet = mapping.force_sheet(force)
+    context = {"sheet": sheet, "enemies": [], "comparison": None}
+    if not membership.is_gm:
+        return context  # an enemy's numbers are the GM's to reveal (§A.5.1 intelligence)
+    context["enemies"] = list(
+        Force.objects.filter(campaign=force.campaign_id)
+        .exclude(faction=force.faction_id)
+        .select_related("faction")
+        .prefetch_related(_ROWS)
+        .order_by("faction__name", "name")
+    )
+    enemy = next((e for e in context["enemies"] if e.pk == enemy_id), None)
+    if enemy is not None:
+        context["comparison"] = mapping.comparison(force, enemy)
+    return context

@@ -1,0 +1,114 @@
+"""Use cases for GURPS Mass Combat forces; each is one user action and one transaction."""
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models.deletion import ProtectedError
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from kingdoms.models import Faction
+from kingdoms.services import _check_version, _save
+
+from .access import access_force, access_gurps4e
+from .models import ElementType, Force, ForceElement
+
+
+@transaction.atomic
+def element_type_create(*, user, campaign_id: int, **fields: Any) -> ElementType:
+    membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
+    return _save(ElementType(campaign=membership.campaign), **fields)
+
+
+@transaction.atomic
+def element_type_update(
+    *, user, campaign_id: int, element_type_id: int, version: int | None = None, **fields: Any
+) -> ElementType:
+    membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
+    element_type = get_object_or_404(
+        ElementType.objects.select_for_update(no_key=True),
+        campaign=membership.campaign,
+        pk=element_type_id,
+    )
+    _check_version(element_type, version)
+    return _save(element_type, **fields)
+
+
+@transaction.atomic
+def element_type_delete(*, user, campaign_id: int, element_type_id: int) -> None:
+    """Delete an element type no force uses (a used one would change those forces' TS)."""
+    membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
+    element_type = get_object_or_404(
+        ElementType.objects.select_for_update(), campaign=membership.campaign, pk=element_type_id
+    )
+    try:
+        element_type.delete()
+    except ProtectedError:
+        raise ValidationError(
+            _("Forces still use %(name)s: remove it from them first.") % {"name": element_type},
+            code="element_type_in_use",
+        ) from None
+
+
+def _check_faction(faction: Faction | None, campaign) -> None:
+    if faction is None or faction.campaign_id != campaign.pk:
+        raise ValidationError(
+            {"faction": _("That faction belongs to another campaign.")}, code="foreign_faction"
+        )
+
+
+@transaction.atomic
+def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
+    membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
+    _check_faction(faction, membership.campaign)
+    return _save(Force(campaign=membership.campaign, faction=faction), **fields)
+
+
+@transaction.atomic
+def force_update(
+    *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
+) -> Force:
+    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    _check_version(force, version)
+    return _save(force, **fields)
+
+
+@transaction.atomic
+def force_delete(*, user, campaign_id: int, force_id: int) -> None:
+    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    force.delete()
+
+
+@transaction.atomic
+def force_element_add(
+    *, user, campaign_id: int, force_id: int, element_type: ElementType, **fields: Any
+) -> ForceElement:
+    """Add a row of `count` elements of one type to a force (the force's version goes up)."""
+    membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    if element_type.campaign_id != membership.campaign.pk:
+        raise ValidationError(
+            {"element_type": _("That element type belongs to another campaign.")},
+            code="foreign_element_type",
+        )
+    tl = fields.get("tl")
+    if tl is not None and tl < element_type.tl:
+        raise ValidationError(
+            {
+                "tl": _("The TL cannot be below the type's listed TL %(tl)s.")
+                % {"tl": element_type.tl}
+            },
+            code="tl_below_listed",
+        )
+    row = _save(ForceElement(force=force, element_type=element_type), **fields)
+    force.save(update_fields=["version"])
+    return row
+
+
+@transaction.atomic
+def force_element_remove(*, user, campaign_id: int, force_id: int, row_id: int) -> None:
+    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    deleted, _rows = ForceElement.objects.filter(force=force, pk=row_id).delete()
+    if not deleted:
+        raise ValidationError(_("That element row is already gone."), code="row_gone")
+    force.save(update_fields=["version"])
