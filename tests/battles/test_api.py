@@ -387,6 +387,11 @@ def test_create_takes_every_setup_option_of_the_form(as_role, world, militia, ra
         ({"initiative_dice": {"MILITIA": 0}}, "greater than or equal to 1"),
         ({"initiative_dice": {"MILITIA": "x"}}, "valid integer"),
         ({"initiative_dice": {"militia": 5}}, "militia is not an army id."),
+        ({"initiative_dice": {"٣": 5}}, "٣ is not an army id."),  # a digit, not ASCII
+        ({"initiative_dice": {str(2**63): 5}}, f"{2**63} is not an army id."),
+        ({"inside": [2**63]}, "less than or equal to"),
+        ({"starts": {"SCOUTS": None}}, "may not be null"),
+        ({"starts": {"SCOUTS": {"start": "engaged", "target": 2**63}}}, "less than or equal to"),
         ({"initiative_dice": {"SCOUTS": 5}}, "an army that does not fight"),
         ({"fortifications": {"c": "tower"}}, "The sides are a and b."),
         ({"fortifications": {"a": "palace"}}, "not a valid choice"),
