@@ -549,7 +549,7 @@ class BattleListApi(ApiListView):
             pcs_side=data["pcs_side"] or None,
             terrain=tuple(data["terrain"]),
             players_may_act=data["players_may_act"],
-            fortifications={side: kind for side, kind in data["fortifications"].items() if kind},
+            fortifications=data["fortifications"],
             inside=data["inside"],
             starts=data["starts"],
             initiative_dice=data["initiative_dice"],

@@ -72,8 +72,8 @@ class BattleCreateForm(forms.Form):
             self.fields[f"initiative_{army.pk}"] = forms.IntegerField(
                 label=_("%(army)s: initiative die (typed)") % {"army": army.name},
                 required=False, min_value=1, max_value=20,
-                help_text=_("Empty: the server rolls."),
-                widget=forms.NumberInput(attrs={"placeholder": "d20", "inputmode": "numeric"}),
+                widget=forms.NumberInput(attrs={"placeholder": "d20", "inputmode": "numeric",
+                                                "title": _("Empty: the server rolls.")}),
             )  # fmt: skip
             starts = self._start_choices(army)
             if starts:
