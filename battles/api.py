@@ -29,7 +29,8 @@ from warfare import labels
 from warfare.api.filters import IntegerFilter
 from warfare.api.views import DENIED, LIST_ERRORS, WRITE_ERRORS, ApiListView, ApiView
 from warfare.engine.battle.registry import get_battle_system
-from warfare.engine.systems.pf2e.battle.rules import TERRAIN
+from warfare.engine.systems.pf2e.battle.aftermath import CONDITION_CHOICES, DEFEAT
+from warfare.engine.systems.pf2e.battle.rules import FORTIFICATIONS, TERRAIN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 
 from . import selectors, services
@@ -292,22 +293,93 @@ class _SidesInput(serializers.Serializer):
     b = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=50)
 
 
+#: The largest database id (a 64-bit key): a bigger "army id" is bad input, not a query.
+MAX_ID = 2**63 - 1
+
+
+def _army_ids(mapping: dict) -> dict[int, Any]:
+    """`mapping` keyed by army ids as JSON object keys ("12") -> keyed by int."""
+    ids = {}
+    for key, value in mapping.items():
+        text = str(key)
+        if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_ID:
+            raise serializers.ValidationError(_("%(key)s is not an army id.") % {"key": text[:40]})
+        ids[int(text)] = value
+    return ids
+
+
+class _StartInput(serializers.Serializer):
+    start = serializers.ChoiceField(
+        choices=["distant", "engaged"],
+        help_text="distant (Opening Salvo) or engaged with `target` (Ambush, Swamp Charge).",
+    )
+    target = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, allow_null=True, default=None,
+        help_text="The enemy army id it starts engaged with (only with `engaged`).",
+    )  # fmt: skip
+
+    def validate(self, data):
+        if (data["start"] == "engaged") != (data["target"] is not None):
+            raise serializers.ValidationError(
+                _("An army starts distant, or engaged with an enemy army.")
+            )
+        return data
+
+
 class BattleCreateInput(serializers.Serializer):
+    """Everything the set-up form asks (§7.1-§7.5, §7.7). The armies named in `inside`,
+    `starts` and `initiative_dice` must fight on a side (the service checks it)."""
+
     name = serializers.CharField(max_length=120)
     sides = _SidesInput(help_text="Army ids on each side.")
     pcs_side = serializers.ChoiceField(
-        choices=["a", "b"], required=False, allow_null=True, allow_blank=True, default=None
-    )
+        choices=["a", "b"], required=False, allow_null=True, allow_blank=True, default=None,
+        help_text="The side the PCs fight alongside (+1 status to its Morale checks, §7.7).",
+    )  # fmt: skip
     terrain = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(TERRAIN)), required=False, default=list
-    )
+        child=serializers.ChoiceField(choices=list(TERRAIN)), required=False, default=list,
+        max_length=len(TERRAIN), help_text="Terrain and weather features (§7.4).",
+    )  # fmt: skip
     players_may_act = serializers.BooleanField(required=False, default=True)
+    fortifications = serializers.DictField(
+        child=serializers.ChoiceField(choices=list(FORTIFICATIONS), allow_null=True),
+        required=False, default=dict,
+        help_text="{side (a, b): kind} a fortification per side (§7.5); absent or null: none.",
+    )  # fmt: skip
+    inside = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), required=False,
+        default=list, max_length=100,
+        help_text="Army ids inside their side's fortification (garrisoned: fortified, §7.5).",
+    )  # fmt: skip
+    starts = serializers.DictField(
+        child=_StartInput(), required=False, default=dict,
+        help_text="{army id: starting position} for armies with Opening Salvo, Ambush or "
+        "Swamp Charge (§7.3); the others start near. A start the initiative order does not "
+        "allow is refused in the log (`battle.start_refused`).",
+    )  # fmt: skip
+    initiative_dice = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=20), required=False,
+        default=dict,
+        help_text="{army id: d20} initiative dice rolled at the table (§7.3 Scouting); the "
+        "server rolls for the others. Logged with source `typed`.",
+    )  # fmt: skip
 
     def validate_sides(self, sides):
         armies = [*sides["a"], *sides["b"]]
         if len(armies) != len(set(armies)):
             raise serializers.ValidationError(_("An army can fight on one side only, once."))
         return sides
+
+    def validate_fortifications(self, fortifications):
+        if set(fortifications) - {"a", "b"}:
+            raise serializers.ValidationError(_("The sides are a and b."))
+        return {side: kind for side, kind in fortifications.items() if kind}
+
+    def validate_starts(self, starts):
+        return {pk: (start["start"], start["target"]) for pk, start in _army_ids(starts).items()}
+
+    def validate_initiative_dice(self, dice):
+        return _army_ids(dice)
 
 
 class BattleActionInput(serializers.Serializer):
@@ -327,6 +399,71 @@ class BattleActionInput(serializers.Serializer):
 
 class SeqInput(serializers.Serializer):
     seq = serializers.IntegerField(min_value=0, help_text="The board's `seq` as you saw it.")
+
+
+class _KingdomDiceInput(serializers.Serializer):
+    d20 = serializers.IntegerField(
+        min_value=1, max_value=20, required=False, allow_null=True, default=None,
+        help_text="The d20 of the kingdom check; null: the server rolls.",
+    )  # fmt: skip
+    d4 = serializers.IntegerField(
+        min_value=1, max_value=4, required=False, allow_null=True, default=None,
+        help_text="On a defeat: the d4 of Unrest on a critical failure.",
+    )  # fmt: skip
+
+
+class BattleApplyInput(SeqInput):
+    """The apply form's choices (§7.6, §7.7), keyed by the side keys (`a`, `b`) of the sides
+    that roll the kingdom check (their armies all belong to one kingdom) and by army keys.
+    All optional: the server rolls, nobody fought the PCs' fight, everyone gets weary."""
+
+    pc_encounter = serializers.DictField(
+        child=serializers.ChoiceField(choices=["won", "lost"], allow_null=True),
+        required=False, default=dict,
+        help_text="{side: won | lost | null} the PCs' own fight (§7.7): won improves the "
+        "kingdom check one degree, lost worsens it.",
+    )  # fmt: skip
+    typed_dice = serializers.DictField(
+        child=_KingdomDiceInput(), required=False, default=dict,
+        help_text="{side: {d20, d4}} dice rolled at the table.",
+    )  # fmt: skip
+    choices = serializers.DictField(
+        child=serializers.ChoiceField(choices=list(CONDITION_CHOICES)), required=False,
+        default=dict,
+        help_text="{army key: weary | shaken} the players' choice for each army the check "
+        "afflicts (default weary).",
+    )  # fmt: skip
+    regain = serializers.DictField(
+        child=serializers.CharField(max_length=40, allow_null=True), required=False,
+        default=dict,
+        help_text="On a defeat, {side: army key} the damaged army that regains 1 HP (null: "
+        "the one with the fewest HP).",
+    )  # fmt: skip
+
+
+def apply_problems(data: dict[str, Any], sides: list[dict]) -> list[str]:
+    """What in `data` (a `BattleApplyInput`) the apply form would not offer for `sides`
+    (`selectors.aftermath_sides`)."""
+    by_key = {side["key"]: side for side in sides}
+    errors = []
+    for name in ("pc_encounter", "typed_dice", "regain"):
+        for key in data[name]:
+            if key not in by_key:
+                errors.append(_("Side %(side)s rolls no kingdom check.") % {"side": key[:40]})
+    for key, dice in data["typed_dice"].items():
+        if key in by_key and dice["d4"] is not None and by_key[key]["result"] != DEFEAT:
+            errors.append(_("A d4 is rolled only by a side that lost."))
+    for key, army in data["regain"].items():
+        side = by_key.get(key)
+        if side is None or army is None:
+            continue
+        if side["result"] != DEFEAT or army not in dict(side["regain"]):
+            errors.append(_("Only a damaged army of a side that lost regains 1 HP."))
+    choosers = {army for side in sides for army, _name in side["choosers"]}
+    for army in data["choices"]:
+        if army not in choosers:
+            errors.append(_("%(army)s has no choice of weary or shaken.") % {"army": army[:40]})
+    return list(dict.fromkeys(errors))
 
 
 class BattleFilter(django_filters.FilterSet):
@@ -412,6 +549,10 @@ class BattleListApi(ApiListView):
             pcs_side=data["pcs_side"] or None,
             terrain=tuple(data["terrain"]),
             players_may_act=data["players_may_act"],
+            fortifications=data["fortifications"],
+            inside=data["inside"],
+            starts=data["starts"],
+            initiative_dice=data["initiative_dice"],
         )
         return Response(battle_state(membership, battle), status=status.HTTP_201_CREATED)
 
@@ -474,36 +615,59 @@ class BattleActionApi(BattleApiView):
 
 
 class _BattleGmWriteApi(BattleApiView):
-    """A GM's board-wide write that takes only the seq the client saw (undo, apply)."""
+    """A GM's board-wide write: the seq the client saw (`input_class`, a `SeqInput`), and
+    whatever else `arguments` makes of the input for the service."""
 
     service = None  # a battles.services function taking user, ids and expected_seq
+    input_class = SeqInput
+
+    def arguments(self, battle: Battle, data: dict[str, Any]) -> dict[str, Any]:
+        return {}
 
     def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
-        self.battle(request, campaign_id, battle_id, gm=True)
-        data = _input(SeqInput, request)
+        battle = self.battle(request, campaign_id, battle_id, gm=True)
+        data = _input(self.input_class, request)
         battle = type(self).service(
             user=request.user, campaign_id=campaign_id, battle_id=battle_id,
-            expected_seq=data["seq"],
+            expected_seq=data["seq"], **self.arguments(battle, data),
         )  # fmt: skip
         return Response(battle_state(self.membership, battle))
 
 
 _GM_WRITE_SCHEMA = {
     "tags": ["battles"],
-    "request": SeqInput,
     "responses": {200: BattleStateOutput, **WRITE_ERRORS, 409: BattleStaleOutput},
 }
 
 
 @extend_schema_view(post=extend_schema(
     description="The GM takes back the last action (it stays in the log, marked undone).",
-    **_GM_WRITE_SCHEMA))  # fmt: skip
+    request=SeqInput, **_GM_WRITE_SCHEMA))  # fmt: skip
 class BattleUndoApi(_BattleGmWriteApi):
     service = staticmethod(services.battle_undo)
 
 
 @extend_schema_view(post=extend_schema(
-    description="The GM writes a finished battle's results to the armies and kingdoms (§7.6).",
-    **_GM_WRITE_SCHEMA))  # fmt: skip
+    description="The GM writes a finished battle's results to the armies and kingdoms: each "
+    "side's §7.6 kingdom check (with the PCs' own fight, §7.7, dice typed in, the players' "
+    "weary-or-shaken choices), the armies as the board left them, the XP. The choices are "
+    "those the board's apply form offers; anything else is a 400.",
+    request=BattleApplyInput, **_GM_WRITE_SCHEMA))  # fmt: skip
 class BattleApplyApi(_BattleGmWriteApi):
     service = staticmethod(services.battle_apply_results)
+    input_class = BattleApplyInput
+
+    def arguments(self, battle: Battle, data: dict[str, Any]) -> dict[str, Any]:
+        # Checked against the battle as read; a changed one is the service's 409 or 400.
+        if battle.status == BattleStatus.FINISHED and battle.seq == data["seq"]:
+            errors = apply_problems(data, selectors.aftermath_sides(battle))
+            if errors:
+                raise exceptions.ValidationError(errors)
+        return {
+            "pc_encounter": data["pc_encounter"],
+            "choices": data["choices"],
+            "regain": data["regain"],
+            "typed_dice": {
+                side: (dice["d20"], dice["d4"]) for side, dice in data["typed_dice"].items()
+            },
+        }

@@ -69,6 +69,12 @@ class BattleCreateForm(forms.Form):
                 label=_("%(army)s: inside the fortification") % {"army": army.name},
                 required=False,
             )
+            self.fields[f"initiative_{army.pk}"] = forms.IntegerField(
+                label=_("%(army)s: initiative die (typed)") % {"army": army.name},
+                required=False, min_value=1, max_value=20,
+                widget=forms.NumberInput(attrs={"placeholder": "d20", "inputmode": "numeric",
+                                                "title": _("Empty: the server rolls.")}),
+            )  # fmt: skip
             starts = self._start_choices(army)
             if starts:
                 self.fields[f"start_{army.pk}"] = forms.ChoiceField(
@@ -99,12 +105,13 @@ class BattleCreateForm(forms.Form):
         return [self[f"army_{army.pk}"] for army in self.armies]
 
     def army_rows(self):
-        """(side, inside, start or None) bound fields per army."""
+        """(side, inside, start or None, initiative die) bound fields per army."""
         return [
             (
                 self[f"army_{army.pk}"],
                 self[f"inside_{army.pk}"],
                 self[f"start_{army.pk}"] if f"start_{army.pk}" in self.fields else None,
+                self[f"initiative_{army.pk}"],
             )
             for army in self.armies
         ]
@@ -143,6 +150,15 @@ class BattleCreateForm(forms.Form):
             else:
                 starts[army.pk] = ("engaged", int(value.split(":", 1)[1]))
         return starts
+
+    def initiative_dice(self) -> dict[int, int]:
+        """{army id: the d20 of its initiative typed in} for the armies that fight."""
+        return {
+            army.pk: self.cleaned_data[f"initiative_{army.pk}"]
+            for army in self.armies
+            if self.cleaned_data.get(f"initiative_{army.pk}") is not None
+            and self.cleaned_data.get(f"army_{army.pk}")
+        }
 
     def clean(self):
         data = super().clean()

@@ -38,6 +38,9 @@ from .problems import setup_problem_messages
 
 SIDES = ("a", "b")
 GM_ONLY_COMMANDS = {"gm_correction"}
+#: §7.3: the tactics that let an army choose its starting position (the engine then checks
+#: the initiative order and the swamp).
+START_TACTICS = {"distant": ("opening_salvo",), "engaged": ("ambush", "swamp_charge")}
 
 
 class StaleBoard(Exception):
@@ -75,13 +78,16 @@ def battle_setup(
     fortifications: dict[str, str] | None = None,
     inside: Iterable[int] = (),
     starts: dict[int, tuple[str, int | None]] | None = None,
+    initiative_dice: Mapping[int, int] | None = None,
 ) -> dict:
     """The engine setup of a battle between persistent armies (their current state).
 
     `fortifications`: {side: §7.5 kind} (one per side, key "fort_<side>"); `inside`: the ids
     of armies garrisoned inside their side's fortification (fortified, §7.5); `starts`: {army
     id: ("distant", None) | ("engaged", enemy army id)} from Opening Salvo, Ambush or Swamp
-    Charge (§7.3) — the engine checks the tactic and the initiative order."""
+    Charge (§7.3) — the engine checks the tactic and the initiative order;
+    `initiative_dice`: {army id: d20 of its §7.3 Scouting check rolled at the table} (the
+    others are rolled by the server; both are logged, with their source)."""
     fortifications = {side: kind for side, kind in (fortifications or {}).items() if kind}
     inside, starts = set(inside), starts or {}
     sides = []
@@ -118,6 +124,8 @@ def battle_setup(
             {"key": f"fort_{side}", "kind": kind, "side": side}
             for side, kind in sorted(fortifications.items())
         ]
+    if initiative_dice:
+        setup["initiative_dice"] = {str(pk): die for pk, die in initiative_dice.items()}
     return setup
 
 
@@ -134,11 +142,13 @@ def battle_create(
     fortifications: dict[str, str] | None = None,
     inside: Iterable[int] = (),
     starts: dict[int, tuple[str, int | None]] | None = None,
+    initiative_dice: Mapping[int, int] | None = None,
 ) -> Battle:
     """The GM sets two sides of the campaign's armies against each other (§7.1-7.5), with a
-    fortification per side and the armies garrisoned inside it, and the starting positions
-    their tactics allow (see `battle_setup`). A setup the engine refuses is a ValidationError
-    with one message per problem."""
+    fortification per side and the armies garrisoned inside it, the starting positions
+    their tactics allow and the initiative dice rolled at the table (see `battle_setup`).
+    Bad input, or a setup the engine refuses, is a ValidationError with one message per
+    problem; nothing is saved."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign
     if campaign.rule_system != RuleSystem.PF2E:
@@ -164,11 +174,25 @@ def battle_create(
     fortifications = {side: kind for side, kind in (fortifications or {}).items() if kind}
     if any(side_of.get(pk) not in fortifications for pk in inside):
         raise ValidationError(_("Only armies of a side with a fortification can be inside it."))
-    for pk, (_start, target) in (starts or {}).items():
-        if pk not in side_of or (target is not None and side_of.get(target) in (None, side_of[pk])):
+    for pk, (start, target) in (starts or {}).items():
+        if pk not in side_of:
+            raise ValidationError(
+                _("A starting position was chosen for an army that does not fight.")
+            )
+        if (start == "engaged") != (target is not None):
+            raise ValidationError(_("An army starts distant, or engaged with an enemy army."))
+        if target is not None and side_of.get(target) in (None, side_of[pk]):
             raise ValidationError(_("An army can start engaged only with an enemy army."))
+        if not set(START_TACTICS.get(start, ())) & set(armies[pk].tactics or ()):
+            raise ValidationError(
+                _("%(army)s knows no tactic that lets it start there.") % {"army": armies[pk].name}
+            )
+    initiative_dice = dict(initiative_dice or {})
+    if any(pk not in side_of for pk in initiative_dice):
+        raise ValidationError(_("An initiative die was typed in for an army that does not fight."))
     setup = battle_setup(armies_by_side=by_side, pcs_side=pcs_side, terrain=terrain,
-                         fortifications=fortifications, inside=inside, starts=starts)  # fmt: skip
+                         fortifications=fortifications, inside=inside, starts=starts,
+                         initiative_dice=initiative_dice)  # fmt: skip
     seed = secrets.randbits(62)
     system = get_battle_system(campaign.rule_system)
     try:

@@ -214,3 +214,88 @@ def test_the_apply_form_on_the_board(client, world, gm, player, bloodied, militi
     client.force_login(player)
     page = client.get(url).content.decode()
     assert page.count('class="aftermath"') == 1  # only their own side's check
+
+
+# --- The same choices through the API ----------------------------------------------------------
+
+
+def _apply_url(battle):
+    return reverse("api:battle-apply", args=[battle.campaign_id, battle.pk])
+
+
+def test_the_apply_api_takes_the_forms_choices(as_role, bloodied, militia, raiders, reserves,
+                                               kingdom, enemy_kingdom):  # fmt: skip
+    """§7.7 + §7.6 through the API: side A's typed 10 (17, success) improved by the PCs' won
+    fight to a critical success: the militia +1 HP; side B's typed natural 1 (critical
+    failure; the lost fight cannot worsen it further): every army weary +2 or shaken +2 (the
+    raiders shaken, the players' choice; the reserves weary by default), Unrest +1d4 typed 3."""
+    before_hp = bloodied.outcome["details"]["armies"][str(militia.pk)]["hp"]
+    body = {
+        "seq": bloodied.seq,
+        "pc_encounter": {"a": "won", "b": "lost"},
+        "typed_dice": {"a": {"d20": 10}, "b": {"d20": 1, "d4": 3}},
+        "choices": {str(raiders.pk): "shaken"},
+        "regain": {"b": str(raiders.pk)},
+    }
+    response = as_role("gm").post(_apply_url(bloodied), body, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == "applied"
+    aftermath = Battle.objects.get(pk=bloodied.pk).outcome["aftermath"]
+    assert aftermath["a"]["degree"] == "critical_success"
+    assert aftermath["a"]["check"]["adjustments"] == [["pc_encounter.won", 1]]
+    assert (aftermath["a"]["check"]["die"], aftermath["a"]["check"]["source"]) == (10, "typed")
+    assert aftermath["b"]["degree"] == "critical_failure"
+    for row in (militia, raiders, reserves, enemy_kingdom):
+        row.refresh_from_db()
+    assert militia.hp == before_hp + 1
+    assert raiders.conditions == {"shaken": 3}
+    assert reserves.conditions.get("weary") == 2
+    assert enemy_kingdom.unrest == 1 + 3
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"pc_encounter": {"a": "draw"}}, "not a valid choice"),
+        ({"pc_encounter": {"c": "won"}}, "Side c rolls no kingdom check."),
+        ({"typed_dice": {"a": {"d20": 21}}}, "less than or equal to 20"),
+        ({"typed_dice": {"b": {"d4": 5}}}, "less than or equal to 4"),
+        ({"typed_dice": {"a": {"d20": 5, "d4": 2}}}, "A d4 is rolled only by a side that lost."),
+        ({"choices": {"MILITIA": "tired"}}, "not a valid choice"),
+        ({"choices": {"nobody": "weary"}}, "nobody has no choice of weary or shaken."),
+        ({"regain": {"a": "MILITIA"}}, "Only a damaged army of a side that lost regains 1 HP."),
+        ({"regain": {"b": "MILITIA"}}, "Only a damaged army of a side that lost regains 1 HP."),
+        ({"typed_dice": [10]}, "Expected a dictionary"),
+    ],
+)  # fmt: skip
+def test_the_apply_api_refuses_what_the_form_does_not_offer(
+    as_role, bloodied, militia, kingdom, enemy_kingdom, body, message
+):
+    """400 with the reason; nothing is written."""
+    keys = {"MILITIA": str(militia.pk)}
+
+    def swap(value):
+        if isinstance(value, dict):
+            return {keys.get(k, k): swap(v) for k, v in value.items()}
+        return keys.get(value, value) if isinstance(value, str) else value
+
+    response = as_role("gm").post(
+        _apply_url(bloodied), {"seq": bloodied.seq, **swap(body)}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert any(message in error for error in response.json()["errors"]), response.json()
+    assert Battle.objects.get(pk=bloodied.pk).status == "finished"
+    assert not LogEntry.objects.filter(code="battle.results_applied").exists()
+    kingdom.refresh_from_db()
+    assert kingdom.xp == 0
+
+
+def test_the_apply_api_is_the_gms_and_checks_the_seq(as_role, bloodied, kingdom, enemy_kingdom):
+    body = {"seq": bloodied.seq, "typed_dice": {"a": {"d20": 10}}}
+    for role, status in (("player", 403), ("other_player", 403), ("outsider", 404)):
+        assert as_role(role).post(_apply_url(bloodied), body, format="json").status_code == status
+    stale = as_role("gm").post(_apply_url(bloodied), {**body, "seq": bloodied.seq - 1},
+                               format="json")  # fmt: skip
+    assert stale.status_code == 409
+    assert Battle.objects.get(pk=bloodied.pk).status == "finished"
+    assert not LogEntry.objects.filter(code="battle.results_applied").exists()

@@ -1,12 +1,14 @@
 """The battles' JSON API: who may do what, stale seqs, bad input, hidden numbers."""
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, BattleCommand, BattleEvent
 from kingdoms.models import Campaign, Role, RuleSystem
 from tests.factories import CampaignFactory, MembershipFactory
+from warfare import services as army_services
 
 ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
 HIDDEN_KEYS = {"hp", "max_hp", "rout_threshold", "shots", "potions"}
@@ -320,6 +322,152 @@ def test_create(as_role, world, militia, raiders):
     assert data["terrain"] == ["heavy_fog"] and battle.players_may_act is False
     assert [side["pcs_side"] for side in data["sides"]] == [True, False]
     assert len(data["order"]) == 2
+
+
+@pytest.fixture
+def scouts(world, gm, enemy_faction):
+    """Level 8 skirmishers with Ambush (§6.1: level 8, skirmishers)."""
+    return army_services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Scouts",
+        army_type="skirmisher", tactics=("ambush",), hex="C7", level_override=8,
+    )  # fmt: skip
+
+
+def _initiative(log: list[dict]) -> dict[str, tuple[int, str]]:
+    return {
+        e["params"]["army"]: (e["params"]["die"], e["params"]["source"])
+        for e in log
+        if e["code"] == "battle.initiative"
+    }
+
+
+def test_create_takes_every_setup_option_of_the_form(as_role, world, militia, raiders, scouts,
+                                                     capsys):  # fmt: skip
+    """§7.5 a tower (AC 20, HP 2, 1 army) for side B with the raiders inside, fortified;
+    §7.3 initiative dice typed in (the scouts 20, the militia 3; the raiders' die is the
+    server's) and the scouts' Ambush start, engaged with the militia (they act first)."""
+    militia_key, raiders_key, scouts_key = (str(a.pk) for a in (militia, raiders, scouts))
+    body = {
+        "name": "Ambush at the Ford",
+        "sides": {"a": [militia.pk], "b": [raiders.pk, scouts.pk]},
+        "pcs_side": "a", "terrain": ["dim_light"], "players_may_act": False,
+        "fortifications": {"a": None, "b": "tower"},
+        "inside": [raiders.pk],
+        "starts": {scouts_key: {"start": "engaged", "target": militia.pk}},
+        "initiative_dice": {scouts_key: 20, militia_key: 3},
+    }  # fmt: skip
+    client = as_role("gm")
+    response = client.post(url("battle-list", world.pk), body, format="json")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    battle = Battle.objects.get(pk=data["id"])
+    assert battle.players_may_act is False and data["terrain"] == ["dim_light"]
+    assert battle.setup["fortifications"] == [{"key": "fort_b", "kind": "tower", "side": "b"}]
+    assert battle.setup["initiative_dice"] == {scouts_key: 20, militia_key: 3}
+    armies = {a["key"]: a for side in data["sides"] for a in side["armies"]}
+    assert armies[raiders_key]["fortification"] == "fort_b"
+    assert armies[raiders_key]["conditions"].get("fortified") == 1
+    assert data["order"][0]["key"] == scouts_key
+    assert armies[scouts_key]["engaged_with"] == [militia_key]
+    log = client.get(url("battle-log", world.pk, battle.pk)).json()["results"]
+    rolled = _initiative(log)
+    assert rolled[scouts_key] == (20, "typed") and rolled[militia_key] == (3, "typed")
+    assert rolled[raiders_key][1] == "seeded"
+    assert "battle.engaged" in {e["code"] for e in log}
+    # Replaying the setup, seed and commands gives the board exactly.
+    assert services.battle_verify(battle)
+    call_command("verify_battles")
+    assert "All 1 battles replay to their snapshot." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"initiative_dice": {"MILITIA": 21}}, "less than or equal to 20"),
+        ({"initiative_dice": {"MILITIA": 0}}, "greater than or equal to 1"),
+        ({"initiative_dice": {"MILITIA": "x"}}, "valid integer"),
+        ({"initiative_dice": {"militia": 5}}, "militia is not an army id."),
+        ({"initiative_dice": {"٣": 5}}, "٣ is not an army id."),  # a digit, not ASCII
+        ({"initiative_dice": {str(2**63): 5}}, f"{2**63} is not an army id."),
+        ({"inside": [2**63]}, "less than or equal to"),
+        ({"starts": {"SCOUTS": None}}, "may not be null"),
+        ({"starts": {"SCOUTS": {"start": "engaged", "target": 2**63}}}, "less than or equal to"),
+        ({"initiative_dice": {"SCOUTS": 5}}, "an army that does not fight"),
+        ({"fortifications": {"c": "tower"}}, "The sides are a and b."),
+        ({"fortifications": {"a": "palace"}}, "not a valid choice"),
+        ({"inside": ["RAIDERS"]}, "Only armies of a side with a fortification"),
+        ({"fortifications": {"a": "tower"}, "inside": ["MILITIA", "ARCHERS"]},
+         "A tower holds at most 1 armies; 2 are put inside."),
+        ({"starts": {"SCOUTS": {"start": "engaged"}}}, "An army starts distant, or engaged"),
+        ({"starts": {"SCOUTS": {"start": "distant", "target": "MILITIA"}}},
+         "An army starts distant, or engaged"),
+        ({"starts": {"SCOUTS": {"start": "flying"}}}, "not a valid choice"),
+        ({"starts": {"SCOUTS": "distant"}}, "Expected a dictionary"),
+        ({"starts": {"RAIDERS": {"start": "distant"}}}, "Raiders knows no tactic"),
+        ({"starts": {"MILITIA": {"start": "engaged", "target": "ARCHERS"}}},
+         "only with an enemy army"),
+        ({"starts": {"MILITIA": {"start": "engaged", "target": "RAIDERS"}}},
+         "Silverrun Militia knows no tactic"),
+        ({"starts": {"SCOUTS": {"start": "engaged", "target": "MILITIA"}}},
+         "A starting position was chosen for an army that does not fight."),
+        ({"players_may_act": "perhaps"}, "valid boolean"),
+    ],
+)  # fmt: skip
+def test_create_refuses_bad_setup_options(as_role, world, gm, kingdom, militia, raiders, scouts,
+                                          change, message):  # fmt: skip
+    """Each bad option: 400 with the reason, and no battle (nor any change to an army)."""
+    archers = army_services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=kingdom.faction_id, name="Archers",
+        army_type="infantry", tactics=("toughened_soldiers",), hex="C7",
+    )  # fmt: skip
+    ids = {"MILITIA": militia.pk, "RAIDERS": raiders.pk, "SCOUTS": scouts.pk,
+           "ARCHERS": archers.pk}  # fmt: skip
+
+    def swap(value):
+        if isinstance(value, dict):
+            return {str(ids.get(k, k)): swap(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [swap(v) for v in value]
+        return ids.get(value, value) if isinstance(value, str) else value
+
+    body = {"name": "Bad", "sides": {"a": [militia.pk, archers.pk], "b": [raiders.pk]},
+            **swap(change)}  # fmt: skip
+    response = as_role("gm").post(url("battle-list", world.pk), body, format="json")
+    assert response.status_code == 400, response.content
+    assert any(message in error for error in response.json()["errors"]), response.json()
+    assert not Battle.objects.exists()
+
+
+def test_a_player_cannot_create_a_battle_with_typed_initiative(as_role, world, militia, raiders):
+    body = {"name": "Mine", "sides": {"a": [militia.pk], "b": [raiders.pk]},
+            "initiative_dice": {str(militia.pk): 20}}  # fmt: skip
+    for role, status in (("player", 403), ("outsider", 404)):
+        response = as_role(role).post(url("battle-list", world.pk), body, format="json")
+        assert response.status_code == status
+    assert not Battle.objects.exists()
+
+
+def test_an_action_posted_with_typed_dice_logs_them_as_typed(as_role, world, struck, militia):
+    """The `struck` fixture posts the advance and the strike with a typed-in 20 each."""
+    log = as_role("gm").get(url("battle-log", world.pk, struck.pk)).json()["results"]
+    checks = [e["params"]["check"] for e in log if e["code"] in ("battle.advance", "battle.battle")]
+    assert [(c["die"], c["source"]) for c in checks] == [(20, "typed"), (20, "typed")]
+    assert services.battle_verify(struck)
+
+
+def test_the_schema_names_every_setup_and_apply_option(client):
+    schema = client.get(reverse("api:schema"), {"format": "json"}).json()
+    components = schema["components"]["schemas"]
+    assert {"name", "sides", "pcs_side", "terrain", "players_may_act", "fortifications",
+            "inside", "starts", "initiative_dice"} <= set(
+        components["BattleCreateInputRequest"]["properties"]
+    )  # fmt: skip
+    assert {"seq", "pc_encounter", "typed_dice", "choices", "regain"} <= set(
+        components["BattleApplyInputRequest"]["properties"]
+    )
+    assert {"seq", "actor", "kind", "params", "typed_dice"} <= set(
+        components["BattleActionInputRequest"]["properties"]
+    )
 
 
 @pytest.mark.parametrize(

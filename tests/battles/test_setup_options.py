@@ -97,3 +97,28 @@ def test_a_start_against_an_ally_is_refused(client, world, gm, militia, raiders,
                                      f"start_{scouts.pk}": f"engaged:{militia.pk}"})  # fmt: skip
     assert response.status_code == 400
     assert "An army can start engaged only with an enemy army." in response.content.decode()
+
+
+def test_an_initiative_die_typed_in_per_army(client, world, gm, militia, raiders):
+    """§7.3 step 1: the militia's Scouting check uses the d20 typed in at the table (logged
+    as typed, total 7 + its Scouting modifier); the raiders' is rolled by the server. A die
+    outside 1-20 is the field's error, and no battle is made."""
+    client.force_login(gm)
+    page = client.get(reverse("battles:create", args=[world.pk])).content.decode()
+    assert f'name="initiative_{militia.pk}"' in page and f'name="initiative_{raiders.pk}"' in page
+    sides = {f"army_{militia.pk}": "a", f"army_{raiders.pk}": "b"}
+    bad = _post(client, world, {**sides, f"initiative_{militia.pk}": "21"})
+    assert bad.status_code == 400
+    assert "Ensure this value is less than or equal to 20." in bad.content.decode()
+    assert not Battle.objects.exists()
+    response = _post(client, world, {**sides, f"initiative_{militia.pk}": "7"})
+    assert response.status_code == 302
+    battle = Battle.objects.get(name="Siege")
+    assert battle.setup["initiative_dice"] == {str(militia.pk): 7}
+    rolls = {r["army"]: r for r in battle.snapshot["initiative"]}
+    militia_roll, raiders_roll = rolls[str(militia.pk)], rolls[str(raiders.pk)]
+    assert (militia_roll["die"], militia_roll["source"]) == (7, "typed")
+    assert militia_roll["total"] == 7 + militia_roll["modifier"]
+    assert raiders_roll["source"] == "seeded"
+    event = battle.events.get(code="battle.initiative", params__army=str(militia.pk))
+    assert (event.params["die"], event.params["source"]) == (7, "typed")

@@ -687,3 +687,33 @@ def test_engagements_survive_ids_of_another_length(battled, gm, militia, raiders
     assert battle_services.battle_verify(ford)
     assert ford.snapshot["engagements"] == [[str(10**digits), str(10**digits - 1)]]
     assert without_export_time(campaign_export(copy_)) == without_export_time(first)
+
+
+def test_typed_initiative_dice_survive_export_and_import(rich, gm, militia, raiders):
+    """A die typed in at set-up stays typed, with its value, next to the seeded die the export
+    pins; the imported battle rolls the same initiative and replays to its board."""
+    battle = battle_services.battle_create(
+        user=gm, campaign_id=rich.pk, name="Dawn Raid",
+        sides={"a": [militia.pk], "b": [raiders.pk]}, initiative_dice={militia.pk: 2},
+    )  # fmt: skip
+    battle = _act(gm, battle, "end_turn")
+    document = campaign_export(rich)
+    refs = {a["name"]: str(a["ref"]) for a in document["armies"]}
+    exported = _battle(document, "Dawn Raid")
+    seeded = next(r for r in battle.snapshot["initiative"] if r["army"] == str(raiders.pk))
+    assert seeded["source"] == "seeded"
+    assert exported["setup"]["initiative_dice"] == {
+        refs["Silverrun Militia"]: 2, refs["Raiders"]: seeded["die"],
+    }  # fmt: skip
+    copy_ = campaign_import(user=gm, data=json.loads(json.dumps(document)))
+    imported = Battle.objects.get(campaign=copy_, name="Dawn Raid")
+    assert battle_services.battle_verify(imported)
+    militia_copy = Army.objects.get(faction__campaign=copy_, name="Silverrun Militia")
+    roll = next(r for r in imported.snapshot["initiative"] if r["army"] == str(militia_copy.pk))
+    assert (roll["die"], roll["source"]) == (2, "typed")
+    event = imported.events.get(code="battle.initiative", params__army=str(militia_copy.pk))
+    assert (event.params["die"], event.params["source"]) == (2, "typed")
+    names = {str(a.pk): a.name for a in Army.objects.filter(faction__campaign__in=[rich, copy_])}
+    assert [names[k] for k in imported.snapshot["order"]] == [
+        names[k] for k in battle.snapshot["order"]
+    ]
