@@ -35,13 +35,17 @@ from warfare.engine.systems.pf2e.conditions import CONDITIONS
 
 from . import selectors, services
 from .models import Battle, BattleEvent, BattleStatus
+from .plugins import plugin_for
 from .visibility import live_events, viewer_for, visible_event, visible_outcome
 
 # --- Output ---------------------------------------------------------------------------------
 
 
 def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
-    """The board as `membership` sees it (plain JSON)."""
+    """The board as `membership` sees it (plain JSON), drawn by the battle's rule system."""
+    plugin = plugin_for(battle.system)
+    if plugin is not None:
+        return plugin.api_state(membership, battle)
     system = get_battle_system(battle.system)
     state = system.state_from_dict(battle.snapshot)
     viewer = viewer_for(membership, battle)
@@ -538,6 +542,10 @@ class BattleListApi(ApiListView):
         """The GM sets active armies of the campaign against each other; initiative is
         rolled at once. Pathfinder campaigns only (404 otherwise)."""
         membership = access_campaign(request.user, campaign_id, gm=True)
+        plugin = plugin_for(membership.campaign.rule_system)
+        if plugin is not None and plugin.api_create is not None:
+            battle = plugin.api_create(request.user, campaign_id, request.data)
+            return Response(battle_state(membership, battle), status=status.HTTP_201_CREATED)
         if membership.campaign.rule_system != RuleSystem.PF2E:
             raise Http404
         data = _input(BattleCreateInput, request)
@@ -656,6 +664,18 @@ class BattleUndoApi(_BattleGmWriteApi):
 class BattleApplyApi(_BattleGmWriteApi):
     service = staticmethod(services.battle_apply_results)
     input_class = BattleApplyInput
+
+    def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
+        battle = self.battle(request, campaign_id, battle_id, gm=True)
+        plugin = plugin_for(battle.system)
+        if plugin is None or plugin.apply_results is None:
+            return super().post(request, campaign_id, battle_id)
+        data = _input(SeqInput, request)
+        battle = plugin.apply_results(
+            user=request.user, campaign_id=campaign_id, battle_id=battle_id,
+            expected_seq=data["seq"], data=request.data,
+        )  # fmt: skip
+        return Response(battle_state(self.membership, battle))
 
     def arguments(self, battle: Battle, data: dict[str, Any]) -> dict[str, Any]:
         # Checked against the battle as read; a changed one is the service's 409 or 400.

@@ -63,6 +63,16 @@ def _check_text(check) -> str:
     }
 
 
+def _plugin_text(code: str):
+    """The sentence of an event of a rule system with a board plugin (battles.plugins)."""
+    from .plugins import PLUGINS
+
+    for plugin in PLUGINS.values():
+        if code in plugin.event_texts:
+            return plugin.event_texts[code]
+    return None
+
+
 def event_text(code: str, params: dict, names: dict[str, str]) -> str:
     """A sentence for one battle event ("" for bookkeeping events the log leaves out)."""
     if code in SILENT:
@@ -88,6 +98,8 @@ def event_text(code: str, params: dict, names: dict[str, str]) -> str:
             "check": _check_text(params.get("check")),
         }
     template = BATTLE_TEXTS.get(code)
+    if template is None:
+        template = _plugin_text(code)
     if template is not None:
         try:
             return str(template) % shown

@@ -34,6 +34,7 @@ from warfare.messages import problem_messages
 from warfare.models import Army, ArmyStatus, LogEntry
 
 from .models import Battle, BattleCommand, BattleEvent, BattleStatus
+from .plugins import plugin_for
 from .problems import setup_problem_messages
 
 SIDES = ("a", "b")
@@ -193,16 +194,33 @@ def battle_create(
     setup = battle_setup(armies_by_side=by_side, pcs_side=pcs_side, terrain=terrain,
                          fortifications=fortifications, inside=inside, starts=starts,
                          initiative_dice=initiative_dice)  # fmt: skip
+    names = {str(army.pk): army.name for army in armies.values()}
+    kinds = {f"fort_{side}": kind for side, kind in fortifications.items()}
+    battle = battle_start(
+        user=user,
+        campaign=campaign,
+        name=name,
+        setup=setup,
+        players_may_act=players_may_act,
+        problem_messages=lambda problems: setup_problem_messages(problems, names, kinds),
+    )
+    Army.objects.filter(pk__in=armies).update(initiative_bonus=0)
+    return battle
+
+
+def battle_start(
+    *, user, campaign, name: str, setup: dict, players_may_act: bool, problem_messages
+) -> Battle:
+    """Start a battle of the campaign's rule system from an engine `setup` (any system):
+    draw the seed, let the engine roll the start, save the battle and its opening events.
+    A setup the engine refuses is a ValidationError of `problem_messages(problems)`.
+    Call it inside the caller's transaction, after its own checks."""
     seed = secrets.randbits(62)
     system = get_battle_system(campaign.rule_system)
     try:
         state = system.start(setup, seed)
     except SetupError as error:
-        names = {str(army.pk): army.name for army in armies.values()}
-        kinds = {f"fort_{side}": kind for side, kind in fortifications.items()}
-        raise ValidationError(
-            setup_problem_messages(error.problems, names, kinds), code="rules"
-        ) from None
+        raise ValidationError(problem_messages(error.problems), code="rules") from None
     battle = Battle.objects.create(
         campaign=campaign,
         name=name,
@@ -214,7 +232,6 @@ def battle_create(
         created_by=user,
     )
     BattleEvent.objects.bulk_create(_event_rows(battle, None, system.start_events(state), 1))
-    Army.objects.filter(pk__in=armies).update(initiative_bonus=0)
     return battle
 
 
@@ -227,6 +244,12 @@ def army_factions(battle: Battle) -> dict[str, int]:
     }
 
 
+def actor_factions(battle: Battle) -> dict[str, int | None]:
+    """{actor on the board: the faction commanding it}, by the battle's rule system."""
+    plugin = plugin_for(battle.system)
+    return plugin.actor_factions(battle) if plugin else army_factions(battle)
+
+
 def may_command(membership: Membership, battle: Battle, actor: str | None) -> bool:
     if membership.is_gm:
         return True
@@ -234,7 +257,7 @@ def may_command(membership: Membership, battle: Battle, actor: str | None) -> bo
         battle.players_may_act
         and actor is not None
         and membership.faction_id is not None
-        and army_factions(battle).get(actor) == membership.faction_id
+        and actor_factions(battle).get(actor) == membership.faction_id
     )
 
 

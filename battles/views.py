@@ -16,6 +16,7 @@ from warfare.models import Army
 from . import selectors, services
 from .forms import ActForm, ApplyResultsForm, BattleCreateForm, CorrectionForm
 from .models import Battle
+from .plugins import plugin_for
 
 
 def _battle(request, campaign_id: int, battle_id: int):
@@ -39,6 +40,9 @@ def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     membership = access_campaign(request.user, campaign_id, gm=True)
+    plugin = plugin_for(membership.campaign.rule_system)
+    if plugin is not None:
+        return plugin.create_view(request, membership)
     if membership.campaign.rule_system != RuleSystem.PF2E:
         raise Http404
     armies = (
@@ -98,17 +102,20 @@ def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespons
         if since.isdigit() and current.first() == int(since):
             return HttpResponseNotModified()
     membership, battle = _battle(request, campaign_id, battle_id)
-    context = selectors.board_context(membership=membership, battle=battle)
-    template = "battles/board.html" + ("#board" if request.htmx else "")
-    response = render(request, template, context)
+    response = _board_response(request, membership, battle)
     response["Cache-Control"] = "private, no-cache"
     return response
 
 
 def _board_response(request, membership, battle, *, status: int = 200) -> HttpResponse:
-    context = selectors.board_context(membership=membership, battle=battle)
-    template = "battles/board.html" + ("#board" if request.htmx else "")
-    return render(request, template, context, status=status)
+    """The board page (or its `board` partial for htmx), drawn by the battle's rule system."""
+    plugin = plugin_for(battle.system)
+    if plugin is not None:
+        context, template = plugin.board_context(membership, battle), plugin.board_template
+    else:
+        context = selectors.board_context(membership=membership, battle=battle)
+        template = "battles/board.html"
+    return render(request, template + ("#board" if request.htmx else ""), context, status=status)
 
 
 @login_required
@@ -189,6 +196,17 @@ def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
     membership, battle = _battle(request, campaign_id, battle_id)
     if not membership.is_gm:
         raise PermissionDenied
+    plugin = plugin_for(battle.system)
+    if plugin is not None and plugin.apply_results is not None:
+
+        def write_plugin():
+            return plugin.apply_results(
+                user=request.user, campaign_id=campaign_id, battle_id=battle_id,
+                expected_seq=int(request.POST.get("seq", "-1")), data=request.POST,
+            )  # fmt: skip
+
+        success = _("The results are written to the forces.")
+        return _board_write(request, membership, battle, write_plugin, success)
     form = ApplyResultsForm(request.POST, sides=selectors.aftermath_sides(battle))
 
     def write():

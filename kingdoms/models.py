@@ -78,6 +78,13 @@ class Campaign(Versioned):
         return self.rule_system == RuleSystem.PF2E
 
     @property
+    def uses_battles(self) -> bool:
+        """Battles are fought on the board (a rule system with a battle board plugin)."""
+        from battles.plugins import has_battles
+
+        return has_battles(self.rule_system)
+
+    @property
     def uses_forces(self) -> bool:
         """GURPS Mass Combat (4e) forces of elements (warfare.gurps4e)."""
         return self.rule_system == RuleSystem.GURPS4E

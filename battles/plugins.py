@@ -1,0 +1,65 @@
+"""What differs per rule system on the battle board, behind one small interface.
+
+The battles app is shared by every rule system: the `Battle` row (setup, seed, snapshot,
+seq), its append-only commands and events, undo by replay, the 409 on a stale `seq`, the live
+poll (an unchanged board costs a 304), who may act (the GM always; a player for the actors of
+their faction when the GM allows it), the log and the JSON API's URLs. A rule system's engine
+(warfare.engine.battle.protocol) decides what happens; its `BoardPlugin` here decides how the
+battle is set up from the campaign's persistent forces, how the board looks, and what the
+results write back:
+
+``create_view(request, membership) -> HttpResponse``
+    The set-up page (GET: the form; POST: build the engine setup from the campaign's forces
+    and call `services.battle_start`, then redirect to the board; bad input: 400 + the form).
+``board_template`` and ``board_context(membership, battle) -> dict``
+    The board page; its ``board`` partial is what the live poll and the actions swap in.
+``actor_factions(battle) -> {actor: faction id | None}``
+    Who commands each actor of the engine (an army, a side, a PC…); None: the GM only.
+``api_state(membership, battle) -> dict``
+    The board as the JSON API shows it to `membership` (hidden numbers and secret choices
+    removed, as on the page).
+``api_create(user, campaign_id, data) -> Battle`` (optional)
+    The API's set-up (`data` as posted); a ValidationError becomes a 400.
+``apply_results(user, campaign_id, battle_id, expected_seq, data) -> Battle`` (optional)
+    Write a finished battle's outcome back to the persistent forces (one transaction).
+``event_texts``
+    {event code: translatable sentence with %(param)s} for the log, in the page language.
+
+Pathfinder 2e, the first system, is built straight into the app's modules; it is the
+fallback when no plugin is registered for a battle's system. A system registers its plugin by
+importing its module in `battles.apps.BattlesConfig.ready`.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+PLUGINS: dict[str, "BoardPlugin"] = {}
+
+
+@dataclass(frozen=True)
+class BoardPlugin:
+    key: str
+    board_template: str
+    board_context: Callable[..., dict]
+    create_view: Callable[..., Any]
+    actor_factions: Callable[..., dict[str, int | None]]
+    api_state: Callable[..., dict]
+    api_create: Callable[..., Any] | None = None
+    apply_results: Callable[..., Any] | None = None
+    event_texts: Mapping[str, Any] = field(default_factory=dict)
+
+
+def register(plugin: BoardPlugin) -> BoardPlugin:
+    PLUGINS[plugin.key] = plugin
+    return plugin
+
+
+def plugin_for(system: str) -> BoardPlugin | None:
+    """The plugin of a rule system (None: Pathfinder 2e, built into the app)."""
+    return PLUGINS.get(system)
+
+
+def has_battles(rule_system: str) -> bool:
+    """Can a campaign of this rule system fight battles on the board?"""
+    return rule_system == "pf2e" or rule_system in PLUGINS
