@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from kingdoms.access import access_campaign
-from kingdoms.models import Kingdom, Membership, RuleSystem
+from kingdoms.models import Controller, Kingdom, Membership, RuleSystem
 from warfare.engine.battle.protocol import (
     Command,
     CommandDice,
@@ -75,13 +75,16 @@ def battle_setup(
     fortifications: dict[str, str] | None = None,
     inside: Iterable[int] = (),
     starts: dict[int, tuple[str, int | None]] | None = None,
+    auto_reactions: Mapping[str, bool] | None = None,
 ) -> dict:
     """The engine setup of a battle between persistent armies (their current state).
 
     `fortifications`: {side: §7.5 kind} (one per side, key "fort_<side>"); `inside`: the ids
     of armies garrisoned inside their side's fortification (fortified, §7.5); `starts`: {army
     id: ("distant", None) | ("engaged", enemy army id)} from Opening Salvo, Ambush or Swamp
-    Charge (§7.3) — the engine checks the tactic and the initiative order."""
+    Charge (§7.3) — the engine checks the tactic and the initiative order;
+    `auto_reactions`: {side: False} for a side whose reactions are offered to whoever
+    commands its armies instead of used automatically (§0.5; default automatic)."""
     fortifications = {side: kind for side, kind in (fortifications or {}).items() if kind}
     inside, starts = set(inside), starts or {}
     sides = []
@@ -108,6 +111,7 @@ def battle_setup(
                 "key": side,
                 "name": ", ".join(dict.fromkeys(army.faction.name for army in armies)),
                 "pcs_side": side == pcs_side,
+                "auto_reactions": bool((auto_reactions or {}).get(side, True)),
                 "kingdom_level": armies[0].faction.kingdom.level if armies else None,
                 "armies": entries,
             }
@@ -134,11 +138,17 @@ def battle_create(
     fortifications: dict[str, str] | None = None,
     inside: Iterable[int] = (),
     starts: dict[int, tuple[str, int | None]] | None = None,
+    auto_reactions: Mapping[str, bool | None] | None = None,
 ) -> Battle:
     """The GM sets two sides of the campaign's armies against each other (§7.1-7.5), with a
     fortification per side and the armies garrisoned inside it, and the starting positions
     their tactics allow (see `battle_setup`). A setup the engine refuses is a ValidationError
-    with one message per problem."""
+    with one message per problem.
+
+    `auto_reactions` {side: True (used automatically) | False (offered) | None}: how each
+    side's reactions are taken (§0.5). None (the default) = offered when players act for
+    their own armies and a players' faction fights on that side (they decide), automatic
+    otherwise (the GM's armies: nobody has to stop and click)."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign
     if campaign.rule_system != RuleSystem.PF2E:
@@ -167,8 +177,19 @@ def battle_create(
     for pk, (_start, target) in (starts or {}).items():
         if pk not in side_of or (target is not None and side_of.get(target) in (None, side_of[pk])):
             raise ValidationError(_("An army can start engaged only with an enemy army."))
+    chosen = dict(auto_reactions or {})
+    automatic = {
+        side: chosen[side]
+        if chosen.get(side) is not None
+        else not (
+            players_may_act
+            and any(a.faction.controlled_by == Controller.PLAYERS for a in by_side[side])
+        )
+        for side in SIDES
+    }
     setup = battle_setup(armies_by_side=by_side, pcs_side=pcs_side, terrain=terrain,
-                         fortifications=fortifications, inside=inside, starts=starts)  # fmt: skip
+                         fortifications=fortifications, inside=inside, starts=starts,
+                         auto_reactions=automatic)  # fmt: skip
     seed = secrets.randbits(62)
     system = get_battle_system(campaign.rule_system)
     try:

@@ -63,6 +63,7 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     fortifications=form.fortifications(),
                     inside=form.inside(),
                     starts=form.starts(),
+                    auto_reactions=form.auto_reactions(),
                 )
             except ValidationError as error:
                 for message in error.messages:
