@@ -337,3 +337,20 @@ def test_answers_replay_and_undo_exactly():
     back, _, remaining = undo(SYSTEM, data, seed, commands[:3])
     assert back.pending is not None and back.pending.army == "a1"
     assert replay(SYSTEM, data, seed, remaining)[0] == back
+
+
+def test_typed_dice_of_the_interrupted_action_wait_for_it():
+    """A d20 typed in for b1's Guard is kept for the Guard while a1 is asked; the die typed
+    in with the answer rolls the Counterattack (14 + 15 = 29 vs AC 19: critical hit), then
+    the Guard uses its own typed 10 (+6 = 16 vs a1's Maneuver DC 19: failure)."""
+    seed = 5
+    state = asked(engaged_battle([a1()], [army("b1")], ["b1", "a1"]), "a1")
+    guard = Command("b1", "guard", {"target": "a1"}, (10,))
+    state, _ = SYSTEM.apply(state, guard, command_dice(seed, 0, guard.typed_dice))
+    assert state.pending.typed == (10,)
+    answer = Command("a1", "use_reaction", {}, (14,))
+    state, events = SYSTEM.apply(state, answer, command_dice(seed, 1, answer.typed_dice))
+    counter = event(events, "battle.counterattack").params["check"]
+    guarded = event(events, "battle.guard").params["check"]
+    assert (counter["die"], counter["degree"]) == (14, "critical_success")
+    assert (guarded["die"], guarded["total"], guarded["degree"]) == (10, 16, "failure")

@@ -33,7 +33,10 @@ automatically when triggered; for a side with `false` the engine stops the comma
 trigger and offers the reaction: `state.pending` holds it, `legal_actions` of the reacting
 army lists exactly "use_reaction" (with the check it rolls) and "decline_reaction" (actor =
 the reacting army, params {}), every other command is rejected (`battle.reaction_pending`),
-and the answer resumes the interrupted command (`_run`). The army-specific actions other than
+and the answer resumes the interrupted command (`_run`) with the answer's dice (its typed-in
+results first, then those typed in with the interrupted command and not used yet). GM
+corrections wait too: the command would resume from the state before them. The army-specific
+actions other than
 Reactive Rally, Trample and Trampling Charge are not implemented yet.
 """
 
@@ -51,7 +54,7 @@ from warfare.engine.battle.protocol import (
     SetupError,
     derive_seed,
 )
-from warfare.engine.dice import DiceError, DiceExpr, Roll, typed_value_problem
+from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
@@ -568,7 +571,8 @@ def apply(
         answers = (*pending.answers, command.kind == USE_REACTION)
         return _run(
             BattleState.from_dict(pending.before), Command.from_dict(pending.command),
-            _ResumeDice(pending.rolls, dice), answers, pending.logged, state.sequence + 1,
+            _ResumeDice(pending.rolls, dice, pending.typed), answers, pending.logged,
+            state.sequence + 1,
         )  # fmt: skip
     if command.kind in ANSWERS:
         return Rejected((_p("no_reaction_pending"),))
@@ -583,23 +587,37 @@ def apply(
 
 class _ResumeDice:
     """The dice of a command run again after a reaction was answered: the `rolls` it already
-    made (recorded in `Pending`), then the answer's own `dice`. `log` holds both."""
+    made (recorded in `Pending`), then the answer's own `dice`, whose die results typed in at
+    the table come first, then the ones typed in with the interrupted command and not used
+    before the pause (`carried`), then the answer's seeded dice. `log` holds them all."""
 
-    def __init__(self, rolls: Any, dice: Any) -> None:
+    def __init__(self, rolls: Any, dice: Any, carried: tuple[int, ...] = ()) -> None:
         self._rolls = [
             Roll(r["expression"], r["sides"], tuple(r["results"]), r["modifier"], r["purpose"],
                  r["source"])
             for r in rolls
         ]  # fmt: skip
         self._dice = dice
+        self._carried = TypedDice(carried)
         self.log: list[Roll] = []
+
+    @property
+    def typed_left(self) -> tuple[int, ...]:
+        """The typed-in results not used yet (carried on if the command stops again)."""
+        return (*self._carried.remaining, *getattr(self._dice, "typed_remaining", ()))
+
+    def _source(self) -> Any:
+        if getattr(self._dice, "typed_remaining", ()) or not self._carried.remaining:
+            return self._dice
+        return self._carried
 
     def roll(self, sides: int, *, purpose: str = "") -> int:
         if self._rolls:
             self.log.append(self._rolls.pop(0))
             return self.log[-1].results[0]
-        value = self._dice.roll(sides, purpose=purpose)
-        self.log.append(self._dice.log[-1])
+        source = self._source()
+        value = source.roll(sides, purpose=purpose)
+        self.log.append(source.log[-1])
         return value
 
     def d20(self, *, purpose: str = "") -> int:
@@ -609,7 +627,7 @@ class _ResumeDice:
         if self._rolls:
             self.log.append(self._rolls.pop(0))
             return self.log[-1]
-        roll = self._dice.roll_expr(expression, purpose=purpose)
+        roll = self._source().roll_expr(expression, purpose=purpose)
         self.log.append(roll)
         return roll
 
@@ -640,7 +658,7 @@ def _run(
             army=offer.army, reaction=offer.reaction, trigger=offer.trigger, by=offer.by,
             target=offer.target, command=command.to_dict(), before=before.to_dict(),
             answers=answers, rolls=tuple(roll.to_dict() for roll in dice.log),
-            logged=len(ctx.events),
+            typed=dice.typed_left, logged=len(ctx.events),
         )  # fmt: skip
         offered = Event("battle.reaction_offered", {"army": offer.army,
                                                     "reaction": offer.reaction,

@@ -250,7 +250,8 @@ class Pending:
     `by`: the army whose action triggered it; `target`: the army the reaction acts on, if any.
     To resume exactly, the interrupted `command` is run again from the state `before` it with
     the recorded `rolls` replayed first and the earlier `answers` given again (the events up
-    to the pause, `logged` of them, are already in the log).
+    to the pause, `logged` of them, are already in the log); `typed`: die results typed in
+    with the interrupted command (or an earlier answer) and not used yet.
     """
 
     army: str
@@ -262,6 +263,7 @@ class Pending:
     before: Mapping[str, Any]
     answers: tuple[bool, ...] = ()
     rolls: tuple[Mapping[str, Any], ...] = ()
+    typed: tuple[int, ...] = ()
     logged: int = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -275,6 +277,7 @@ class Pending:
             "before": dict(self.before),
             "answers": list(self.answers),
             "rolls": [dict(roll) for roll in self.rolls],
+            "typed": list(self.typed),
             "logged": self.logged,
         }
 
@@ -290,6 +293,7 @@ class Pending:
             before=dict(data["before"]),
             answers=tuple(bool(a) for a in data.get("answers", ())),
             rolls=tuple(dict(roll) for roll in data.get("rolls", ())),
+            typed=tuple(int(value) for value in data.get("typed", ())),
             logged=int(data.get("logged", 0)),
         )
 
