@@ -36,8 +36,7 @@ the reacting army, params {}), every other command is rejected (`battle.reaction
 and the answer resumes the interrupted command (`_run`) with the answer's dice (its typed-in
 results first, then those typed in with the interrupted command and not used yet). GM
 corrections wait too: the command would resume from the state before them. The army-specific
-actions other than
-Reactive Rally, Trample and Trampling Charge are not implemented yet.
+actions other than Reactive Rally, Trample and Trampling Charge are not implemented yet.
 """
 
 from collections.abc import Mapping

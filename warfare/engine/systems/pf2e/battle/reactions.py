@@ -63,7 +63,7 @@ REVEL_IN_BATTLE, ACCUSTOMED_TO_PANIC = "revel_in_battle", "accustomed_to_panic"
 NO_REACTIONS, NO_MANEUVER_REACTIONS = "no_reactions", "no_maneuver_reactions"
 
 
-class Offered(Exception):  # noqa: N818 - a signal, not an error
+class Offered(Exception):
     """A reaction triggered for an army whose side does not react automatically: the command
     stops here. `state` is the state at the trigger (what the board shows meanwhile)."""
 
