@@ -18,6 +18,7 @@ import django_filters
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
@@ -52,6 +53,7 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
     names = selectors.army_names(battle)
     factions = services.army_factions(battle)
     current = state.current
+    to_act = state.to_act  # the reacting army while a reaction is offered
     snapshot = {entry["key"]: entry for entry in battle.snapshot["armies"]}
     sides = []
     for side in battle.setup["sides"]:
@@ -69,8 +71,8 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
         )
     may_act = (
         battle.status == BattleStatus.ACTIVE
-        and current is not None
-        and services.may_command(membership, battle, current)
+        and to_act is not None
+        and services.may_command(membership, battle, to_act)
     )
     return {
         "id": battle.pk,
@@ -90,7 +92,27 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
         "sides": sides,
         "outcome": visible_outcome(battle, viewer),
         "may_act": may_act,
-        "actions": _actions(system, state, current, names) if may_act else [],
+        "actions": _actions(system, state, to_act, names) if may_act else [],
+        "reaction": _reaction(state, names),
+    }
+
+
+def _reaction(state, names: dict[str, str]) -> dict[str, Any] | None:
+    """The reaction offered and waiting for its answer (None: none)."""
+    pending = state.pending
+    if pending is None:
+        return None
+
+    def named(key):
+        return {"key": key, "name": names.get(key, key)} if key is not None else None
+
+    return {
+        "army": named(pending.army),
+        "reaction": pending.reaction,
+        "label": labels.war_action_name(pending.reaction),
+        "trigger": pending.trigger,
+        "by": named(pending.by),
+        "target": named(pending.target),
     }
 
 
@@ -132,10 +154,19 @@ def _army(key: str, entry: dict, state, names, factions, full: bool) -> dict[str
     return data
 
 
+ANSWER_LABELS = {
+    "use_reaction": gettext_lazy("Use the reaction"),
+    "decline_reaction": gettext_lazy("Decline the reaction"),
+}
+
+
 def _actions(system, state, current: str, names: dict[str, str]) -> list[dict[str, Any]]:
     actions = []
     for spec in system.legal_actions(state, current):
-        label = labels.war_action_name(spec.key) if spec.key != "end_turn" else _("End turn")
+        if spec.key in ANSWER_LABELS:
+            label = ANSWER_LABELS[spec.key]
+        else:
+            label = labels.war_action_name(spec.key) if spec.key != "end_turn" else _("End turn")
         actions.append(
             {
                 "key": spec.key,
@@ -270,7 +301,14 @@ class BattleStateOutput(serializers.Serializer):
     )
     may_act = serializers.BooleanField()
     actions = LegalActionOutput(
-        many=True, help_text="The legal actions, if the reader may act for the current army."
+        many=True,
+        help_text="The legal actions, if the reader may act for the army the board waits for "
+        "(the reacting army while a reaction is offered: use_reaction / decline_reaction).",
+    )
+    reaction = serializers.DictField(
+        allow_null=True,
+        help_text="The reaction offered to its army's commander and waiting for the answer: "
+        "army, reaction, label, trigger, by, target (None: none).",
     )
 
 

@@ -46,6 +46,12 @@ BATTLE_TEXTS = {
     "battle.gm_correction": _("The GM corrects %(army)s."),
     "battle.finished": _("The battle is over."),
     "battle.reaction_blocked": _("%(army)s cannot react now."),
+    "battle.reaction_offered": _("%(army)s may react: %(reaction)s."),
+    "battle.reaction_declined": _("%(army)s does not use %(reaction)s."),
+    "battle.revel_in_battle": _("%(army)s revels in battle and regains 1 HP."),
+    "battle.accustomed_to_panic": _(
+        "%(army)s is accustomed to panic: instead of more shaken, less weary."
+    ),
     "battle.action_interrupted": _("%(army)s's action is cut short."),
 }
 ACTION_TEXT = _("%(army)s: %(action)s%(target)s, %(degree)s%(check)s.")
@@ -87,8 +93,10 @@ def event_text(code: str, params: dict, names: dict[str, str]) -> str:
         shown["degree"] = DEGREE_LABELS.get(shown["check"].get("degree"), "")
     if shown.get("condition") in CONDITIONS:
         shown["condition"] = labels.condition_name(shown["condition"])
+    if isinstance(shown.get("reaction"), str):
+        shown["reaction"] = labels.war_action_name(shown["reaction"])
     kind = code.removeprefix("battle.")
-    if kind in WAR_ACTIONS:
+    if kind in WAR_ACTIONS and code not in BATTLE_TEXTS:
         target = shown.get("target")
         return str(ACTION_TEXT) % {
             "army": shown.get("army", ""),

@@ -19,6 +19,14 @@ TERRAIN_LABELS = {
 }
 
 
+# How a side's reactions (Counterattack, False Retreat…, §0.5) are taken.
+REACTION_CHOICES = [
+    ("", _("asked if a players' faction fights on the side, else automatic")),
+    ("auto", _("used automatically")),
+    ("ask", _("asked each time (whoever commands the army decides)")),
+]
+
+
 class BattleCreateForm(forms.Form):
     """Name, terrain and who fights on which side (one choice per army of the campaign)."""
 
@@ -37,10 +45,14 @@ class BattleCreateForm(forms.Form):
     players_may_act = forms.BooleanField(
         label=_("Players act for their own armies"), required=False, initial=True
     )
+    reactions_a = forms.ChoiceField(label=_("Reactions of side A"), required=False)
+    reactions_b = forms.ChoiceField(label=_("Reactions of side B"), required=False)
 
     def __init__(self, *args, armies, **kwargs):
         super().__init__(*args, **kwargs)
         self.armies = list(armies)
+        for side in ("a", "b"):
+            self.fields[f"reactions_{side}"].choices = REACTION_CHOICES
         sides = [("", _("stays out")), ("a", _("side A")), ("b", _("side B"))]
         fort_label = _("%(name)s (AC %(ac)s, HP %(hp)s, up to %(armies)s armies)")
         fort_choices = [("", _("none"))] + [
@@ -123,6 +135,11 @@ class BattleCreateForm(forms.Form):
             if side:
                 sides[side].append(army.pk)
         return sides
+
+    def auto_reactions(self) -> dict[str, bool | None]:
+        """{side: True automatic | False asked | None the default} for `battle_create`."""
+        values = {"auto": True, "ask": False}
+        return {side: values.get(self.cleaned_data.get(f"reactions_{side}") or "") for side in "ab"}
 
     def fortifications(self) -> dict[str, str]:
         return {

@@ -137,6 +137,12 @@ def army_names(battle: Battle) -> dict[str, str]:
     }
 
 
+TRIGGER_LABELS = {
+    "rout_check": _("the rout check"),
+    "fortification": _("the fall of its fortification"),
+}
+
+
 def board_context(*, membership: Membership, battle: Battle) -> dict:
     system = get_battle_system(battle.system)
     state = system.state_from_dict(battle.snapshot)
@@ -162,17 +168,18 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
             }
         )
     current = state.current
+    to_act = state.to_act  # the reacting army while a reaction is offered
     actions = []
-    if current and may_command(membership, battle, current):
-        for spec in system.legal_actions(state, current):
+    if to_act and may_command(membership, battle, to_act):
+        for spec in system.legal_actions(state, to_act):
             for option in spec.options:
                 rolls = bool(option.checks)
                 if spec.key == "end_turn":
-                    rolls = end_turn_rolls(system, state, current)
+                    rolls = end_turn_rolls(system, state, to_act)
                 actions.append(
                     {
                         "key": spec.key,
-                        "actor": current,
+                        "actor": to_act,
                         "rolls": rolls,
                         "label": labels.war_action_name(spec.key)
                         if spec.key != "end_turn"
@@ -192,6 +199,9 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                         ],
                     }
                 )
+    reaction = _reaction(state, names, actions)
+    if reaction is not None:
+        actions = []  # answered from the reaction banner
     finished = membership.is_gm and battle.status == BattleStatus.FINISHED
     apply_form = None
     if finished:
@@ -214,12 +224,37 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
         "current": names.get(current, current) if current else None,
         "order": [(names.get(key, key), key == current) for key in state.order],
         "actions": actions,
+        "reaction": reaction,
         "log": battle_log(battle=battle, names=names, viewer=viewer, limit=40),
         "outcome": battle.outcome,
         "correction_armies": [(army["key"], names.get(army["key"])) for army in snapshot_armies]
         if membership.is_gm
         else [],
         "correction_conditions": GM_CONDITION_CHOICES,
+    }
+
+
+def _reaction(state, names: dict[str, str], actions: list[dict]) -> dict | None:
+    """The offered reaction as the board's banner shows it (None: none is offered): who may
+    react to what, and the use / decline buttons (`answers`; none, and `use` None, for a
+    viewer who may not answer: they see that the board waits)."""
+    pending = state.pending
+    if pending is None:
+        return None
+    answers = {action["key"]: action for action in actions}
+    trigger = pending.trigger
+    return {
+        "army": names.get(pending.army, pending.army),
+        "reaction": labels.war_action_name(pending.reaction),
+        "by": names.get(pending.by, pending.by) if pending.by not in (None, pending.army) else "",
+        "trigger": str(TRIGGER_LABELS[trigger])
+        if trigger in TRIGGER_LABELS
+        else labels.war_action_name(trigger),
+        "target": names.get(pending.target, pending.target)
+        if pending.target not in (None, pending.by)
+        else "",
+        "use": answers.get("use_reaction"),
+        "answers": [answers[key] for key in ("use_reaction", "decline_reaction") if key in answers],
     }
 
 

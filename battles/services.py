@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from kingdoms.access import access_campaign
-from kingdoms.models import Kingdom, Membership, RuleSystem
+from kingdoms.models import Controller, Kingdom, Membership, RuleSystem
 from warfare.engine.battle.protocol import (
     Command,
     CommandDice,
@@ -80,6 +80,7 @@ def battle_setup(
     inside: Iterable[int] = (),
     starts: dict[int, tuple[str, int | None]] | None = None,
     initiative_dice: Mapping[int, int] | None = None,
+    auto_reactions: Mapping[str, bool] | None = None,
 ) -> dict:
     """The engine setup of a battle between persistent armies (their current state).
 
@@ -88,7 +89,9 @@ def battle_setup(
     id: ("distant", None) | ("engaged", enemy army id)} from Opening Salvo, Ambush or Swamp
     Charge (§7.3) — the engine checks the tactic and the initiative order;
     `initiative_dice`: {army id: d20 of its §7.3 Scouting check rolled at the table} (the
-    others are rolled by the server; both are logged, with their source)."""
+    others are rolled by the server; both are logged, with their source);
+    `auto_reactions`: {side: False} for a side whose reactions are offered to whoever
+    commands its armies instead of used automatically (§0.5; default automatic)."""
     fortifications = {side: kind for side, kind in (fortifications or {}).items() if kind}
     inside, starts = set(inside), starts or {}
     sides = []
@@ -115,6 +118,7 @@ def battle_setup(
                 "key": side,
                 "name": ", ".join(dict.fromkeys(army.faction.name for army in armies)),
                 "pcs_side": side == pcs_side,
+                "auto_reactions": bool((auto_reactions or {}).get(side, True)),
                 "kingdom_level": armies[0].faction.kingdom.level if armies else None,
                 "armies": entries,
             }
@@ -144,12 +148,18 @@ def battle_create(
     inside: Iterable[int] = (),
     starts: dict[int, tuple[str, int | None]] | None = None,
     initiative_dice: Mapping[int, int] | None = None,
+    auto_reactions: Mapping[str, bool | None] | None = None,
 ) -> Battle:
     """The GM sets two sides of the campaign's armies against each other (§7.1-7.5), with a
     fortification per side and the armies garrisoned inside it, the starting positions
     their tactics allow and the initiative dice rolled at the table (see `battle_setup`).
     Bad input, or a setup the engine refuses, is a ValidationError with one message per
-    problem; nothing is saved."""
+    problem; nothing is saved.
+
+    `auto_reactions` {side: True (used automatically) | False (offered) | None}: how each
+    side's reactions are taken (§0.5). None (the default) = offered when players act for
+    their own armies and a players' faction fights on that side (they decide), automatic
+    otherwise (the GM's armies: nobody has to stop and click)."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign
     if campaign.rule_system != RuleSystem.PF2E:
@@ -191,9 +201,19 @@ def battle_create(
     initiative_dice = dict(initiative_dice or {})
     if any(pk not in side_of for pk in initiative_dice):
         raise ValidationError(_("An initiative die was typed in for an army that does not fight."))
+    chosen = dict(auto_reactions or {})
+    automatic = {
+        side: chosen[side]
+        if chosen.get(side) is not None
+        else not (
+            players_may_act
+            and any(a.faction.controlled_by == Controller.PLAYERS for a in by_side[side])
+        )
+        for side in SIDES
+    }
     setup = battle_setup(armies_by_side=by_side, pcs_side=pcs_side, terrain=terrain,
                          fortifications=fortifications, inside=inside, starts=starts,
-                         initiative_dice=initiative_dice)  # fmt: skip
+                         initiative_dice=initiative_dice, auto_reactions=automatic)  # fmt: skip
     names = {str(army.pk): army.name for army in armies.values()}
     kinds = {f"fort_{side}": kind for side, kind in fortifications.items()}
     battle = battle_start(

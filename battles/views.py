@@ -68,6 +68,7 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     inside=form.inside(),
                     starts=form.starts(),
                     initiative_dice=form.initiative_dice(),
+                    auto_reactions=form.auto_reactions(),
                 )
             except ValidationError as error:
                 for message in error.messages:

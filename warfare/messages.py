@@ -122,6 +122,11 @@ MESSAGES = {
     "kingdom.ruin_choice_required": _("Choose which Ruin rises."),
     "kingdom.unknown_ruin": _("There is no Ruin “%(ruin)s”."),
     "structure.unknown": _("There is no structure “%(structure)s”."),
+    "battle.reaction_pending": _(
+        "A reaction is offered: it is used or declined before anything else happens."
+    ),
+    "battle.not_your_reaction": _("Only the reacting army's commander answers the reaction."),
+    "battle.no_reaction_pending": _("No reaction is waiting for an answer."),
     "dice.not_a_number": _("A d%(sides)s result must be a whole number."),
     "dice.out_of_range": _("A d%(sides)s shows 1 to %(sides)s, not %(value)s."),
 }

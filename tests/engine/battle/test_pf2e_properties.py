@@ -1,20 +1,29 @@
 """Property tests of the PF2e battle engine (DESIGN.md: a battle is setup + seed + commands).
 
 Random sequences of LEGAL commands (drawn from `legal_actions`, with optional potions,
-typed-in dice and GM corrections) must: replay to the identical state; undo then redo to the
+typed-in dice and GM corrections; sides that react automatically or are asked, so answers
+to offered reactions are commands too) must: replay to the identical state; undo then redo to the
 same state; keep HP within 0..max (§0.3) and engagements within 4 per army (§7.2); stay
 JSON-serialisable.
 """
 
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tests.engine.battle.helpers import CAV, INF, RANGED_WEAPON, SIE, SKI, army, setup
 from warfare.engine.battle.protocol import Command, Rejected, command_dice, replay, undo
+from warfare.engine.systems.pf2e.activities.state import new_army_state
+from warfare.engine.systems.pf2e.armies import new_specialized_spec
 from warfare.engine.systems.pf2e.battle import SYSTEM
 from warfare.engine.systems.pf2e.battle.state import BattleState
+
+
+def _specialized(key, kind, hp):
+    army_state = new_army_state(key, new_specialized_spec(kind), "A1")
+    return {"army": {**army_state.to_dict(), "hp": hp}}
+
 
 POOL = (
     lambda k: army(k, INF, 5, ("merciless", "keep_up_the_pressure"), potions=2),
@@ -25,6 +34,9 @@ POOL = (
     lambda k: army(k, INF, 3, ("focused_devotion",), hp=2, conditions={"shaken": 2}),
     lambda k: army(k, INF, 5, ("defensive_tactics", "hold_the_line"), pcs=True),
     lambda k: army(k, INF, 4, ("toughened_soldiers",), conditions={"mired": 3}),
+    lambda k: army(k, SKI, 5, ("flexible_tactics",)),  # Counterattack, False Retreat (§8.2)
+    lambda k: _specialized(k, "tiger_lord_berserkers", 4),  # Revel in Battle (§6.2)
+    lambda k: _specialized(k, "sootscale_warriors", 4),  # Accustomed to Panic (§6.2)
 )
 TERRAIN = ((), ("strong_wind",), ("dim_light", "difficult_terrain"), ("darkness",))
 
@@ -40,7 +52,10 @@ def battles(draw):
         forts = [{"key": "keep", "kind": "keep", "side": "e"}]
         armies_theirs[0] = {**armies_theirs[0], "fortification": "keep", "garrisoned": True}
     terrain = draw(st.sampled_from(TERRAIN))
-    return setup(armies_ours, armies_theirs, terrain=terrain, fortifications=forts)
+    data = setup(armies_ours, armies_theirs, terrain=terrain, fortifications=forts)
+    for side in data["sides"]:
+        side["auto_reactions"] = draw(st.booleans())
+    return data
 
 
 def _gm_command(draw, state: BattleState) -> Command:
@@ -59,9 +74,9 @@ def _gm_command(draw, state: BattleState) -> Command:
 
 
 def _legal_command(draw, state: BattleState) -> Command:
-    if draw(st.integers(0, 14)) == 0:
+    if state.pending is None and draw(st.integers(0, 14)) == 0:
         return _gm_command(draw, state)
-    actor = state.current
+    actor = state.to_act
     specs = SYSTEM.legal_actions(state, actor)
     spec = draw(st.sampled_from(specs))
     option = draw(st.sampled_from(spec.options))
@@ -103,7 +118,9 @@ def test_legal_commands_replay_undo_and_keep_invariants(data, battle, seed):
         result = SYSTEM.apply(state, command, command_dice(seed, len(commands), command.typed_dice))
         assert not isinstance(result, Rejected), (command, result.problems)
         state, events = result
-        json.dumps([event.to_dict() for event in events])
+        json.dumps([e.to_dict() for e in events])
+        if state.pending is not None:
+            event(f"reaction offered: {state.pending.reaction}")
         commands.append(command)
         history.append(state)
         _check_invariants(state)

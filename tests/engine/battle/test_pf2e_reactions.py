@@ -154,16 +154,18 @@ def test_covering_fire_blocks_counterattack():
 
 
 def test_auto_reactions_off_for_a_side():
-    """Setup flag per side (default true); off: the reaction is not taken (no prompt)."""
+    """Setup flag per side (default true); off: the reaction is offered to its controller
+    (tests/engine/battle/test_pf2e_reaction_offers.py) instead of taken."""
     data = setup([a1()], [army("b1")], initiative={"b1": 20, "a1": 1})
     data["sides"][0]["auto_reactions"] = False
     state = SYSTEM.start(data, 7)
     assert state.current == "b1" and not state.army("a1").auto_reactions
     assert state.army("b1").auto_reactions
     state, _, _ = run(state, "gm_correction", army="a1", engage=["b1"])
-    _, events, _ = run(state, "guard", [10], target="a1")
+    state, events, _ = run(state, "guard", [], target="a1")
     assert "battle.counterattack" not in codes(events)
-    assert event(events, "battle.reaction_blocked").params["reason"] == "auto_reactions_off"
+    assert event(events, "battle.reaction_offered").params["army"] == "a1"
+    assert state.pending is not None
 
 
 def test_bad_auto_reactions_flag_is_a_setup_problem():

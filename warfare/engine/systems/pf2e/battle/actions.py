@@ -1,6 +1,6 @@
 """War actions (§8): the 6 basic actions (§8.1), the 9 tactical actions taken on an army's
-own turn (§8.2; Counterattack and False Retreat are reactions, used automatically in
-`reactions`) and the army-specific Reactive Rally, Trample and Trampling Charge (§6.2).
+own turn (§8.2; Counterattack and False Retreat are reactions, in `reactions`) and the
+army-specific Reactive Rally, Trample and Trampling Charge (§6.2).
 
 Each `WarAction` lists its candidate params (`candidates`), checks a params dict
 (`validate` -> problems), previews its checks (`preview`) and resolves it (`resolve`, with the
@@ -31,6 +31,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     MAP_PENALTIES,
     MAX_ENGAGEMENTS,
     PRESSURE_PENALTIES,
+    REACTIONS,
     STATUS,
     WIND,
     S,
@@ -305,6 +306,9 @@ def roll_strike(
     aim = target or f"fortification:{fortification}"
     rolled = roll_check(ctx.dice, weapon, modifier, dc, purpose=purpose, against=aim)
     state = _record_attack(state, actor, aim, weapon, shots)
+    decider = REACTIONS.get()
+    if weapon == MELEE and rolled.degree is CS and decider is not None:
+        state = decider.melee_critical_hit(state, actor, purpose, ctx.events)  # §6.2 Revel
     return state, rolled.degree, rolled.record
 
 

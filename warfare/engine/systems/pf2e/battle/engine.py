@@ -27,11 +27,16 @@ round: rout checks, §7.3) and "gm_correction" (actor None; params {"army", and 
 "conditions" {key: value}, "position" near/distant, "engage" [keys], "disengage" [keys],
 "shots"}) which is logged as an event like everything else.
 
-Reactions: Counterattack and False Retreat are used automatically when triggered (see
-`reactions`; per side `"auto_reactions": true` by default, `false` = never taken; offering
-the reaction to the controller is not built). Revel in Battle, Accustomed to Panic and the
-army-specific actions other than Reactive Rally, Trample and Trampling Charge are not
-implemented yet.
+Reactions (see `reactions`): Counterattack, False Retreat, Revel in Battle and Accustomed to
+Panic, 1 per round per army. A side with `"auto_reactions": true` (the default) uses them
+automatically when triggered; for a side with `false` the engine stops the command at the
+trigger and offers the reaction: `state.pending` holds it, `legal_actions` of the reacting
+army lists exactly "use_reaction" (with the check it rolls) and "decline_reaction" (actor =
+the reacting army, params {}), every other command is rejected (`battle.reaction_pending`),
+and the answer resumes the interrupted command (`_run`) with the answer's dice (its typed-in
+results first, then those typed in with the interrupted command and not used yet). GM
+corrections wait too: the command would resume from the state before them. The army-specific
+actions other than Reactive Rally, Trample and Trampling Charge are not implemented yet.
 """
 
 from collections.abc import Mapping
@@ -48,7 +53,7 @@ from warfare.engine.battle.protocol import (
     SetupError,
     derive_seed,
 )
-from warfare.engine.dice import DiceError, typed_value_problem
+from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
@@ -62,10 +67,13 @@ from warfare.engine.systems.pf2e.battle.actions import (
     traits_of,
 )
 from warfare.engine.systems.pf2e.battle.reactions import (
+    Decider,
+    Offered,
     after_morale_checks,
     can_continue,
     counterattacks,
     false_retreat,
+    preview,
 )
 from warfare.engine.systems.pf2e.battle.rules import (
     ACTIONS_PER_TURN,
@@ -74,6 +82,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     CS,
     FORTIFICATIONS,
     MAX_ENGAGEMENTS,
+    REACTIONS,
     SCOUTING_PENALTY,
     TERRAIN,
     F,
@@ -103,6 +112,7 @@ from warfare.engine.systems.pf2e.battle.state import (
     Effect,
     Fortification,
     InitiativeRoll,
+    Pending,
 )
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.house_rules import house_value
@@ -110,6 +120,8 @@ from warfare.engine.systems.pf2e.modifiers import Modifier
 from warfare.engine.systems.pf2e.xp import kingdom_xp_for_defeated_army
 
 END_TURN, GM_CORRECTION = "end_turn", "gm_correction"
+USE_REACTION, DECLINE_REACTION = "use_reaction", "decline_reaction"
+ANSWERS = (USE_REACTION, DECLINE_REACTION)
 GM_CONDITIONS = tuple(k for k in CONDITIONS if k not in ("defeated", "destroyed", "distant",
                                                           "engaged"))  # fmt: skip
 
@@ -500,8 +512,19 @@ def _action_problems(state: BattleState, command: Command) -> list[Problem]:
 
 
 def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
-    """The buttons for `actor` now (empty unless it is its turn), each option valid."""
-    if state.finished or actor != state.current:
+    """The buttons for `actor` now (empty unless it is its turn), each option valid; while a
+    reaction is offered, only "use_reaction" / "decline_reaction" for the reacting army."""
+    if state.finished:
+        return []
+    if state.pending is not None:
+        if actor != state.pending.army:
+            return []
+        checks = preview(state, state.pending)
+        return [
+            ActionSpec(USE_REACTION, 0, ("reaction",), (ActionOption({}, checks),)),
+            ActionSpec(DECLINE_REACTION, 0, ("reaction",), (ActionOption({}),)),
+        ]
+    if actor != state.current:
         return []
     block = effective_block(state, actor)
     specs = []
@@ -522,29 +545,131 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     return specs
 
 
+def _answer_problems(state: BattleState, command: Command) -> list[Problem]:
+    """A command while a reaction is offered: only its controller's answer is accepted."""
+    pending = state.pending
+    assert pending is not None
+    if command.kind not in ANSWERS:
+        return [_p("reaction_pending", army=pending.army, reaction=pending.reaction)]
+    if command.actor != pending.army:
+        return [_p("not_your_reaction", army=command.actor, reacting=pending.army)]
+    return []
+
+
 def apply(
     state: BattleState, command: Command, dice: Any
 ) -> tuple[BattleState, list[Event]] | Rejected:
     """Apply one command (see the module docstring); never changes `state`."""
     if state.finished:
         return Rejected((_p("finished"),))
+    pending = state.pending
+    if pending is not None:
+        problems = _answer_problems(state, command)
+        if problems:
+            return Rejected(tuple(problems))
+        answers = (*pending.answers, command.kind == USE_REACTION)
+        return _run(
+            BattleState.from_dict(pending.before), Command.from_dict(pending.command),
+            _ResumeDice(pending.rolls, dice, pending.typed), answers, pending.logged,
+            state.sequence + 1,
+        )  # fmt: skip
+    if command.kind in ANSWERS:
+        return Rejected((_p("no_reaction_pending"),))
     if command.kind == GM_CORRECTION:
         problems = _gm_problems(state, command.params)
     else:
         problems = _action_problems(state, command)
     if problems:
         return Rejected(tuple(problems))
+    return _run(state, command, _ResumeDice((), dice), (), 0, state.sequence + 1)
+
+
+class _ResumeDice:
+    """The dice of a command run again after a reaction was answered: the `rolls` it already
+    made (recorded in `Pending`), then the answer's own `dice`, whose die results typed in at
+    the table come first, then the ones typed in with the interrupted command and not used
+    before the pause (`carried`), then the answer's seeded dice. `log` holds them all."""
+
+    def __init__(self, rolls: Any, dice: Any, carried: tuple[int, ...] = ()) -> None:
+        self._rolls = [
+            Roll(r["expression"], r["sides"], tuple(r["results"]), r["modifier"], r["purpose"],
+                 r["source"])
+            for r in rolls
+        ]  # fmt: skip
+        self._dice = dice
+        self._carried = TypedDice(carried)
+        self.log: list[Roll] = []
+
+    @property
+    def typed_left(self) -> tuple[int, ...]:
+        """The typed-in results not used yet (carried on if the command stops again)."""
+        return (*self._carried.remaining, *getattr(self._dice, "typed_remaining", ()))
+
+    def _source(self) -> Any:
+        if getattr(self._dice, "typed_remaining", ()) or not self._carried.remaining:
+            return self._dice
+        return self._carried
+
+    def roll(self, sides: int, *, purpose: str = "") -> int:
+        if self._rolls:
+            self.log.append(self._rolls.pop(0))
+            return self.log[-1].results[0]
+        source = self._source()
+        value = source.roll(sides, purpose=purpose)
+        self.log.append(source.log[-1])
+        return value
+
+    def d20(self, *, purpose: str = "") -> int:
+        return self.roll(20, purpose=purpose)
+
+    def roll_expr(self, expression: str | DiceExpr, *, purpose: str = "") -> Roll:
+        if self._rolls:
+            self.log.append(self._rolls.pop(0))
+            return self.log[-1]
+        roll = self._source().roll_expr(expression, purpose=purpose)
+        self.log.append(roll)
+        return roll
+
+
+def _run(
+    before: BattleState,
+    command: Command,
+    dice: _ResumeDice,
+    answers: tuple[bool, ...],
+    logged: int,
+    sequence: int,
+) -> tuple[BattleState, list[Event]] | Rejected:
+    """Run `command` from the state `before` it with the reactions answered so far; return
+    the new state and the events after the first `logged` ones (those are already in the
+    log). A reaction offered and not yet answered stops it: the state at the trigger, with
+    `pending` recording how to resume, and a `battle.reaction_offered` event."""
     ctx = Ctx(dice)
+    token = REACTIONS.set(Decider(answers))
     try:
         if command.kind == GM_CORRECTION:
-            state = _gm_correction(state, command.params, ctx.events)
+            state = _gm_correction(before, command.params, ctx.events)
         elif command.kind == END_TURN:
-            state = _end_turn(state, ctx)
+            state = _end_turn(before, ctx)
         else:
-            state = _war_action(state, command, ctx)
+            state = _war_action(before, command, ctx)
+    except Offered as offer:
+        pending = Pending(
+            army=offer.army, reaction=offer.reaction, trigger=offer.trigger, by=offer.by,
+            target=offer.target, command=command.to_dict(), before=before.to_dict(),
+            answers=answers, rolls=tuple(roll.to_dict() for roll in dice.log),
+            typed=dice.typed_left, logged=len(ctx.events),
+        )  # fmt: skip
+        offered = Event("battle.reaction_offered", {"army": offer.army,
+                                                    "reaction": offer.reaction,
+                                                    "trigger": offer.trigger, "by": offer.by,
+                                                    "target": offer.target})  # fmt: skip
+        state = replace(offer.state, pending=pending, sequence=sequence)
+        return state, [*ctx.events[logged:], offered]
     except DiceError as error:
         return Rejected((error.problem,))
-    return replace(state, sequence=state.sequence + 1), ctx.events
+    finally:
+        REACTIONS.reset(token)
+    return replace(state, sequence=sequence), ctx.events[logged:]
 
 
 def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:

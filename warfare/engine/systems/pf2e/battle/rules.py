@@ -8,6 +8,7 @@ situational modifiers (MAP, distance, wind, Guard, PCs alongside…) with PF2e s
 """
 
 from collections.abc import Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -295,10 +296,31 @@ def roll_flat(dice: Dice, dc: int, *, purpose: str) -> Rolled:
 # --- conditions and damage ---------------------------------------------------------------------
 
 
+REACTIONS: ContextVar[Any] = ContextVar("pf2e_battle_reactions", default=None)
+"""The `reactions.Decider` of the command being applied (set by `engine.apply`; None outside
+it, where no reaction triggers). Read where a reaction triggers deep inside a rule: Accustomed
+to Panic when shaken would increase (here), Revel in Battle on a melee critical hit
+(`actions.roll_strike`)."""
+
+
+def _shaken_reaction(
+    state: BattleState, key: str, by: int, events: list[Event], reason: str
+) -> BattleState | None:
+    """The state after Accustomed to Panic replaced a shaken increase (None: not used)."""
+    decider = REACTIONS.get()
+    if decider is None or by <= 0:
+        return None
+    return decider.shaken_would_increase(state, key, by, events, reason)
+
+
 def add_army_condition(
     state: BattleState, key: str, condition: str, by: int, events: list[Event], reason: str
 ) -> BattleState:
     """A lasting condition +`by` (§9); shaken reaching 4 makes the army routed."""
+    if condition == "shaken":
+        replaced = _shaken_reaction(state, key, by, events, reason)
+        if replaced is not None:
+            return replaced
     entry = state.army(key)
     if condition == "routed":
         return route(state, key, events, reason)
@@ -337,6 +359,10 @@ def route(state: BattleState, key: str, events: list[Event], reason: str) -> Bat
 
 
 def add_effect(state: BattleState, effect: Effect, events: list[Event]) -> BattleState:
+    if effect.condition == "shaken":
+        replaced = _shaken_reaction(state, effect.army, effect.value, events, effect.code)
+        if replaced is not None:
+            return replaced
     events.append(Event("battle.effect_started", effect.to_dict()))
     return replace(state, effects=(*state.effects, effect))
 

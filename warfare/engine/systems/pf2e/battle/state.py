@@ -240,6 +240,64 @@ class InitiativeRoll:
         )
 
 
+@dataclass(frozen=True)
+class Pending:
+    """A reaction offered to its controller (§0.5): the engine waits for "use_reaction" or
+    "decline_reaction" from `army` before the interrupted command goes on.
+
+    `reaction`: its key (counterattack, false_retreat, revel_in_battle, accustomed_to_panic);
+    `trigger`: what triggered it (a war action key, "rout_check", a condition's reason);
+    `by`: the army whose action triggered it; `target`: the army the reaction acts on, if any.
+    To resume exactly, the interrupted `command` is run again from the state `before` it with
+    the recorded `rolls` replayed first and the earlier `answers` given again (the events up
+    to the pause, `logged` of them, are already in the log); `typed`: die results typed in
+    with the interrupted command (or an earlier answer) and not used yet.
+    """
+
+    army: str
+    reaction: str
+    trigger: str
+    by: str | None
+    target: str | None
+    command: Mapping[str, Any]
+    before: Mapping[str, Any]
+    answers: tuple[bool, ...] = ()
+    rolls: tuple[Mapping[str, Any], ...] = ()
+    typed: tuple[int, ...] = ()
+    logged: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "army": self.army,
+            "reaction": self.reaction,
+            "trigger": self.trigger,
+            "by": self.by,
+            "target": self.target,
+            "command": dict(self.command),
+            "before": dict(self.before),
+            "answers": list(self.answers),
+            "rolls": [dict(roll) for roll in self.rolls],
+            "typed": list(self.typed),
+            "logged": self.logged,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Pending":
+        return cls(
+            army=str(data["army"]),
+            reaction=str(data["reaction"]),
+            trigger=str(data["trigger"]),
+            by=data.get("by"),
+            target=data.get("target"),
+            command=dict(data["command"]),
+            before=dict(data["before"]),
+            answers=tuple(bool(a) for a in data.get("answers", ())),
+            rolls=tuple(dict(roll) for roll in data.get("rolls", ())),
+            typed=tuple(int(value) for value in data.get("typed", ())),
+            logged=int(data.get("logged", 0)),
+        )
+
+
 def pair(a: str, b: str) -> tuple[str, str]:
     """An engagement as an ordered pair (the relation is symmetric)."""
     return (a, b) if a <= b else (b, a)
@@ -252,6 +310,7 @@ class BattleState:
     `order`: army keys by initiative; `turn`: index of the army acting; `actions_left`: of
     its 3 (§0.5). `finished` / `winner`: set when a side is beaten (§7.3 step 5).
     `kingdoms`: {side: {"level": int | None}} for XP (§7.6). `sequence`: commands applied.
+    `pending`: a reaction offered to its controller, waiting for the answer (None: none).
     """
 
     sides: tuple[str, ...]
@@ -272,6 +331,7 @@ class BattleState:
     sequence: int = 0
     opening: tuple[Event, ...] = ()
     """The events of `start` (initiative, starting positions, refused start options)."""
+    pending: Pending | None = None
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -292,10 +352,17 @@ class BattleState:
 
     @property
     def current(self) -> str | None:
-        """The army whose turn it is (None once the battle is over)."""
-        if self.finished or not self.order:
+        """The army whose turn it is (None once the battle is over, and while a reaction
+        offered at the end of a round waits for its answer)."""
+        if self.finished or not self.order or self.turn >= len(self.order):
             return None
         return self.order[self.turn]
+
+    @property
+    def to_act(self) -> str | None:
+        """The army whose controller the board waits for: the reacting army while a reaction
+        is offered (`pending`), else the army whose turn it is."""
+        return self.pending.army if self.pending is not None else self.current
 
     def engaged_with(self, key: str) -> tuple[str, ...]:
         return tuple(sorted(b if a == key else a for a, b in self.engagements if key in (a, b)))
@@ -346,7 +413,7 @@ class BattleState:
     # --- storage -----------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "system": "pf2e",
             "sides": list(self.sides),
             "armies": [entry.to_dict() for entry in self.armies],
@@ -366,6 +433,9 @@ class BattleState:
             "sequence": self.sequence,
             "opening": [event.to_dict() for event in self.opening],
         }
+        if self.pending is not None:  # only while a reaction waits (older snapshots lack it)
+            data["pending"] = self.pending.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "BattleState":
@@ -389,4 +459,5 @@ class BattleState:
             winner=data.get("winner"),
             sequence=int(data.get("sequence", 0)),
             opening=tuple(Event.from_dict(event) for event in data.get("opening", ())),
+            pending=Pending.from_dict(data["pending"]) if data.get("pending") else None,
         )

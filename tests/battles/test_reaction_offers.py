@@ -1,0 +1,164 @@
+"""Reactions offered on the board (issue #4, pf2e §0.5, §8.2): the players' side is asked by
+default, the GM's side reacts automatically; the reacting army's player (and the GM) see the
+Use / Decline buttons, everyone else sees that the board waits."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from battles import services
+from warfare import services as army_services
+
+
+@pytest.fixture
+def veterans(world, gm, kingdom):
+    """The players' level 5 infantry with Flexible Tactics (Counterattack, §6.1)."""
+    return army_services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=kingdom.faction_id, name="Veterans",
+        army_type="infantry", tactics=("flexible_tactics",), hex="C7", level_override=5,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def raiders(world, gm, enemy_faction):
+    return army_services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
+        army_type="infantry", tactics=("keen_eyed",), hex="C7", level_override=3,
+    )  # fmt: skip
+
+
+def _act(user, battle, command):
+    battle, _events = services.battle_act(
+        user=user, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq,
+        command=command,
+    )  # fmt: skip
+    return battle
+
+
+@pytest.fixture
+def offered(world, gm, player, veterans, raiders):
+    """The raiders (GM's side) Guard against the engaged veterans (players' side, asked by
+    default): a Counterattack is offered to the veterans' player."""
+    battle = services.battle_create(
+        user=gm, campaign_id=world.pk, name="Ambush at the Ford",
+        sides={"a": [veterans.pk], "b": [raiders.pk]}, pcs_side="a",
+    )  # fmt: skip
+    ours, theirs = str(veterans.pk), str(raiders.pk)
+    battle = _act(gm, battle, {"actor": None, "kind": "gm_correction",
+                               "params": {"army": ours, "engage": [theirs]}})  # fmt: skip
+    while battle.snapshot["order"][battle.snapshot["turn"]] != theirs:
+        battle = _act(gm, battle, {"actor": ours, "kind": "end_turn"})
+    battle = _act(gm, battle, {"actor": theirs, "kind": "guard", "params": {"target": ours}})
+    assert battle.snapshot["pending"]["army"] == ours
+    return battle
+
+
+def test_the_players_side_is_asked_and_the_gms_side_automatic(offered):
+    """Set-up default: asked where a player's faction fights and players act, else automatic."""
+    flags = [side["auto_reactions"] for side in offered.setup["sides"]]
+    assert flags == [False, True]
+
+
+def test_the_gm_may_choose_per_side(world, gm, player, veterans, raiders):
+    battle = services.battle_create(
+        user=gm, campaign_id=world.pk, name="Ford", sides={"a": [veterans.pk], "b": [raiders.pk]},
+        auto_reactions={"a": True, "b": False},
+    )  # fmt: skip
+    assert [side["auto_reactions"] for side in battle.setup["sides"]] == [True, False]
+
+
+def test_the_setup_form_has_the_choice(client, world, gm, veterans, raiders):
+    client.force_login(gm)
+    data = {"name": "Ford", f"army_{veterans.pk}": "a", f"army_{raiders.pk}": "b",
+            "reactions_a": "auto", "reactions_b": "ask"}  # fmt: skip
+    response = client.post(reverse("battles:create", args=[world.pk]), data)
+    assert response.status_code == 302, response.content
+    battle = world.battles.get(name="Ford")
+    assert [side["auto_reactions"] for side in battle.setup["sides"]] == [True, False]
+
+
+def test_the_reacting_player_sees_use_and_decline_and_answers(
+    client, world, offered, player, veterans
+):
+    client.force_login(player)
+    url = reverse("battles:board", args=[world.pk, offered.pk])
+    page = client.get(url).content.decode()
+    assert "Veterans may react to Raiders (Guard): Counterattack" in page
+    assert 'value="use_reaction"' in page and 'value="decline_reaction"' in page
+    assert "Melee +15 vs DC 19" in " ".join(page.split())  # §1.2: level 5 melee, level 3 AC
+    assert 'value="guard"' not in page and 'value="end_turn"' not in page
+    act = reverse("battles:act", args=[world.pk, offered.pk])
+    data = {"seq": offered.seq, "actor": str(veterans.pk), "kind": "use_reaction",
+            "params": json.dumps({})}  # fmt: skip
+    assert client.post(act, data).status_code == 302
+    offered.refresh_from_db()
+    assert "pending" not in offered.snapshot
+    assert offered.events.filter(code="battle.counterattack").exists()
+    assert services.battle_verify(offered)
+
+
+def test_another_member_waits_and_cannot_answer(client, world, offered, other_player, veterans):
+    client.force_login(other_player)
+    page = client.get(reverse("battles:board", args=[world.pk, offered.pk])).content.decode()
+    assert "Waiting for Veterans to decide." in page
+    assert 'value="use_reaction"' not in page and "vs DC 19" not in page
+    act = reverse("battles:act", args=[world.pk, offered.pk])
+    data = {"seq": offered.seq, "actor": str(veterans.pk), "kind": "use_reaction",
+            "params": json.dumps({})}  # fmt: skip
+    assert client.post(act, data).status_code == 403
+    # The rival plays the raiders, whose Guard waits: their actions are refused meanwhile.
+    data = {**data, "actor": offered.snapshot["order"][offered.snapshot["turn"]],
+            "kind": "end_turn"}  # fmt: skip
+    response = client.post(act, data)
+    assert response.status_code == 400
+    assert "A reaction is offered" in response.content.decode()
+
+
+def test_the_gm_may_answer_and_the_api_lists_the_answers(
+    as_role, world, offered, veterans, raiders
+):
+    url = reverse("api:battle-detail", args=[world.pk, offered.pk])
+    for role in ("gm", "player"):
+        data = as_role(role).get(url).json()
+        assert [a["key"] for a in data["actions"]] == ["use_reaction", "decline_reaction"]
+        assert data["actions"][0]["actor"] == str(veterans.pk)
+        assert data["reaction"]["reaction"] == "counterattack"
+        assert data["reaction"]["by"]["key"] == str(raiders.pk)
+    rival = as_role("other_player").get(url).json()
+    assert rival["actions"] == [] and rival["may_act"] is False
+    actions = reverse("api:battle-actions", args=[world.pk, offered.pk])
+    body = {"seq": offered.seq, "actor": str(veterans.pk), "kind": "decline_reaction",
+            "params": {}}  # fmt: skip
+    response = as_role("gm").post(actions, body, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["reaction"] is None
+
+
+def test_undo_brings_the_offer_back(world, gm, offered, veterans):
+    pending = offered.snapshot["pending"]
+    battle = _act(gm, offered, {"actor": str(veterans.pk), "kind": "decline_reaction"})
+    services.battle_undo(user=gm, campaign_id=world.pk, battle_id=battle.pk,
+                         expected_seq=battle.seq)  # fmt: skip
+    battle.refresh_from_db()
+    assert battle.snapshot["pending"] == pending
+
+
+def test_board_query_count_stays_fixed_with_an_offer(
+    client, world, offered, player, django_assert_max_num_queries
+):
+    client.force_login(player)
+    url = reverse("battles:board", args=[world.pk, offered.pk])
+
+    def count():
+        with django_assert_max_num_queries(10) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured.captured_queries)
+
+    with_offer = count()
+    services.battle_act(
+        user=offered.created_by, campaign_id=world.pk, battle_id=offered.pk,
+        expected_seq=offered.seq,
+        command={"actor": offered.snapshot["pending"]["army"], "kind": "decline_reaction"},
+    )  # fmt: skip
+    assert count() == with_offer
