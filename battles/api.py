@@ -405,6 +405,17 @@ class BattleCreateInput(serializers.Serializer):
         help_text="{army id: d20} initiative dice rolled at the table (§7.3 Scouting); the "
         "server rolls for the others. Logged with source `typed`.",
     )  # fmt: skip
+    auto_reactions = serializers.DictField(
+        child=serializers.BooleanField(allow_null=True), required=False, default=dict,
+        help_text="{side (a, b): true (reactions used automatically) | false (offered to "
+        "whoever commands the reacting army) | null (default: offered to a players' "
+        "faction's side when players act, automatic otherwise)} (§0.5).",
+    )  # fmt: skip
+
+    def validate_auto_reactions(self, chosen):
+        if set(chosen) - {"a", "b"}:
+            raise serializers.ValidationError(_("Sides are a and b."))
+        return chosen
 
     def validate_sides(self, sides):
         armies = [*sides["a"], *sides["b"]]
@@ -599,6 +610,7 @@ class BattleListApi(ApiListView):
             inside=data["inside"],
             starts=data["starts"],
             initiative_dice=data["initiative_dice"],
+            auto_reactions=data["auto_reactions"],
         )
         return Response(battle_state(membership, battle), status=status.HTTP_201_CREATED)
 

@@ -411,6 +411,8 @@ def test_create_takes_every_setup_option_of_the_form(as_role, world, militia, ra
         ({"starts": {"SCOUTS": {"start": "engaged", "target": "MILITIA"}}},
          "A starting position was chosen for an army that does not fight."),
         ({"players_may_act": "perhaps"}, "valid boolean"),
+        ({"auto_reactions": {"c": True}}, "Sides are a and b."),
+        ({"auto_reactions": {"a": "often"}}, "valid boolean"),
     ],
 )  # fmt: skip
 def test_create_refuses_bad_setup_options(as_role, world, gm, kingdom, militia, raiders, scouts,
@@ -561,3 +563,20 @@ def test_players_see_the_outcome_without_the_armies_numbers(as_role, world, fini
     assert set(player["outcome"]["details"]["kingdom_checks"]) == {"a"}
     gm = as_role("gm").get(url("battle-detail", world.pk, finished_battle.pk)).json()
     assert "armies" in gm["outcome"]["details"]
+
+
+def test_create_takes_each_sides_reaction_mode(as_role, world, militia, raiders):
+    """§0.5: a side's reactions are used automatically (true) or offered (false); null keeps
+    the default (the players' side is asked when players act, the GM's side automatic)."""
+    body = {"name": "Ford", "sides": {"a": [militia.pk], "b": [raiders.pk]},
+            "auto_reactions": {"a": True, "b": False}}  # fmt: skip
+    response = as_role("gm").post(url("battle-list", world.pk), body, format="json")
+    assert response.status_code == 201, response.content
+    sides = {side["key"]: side["auto_reactions"] for side in Battle.objects.get().setup["sides"]}
+    assert sides == {"a": True, "b": False}
+    body = {**body, "name": "Ford again", "auto_reactions": {"a": None}}
+    response = as_role("gm").post(url("battle-list", world.pk), body, format="json")
+    sides = {
+        s["key"]: s["auto_reactions"] for s in Battle.objects.get(name="Ford again").setup["sides"]
+    }
+    assert sides == {"a": False, "b": True}
