@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.engine.gurps3e.helpers import run, setup, side
+from tests.engine.gurps3e.helpers import run, set_house, setup, side
 from warfare.engine.battle.protocol import Command, Rejected, SetupError, command_dice, replay
 from warfare.engine.dice import ScriptedDice
 from warfare.engine.problems import codes
@@ -60,6 +60,19 @@ def test_setup_problems():
     }
     with pytest.raises(SetupError):
         SYSTEM.start({"sides": []}, 1)
+    units = [{"key": "b1", "men": 10, "troop_type": "knights", "race": "elves", "quality": "raw",
+              "race_stats": {"dex": 1}}]  # fmt: skip
+    b = {"key": "b", "role": "defender", "tl": 3, "units": units}
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(setup(b=b, pcs=[{"key": "p", "side": "a", "ht": 13, "ht_max": 12}]), 1)
+    assert set(codes(list(error.value.problems))) == {
+        "battle.setup.bad_side_number",  # no Strategy skill
+        "battle.setup.unknown_troop_type",  # no ts_per_man and not in the house table
+        "battle.setup.unknown_race",
+        "battle.setup.unknown_quality",
+        "battle.setup.bad_race_stats",
+        "battle.setup.bad_pc_number",  # HT above HT max
+    }
 
 
 def test_legal_actions_show_risk_limits_and_both_skills():
@@ -228,6 +241,33 @@ def test_an_unconscious_pc_sits_out_the_next_day():
     state, _ = run(state, "a", "commit")
     state, events = run(state, "b", "commit", dice=[4] * 6)
     assert events_of(events, "pc.survival") == []
+
+
+def test_a_knocked_out_leader_still_counts_the_next_day():
+    """gurps §B.2 step 4, §B.8.3: a leader out of the fight keeps his side's Strategy at
+    'as for Catastrophes' [house -1] while he is down."""
+    state = SYSTEM.start(setup(EVEN_A, EVEN_B, [{**PC, "ht": 1, "ht_max": 12}], days=2), 1)
+    state, _ = run(state, "p1", "choose_risk", {"risk": 0})
+    state, _ = run(state, "a", "commit")
+    state, _ = run(state, "b", "commit", dice=[6, 6, 6] + [1, 1] * 3 + [4] * 9)
+    state, _ = run(state, "a", "commit")
+    state, events = run(state, "b", "commit", dice=[4] * 6)
+    contest = events_of(events, "battle.strategy_contest")[0]
+    assert contest["first"]["breakdown"] == [["strategy", 12], ["leader_down", -1]]
+
+
+def test_flat_hits_and_dr(monkeypatch):
+    """gurps §B.5: made exactly = 2 hits, straight off HT [inferred]; DR when the house says
+    so."""
+    state = SYSTEM.start(setup(EVEN_A, EVEN_B, [PC]), 1)
+    state, _ = run(state, "p1", "choose_risk", {"risk": 0})
+    state, _ = run(state, "a", "commit")
+    dice = [4, 4, 4, 4, 4, 4] + [4] * 6
+    _, events = run(state, "b", "commit", dice=dice)
+    assert events_of(events, "pc.survival")[0]["damage"] == 2
+    set_house(monkeypatch, "survival.flat_hits_ignore_dr", 0)
+    _, events = run(state, "b", "commit", dice=dice)
+    assert events_of(events, "pc.survival")[0]["damage"] == 0  # DR 2
 
 
 def test_rejections():

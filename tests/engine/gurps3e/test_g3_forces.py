@@ -3,6 +3,7 @@
 from tests.engine.gurps3e.helpers import force, set_house, unit
 from warfare.engine.systems.gurps3e.forces import (
     Force,
+    Unit,
     experience_after_replacements,
     man_ts,
     racial_ts_modifier,
@@ -51,3 +52,15 @@ def test_experience_after_replacements_rounds_down():
     """gurps §B.8.5: 87 veterans of 10 battles + 11 recruits of 1 -> 8.99 -> 8."""
     assert experience_after_replacements([(87, 10), (11, 1)]) == 8
     assert experience_after_replacements([]) == 0
+
+
+def test_the_articles_examples_are_data():
+    """gurps §B.3a: lizard-men +3, halflings -1; halfling light infantry TS 2, halfling
+    heavy infantry with slings TS 5 (house table, a GM adds his own troop types there)."""
+    assert unit(race="lizard_men", ts_per_man=2).racial == 3
+    assert unit(race="halflings", ts_per_man=1).ts == 100  # 1 - 1, not below 1
+    assert Unit.from_dict({"key": "h", "men": 10, "troop_type": "halfling_light_infantry"}).ts == 20
+    heavy = {"key": "h", "men": 10, "troop_type": "halfling_heavy_infantry_slings"}
+    assert Unit.from_dict(heavy).ts == 50
+    assert unit(race_stats={"st": 2, "ht": 2, "hp": 2}).racial == 3
+    assert unit(racial=-2, race="lizard_men").racial == -2  # an explicit value wins

@@ -1,9 +1,11 @@
 """Units and forces of GURPS 3e mass combat (gurps §B.2 step 1, §B.3a, §B.8.5, §B.10).
 
 A unit (10-500 men) has a per-man TS by troop type, GM-entered because the troop-type table
-is a [gap]; a race modifies it (§B.3a: ½ x (ST mod + HT mod + extra HP), Super Strength 10
-per level; never below 1), then missile-weapon and armour bonuses are added. Unit TS = men x
-per-man TS; force TS = the sum over units still on the field.
+is a [gap] (the article's two halfling examples are in the house table as `troop_ts.<type>`).
+A race modifies it (§B.3a: ½ x (ST mod + HT mod + extra HP), Super Strength 10 per level;
+never below 1; the article's examples are in the house table as `race_ts.<race>`), then
+missile-weapon and armour bonuses are added. Unit TS = men x per-man TS; force TS = the sum
+over its units.
 """
 
 from collections.abc import Mapping, Sequence
@@ -15,12 +17,6 @@ from warfare.engine.systems.gurps3e.house_rules import house_value
 ATTACKER, DEFENDER = "attacker", "defender"
 ARMOUR = ("heavy", "medium", "light", "none")
 QUALITIES = ("green", "average", "seasoned", "veteran", "elite")
-# §B.3a examples (rp30-ru), kept as data: racial modifiers and per-man TS of two troop types.
-RACIAL_TS_EXAMPLES: Mapping[str, int] = {"lizard_men": 3, "halflings": -1}
-TROOP_TS_EXAMPLES: Mapping[str, int] = {
-    "halfling_light_infantry": 2,
-    "halfling_heavy_infantry_slings": 5,
-}
 
 Term = tuple[str, int]
 
@@ -33,6 +29,33 @@ def racial_ts_modifier(st_mod: int, ht_mod: int, extra_hp: int, super_strength: 
     if house_value("race.half_rounds_toward_zero"):
         return int(total / 2)
     return total // 2
+
+
+def known(prefix: str, code: str) -> bool:
+    """Whether the house table has `<prefix>.<code>` (a race or a troop type, §B.3a)."""
+    try:
+        house_value(f"{prefix}.{code}")
+    except KeyError:
+        return False
+    return True
+
+
+def unit_racial(data: Mapping[str, Any]) -> int:
+    """A unit's racial TS modifier from its setup: `racial` as given, else its `race` code
+    (house table), else its `race_stats` {st, ht, hp, super_strength} (§B.3a), else 0."""
+    if data.get("racial") is not None:
+        return int(data["racial"])
+    if data.get("race") is not None:
+        return house_value(f"race_ts.{data['race']}")
+    stats = data.get("race_stats")
+    if stats:
+        return racial_ts_modifier(
+            int(stats.get("st", 0)),
+            int(stats.get("ht", 0)),
+            int(stats.get("hp", 0)),
+            int(stats.get("super_strength", 0)),
+        )
+    return 0
 
 
 def man_ts(base: int, racial: int = 0, equipment: int = 0) -> int:
@@ -56,8 +79,9 @@ def experience_after_replacements(groups: Sequence[tuple[int, int]]) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """A unit (§B.10 Unit3e). `ts_per_man` is the troop type's (GM-entered) base TS;
-    `racial` and `equipment` as in `man_ts`. `morale` is its Base Morale (from Troop Quality:
+    """A unit (§B.10 Unit3e). `ts_per_man` is the troop type's (GM-entered) base TS (from
+    the house table for a known `troop_type` when not given); `racial` (see `unit_racial`)
+    and `equipment` as in `man_ts`. `morale` is its Base Morale (from Troop Quality:
     Veteran 15, others GM-entered); `men_start` its strength when the battle began."""
 
     key: str
@@ -107,13 +131,17 @@ class Unit:
         if morale is None:
             morale = house_value("morale.veteran_base") if quality == "veteran" else 10
         men = int(data["men"])
+        troop_type = str(data.get("troop_type", ""))
+        ts_per_man = data.get("ts_per_man")
+        if ts_per_man is None:
+            ts_per_man = house_value(f"troop_ts.{troop_type}")
         return cls(
             key=str(data["key"]),
-            troop_type=str(data.get("troop_type", "")),
+            troop_type=troop_type,
             men=men,
             men_start=int(data.get("men_start", men)),
-            ts_per_man=int(data["ts_per_man"]),
-            racial=int(data.get("racial", 0)),
+            ts_per_man=int(ts_per_man),
+            racial=unit_racial(data),
             equipment=int(data.get("equipment", 0)),
             armour=str(data.get("armour", "none")),
             quality=quality,

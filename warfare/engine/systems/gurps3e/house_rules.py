@@ -59,6 +59,13 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         "its margin.",
     ),
     HouseDefault(
+        key="survival.flat_hits_ignore_dr",
+        value=1,
+        tag=Tag.INFERRED,
+        source="gurps §B.5",
+        note="The '1 hit' and '2 hits' results come straight off HT (0: DR applies to them).",
+    ),
+    HouseDefault(
         key="roll.automatic_failure_margin",
         value=-1,
         tag=Tag.INFERRED,
@@ -97,6 +104,30 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         "unit commander's (+3/+2/+2, -2/-4).",
     ),
     # --- forces and Strategy modifiers ----------------------------------------------------
+    *(
+        HouseDefault(
+            key=key,
+            value=value,
+            tag=Tag.RP30_RU,
+            source="gurps §B.3a",
+            note=note,
+        )
+        for key, value, note in (
+            ("race_ts.lizard_men", 3, "Racial TS modifier of lizard-men (the article's example)."),
+            ("race_ts.halflings", -1, "Racial TS modifier of halflings (the article's example)."),
+            (
+                "troop_ts.halfling_light_infantry",
+                2,
+                "Per-man TS of halfling light infantry, racial modifier included.",
+            ),
+            (
+                "troop_ts.halfling_heavy_infantry_slings",
+                5,
+                "Per-man TS of halfling heavy infantry with slings, racial modifier and "
+                "missile bonus included.",
+            ),
+        )
+    ),
     HouseDefault(
         key="race.super_strength_per_level",
         value=10,

@@ -37,7 +37,6 @@ class ResultSpec:
     winner_takes_position: bool = False
     commander_captured: bool = False
     loser_next_day_morale: int = 0
-    ends_battle: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {

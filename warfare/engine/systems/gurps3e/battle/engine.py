@@ -80,7 +80,15 @@ from warfare.engine.systems.gurps3e.characters import (
     reputation_total,
     risk_range,
 )
-from warfare.engine.systems.gurps3e.forces import ARMOUR, ATTACKER, DEFENDER, DefensiveItem, Force
+from warfare.engine.systems.gurps3e.forces import (
+    ARMOUR,
+    ATTACKER,
+    DEFENDER,
+    QUALITIES,
+    DefensiveItem,
+    Force,
+    known,
+)
 from warfare.engine.systems.gurps3e.glory import (
     GLORY_TABLE,
     glory_row,
@@ -141,14 +149,29 @@ def _unit_problems(side: str, unit: Any, seen: set[str]) -> list[Problem]:
     if not key or key in seen:
         problems.append(_p("setup.duplicate_unit_key", unit=key))
     seen.add(key)
-    for name, low in (("men", 1), ("ts_per_man", 0)):
-        if not _is_int(unit.get(name)) or unit[name] < low:
-            problems.append(_p("setup.bad_unit_number", unit=key, field=name))
+    if not _is_int(unit.get("men")) or unit["men"] < 1:
+        problems.append(_p("setup.bad_unit_number", unit=key, field="men"))
+    if unit.get("ts_per_man") is None:
+        if not known("troop_ts", str(unit.get("troop_type"))):
+            problems.append(_p("setup.unknown_troop_type", unit=key, type=unit.get("troop_type")))
+    elif not _is_int(unit["ts_per_man"]) or unit["ts_per_man"] < 0:
+        problems.append(_p("setup.bad_unit_number", unit=key, field="ts_per_man"))
     for name in ("racial", "equipment", "morale"):
         if unit.get(name) is not None and not _is_int(unit[name]):
             problems.append(_p("setup.bad_unit_number", unit=key, field=name))
+    if unit.get("race") is not None and not known("race_ts", str(unit["race"])):
+        problems.append(_p("setup.unknown_race", unit=key, race=unit["race"]))
+    stats = unit.get("race_stats")
+    if stats is not None and (
+        not isinstance(stats, Mapping)
+        or set(stats) - {"st", "ht", "hp", "super_strength"}
+        or not all(_is_int(value) for value in stats.values())
+    ):
+        problems.append(_p("setup.bad_race_stats", unit=key))
     if unit.get("armour", "none") not in ARMOUR:
         problems.append(_p("setup.unknown_armour", unit=key, armour=unit.get("armour")))
+    if unit.get("quality", "average") not in QUALITIES:
+        problems.append(_p("setup.unknown_quality", unit=key, quality=unit.get("quality")))
     return problems
 
 
@@ -159,8 +182,10 @@ def _side_problems(side: Any, seen_units: set[str]) -> list[Problem]:
     problems = []
     if not _is_int(side.get("tl")) or not 0 <= side["tl"] <= MAX_TL:
         problems.append(_p("setup.bad_tl", side=key, tl=side.get("tl")))
-    for name in ("strategy", "catastrophe", "other"):
-        if side.get(name, 0) is None or not _is_int(side.get(name, 0)):
+    if not _is_int(side.get("strategy")):
+        problems.append(_p("setup.bad_side_number", side=key, field="strategy"))
+    for name in ("catastrophe", "other"):
+        if not _is_int(side.get(name, 0)):
             problems.append(_p("setup.bad_side_number", side=key, field=name))
     units = side.get("units")
     if not isinstance(units, list | tuple) or not units:
@@ -203,6 +228,8 @@ def _pc_problems(pc: Any, sides: list[str], seen: set[str]) -> list[Problem]:
     for name in ("dr", "toughness", "luck"):
         if _is_int(pc.get(name)) and pc[name] < 0:
             problems.append(_p("setup.bad_pc_number", pc=key, field=name))
+    if _is_int(top) and _is_int(pc.get("ht")) and pc["ht"] > top:
+        problems.append(_p("setup.bad_pc_number", pc=key, field="ht"))
     for limit in pc.get("limits") or ():
         if limit not in LIMITS:
             problems.append(_p("setup.unknown_limit", pc=key, limit=limit))
@@ -477,6 +504,8 @@ def _survival(state: BattleState, pc: Character, dice: Any, events: list[Event])
     }
     if outcome in FLAT_HITS:
         damage, hits = FLAT_HITS[outcome], []
+        if not house_value("survival.flat_hits_ignore_dr"):
+            damage = max(0, damage - effective_dr(pc, 1))
     else:
         spec = damage_spec(tl, outcome)
         dr = effective_dr(pc, spec.dr_divisor)
@@ -530,11 +559,7 @@ def _resolve_day(state: BattleState, dice: Any, events: list[Event]) -> BattleSt
         new, rows[pc.key], modifier = _glory(state, state.character(pc.key), dice, events)
         state = state.with_character(new)
         glory[new.side].append((f"glory.{new.key}", modifier))
-    down = {
-        c.side
-        for c in (state.character(pc.key) for pc in fighters)
-        if c.role != TROOPER and c.status != FIT
-    }
+    down = {c.side for c in state.characters if c.role != TROOPER and c.status != FIT}
     contest_rolls = []
     for force in state.forces:
         skill, terms = strategy_terms(
