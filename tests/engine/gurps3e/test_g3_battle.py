@@ -283,6 +283,10 @@ def test_rejections():
     assert reject(state, "a", "gm_modifiers", {"intensity": 1}) == ["battle.gm_only"]
     assert reject(state, None, "gm_modifiers", {"side": "c", "other": 1}) == [
         "battle.unknown_side"]  # fmt: skip
+    assert reject(state, None, "gm_modifiers", {"side": "c", "intensity": 1}) == [
+        "battle.unknown_side"
+    ]
+    assert reject(state, None, "gm_modifiers", {"intensity": -1}) == ["battle.bad_number"]
     assert reject(state, None, "gm_casualties", {"units": {}}) == ["battle.wrong_phase"]
     state, _ = run(state, "a", "commit")
     assert reject(state, "a", "commit") == ["battle.not_your_choice"]

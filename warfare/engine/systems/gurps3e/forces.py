@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from warfare.engine.systems.gurps3e.characters import int_field
 from warfare.engine.systems.gurps3e.house_rules import house_value
 
 ATTACKER, DEFENDER = "attacker", "defender"
@@ -139,16 +140,16 @@ class Unit:
             key=str(data["key"]),
             troop_type=troop_type,
             men=men,
-            men_start=int(data.get("men_start", men)),
+            men_start=int_field(data, "men_start", men),
             ts_per_man=int(ts_per_man),
             racial=unit_racial(data),
-            equipment=int(data.get("equipment", 0)),
+            equipment=int_field(data, "equipment", 0),
             armour=str(data.get("armour", "none")),
             quality=quality,
             morale=int(morale),
             routed=bool(data.get("routed", False)),
             retreated=bool(data.get("retreated", False)),
-            battles=int(data.get("battles", 0)),
+            battles=int_field(data, "battles", 0),
         )
 
 

@@ -141,6 +141,17 @@ def _is_int(value: Any) -> bool:
 # --- setup -------------------------------------------------------------------------------------
 
 
+def _items(data: Mapping[str, Any], key: str, problems: list[Problem], **where: Any) -> tuple:
+    """`data[key]` as a tuple of items: () when missing or null; a problem if not a list."""
+    value = data.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list | tuple):
+        problems.append(_p("setup.not_a_list", field=key, **where))
+        return ()
+    return tuple(value)
+
+
 def _unit_problems(side: str, unit: Any, seen: set[str]) -> list[Problem]:
     if not isinstance(unit, Mapping):
         return [_p("setup.bad_unit", side=side)]
@@ -156,7 +167,7 @@ def _unit_problems(side: str, unit: Any, seen: set[str]) -> list[Problem]:
             problems.append(_p("setup.unknown_troop_type", unit=key, type=unit.get("troop_type")))
     elif not _is_int(unit["ts_per_man"]) or unit["ts_per_man"] < 0:
         problems.append(_p("setup.bad_unit_number", unit=key, field="ts_per_man"))
-    for name in ("racial", "equipment", "morale"):
+    for name in ("racial", "equipment", "morale", "battles", "men_start"):
         if unit.get(name) is not None and not _is_int(unit[name]):
             problems.append(_p("setup.bad_unit_number", unit=key, field=name))
     if unit.get("race") is not None and not known("race_ts", str(unit["race"])):
@@ -184,7 +195,7 @@ def _side_problems(side: Any, seen_units: set[str]) -> list[Problem]:
         problems.append(_p("setup.bad_tl", side=key, tl=side.get("tl")))
     if not _is_int(side.get("strategy")):
         problems.append(_p("setup.bad_side_number", side=key, field="strategy"))
-    for name in ("catastrophe", "other"):
+    for name in ("catastrophe", "other", "next_day_morale"):
         if not _is_int(side.get(name, 0)):
             problems.append(_p("setup.bad_side_number", side=key, field=name))
     units = side.get("units")
@@ -193,7 +204,7 @@ def _side_problems(side: Any, seen_units: set[str]) -> list[Problem]:
         units = ()
     for unit in units:
         problems += _unit_problems(key, unit, seen_units)
-    defensive = side.get("defensive") or ()
+    defensive = _items(side, "defensive", problems, side=key)
     if defensive and side.get("role") != DEFENDER:
         problems.append(_p("setup.defensive_position_not_defender", side=key))
     for item in defensive:
@@ -203,7 +214,7 @@ def _side_problems(side: Any, seen_units: set[str]) -> list[Problem]:
         problem = defensive_item_problem(DefensiveItem(str(item.get("code")), item.get("value")))
         if problem:
             problems.append(_p(f"setup.{problem}", side=key, item=item.get("code")))
-    for code in side.get("morale_modifiers") or ():
+    for code in _items(side, "morale_modifiers", problems, side=key):
         if code not in MORALE_CODES:
             problems.append(_p("setup.unknown_morale_modifier", side=key, modifier=code))
     return problems
@@ -230,12 +241,12 @@ def _pc_problems(pc: Any, sides: list[str], seen: set[str]) -> list[Problem]:
             problems.append(_p("setup.bad_pc_number", pc=key, field=name))
     if _is_int(top) and _is_int(pc.get("ht")) and pc["ht"] > top:
         problems.append(_p("setup.bad_pc_number", pc=key, field="ht"))
-    for limit in pc.get("limits") or ():
+    for limit in _items(pc, "limits", problems, pc=key):
         if limit not in LIMITS:
             problems.append(_p("setup.unknown_limit", pc=key, limit=limit))
     if pc.get("role", TROOPER) not in ROLES:
         problems.append(_p("setup.unknown_role", pc=key, role=pc.get("role")))
-    for entry in pc.get("reputation") or ():
+    for entry in _items(pc, "reputation", problems, pc=key):
         ok = isinstance(entry, Mapping) and _is_int(entry.get("value"))
         if not ok or not (entry.get("expires") is None or _is_int(entry["expires"])):
             problems.append(_p("setup.bad_reputation", pc=key))
@@ -251,7 +262,7 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
     problems = []
     if len(set(keys)) != 2 or "" in keys:
         problems.append(_p("setup.bad_side_keys", sides=keys))
-    roles = sorted(side.get("role") for side in sides if isinstance(side, Mapping))
+    roles = sorted(str(side.get("role")) for side in sides if isinstance(side, Mapping))
     if roles != [ATTACKER, DEFENDER]:
         problems.append(_p("setup.one_attacker_one_defender"))
     seen_units: set[str] = set()
@@ -259,7 +270,7 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
         problems += _side_problems(side, seen_units)
     seen_pcs: set[str] = set()
     army_commanders: dict[str, int] = {}
-    for pc in setup.get("pcs") or ():
+    for pc in _items(setup, "pcs", problems):
         problems += _pc_problems(pc, keys, seen_pcs)
         if isinstance(pc, Mapping) and pc.get("role") == ARMY_COMMANDER:
             army_commanders[str(pc.get("side"))] = army_commanders.get(str(pc.get("side")), 0) + 1
@@ -322,7 +333,7 @@ def _fighting(state: BattleState) -> list[Character]:
 
 
 def _previews(character: Character, risk: int) -> tuple[CheckPreview, ...]:
-    skill, terms = combat_skill(character)
+    skill, _ = combat_skill(character)
     base = (("combat_skill", skill),)
     return (
         CheckPreview("survival", skill + risk, (*base, ("risk", risk)), None),
@@ -405,7 +416,8 @@ def _modifier_problems(state: BattleState, params: Mapping[str, Any]) -> list[Pr
     allowed = {"side", "catastrophe", "other", "intensity"}
     if not params or set(params) - allowed:
         return [_p("unknown_params", params=sorted(set(params) - allowed))]
-    if ("catastrophe" in params or "other" in params) and params.get("side") not in state.sides:
+    side_needed = "side" in params or "catastrophe" in params or "other" in params
+    if side_needed and params.get("side") not in state.sides:
         return [_p("unknown_side", side=params.get("side"))]
     for name in ("catastrophe", "other", "intensity"):
         if name in params and not _is_int(params[name]):
