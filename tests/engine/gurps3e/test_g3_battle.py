@@ -232,6 +232,8 @@ def test_a_tie_goes_on_to_the_next_day():
 
 
 def test_an_unconscious_pc_sits_out_the_next_day():
+    """gurps §B.4, §B.5: a PC out of the fight (0 HT or less) chooses no Risk and rolls no
+    Survival on the next day of an extended battle."""
     state = SYSTEM.start(setup(EVEN_A, EVEN_B, [{**PC, "ht": 1, "ht_max": 12}], days=2), 1)
     state, _ = run(state, "p1", "choose_risk", {"risk": 0})
     state, _ = run(state, "a", "commit")
@@ -271,6 +273,8 @@ def test_flat_hits_and_dr(monkeypatch):
 
 
 def test_rejections():
+    """gurps §B.4: Risk outside the character's limits, Luck he has not got, a choice made twice
+    or by the wrong actor are refused with problem codes."""
     state = SYSTEM.start(setup(EVEN_A, EVEN_B, [{**PC, "limits": ["coward"]}]), 1)
     assert reject(state, "p1", "choose_risk", {"risk": -2}) == ["battle.risk_not_allowed"]
     assert reject(state, "p1", "choose_risk", {"risk": True}) == ["battle.risk_not_allowed"]
@@ -315,6 +319,7 @@ def test_gm_modifiers_and_typed_dice_on_the_resolving_command():
 
 
 def test_state_round_trips_and_replays():
+    """DESIGN.md: setup + seed + commands replay to the same state; state and events are JSON."""
     data = setup(EVEN_A, EVEN_B, [PC], days=2)
     commands = [Command("p1", "choose_risk", {"risk": 1}), Command("a", "commit"),
                 Command("b", "commit")]  # fmt: skip

@@ -68,5 +68,6 @@ def test_status_by_ht():
 
 
 def test_character_round_trips_through_json():
+    """gurps §B.10 Character3e: the record survives a JSON round trip."""
     pc = character(tactics=13, limits=["berserk"], reputation=[{"value": -1, "expires": 2}])
     assert Character.from_dict(pc.to_dict()) == pc

@@ -102,6 +102,7 @@ def _next_command(draw, state: BattleState) -> Command | None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=setups(), seed=st.integers(0, 2**32), script=st.data())
 def test_replay_gives_the_same_state_and_casualties_stay_within_100_percent(data, seed, script):
+    """DESIGN.md replay; gurps §B.8.2: no unit loses more than it has (casualties <= 100 %)."""
     state = SYSTEM.start(data, seed)
     commands: list[Command] = []
     all_events = []
@@ -146,8 +147,8 @@ JSON = st.recursive(
 @settings(max_examples=150, deadline=None)
 @given(data=setups(), path=st.integers(0, 10**6), junk=JSON)
 def test_a_broken_setup_is_refused_with_problems_never_a_crash(data, path, junk):
-    """`validate_setup` lists problems (never raises) whatever one field holds; `start`
-    accepts the setup exactly when there are none."""
+    """gurps §B.10 setup: `validate_setup` lists problems (never raises) whatever one
+    field holds; `start` accepts the setup exactly when there are none."""
     broken = json.loads(json.dumps(data))
     targets = [broken, *broken["sides"], *broken["pcs"]]
     targets += [unit for side in broken["sides"] for unit in side["units"]]
@@ -168,7 +169,7 @@ def test_a_broken_setup_is_refused_with_problems_never_a_crash(data, path, junk)
                                                "intensity", "catastrophe"]), JSON, max_size=3),
        typed=st.none() | st.lists(st.integers(-3, 9), max_size=3))  # fmt: skip
 def test_bad_commands_are_rejected_never_a_crash(data, actor, kind, params, typed):
-    """`apply` answers any command with a new state or `Rejected`, never an exception."""
+    """Protocol: `apply` answers any command with a new state or `Rejected`, never an exception."""
     state = SYSTEM.start(data, 1)
     command = Command(actor, kind, params, tuple(typed) if typed is not None else None)
     result = SYSTEM.apply(state, command, command_dice(1, 0, command.typed_dice))

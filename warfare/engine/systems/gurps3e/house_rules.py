@@ -96,12 +96,21 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
     ),
     # --- Glory --------------------------------------------------------------------------------
     HouseDefault(
-        key="glory.army_commander.extra",
+        key="glory.army_commander.bonus_extra",
         value=1,
         tag=Tag.INFERRED,
         source="gurps §B.6.1, Gaps 11",
-        note="An army commander's Glory Strategy modifier is this much larger in size than a "
-        "unit commander's (+3/+2/+2, -2/-4).",
+        note="An army commander's Glory Strategy bonus is this much larger than a unit "
+        "commander's (+3/+2/+2).",
+    ),
+    HouseDefault(
+        key="glory.army_commander.penalty_extra",
+        value=1,
+        tag=Tag.INFERRED,
+        source="gurps §B.6.1, Gaps 11",
+        note="An army commander's Glory Strategy penalty is this much larger in size than a "
+        "unit commander's (-2/-4). The seed says 'one point less': -1 here reads it as a "
+        "smaller penalty (0/-2).",
     ),
     # --- forces and Strategy modifiers ----------------------------------------------------
     *(
