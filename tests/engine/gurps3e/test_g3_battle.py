@@ -252,6 +252,8 @@ def test_a_knocked_out_leader_still_counts_the_next_day():
     state, _ = run(state, "p1", "choose_risk", {"risk": 0})
     state, _ = run(state, "a", "commit")
     state, _ = run(state, "b", "commit", dice=[6, 6, 6] + [1, 1] * 3 + [4] * 9)
+    preview = SYSTEM.legal_actions(state, "a")[0].options[0].checks[0]
+    assert preview.modifier_breakdown == (("strategy", 12), ("leader_down", -1))
     state, _ = run(state, "a", "commit")
     state, events = run(state, "b", "commit", dice=[4] * 6)
     contest = events_of(events, "battle.strategy_contest")[0]

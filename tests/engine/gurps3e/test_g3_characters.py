@@ -65,6 +65,7 @@ def test_status_by_ht():
     assert status_for(0, 10) == UNCONSCIOUS
     assert status_for(-49, 10) == UNCONSCIOUS
     assert status_for(-50, 10) == DEAD
+    assert character(ht=-1, ht_max=10).status == UNCONSCIOUS
 
 
 def test_character_round_trips_through_json():

@@ -27,6 +27,7 @@ RISK_LIMITS: Mapping[str, tuple[int, int]] = {
     BERSERK: (RISK_MIN, 0),
 }
 FIT, UNCONSCIOUS, DEAD = "fit", "unconscious", "dead"
+STATUSES = (FIT, UNCONSCIOUS, DEAD)
 
 Term = tuple[str, int]
 
@@ -105,14 +106,16 @@ class Character:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], side: str | None = None) -> "Character":
-        """Build from plain JSON (`side` overrides the data's; HT defaults to HT max)."""
+        """Build from plain JSON (`side` overrides the data's; HT defaults to HT max, the
+        status to the one HT gives)."""
         ht_max = int_field(data, "ht_max", int_field(data, "ht", 10))
         tactics = data.get("tactics")
+        ht = int_field(data, "ht", ht_max)
         return cls(
             key=str(data["key"]),
             side=str(side if side is not None else data["side"]),
             name=str(data.get("name", "")),
-            ht=int_field(data, "ht", ht_max),
+            ht=ht,
             ht_max=ht_max,
             iq=int_field(data, "iq", 10),
             dr=int_field(data, "dr", 0),
@@ -124,7 +127,7 @@ class Character:
             reputation=tuple(Reputation.from_dict(e) for e in data.get("reputation") or ()),
             rank=int_field(data, "rank", 0),
             role=str(data.get("role", TROOPER)),
-            status=str(data.get("status", FIT)),
+            status=str(data.get("status") or status_for(ht, ht_max)),
         )
 
 

@@ -73,6 +73,7 @@ from warfare.engine.systems.gurps3e.characters import (
     FIT,
     LIMITS,
     ROLES,
+    STATUSES,
     TROOPER,
     Character,
     combat_skill,
@@ -244,6 +245,8 @@ def _pc_problems(pc: Any, sides: list[str], seen: set[str]) -> list[Problem]:
     for limit in _items(pc, "limits", problems, pc=key):
         if limit not in LIMITS:
             problems.append(_p("setup.unknown_limit", pc=key, limit=limit))
+    if pc.get("status") is not None and pc["status"] not in STATUSES:
+        problems.append(_p("setup.unknown_status", pc=key, status=pc["status"]))
     if pc.get("role", TROOPER) not in ROLES:
         problems.append(_p("setup.unknown_role", pc=key, role=pc.get("role")))
     for entry in _items(pc, "reputation", problems, pc=key):
@@ -332,6 +335,11 @@ def _fighting(state: BattleState) -> list[Character]:
     return [c for c in state.characters if c.status == FIT]
 
 
+def _leaders_down(state: BattleState) -> set[str]:
+    """The sides with a unit or army leader out of the fight (§B.2 step 4, §B.5)."""
+    return {c.side for c in state.characters if c.role != TROOPER and c.status != FIT}
+
+
 def _previews(character: Character, risk: int) -> tuple[CheckPreview, ...]:
     skill, _ = combat_skill(character)
     base = (("combat_skill", skill),)
@@ -349,7 +357,8 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     if actor in state.sides:
         if actor in state.committed:
             return []
-        skill, terms = strategy_terms(state.force(actor), state.enemy(actor))
+        down = actor in _leaders_down(state)
+        skill, terms = strategy_terms(state.force(actor), state.enemy(actor), (), down)
         preview = CheckPreview("strategy", skill, terms, None, (), state.enemy(actor).key)
         return [ActionSpec(COMMIT, 0, (), (ActionOption({}, (preview,)),))]
     if not state.has_character(actor) or actor in state.risks:
@@ -571,7 +580,7 @@ def _resolve_day(state: BattleState, dice: Any, events: list[Event]) -> BattleSt
         new, rows[pc.key], modifier = _glory(state, state.character(pc.key), dice, events)
         state = state.with_character(new)
         glory[new.side].append((f"glory.{new.key}", modifier))
-    down = {c.side for c in state.characters if c.role != TROOPER and c.status != FIT}
+    down = _leaders_down(state)
     contest_rolls = []
     for force in state.forces:
         skill, terms = strategy_terms(
