@@ -8,8 +8,12 @@ Setup (plain JSON)::
         {"key": "a", "name": "", "role": "attacker",    # one attacker, one defender
          "tl": 3, "strategy": 14,                        # the commander's Strategy skill
          "units": [{"key": "a1", "troop_type": "heavy_infantry", "men": 100,
-                    "ts_per_man": 4,                     # GM-entered (§B.3a gap)
-                    "racial": 0, "equipment": 0,         # §B.3a
+                    "ts_per_man": 4,                     # GM-entered (§B.3a gap); may be
+                                                         # left out for a troop type of the
+                                                         # house table (`troop_ts.<type>`)
+                    "racial": 0, "equipment": 0,         # §B.3a; or "race": a `race_ts.`
+                                                         # code, or "race_stats": {"st",
+                                                         # "ht", "hp", "super_strength"}
                     "armour": "heavy",                   # heavy/medium/light/none (§B.8.2)
                     "quality": "veteran", "morale": 15}],  # Base Morale (§B.8.3)
          "defensive": [{"code": "castle"}, {"code": "narrow_passage", "value": 5}],  # §B.7.2
@@ -41,6 +45,16 @@ Survival (and damage) for each PC, Glory for each PC, the Strategy contest (side
 b), Morale rolls, casualties (house default: 1d rows per routed unit), high-command
 reactions. Typed dice are therefore only accepted on the resolving command (and on
 ``gm_casualties``); elsewhere they are refused (`battle.typed_dice_unused`).
+
+Events (code: params): battle.started, battle.day_started, battle.risk_chosen,
+battle.committed, battle.gm_modifiers, pc.survival (every roll, the one used, the row, the
+damage spec, each hit with its DR, HT, status, death checks), pc.glory (roll, row,
+reputation entries with their duration rolls, Strategy modifier), battle.strategy_contest
+(both rolls with their modifier breakdowns, margin of victory, winner side), battle.result
+(§B.8.1 category and what it asks of the loser), battle.morale, battle.retreat,
+battle.commander_captured, battle.casualties_needed, battle.casualties (per unit: percent
+with its breakdown, men before/lost/after; "mode" house or gm), pc.called_coward,
+pc.reaction (roll, reputation, total, band, effects), battle.ended.
 """
 
 from collections.abc import Mapping
