@@ -16,6 +16,7 @@ from warfare.engine.systems.gurps3e.characters import int_field
 from warfare.engine.systems.gurps3e.house_rules import house_value
 
 ATTACKER, DEFENDER = "attacker", "defender"
+# §B.8.2 armour classes: "light" also covers spearmen.
 ARMOUR = ("heavy", "medium", "light", "none")
 QUALITIES = ("green", "average", "seasoned", "veteran", "elite")
 
