@@ -131,7 +131,7 @@ class Unit:
         quality = str(data.get("quality", "average"))
         morale = data.get("morale")
         if morale is None:
-            morale = house_value("morale.veteran_base") if quality == "veteran" else 10
+            morale = house_value("quality.veteran_morale") if quality == "veteran" else 10
         men = int(data["men"])
         troop_type = str(data.get("troop_type", ""))
         ts_per_man = data.get("ts_per_man")
@@ -171,7 +171,9 @@ class Force:
     """One side (§B.10 Force3e): `key` "a"/"b", `role` attacker/defender, TL, the
     commander's Strategy skill, units,
     defensive items (defender only), GM modifiers (catastrophe, other), Morale modifier codes
-    (§B.8.3), the next-day Morale penalty carried from the last result, and its fate."""
+    (§B.8.3), the next-day Morale penalty carried from the last result, and its fate;
+    `commander_lost` (its army commander died or was captured) lowers Morale until it wins
+    a clear victory (§B.8.3), and is carried to the next battle."""
 
     key: str
     role: str
@@ -185,6 +187,7 @@ class Force:
     next_day_morale: int = 0
     retreated: bool = False
     commander_captured: bool = False
+    commander_lost: bool = False
     name: str = ""
 
     @property
@@ -218,6 +221,7 @@ class Force:
             "next_day_morale": self.next_day_morale,
             "retreated": self.retreated,
             "commander_captured": self.commander_captured,
+            "commander_lost": self.commander_lost,
             "ts": self.ts,
         }
 
@@ -240,4 +244,5 @@ class Force:
             next_day_morale=int(data.get("next_day_morale", 0)),
             retreated=bool(data.get("retreated", False)),
             commander_captured=bool(data.get("commander_captured", False)),
+            commander_lost=bool(data.get("commander_lost", False)),
         )

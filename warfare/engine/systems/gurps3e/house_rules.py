@@ -258,7 +258,7 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
     ),
     # --- morale -------------------------------------------------------------------------------
     HouseDefault(
-        key="morale.veteran_base",
+        key="quality.veteran_morale",
         value=15,
         tag=Tag.RP30_RU,
         source="gurps §B.8.3",
@@ -284,6 +284,15 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
             ("extra_pay_50", 1, "Paid 50 % extra last month (loot counts as pay)."),
             ("extra_pay_100", 2, "Paid 100 % or more extra last month."),
         )
+    ),
+    HouseDefault(
+        key="leader_down.morale",
+        value=-1,
+        tag=Tag.GAP,
+        source="gurps §B.8.3, §B.8.4",
+        note="Morale modifier of a side while one of its leaders is out of the fight, and, "
+        "lasting until it wins a clear victory (minor or better), after its army commander "
+        "died or was captured. From the Titus example (commander wounded: -1).",
     ),
     # --- casualties (house default of §B.8: NOT a 3e rule) ------------------------------------
     HouseDefault(

@@ -52,9 +52,10 @@ damage spec, each hit with its DR, HT, status, death checks), pc.glory (roll, ro
 reputation entries with their duration rolls, Strategy modifier), battle.strategy_contest
 (both rolls with their modifier breakdowns, margin of victory, winner side), battle.result
 (§B.8.1 category and what it asks of the loser), battle.morale, battle.retreat,
-battle.commander_captured, battle.casualties_needed, battle.casualties (per unit: percent
-with its breakdown, men before/lost/after; "mode" house or gm), pc.called_coward,
-pc.reaction (roll, reputation, total, band, effects), battle.ended.
+battle.commander_captured, battle.commander_lost, battle.casualties_needed,
+battle.casualties (per unit: percent with its breakdown, men before/lost/after; "mode" house
+or gm), pc.called_coward, pc.reaction (roll, reputation, total, band, effects),
+battle.ended.
 """
 
 from collections.abc import Mapping
@@ -112,9 +113,11 @@ from warfare.engine.systems.gurps3e.glory import (
     reputation_gained,
     strategy_modifier,
 )
-from warfare.engine.systems.gurps3e.house_rules import HOUSE_DEFAULTS, house_value
+from warfare.engine.systems.gurps3e.house_rules import house_value
 from warfare.engine.systems.gurps3e.results import (
+    CLEAR_VICTORIES,
     HALF_HOLD,
+    MORALE_MODIFIERS,
     PER_UNIT_ROUT,
     half_made,
     morale_rolls,
@@ -137,11 +140,6 @@ CHOOSE_RISK, COMMIT, GM_MODIFIERS, GM_CASUALTIES = (
     "commit",
     "gm_modifiers",
     "gm_casualties",
-)
-MORALE_CODES = tuple(
-    entry.key.removeprefix("morale.")
-    for entry in HOUSE_DEFAULTS
-    if entry.key.startswith("morale.") and entry.key != "morale.veteran_base"
 )
 
 
@@ -230,7 +228,7 @@ def _side_problems(side: Any, seen_units: set[str]) -> list[Problem]:
         if problem:
             problems.append(_p(f"setup.{problem}", side=key, item=item.get("code")))
     for code in _items(side, "morale_modifiers", problems, side=key):
-        if code not in MORALE_CODES:
+        if code not in MORALE_MODIFIERS:
             problems.append(_p("setup.unknown_morale_modifier", side=key, modifier=code))
     return problems
 
@@ -595,6 +593,7 @@ def _resolve_day(state: BattleState, dice: Any, events: list[Event]) -> BattleSt
         state = state.with_character(new)
         glory[new.side].append((f"glory.{new.key}", modifier))
     down = _leaders_down(state)
+    state = _commanders_lost(state, events)
     contest_rolls = []
     for force in state.forces:
         skill, terms = strategy_terms(
@@ -614,7 +613,9 @@ def _resolve_day(state: BattleState, dice: Any, events: list[Event]) -> BattleSt
     )
     events.append(Event("battle.result", {"winner": winner, **spec.to_dict()}))
     fought = [u.key for f in state.forces for u in f.units if u.on_field]
-    state = _morale(state, winner, spec, dice, events)
+    if winner is not None and spec.category in CLEAR_VICTORIES:
+        state = state.with_force(replace(state.force(winner), commander_lost=False))
+    state = _morale(state, winner, spec, dice, events, down)
     pending = {
         "winner": winner,
         "margin": contest.margin_of_victory,
@@ -629,10 +630,27 @@ def _resolve_day(state: BattleState, dice: Any, events: list[Event]) -> BattleSt
     return _finish_day(state, None, dice, events)
 
 
+def _commanders_lost(state: BattleState, events: list[Event]) -> BattleState:
+    """§B.8.3: a side whose army commander died has lost its commander (a lasting Morale
+    penalty until it wins a clear victory)."""
+    for pc in state.characters:
+        force = state.force(pc.side)
+        if pc.role == ARMY_COMMANDER and pc.status == DEAD and not force.commander_lost:
+            state = state.with_force(replace(force, commander_lost=True))
+            events.append(Event("battle.commander_lost", {"side": pc.side, "pc": pc.key}))
+    return state
+
+
 def _morale(
-    state: BattleState, winner: str | None, spec: Any, dice: Any, events: list[Event]
+    state: BattleState,
+    winner: str | None,
+    spec: Any,
+    dice: Any,
+    events: list[Event],
+    down: set[str],
 ) -> BattleState:
-    """§B.8.1 / §B.8.3: the loser's Morale rolls and what they decide; outright retreats and
+    """§B.8.1 / §B.8.3: the loser's Morale rolls and what they decide (with the result's
+    penalty, the previous day's, and a leader out or lost [house]); outright retreats and
     the capture of the commander."""
     if winner is None:
         return state
@@ -641,6 +659,8 @@ def _morale(
         extra = [("result", spec.loser_morale)] if spec.loser_morale else []
         if loser.next_day_morale:
             extra.append(("previous_day", loser.next_day_morale))
+        if loser.key in down or loser.commander_lost:
+            extra.append(("leader_down", house_value("leader_down.morale")))
         rolls = morale_rolls(dice, loser, extra)
         if spec.loser_test == HALF_HOLD:
             holds = half_made(rolls)
@@ -683,7 +703,7 @@ def _morale(
         loser = replace(loser, units=units, retreated=True)
         events.append(Event("battle.retreat", {"side": loser.key}))
     if spec.commander_captured:
-        loser = replace(loser, commander_captured=True)
+        loser = replace(loser, commander_captured=True, commander_lost=True)
         events.append(Event("battle.commander_captured", {"side": loser.key}))
     return state.with_force(loser)
 
