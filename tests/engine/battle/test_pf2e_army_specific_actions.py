@@ -1,14 +1,22 @@
-"""Army-specific actions of unique tactics (pf2e §6.2): Trample (Nomen Scouts) and Trampling
-Charge (Tusker Riders), at all four degrees, offered only to armies with the tactic.
+"""Army-specific actions of unique tactics (pf2e §6.2): Trample (Nomen Scouts), Trampling
+Charge (Tusker Riders), Furious Charge (Tiger Lord Berserkers), Swift Recovery, Battlefield
+Adaptability, Primal Magic and Supernatural Attacks (First World Army), at all four degrees
+where a check is rolled, offered only to armies with the tactic.
 
 Numbers: Nomen Scouts (§3.4, level 8): melee +20. Tusker Riders (§3.4, level 14): Maneuver
-+22. Basic infantry (§1.2): level 8 AC 27, Maneuver +13 (DC 23); level 14 Maneuver +22
-(DC 32); level 5 with Flexible Tactics: melee +15; all 4 HP.
++22. Tiger Lord Berserkers (§3.4, level 12): Maneuver +19, melee +28, AC 32, 6 HP. First
+World Army (§3.4, level 16): Maneuver +30 (DC 40), Morale +25, melee +33 (house default),
+AC 38, 6 HP. Basic infantry (§1.2): level 8 AC 27, Maneuver +13 (DC 23); level 12 AC 33,
+Maneuver +19 (DC 29), Morale +25 (DC 35), attack +26; level 14 Maneuver +22 (DC 32); level 5
+with Flexible Tactics: melee +15; all 4 HP.
 """
+
+from dataclasses import replace
 
 import pytest
 
 from tests.engine.battle.helpers import (
+    RANGED_WEAPON,
     army,
     begin,
     codes,
@@ -22,10 +30,18 @@ from tests.engine.battle.helpers import (
 from warfare.engine.systems.pf2e.activities.state import new_army_state
 from warfare.engine.systems.pf2e.armies import new_specialized_spec
 from warfare.engine.systems.pf2e.battle import SYSTEM
+from warfare.engine.systems.pf2e.battle import actions as battle_actions
+from warfare.engine.systems.pf2e.battle.actions import strike_modifier
+from warfare.engine.systems.pf2e.battle.rules import maneuver, morale
 
 
-def specialized(key, kind):
-    return {"army": new_army_state(key, new_specialized_spec(kind), "A1").to_dict()}
+def specialized(key, kind, *, hp=None, conditions=None):
+    state = new_army_state(key, new_specialized_spec(kind), "A1")
+    if conditions:
+        state = replace(state, spec=replace(state.spec, conditions=conditions))
+    if hp is not None:
+        state = replace(state, hp=hp)
+    return {"army": state.to_dict()}
 
 
 def battle(ours, theirs, engage=()):
@@ -120,3 +136,389 @@ def test_trampling_charge_does_not_trigger_counterattack_but_advance_does():
     # Advance: counterattack die (+15 vs the Riders' AC 35: 15 -> 30 failure), then Advance.
     _, events, _ = run(state, "advance", [15, 10], target="b1")
     assert event(events, "battle.counterattack").params["degree"] == "failure"
+
+
+def keys(state):
+    return {spec.key for spec in SYSTEM.legal_actions(state, state.current)}
+
+
+def terms(stat):
+    return dict(stat.breakdown)
+
+
+def end_turns(state, count):
+    for _ in range(count):
+        state, _, _ = run(state, "end_turn")
+    return state
+
+
+# --- Furious Charge (§6.2, Tiger Lord Berserkers) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dice", "advance", "strike", "hp", "is_engaged"),
+    [
+        ([20, 15], "critical_success", "critical_success", 2, True),  # 39 vs 29; 43 vs AC 33
+        ([10, 5], "success", "success", 3, True),  # 29 >= 29; 33 >= 33: 1 damage
+        ([10, 4], "success", "failure", 4, True),  # 32 < 33
+        ([10, 1], "success", "critical_failure", 4, True),  # natural 1
+        ([9], "failure", None, 4, False),  # 28 < 29: no engagement, no Strike
+        ([1], "critical_failure", None, 4, False),  # mired 1, no Strike
+    ],
+)
+def test_furious_charge(dice, advance, strike, hp, is_engaged):
+    """§6.2 Furious Charge (1 action, once per war encounter): an Advance (Maneuver +19 vs
+    Maneuver DC 29, §8.1); if it engages, a melee Strike (+28 vs AC 33) as a reaction: hit 1
+    damage, critical hit 2."""
+    state = battle([specialized("t1", "tiger_lord_berserkers")], [army("b1", level=12)])
+    assert options(state, "furious_charge") == [{"target": "b1"}]
+    state, events, _ = run(state, "furious_charge", dice, target="b1")
+    check = event(events, "battle.advance").params["check"]
+    assert (check["modifier"], check["dc"], check["degree"]) == (19, 29, advance)
+    assert state.is_engaged("t1", "b1") is is_engaged
+    assert state.army("b1").hp == hp
+    assert state.actions_left == 2
+    if strike is None:
+        assert "battle.furious_charge" not in codes(events)
+        assert state.army("t1").attacks == ()
+    else:
+        check = event(events, "battle.furious_charge").params["check"]
+        assert (check["modifier"], check["dc"], check["degree"]) == (28, 33, strike)
+        assert state.army("t1").reaction_used  # "as a reaction" (house default)
+    assert bool(effects_on(state, "t1", "mired")) is (advance == "critical_failure")
+    # Once per war encounter.
+    assert options(state, "furious_charge") == []
+    assert rejected(state, "furious_charge", target="b1") == ["battle.once_per_encounter"]
+
+
+def test_furious_charge_strike_is_a_param_and_takes_the_multiple_attack_penalty():
+    """§6.2 Furious Charge: the Strike can be declined (`strike` false); made on its own turn
+    it takes MAP (§0.4): after a Battle, +28 - 5 = +23."""
+    theirs = [army("b1", level=12), army("b2", level=12)]
+    state = battle([specialized("t1", "tiger_lord_berserkers")], theirs, engage=[("t1", "b2")])
+    declined, events, _ = run(state, "furious_charge", [10], target="b1", strike=False)
+    assert declined.is_engaged("t1", "b1")
+    assert "battle.furious_charge" not in codes(events)
+    assert not declined.army("t1").reaction_used
+    state, _, _ = run(state, "battle", [2], target="b2", weapon="melee")
+    state, events, _ = run(state, "furious_charge", [10, 10], target="b1")
+    check = event(events, "battle.furious_charge").params["check"]
+    assert (check["modifier"], check["total"], check["degree"]) == (23, 33, "success")
+    assert rejected(state, "furious_charge", target="b2") == ["battle.once_per_encounter"]
+
+
+def test_furious_charge_strike_needs_the_reaction(monkeypatch):
+    """§6.2 "as a reaction" (§0.5: one per round): with its reaction used there is no Strike,
+    unless the house default makes the Strike free."""
+    state = battle([specialized("t1", "tiger_lord_berserkers")], [army("b1", level=12)])
+    state = state.with_army(replace(state.army("t1"), reaction_used=True))
+    after, events, _ = run(state, "furious_charge", [10], target="b1")
+    assert event(events, "battle.reaction_blocked").params["reason"] == "reaction_used"
+    assert after.army("b1").hp == 4
+    real = battle_actions.house_value
+    monkeypatch.setattr(
+        battle_actions, "house_value",
+        lambda key: 0 if key == "furious_charge.strike_uses_reaction" else real(key),
+    )  # fmt: skip
+    after, events, _ = run(state, "furious_charge", [10, 5], target="b1")
+    assert after.army("b1").hp == 3
+
+
+def test_furious_charge_on_a_distant_army_strikes_only_on_a_critical_success():
+    """§8.1 Advance vs a distant army: success only removes distant (no engagement, so no
+    Strike); critical success engages (and Furious Charge then strikes)."""
+    state = battle([specialized("t1", "tiger_lord_berserkers")], [army("b1", level=12)])
+    state = state.with_army(replace(state.army("b1"), position="distant"))
+    after, events, _ = run(state, "furious_charge", [10], target="b1")
+    assert after.army("b1").position == "near" and not after.is_engaged("t1", "b1")
+    after, events, _ = run(state, "furious_charge", [20, 5], target="b1")
+    assert after.is_engaged("t1", "b1") and after.army("b1").hp == 3
+
+
+def test_furious_charge_only_for_armies_with_the_tactic():
+    state = battle([army("a1", level=12)], [army("b1", level=12)])
+    assert "furious_charge" not in keys(state)
+    assert rejected(state, "furious_charge", target="b1") == ["battle.action_not_known"]
+    state = battle([specialized("t1", "tiger_lord_berserkers")], [army("b1", level=12)],
+                   engage=[("t1", "b1")])  # fmt: skip
+    assert rejected(state, "furious_charge", target="b1") == ["battle.already_engaged"]
+    spec = next(s for s in SYSTEM.legal_actions(state, "t1") if s.key == "all_out_assault")
+    assert spec.cost == 2  # Warmongers (§6.2) still grants All-Out Assault
+
+
+# --- Swift Recovery (§6.2, First World Army) -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("choice", "hp", "weary"), [("hp", 6, 3), ("weary", 4, 1)])
+def test_swift_recovery(choice, hp, weary):
+    """§6.2 Swift Recovery (2 actions, once per battle): regain 2 HP or reduce weary by 2."""
+    ours = [specialized("f1", "first_world_army", hp=4, conditions={"weary": 3})]
+    state = battle(ours, [army("b1", level=16)])
+    assert options(state, "swift_recovery") == [{"choice": "hp"}, {"choice": "weary"}]
+    spec = next(s for s in SYSTEM.legal_actions(state, "f1") if s.key == "swift_recovery")
+    assert spec.cost == 2
+    state, events, _ = run(state, "swift_recovery", choice=choice)
+    assert event(events, "battle.swift_recovery_used").params["choice"] == choice
+    assert state.army("f1").hp == hp
+    assert conditions(state, "f1")["weary"] == weary
+    assert state.actions_left == 1
+    assert options(state, "swift_recovery") == []
+    assert rejected(state, "swift_recovery", choice="hp") == ["battle.not_enough_actions"]
+    state = end_turns(state, 2)
+    assert options(state, "swift_recovery") == []
+    assert rejected(state, "swift_recovery", choice="hp") == ["battle.once_per_encounter"]
+
+
+def test_swift_recovery_never_above_max_hp_and_only_when_it_helps():
+    """§6.2 Swift Recovery: HP up to max HP 6 (§0.3); nothing offered at full HP without weary."""
+    state = battle([specialized("f1", "first_world_army", hp=5)], [army("b1", level=16)])
+    assert options(state, "swift_recovery") == [{"choice": "hp"}]
+    assert rejected(state, "swift_recovery", choice="weary") == ["battle.nothing_to_recover"]
+    assert rejected(state, "swift_recovery", choice="morale") == ["battle.bad_choice"]
+    state, _, _ = run(state, "swift_recovery", choice="hp")
+    assert state.army("f1").hp == 6
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=16)])
+    assert "swift_recovery" not in keys(state)
+    state = battle([army("a1", level=16)], [army("b1", level=16)], engage=[("a1", "b1")])
+    assert rejected(state, "swift_recovery", choice="hp") == ["battle.action_not_known"]
+
+
+# --- Battlefield Adaptability (§6.2, First World Army) -------------------------------------------
+
+
+def test_battlefield_adaptability_concealed_until_the_start_of_its_next_turn():
+    """§6.2 Battlefield Adaptability (1 action), "become concealed" (§9: +2 circumstance to
+    its Maneuver checks, attacks against it -2 circumstance) until the start of its next
+    turn."""
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=16)],
+                   engage=[("f1", "b1")])  # fmt: skip
+    assert {"choice": "concealed"} in options(state, "battlefield_adaptability")
+    state, _, _ = run(state, "battlefield_adaptability", choice="concealed")
+    assert state.actions_left == 2
+    assert maneuver(state, "f1").value == 32
+    assert {"choice": "concealed"} not in options(state, "battlefield_adaptability")
+    state = end_turns(state, 1)  # b1's turn: its Strike on the First World Army takes -2
+    assert strike_modifier(state, "b1", "melee", target="f1").value == 32 - 2
+    state = end_turns(state, 1)  # the start of f1's next turn ends it
+    assert not effects_on(state, "f1")
+    assert maneuver(state, "f1").value == 30
+
+
+def test_battlefield_adaptability_advance_and_disengage_bonus():
+    """§6.2: +2 circumstance to Maneuver checks to Advance and Disengage (not to Guard)."""
+    theirs = [army("b1", level=16), army("b2", level=16)]
+    state = battle([specialized("f1", "first_world_army")], theirs, engage=[("f1", "b2")])
+    state, _, _ = run(state, "battlefield_adaptability", choice="advance_disengage")
+    _, events, _ = run(state, "advance", [5], target="b1")
+    assert event(events, "battle.advance").params["check"]["modifier"] == 32
+    _, events, _ = run(state, "disengage", [5])
+    assert event(events, "battle.disengage").params["check"]["modifier"] == 32
+    _, events, _ = run(state, "guard", [5], target="b1")
+    assert event(events, "battle.guard").params["check"]["modifier"] == 30
+
+
+def test_battlefield_adaptability_ignores_difficult_terrain():
+    """§6.2 / §7.4: difficult terrain gives -2 to Maneuver checks; ignored until the start of
+    its next turn. Offered only on difficult terrain."""
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=16)])
+    assert {"choice": "ignore_difficult_terrain"} not in options(state, "battlefield_adaptability")
+    state = begin([specialized("f1", "first_world_army")], [army("b1", level=16)],
+                  order=["f1", "b1"], terrain=["difficult_terrain"])  # fmt: skip
+    assert maneuver(state, "f1").value == 28
+    state, _, _ = run(state, "battlefield_adaptability", choice="ignore_difficult_terrain")
+    assert maneuver(state, "f1").value == 30
+    assert maneuver(state, "b1").value == 23  # the enemy still has it: 25 - 2
+
+
+def test_battlefield_adaptability_mired_counts_as_0_until_its_next_turn(monkeypatch):
+    """§6.2 "reduce mired to 0" until the start of its next turn (house default: its mired
+    comes back afterwards; the other house value ends it for good)."""
+    ours = [specialized("f1", "first_world_army", conditions={"mired": 2})]
+    state = battle(ours, [army("b1", level=16)])
+    assert maneuver(state, "f1").value == 28
+    after, _, _ = run(state, "battlefield_adaptability", choice="mired")
+    assert maneuver(after, "f1").value == 30
+    assert {"choice": "mired"} not in options(after, "battlefield_adaptability")
+    after = end_turns(after, 2)
+    assert maneuver(after, "f1").value == 28
+    real = battle_actions.house_value
+    monkeypatch.setattr(
+        battle_actions, "house_value",
+        lambda key: 1 if key == "battlefield_adaptability.mired_removed" else real(key),
+    )  # fmt: skip
+    after, _, _ = run(state, "battlefield_adaptability", choice="mired")
+    after = end_turns(after, 2)
+    assert conditions(after, "f1").get("mired", 0) == 0
+    assert maneuver(after, "f1").value == 30
+
+
+def test_battlefield_adaptability_choices_are_checked():
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=16)])
+    assert options(state, "battlefield_adaptability") == [
+        {"choice": "concealed"}, {"choice": "advance_disengage"},
+    ]  # fmt: skip
+    assert rejected(state, "battlefield_adaptability", choice="mired") == ["battle.no_effect"]
+    assert rejected(state, "battlefield_adaptability", choice="fly") == ["battle.bad_choice"]
+
+
+# --- Primal Magic (§6.2, First World Army) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dice", "degree", "mired"),
+    [
+        ([20, 1], "critical_success", 2),  # 45 >= 35 + 10: Entangling Vines, mired +2
+        ([10, 2], "success", 1),  # 35 >= 35: mired +1
+        ([9], "failure", 0),  # 34 < 35: no d10
+        ([1], "critical_failure", 0),
+    ],
+)
+def test_primal_magic_degrees(dice, degree, mired):
+    """§6.2 Primal Magic (2 actions): Morale +25 vs the target's Morale DC 35; on a success a
+    d10 (1-2 Entangling Vines: mired +1, +2 on a critical success)."""
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=12)])
+    assert options(state, "primal_magic") == [{"target": "b1"}]
+    state, events, _ = run(state, "primal_magic", dice, target="b1")
+    check = event(events, "battle.primal_magic").params["check"]
+    assert (check["modifier"], check["dc"], check["degree"]) == (25, 35, degree)
+    assert conditions(state, "b1").get("mired", 0) == mired
+    assert state.actions_left == 1
+
+
+@pytest.mark.parametrize(
+    ("check_die", "roll", "row", "shaken", "hp"),
+    [
+        (10, 3, "horrific_visions", 1, 4),
+        (20, 4, "horrific_visions", 2, 4),
+        (10, 5, "primal_storm", 0, 3),
+        (20, 6, "primal_storm", 0, 2),
+        (10, 7, "sensory_assault", 0, 4),
+    ],
+)
+def test_primal_magic_rows(check_die, roll, row, shaken, hp):
+    """§6.2 Primal Magic d10: 3-4 Horrific Visions shaken +1 (+2); 5-6 Primal Storm 1 damage
+    (2); 7-8 Sensory Assault."""
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=12)])
+    state, events, _ = run(state, "primal_magic", [check_die, roll], target="b1")
+    assert event(events, "battle.primal_magic_effect").params["effect"] == row
+    assert conditions(state, "b1").get("shaken", 0) == shaken
+    assert state.army("b1").hp == hp
+
+
+def test_primal_storm_is_strong_wind_and_rain_until_the_end_of_the_targets_next_turn():
+    """§6.2 Primal Storm + §7.4: strong wind (ranged Strikes -1; vs distant -10) and rain
+    (+1 Maneuver; distant armies concealed) for the target until the end of its next turn."""
+    theirs = [army("b1", level=12, gear=RANGED_WEAPON)]
+    state = battle([specialized("f1", "first_world_army")], theirs)
+    state, _, _ = run(state, "primal_magic", [10, 5], target="b1")
+    state = end_turns(state, 1)
+    assert state.current == "b1"
+    ranged = terms(strike_modifier(state, "b1", "ranged", target="f1"))
+    assert ranged["terrain.strong_wind"] == -1
+    assert terms(maneuver(state, "b1"))["terrain.light_fog_or_rain"] == 1
+    assert "target_concealed" not in terms(strike_modifier(state, "f1", "ranged", target="b1"))
+    far = state.with_army(replace(state.army("b1"), position="distant"))
+    assert terms(strike_modifier(far, "f1", "ranged", target="b1"))["target_concealed"] == -2
+    distant = state.with_army(replace(state.army("f1"), position="distant"))
+    assert terms(strike_modifier(distant, "b1", "ranged", target="f1"))["target_distant"] == -10
+    state = end_turns(state, 1)  # the end of b1's turn ends it
+    assert not effects_on(state, "b1", "primal_storm")
+    assert "terrain.strong_wind" not in terms(strike_modifier(state, "b1", "ranged", target="f1"))
+
+
+def test_sensory_assault_penalises_attacks_and_maneuver_checks_until_the_end_of_its_turn():
+    """§6.2 Sensory Assault: -2 circumstance to all attacks and Maneuver checks (not the
+    Maneuver DC) until the end of the target's next turn."""
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=12)],
+                   engage=[("f1", "b1")])  # fmt: skip
+    state = state.disengage("f1", "b1")
+    state, _, _ = run(state, "primal_magic", [10, 8], target="b1")
+    state = end_turns(state, 1)
+    assert maneuver(state, "b1").value == 19 - 2
+    assert strike_modifier(state, "b1", "melee", target="f1").value == 26 - 2
+    state = end_turns(state, 1)
+    assert maneuver(state, "b1").value == 19
+
+
+@pytest.mark.parametrize(
+    ("dice", "mired", "shaken"),
+    [
+        ([15, 9, 1, 3], 1, 1),  # Vines + Visions, both at +1 (success)
+        ([15, 10, 1, 1], 2, 0),  # the same row twice: mired +1 twice
+    ],
+)
+def test_overwhelming_magic(dice, mired, shaken):
+    """§6.2 Overwhelming Magic (d10 9-10): the Morale check took -4 circumstance, so its
+    degree is worked out again: +25 vs Morale DC 29 (basic infantry level 8), die 15: 40 is a
+    critical success, 36 a success; then two more d10s, both applied at that degree."""
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=8)])
+    state, events, _ = run(state, "primal_magic", dice, target="b1")
+    assert event(events, "battle.primal_magic").params["degree"] == "critical_success"
+    overwhelming = event(events, "battle.overwhelming_magic").params
+    assert (overwhelming["check"]["modifier"], overwhelming["check"]["total"]) == (21, 36)
+    assert overwhelming["degree"] == "success"
+    assert conditions(state, "b1").get("mired", 0) == mired
+    assert conditions(state, "b1").get("shaken", 0) == shaken
+
+
+def test_overwhelming_magic_can_turn_the_check_into_a_failure_and_rerolls_a_second_9():
+    """§6.2: die 5, 30 (success vs DC 29) - 4 = 26: a failure, nothing happens. A 9-10 among
+    the two extra d10s is rerolled (house default)."""
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=8)])
+    after, events, _ = run(state, "primal_magic", [5, 9], target="b1")
+    assert event(events, "battle.overwhelming_magic").params["degree"] == "failure"
+    assert "battle.primal_magic_effect" not in codes(events)
+    assert conditions(after, "b1") == {}
+    after, events, _ = run(state, "primal_magic", [15, 10, 9, 3, 10, 4], target="b1")
+    rows = [e.params["effect"] for e in events if e.code == "battle.primal_magic_effect"]
+    assert rows == ["horrific_visions", "horrific_visions"]
+    assert conditions(after, "b1")["shaken"] == 2
+
+
+def test_overwhelming_magic_penalty_does_not_stack_with_shaken():
+    """§6.2's -4 is circumstance: it replaces shaken 2's -2 circumstance (PF2e stacking), so
+    the Morale +23 becomes +21, not +19 (die 10: 31 vs DC 29, still a success)."""
+    ours = [specialized("f1", "first_world_army", conditions={"shaken": 2})]
+    state = battle(ours, [army("b1", level=8)])
+    assert morale(state, "f1").value == 23
+    _, events, _ = run(state, "primal_magic", [10, 9, 1, 2], target="b1")
+    check = event(events, "battle.overwhelming_magic").params["check"]
+    assert (check["modifier"], check["total"], check["degree"]) == (21, 31, "success")
+
+
+def test_primal_magic_needs_the_army_not_engaged():
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=12)],
+                   engage=[("f1", "b1")])  # fmt: skip
+    assert options(state, "primal_magic") == []
+    assert rejected(state, "primal_magic", target="b1") == ["battle.engaged"]
+    state = battle([army("a1", level=16)], [army("b1", level=12)])
+    assert "primal_magic" not in keys(state)
+
+
+# --- Supernatural Attacks (§6.2, First World Army) -----------------------------------------------
+
+
+@pytest.mark.parametrize(("die", "degree", "hp", "weary"), [
+    (10, "critical_success", 2, 1),  # 43 >= 33 + 10: 2 damage and weary +1
+    (5, "success", 3, 0),  # 38: 1 damage only
+])  # fmt: skip
+def test_supernatural_attacks_critical_hits_give_weary(die, degree, hp, weary):
+    """§6.2 Supernatural Attacks: its critical hits also give the target weary +1."""
+    state = battle([specialized("f1", "first_world_army")], [army("b1", level=12)],
+                   engage=[("f1", "b1")])  # fmt: skip
+    state, events, _ = run(state, "battle", [die], target="b1", weapon="melee")
+    assert event(events, "battle.battle").params["degree"] == degree
+    assert state.army("b1").hp == hp
+    assert conditions(state, "b1").get("weary", 0) == weary
+
+
+def test_supernatural_attacks_counterattack_critical_hit_gives_weary():
+    """§6.2 Supernatural Attacks on a Counterattack (§8.2, granted by Tactical Training):
+    +33 vs AC 33, die 10: critical hit, 1 damage, shaken +1 and weary +1."""
+    ours = [specialized("f1", "first_world_army")]
+    state = begin(ours, [army("b1", level=12)], order=["b1", "f1"])
+    state, _, _ = run(state, "gm_correction", army="b1", engage=["f1"])
+    state, events, _ = run(state, "disengage", [10, 1])
+    assert event(events, "battle.counterattack").params["degree"] == "critical_success"
+    assert conditions(state, "b1") == {"shaken": 1, "weary": 1}
+    assert state.army("b1").hp == 3

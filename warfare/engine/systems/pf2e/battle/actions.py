@@ -1,6 +1,7 @@
 """War actions (§8): the 6 basic actions (§8.1), the 9 tactical actions taken on an army's
 own turn (§8.2; Counterattack and False Retreat are reactions, used automatically in
-`reactions`) and the army-specific Reactive Rally, Trample and Trampling Charge (§6.2).
+`reactions`) and the army-specific actions of §6.2: Reactive Rally, Trample, Trampling
+Charge, Furious Charge, Swift Recovery, Battlefield Adaptability and Primal Magic.
 
 Each `WarAction` lists its candidate params (`candidates`), checks a params dict
 (`validate` -> problems), previews its checks (`preview`) and resolves it (`resolve`, with the
@@ -13,12 +14,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from warfare.engine.battle.protocol import CheckPreview
-from warfare.engine.checks import Degree
+from warfare.engine.checks import Degree, degree_of_success
 from warfare.engine.dice import Dice
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.armies import stat_block
 from warfare.engine.systems.pf2e.battle.rules import (
+    ADAPTABILITY_BONUS,
     BATTLEFIELD_MEDICINE_DC,
     CF,
     CIRCUMSTANCE,
@@ -31,18 +33,24 @@ from warfare.engine.systems.pf2e.battle.rules import (
     MAP_PENALTIES,
     MAX_ENGAGEMENTS,
     PRESSURE_PENALTIES,
+    SENSORY_ASSAULT_PENALTY,
     STATUS,
     WIND,
     S,
     add_army_condition,
     add_effect,
     as_dc,
+    condition_value,
     conditions_of,
+    critical_hit_riders,
     damage,
     effective_block,
     end_effects,
     extend,
+    features_of,
+    has_effect,
     heal_army,
+    ignores,
     knows,
     maneuver,
     maneuver_dc,
@@ -192,8 +200,9 @@ def strike_modifier(
     fortification: str | None = None,
     aoa_bonus: tuple[str, int] | None = None,
 ) -> Stat:
-    """Attack modifier of a Strike now: MAP (Keep up the Pressure), distance, wind,
-    concealment, tactics' situational bonuses, Ambush / Swamp Charge, All-Out Assault."""
+    """Attack modifier of a Strike now: MAP (Keep up the Pressure), distance, wind (Primal
+    Storm's too), concealment, tactics' situational bonuses, Ambush / Swamp Charge, All-Out
+    Assault, Sensory Assault."""
     entry = state.army(actor)
     block = effective_block(state, actor)
     stat = _attack_stat(state, actor, weapon)
@@ -209,7 +218,10 @@ def strike_modifier(
         extra.append(Modifier("map.keep_up_the_pressure", PRESSURE_PENALTIES[count]))
     elif count:
         extra.append(Modifier("map", MAP_PENALTIES[count]))
-    wind = [f for f in state.terrain if f in WIND]
+    wind = [f for f in features_of(state, actor) if f in WIND]
+    if has_effect(state, actor, "sensory_assault"):
+        extra.append(Modifier("primal_magic.sensory_assault", SENSORY_ASSAULT_PENALTY,
+                              CIRCUMSTANCE))  # fmt: skip
     if weapon == RANGED:
         extra += [Modifier(f"terrain.{f}", WIND[f], CIRCUMSTANCE) for f in wind]
     if target is not None:
@@ -321,7 +333,8 @@ def hit(
 ) -> BattleState:
     """Deal a Strike's damage with the ranged riders of §6.1: Flaming Shot (+1 damage on a
     failed Maneuver check vs the attack DC) and Explosive Shot (a critical hit on a
-    non-distant army: 1 damage to another non-distant enemy, `params["explosive_target"]`)."""
+    non-distant army: 1 damage to another non-distant enemy, `params["explosive_target"]`);
+    then the critical-hit riders of §6.2 (`rules.critical_hit_riders`)."""
     if weapon == RANGED and amount > 0 and knows(state, actor, "flaming_shot"):
         ranged = effective_block(state, actor).ranged
         assert ranged is not None
@@ -350,6 +363,8 @@ def hit(
             and state.army(other).position != DISTANT
         ):
             state = damage(state, other, 1, ctx.dice, ctx.events, "explosive_shot")
+    if degree is CS:
+        state = critical_hit_riders(state, actor, target, ctx.events)
     return state
 
 
@@ -530,8 +545,16 @@ def _can_engage_after_maneuver(state: BattleState, actor: str, target: str) -> b
     )
 
 
+def _adaptability(state: BattleState, actor: str) -> list[Modifier]:
+    """§6.2 Battlefield Adaptability: +2 circumstance to Maneuver checks to Advance and
+    Disengage while its effect lasts."""
+    if not has_effect(state, actor, "advance_disengage_bonus"):
+        return []
+    return [Modifier("tactic.battlefield_adaptability", ADAPTABILITY_BONUS, CIRCUMSTANCE)]
+
+
 def _advance_check(state: BattleState, actor: str, target: str) -> tuple[Stat, Stat]:
-    modifier = maneuver(state, actor)
+    modifier = extend(maneuver(state, actor), _adaptability(state, actor))
     if knows(state, target, "flight") and not knows(state, actor, "flight"):
         modifier = extend(modifier, [Modifier("tactic.flight", -2, CIRCUMSTANCE)])
     return modifier, maneuver_dc(state, target)
@@ -609,7 +632,7 @@ def _disengage_problems(state: BattleState, actor: str, params: Params) -> list[
 
 def _disengage_checks(state: BattleState, actor: str, target: str) -> tuple[Stat, Stat, list]:
     whens = ["disengage_with_water"] if "water" in state.terrain else []
-    modifier = maneuver(state, actor, whens)
+    modifier = extend(maneuver(state, actor, whens), _adaptability(state, actor))
     dc = maneuver_dc(state, target, ["enemy_disengages"])
     improvements = []
     if knows(state, actor, "accustomed_to_panic"):
@@ -1220,6 +1243,265 @@ def _trampling_charge(state: BattleState, actor: str, params: Params, ctx: Ctx) 
     return state
 
 
+# --- §6.2 army-specific actions: Furious Charge, Swift Recovery, Battlefield Adaptability,
+# Primal Magic ---------------------------------------------------------------------------------
+
+
+def _spend(state: BattleState, actor: str, key: str) -> BattleState:
+    """Mark a once-per-encounter action as used (§6.2 Furious Charge, Swift Recovery)."""
+    entry = state.army(actor)
+    return state.with_army(replace(entry, spent=(*entry.spent, key)))
+
+
+def _once_problems(state: BattleState, actor: str, key: str) -> list[Problem]:
+    if key in state.army(actor).spent:
+        return [_p("once_per_encounter", action=key)]
+    return []
+
+
+def _furious_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    strike = params.get("strike", True)
+    if not isinstance(strike, bool):
+        return [_p("bad_param", param="strike", value=strike)]
+    return _once_problems(state, actor, "furious_charge") or _advance_problems(state, actor, params)
+
+
+def _reaction_blocked(state: BattleState, actor: str) -> str | None:
+    """Why `actor` cannot react now (§0.5: its one reaction used; False Retreat's
+    "no_reactions"), or None."""
+    if state.army(actor).reaction_used:
+        return "reaction_used"
+    if has_effect(state, actor, "no_reactions"):
+        return "no_reactions"
+    return None
+
+
+def _furious_charge(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
+    """§6.2 Furious Charge (Tiger Lord Berserkers, 1 action, once per war encounter): an
+    Advance (§8.1, with all its rules); if it engages the target, a melee Strike vs that
+    army "as a reaction" (hit 1 damage, critical hit 2).
+
+    The Strike is the `strike` param, on by default (the board always makes it; the API may
+    decline it, e.g. to keep the reaction for Counterattack). By house default it uses the
+    army's one reaction of the round (§0.5): no Strike when that is used or blocked. Made on
+    the army's own turn, it takes and counts toward MAP (§0.4; PF2e applies MAP during your
+    turn, reactions included)."""
+    target = params["target"]
+    state = _spend(state, actor, "furious_charge")
+    state = _advance(state, actor, params, ctx)
+    entry = state.army(actor)
+    if (
+        not params.get("strike", True)
+        or not state.is_engaged(actor, target)
+        or effective_block(state, actor).melee is None
+    ):
+        return state
+    if house_value("furious_charge.strike_uses_reaction"):
+        reason = _reaction_blocked(state, actor)
+        if reason is not None:
+            ctx.events.append(
+                Event("battle.reaction_blocked", {"army": actor, "reaction": "furious_charge",
+                                                  "reason": reason, "trigger": "furious_charge"})
+            )  # fmt: skip
+            return state
+        state = state.with_army(replace(entry, reaction_used=True))
+    strike = {"target": target, "weapon": MELEE}
+    state, degree, record = roll_strike(state, actor, strike, ctx, purpose="furious_charge")
+    _event(ctx, "furious_charge", actor, degree, record, target=target, weapon=MELEE)
+    amount = {CS: CRIT_DAMAGE, S: HIT_DAMAGE}.get(degree, 0)
+    if amount:
+        state = hit(state, actor, target, MELEE, amount, degree, ctx, "furious_charge", strike)
+    return state
+
+
+def _furious_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
+    if "furious_charge" in state.army(actor).spent:
+        return []
+    return _advance_candidates(state, actor)
+
+
+SWIFT_RECOVERY = {"hp": 2, "weary": 2}  # §6.2 Swift Recovery: regain 2 HP or weary -2
+
+
+def _swift_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
+    return [{"choice": choice} for choice in SWIFT_RECOVERY]
+
+
+def _swift_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    choice = params.get("choice")
+    if choice not in SWIFT_RECOVERY:
+        return [_p("bad_choice", choice=choice)]
+    problems = _once_problems(state, actor, "swift_recovery")
+    if problems:
+        return problems
+    entry = state.army(actor)
+    if choice == "hp" and entry.hp >= entry.army.max_hp:
+        return [_p("nothing_to_recover", choice=choice)]
+    if choice == "weary" and not entry.army.spec.condition_values.get("weary"):
+        return [_p("nothing_to_recover", choice=choice)]
+    return []
+
+
+def _swift_recovery(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
+    """§6.2 Swift Recovery (First World Army, 2 actions, once per battle): regain 2 HP
+    (`choice` "hp") or reduce its (lasting) weary by 2 (`choice` "weary")."""
+    choice = params["choice"]
+    state = _spend(state, actor, "swift_recovery")
+    ctx.events.append(Event("battle.swift_recovery_used", {"army": actor, "choice": choice}))
+    if choice == "hp":
+        return heal_army(state, actor, SWIFT_RECOVERY["hp"], ctx.events, "swift_recovery")
+    return reduce_army_condition(
+        state, actor, "weary", SWIFT_RECOVERY["weary"], ctx.events, "swift_recovery"
+    )
+
+
+# §6.2 Battlefield Adaptability: choice -> the effect it gives until the start of its next turn.
+ADAPTABILITY_EFFECTS = {
+    "ignore_difficult_terrain": "ignores_difficult_terrain",
+    "mired": "mired_suppressed",
+    "concealed": "concealed",
+    "advance_disengage": "advance_disengage_bonus",
+}
+
+
+def _adaptability_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
+    return [{"choice": choice} for choice in ADAPTABILITY_EFFECTS]
+
+
+def _adaptability_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    """Each choice only when it changes something: difficult terrain it does not already
+    ignore, some mired, not yet concealed, not yet +2."""
+    choice = params.get("choice")
+    if choice not in ADAPTABILITY_EFFECTS:
+        return [_p("bad_choice", choice=choice)]
+    useless = {
+        "ignore_difficult_terrain": "difficult_terrain" not in state.terrain
+        or ignores(state, actor, "difficult_terrain"),
+        "mired": not condition_value(state, actor, "mired"),
+        "concealed": "concealed" in conditions_of(state, actor),
+        "advance_disengage": has_effect(state, actor, "advance_disengage_bonus"),
+    }
+    return [_p("no_effect", choice=choice)] if useless[choice] else []
+
+
+def _battlefield_adaptability(state: BattleState, actor: str, params: Params, ctx: Ctx):
+    """§6.2 Battlefield Adaptability (First World Army, 1 action): until the start of its
+    next turn, one `choice`: ignore ground-based difficult terrain; mired reduced to 0 (by
+    house default it counts as 0 until then, else it ends for good); concealed (§9: +2
+    circumstance Maneuver, attacks on it -2); or +2 circumstance to Maneuver checks to Advance
+    and Disengage."""
+    choice = params["choice"]
+    ctx.events.append(Event("battle.adaptability_chosen", {"army": actor, "choice": choice}))
+    if choice == "mired" and house_value("battlefield_adaptability.mired_removed"):
+        ended = [e for e in state.effects if e.army == actor and e.condition == "mired"]
+        keep = [e for e in state.effects if not any(e is x for x in ended)]
+        state = end_effects(state, keep, ended, ctx.events)
+        return remove_army_condition(state, actor, "mired", ctx.events, "battlefield_adaptability")
+    value = ADAPTABILITY_BONUS if choice == "advance_disengage" else 1
+    effect = _effect(f"battlefield_adaptability.{choice}", actor, ADAPTABILITY_EFFECTS[choice],
+                     actor, value=value)  # fmt: skip
+    return add_effect(state, effect, ctx.events)
+
+
+# §6.2 Primal Magic: the d10 table (lowest roll of each row, row).
+PRIMAL_MAGIC_TABLE = (
+    (1, "entangling_vines"),
+    (3, "horrific_visions"),
+    (5, "primal_storm"),
+    (7, "sensory_assault"),
+    (9, "overwhelming_magic"),
+)
+OVERWHELMING_PENALTY = -4  # §6.2 Overwhelming Magic: the Morale check took -4 circumstance
+
+
+def primal_magic_row(roll: int) -> str:
+    """The §6.2 Primal Magic row of a d10 result."""
+    return [row for low, row in PRIMAL_MAGIC_TABLE if roll >= low][-1]
+
+
+def _primal_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    if state.engaged_with(actor):
+        return [_p("engaged")]
+    return _enemy_problems(state, actor, params.get("target"))
+
+
+def _primal_magic(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
+    """§6.2 Primal Magic (First World Army, 2 actions, not engaged): Morale vs the target's
+    Morale DC; on a success roll a d10 (the effect is stronger on a critical success):
+    1-2 Entangling Vines, mired +1 (+2); 3-4 Horrific Visions, shaken +1 (+2); 5-6 Primal
+    Storm, 1 damage (2) and the target is in strong wind and rain until the end of its next
+    turn; 7-8 Sensory Assault, -2 circumstance to its attacks and Maneuver checks until the
+    end of its next turn; 9-10 Overwhelming Magic: the Morale check is taken again with -4
+    circumstance (same die, so the degree may drop, even to no effect at all), and if it
+    still succeeds two more d10s are rolled (a 9-10 among them rerolled by house default)
+    and both rows apply at the new degree."""
+    target = params["target"]
+    modifier, dc = morale(state, actor), morale_dc(state, target)
+    rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose="primal_magic", against=target)
+    _event(ctx, "primal_magic", actor, rolled.degree, rolled.record, target=target)
+    degree = rolled.degree
+    if not degree.succeeded:
+        return state
+    roll = ctx.dice.roll(10, purpose="primal_magic")
+    rows = [(roll, primal_magic_row(roll))]
+    if rows[0][1] == "overwhelming_magic":
+        lowered = extend(modifier, [Modifier("primal_magic.overwhelming_magic",
+                                             OVERWHELMING_PENALTY, CIRCUMSTANCE)])  # fmt: skip
+        die = rolled.record["die"]
+        degree = degree_of_success(die + lowered.value, dc.value, die)
+        record = {**rolled.record, "modifier": lowered.value, "total": die + lowered.value,
+                  "modifier_breakdown": [list(t) for t in lowered.breakdown],
+                  "rolled": degree.code, "degree": degree.code}  # fmt: skip
+        ctx.events.append(Event("battle.overwhelming_magic", {"army": actor, "target": target,
+                                                              "roll": roll, "check": record,
+                                                              "degree": degree.code}))  # fmt: skip
+        if not degree.succeeded:
+            return state
+        rows = []
+        while len(rows) < 2:
+            extra = ctx.dice.roll(10, purpose="primal_magic")
+            row = primal_magic_row(extra)
+            if row != "overwhelming_magic":
+                rows.append((extra, row))
+            elif not house_value("primal_magic.reroll_overwhelming"):
+                rows.append((extra, "none"))
+    ctx.morale_successes.append((actor, target, "primal_magic"))
+    for roll, row in rows:
+        state = _primal_effect(state, actor, target, roll, row, degree is CS, ctx)
+    return state
+
+
+def _primal_effect(
+    state: BattleState, actor: str, target: str, roll: int, row: str, critical: bool, ctx: Ctx
+) -> BattleState:
+    """One Primal Magic row on `target` (see `_primal_magic`)."""
+    ctx.events.append(
+        Event("battle.primal_magic_effect", {"army": target, "by": actor, "roll": roll,
+                                             "effect": row, "critical": critical})
+    )  # fmt: skip
+    entry = state.army(target)
+    if not entry.present:
+        return state
+    value = 2 if critical else 1
+    reason = f"primal_magic.{row}"
+    if row == "entangling_vines":
+        return add_army_condition(state, target, "mired", value, ctx.events, reason)
+    if row == "horrific_visions":
+        return add_army_condition(state, target, "shaken", value, ctx.events, reason)
+    if row == "primal_storm":
+        state = damage(state, target, value, ctx.dice, ctx.events, reason)
+        entry = state.army(target)
+        if not entry.present or entry.defeated:
+            return state
+        effect = _effect(reason, target, "primal_storm", target, by=actor, boundary=TURN_END)
+        return add_effect(state, effect, ctx.events)
+    if row == "sensory_assault":
+        effect = _effect(reason, target, "sensory_assault", target,
+                         value=-SENSORY_ASSAULT_PENALTY, by=actor, boundary=TURN_END)  # fmt: skip
+        return add_effect(state, effect, ctx.events)
+    return state
+
+
 def _maneuver_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
     target = params["target"]
     return (_preview("maneuver", maneuver(state, actor), maneuver_dc(state, target), target),)
@@ -1273,6 +1555,14 @@ WAR_ACTIONS: dict[str, WarAction] = {
                   _strike_preview, _trample),
         WarAction("trampling_charge", 3, (MANEUVER,), _trampling_candidates,
                   _trampling_problems, _maneuver_preview, _trampling_charge),
+        WarAction("furious_charge", 1, (MANEUVER,), _furious_candidates, _furious_problems,
+                  _advance_preview, _furious_charge, ("strike", "potion")),
+        WarAction("swift_recovery", 2, (), _swift_candidates, _swift_problems, _no_preview,
+                  _swift_recovery),
+        WarAction("battlefield_adaptability", 1, (), _adaptability_candidates,
+                  _adaptability_problems, _no_preview, _battlefield_adaptability),
+        WarAction("primal_magic", 2, (), _enemy_target_candidates, _primal_problems,
+                  _taunt_preview, _primal_magic),
     )
 }  # fmt: skip
 

@@ -29,9 +29,10 @@ round: rout checks, §7.3) and "gm_correction" (actor None; params {"army", and 
 
 Reactions: Counterattack and False Retreat are used automatically when triggered (see
 `reactions`; per side `"auto_reactions": true` by default, `false` = never taken; offering
-the reaction to the controller is not built). Revel in Battle, Accustomed to Panic and the
-army-specific actions other than Reactive Rally, Trample and Trampling Charge are not
-implemented yet.
+the reaction to the controller is not built). Revel in Battle and Accustomed to Panic are
+not implemented yet. The army-specific actions of §6.2 (Trample, Trampling Charge, Reactive
+Rally, Furious Charge, Swift Recovery, Battlefield Adaptability, Primal Magic) are war actions
+offered only to the armies whose tactics grant them.
 """
 
 from collections.abc import Mapping

@@ -36,6 +36,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     S,
     add_army_condition,
     add_effect,
+    critical_hit_riders,
     damage,
     effective_block,
     morale,
@@ -118,6 +119,8 @@ def counterattacks(
             state = damage(state, actor, HIT_DAMAGE, dice, events, COUNTERATTACK)
             if rolled.degree is CS and state.army(actor).present:
                 state = add_army_condition(state, actor, "shaken", 1, events, COUNTERATTACK)
+            if rolled.degree is CS:
+                state = critical_hit_riders(state, key, actor, events)  # §6.2
     return state
 
 

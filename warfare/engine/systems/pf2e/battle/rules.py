@@ -77,6 +77,12 @@ IGNORED_BY = {
     "dim_light": ("darkvision", "low_light_vision"),
     "difficult_terrain": ("flight",),
 }
+# §6.2 Swamp Dwellers, Amphibious, Water Stride: swamp / water is not difficult terrain for them.
+SWAMP_TACTICS = ("swamp_dwellers", "amphibious", "water_stride")
+# §6.2 Primal Magic, Primal Storm: the target is treated as in strong wind and rain.
+PRIMAL_STORM_FEATURES = ("strong_wind", "light_fog_or_rain")
+SENSORY_ASSAULT_PENALTY = -2  # §6.2 Primal Magic, Sensory Assault (circumstance)
+ADAPTABILITY_BONUS = 2  # §6.2 Battlefield Adaptability: Advance and Disengage (circumstance)
 
 # --- effective statistics ----------------------------------------------------------------------
 
@@ -85,16 +91,43 @@ def knows(state: BattleState, key: str, tactic: str) -> bool:
     return tactic in state.army(key).army.spec.tactics
 
 
+def has_effect(state: BattleState, key: str, condition: str) -> bool:
+    """Army `key` has a temporary effect of this kind now (e.g. "primal_storm")."""
+    return any(e.army == key and e.condition == condition for e in state.effects)
+
+
 def ignores(state: BattleState, key: str, feature: str) -> bool:
-    return any(knows(state, key, tactic) for tactic in IGNORED_BY.get(feature, ()))
+    """Army `key` ignores terrain `feature`: its vision or Flight (§7.4, §6.2), Battlefield
+    Adaptability's "ignores_difficult_terrain" effect, or a swamp tactic when the difficult
+    terrain is swamp or water (house default)."""
+    if any(knows(state, key, tactic) for tactic in IGNORED_BY.get(feature, ())):
+        return True
+    if feature != "difficult_terrain":
+        return False
+    if has_effect(state, key, "ignores_difficult_terrain"):
+        return True
+    return (
+        bool(house_value("battle.swamp_tactics_ignore_difficult_terrain"))
+        and ("swamp" in state.terrain or "water" in state.terrain)
+        and any(knows(state, key, tactic) for tactic in SWAMP_TACTICS)
+    )
+
+
+def features_of(state: BattleState, key: str) -> tuple[str, ...]:
+    """The battlefield features army `key` is in: the terrain, plus strong wind and rain
+    while Primal Storm lasts on it (§6.2 Primal Magic)."""
+    if not has_effect(state, key, "primal_storm"):
+        return state.terrain
+    return state.terrain + tuple(f for f in PRIMAL_STORM_FEATURES if f not in state.terrain)
 
 
 def concealing_features(state: BattleState, key: str) -> tuple[str, ...]:
     """The terrain features that conceal army `key` (§7.4)."""
     entry = state.army(key)
-    found = [f for f in state.terrain if f in CONCEALING_ALL]
+    features = features_of(state, key)
+    found = [f for f in features if f in CONCEALING_ALL]
     if entry.position == DISTANT:
-        found += [f for f in state.terrain if f in CONCEALING_DISTANT]
+        found += [f for f in features if f in CONCEALING_DISTANT]
     return tuple(found)
 
 
@@ -118,7 +151,8 @@ def conditions_of(
     """Army `key`'s lasting conditions + its temporary effects (those `against` another army
     only when that army is `attacker`; "next_strike" ones only for a melee Strike or when no
     weapon is named) + terrain concealment (only the features `viewer` does not ignore; all
-    when no viewer)."""
+    when no viewer). Battlefield Adaptability's "mired_suppressed" makes its mired count as
+    0 (§6.2)."""
     entry = state.army(key)
     conditions = dict(entry.army.spec.condition_values)
     for effect in state.effects:
@@ -132,6 +166,8 @@ def conditions_of(
             conditions[effect.condition] = max(conditions.get(effect.condition, 0), effect.value)
         else:
             conditions[effect.condition] = 1
+    if has_effect(state, key, "mired_suppressed"):
+        conditions.pop("mired", None)
     features = concealing_features(state, key)
     if viewer is not None:
         features = tuple(f for f in features if not ignores(state, viewer, f))
@@ -193,13 +229,18 @@ def as_dc(stat: Stat) -> Stat:
 
 
 def maneuver(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
-    """Army `key`'s Maneuver modifier for a check now (terrain, situational tactics)."""
+    """Army `key`'s Maneuver modifier for a check now (terrain, situational tactics,
+    Primal Magic's Sensory Assault)."""
     block = effective_block(state, key)
+    features = features_of(state, key)
     extra = [
         Modifier(f"terrain.{f}", value, CIRCUMSTANCE)
         for f, value in MANEUVER_TERRAIN.items()
-        if f in state.terrain and not ignores(state, key, f)
+        if f in features and not ignores(state, key, f)
     ]
+    if has_effect(state, key, "sensory_assault"):
+        extra.append(Modifier("primal_magic.sensory_assault", SENSORY_ASSAULT_PENALTY,
+                              CIRCUMSTANCE))  # fmt: skip
     whens = set(whens)
     if "swamp" in state.terrain or "water" in state.terrain:
         whens.add("swamp_or_water")
@@ -410,6 +451,17 @@ def damage(
         )
         if not flat.degree.succeeded:
             state = add_army_condition(state, key, "shaken", 1, events, "shaken_flat_check")
+    return state
+
+
+def critical_hit_riders(
+    state: BattleState, actor: str, target: str, events: list[Event]
+) -> BattleState:
+    """What `actor`'s critical hit on army `target` adds: Supernatural Attacks, weary +1
+    (§6.2, First World Army)."""
+    entry = state.army(target)
+    if knows(state, actor, "supernatural_attacks") and entry.present and not entry.destroyed:
+        state = add_army_condition(state, target, "weary", 1, events, "supernatural_attacks")
     return state
 
 
