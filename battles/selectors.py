@@ -22,6 +22,7 @@ from warfare.engine.systems.pf2e.battle.rules import ACTIONS_PER_TURN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.selectors import check_view, working
 
+from .events import CHOICE_LABELS
 from .models import Battle, BattleStatus
 from .problems import FORTIFICATION_LABELS
 from .services import army_factions, may_command, side_factions
@@ -179,6 +180,7 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                         else None,
                         "cost": spec.cost,
                         "target": names.get(option.params.get("target"), ""),
+                        "choice": CHOICE_LABELS.get(option.params.get("choice"), ""),
                         "params": json.dumps(dict(option.params), sort_keys=True),
                         "checks": [
                             {

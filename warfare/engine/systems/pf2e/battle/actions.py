@@ -1452,9 +1452,11 @@ def _primal_magic(state: BattleState, actor: str, params: Params, ctx: Ctx) -> B
         record = {**rolled.record, "modifier": lowered.value, "total": die + lowered.value,
                   "modifier_breakdown": [list(t) for t in lowered.breakdown],
                   "rolled": degree.code, "degree": degree.code}  # fmt: skip
-        ctx.events.append(Event("battle.overwhelming_magic", {"army": actor, "target": target,
-                                                              "roll": roll, "check": record,
-                                                              "degree": degree.code}))  # fmt: skip
+        ctx.events.append(
+            Event("battle.overwhelming_magic", {"army": actor, "target": target, "roll": roll,
+                                                "check": record, "degree": degree.code,
+                                                "total": record["total"], "dc": dc.value})
+        )  # fmt: skip
         if not degree.succeeded:
             return state
         rows = []
