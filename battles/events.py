@@ -51,6 +51,10 @@ BATTLE_TEXTS = {
     "battle.adaptability_chosen": _(
         "%(army)s: Battlefield Adaptability, %(choice)s until the start of its next turn."
     ),
+    "battle.brutal_assault": _("%(army)s: Morale check against Brutal Assault, %(degree)s."),
+    "battle.burning_weaponry": _("%(army)s: Maneuver check against Burning Weaponry, %(degree)s."),
+    "battle.explosive_defeat": _("%(army)s: Maneuver check against Explosive Defeat, %(degree)s."),
+    "battle.destruction_prevented": _("%(army)s regenerates: it cannot be destroyed."),
     "battle.overwhelming_magic": _(
         "%(army)s: Overwhelming Magic, the Morale check again with −4: %(degree)s "
         "(%(total)s vs DC %(dc)s)."
@@ -82,6 +86,7 @@ EFFECT_LABELS = {
     "advance_disengage_bonus": _("bonus to Advance and Disengage"),
     "primal_storm": _("strong wind and rain"),
     "sensory_assault": _("Sensory Assault penalty"),
+    "regenerated": _("regenerated this turn"),
 }
 ACTION_TEXT = _("%(army)s: %(action)s%(target)s, %(degree)s%(check)s.")
 CHECK_TEXT = _(" (d20 %(die)s + %(modifier)s = %(total)s vs DC %(dc)s)")

@@ -522,3 +522,167 @@ def test_supernatural_attacks_counterattack_critical_hit_gives_weary():
     assert event(events, "battle.counterattack").params["degree"] == "critical_success"
     assert conditions(state, "b1") == {"shaken": 1, "weary": 1}
     assert state.army("b1").hp == 3
+
+
+# --- passive unique tactics in battle (§6.2) -----------------------------------------------------
+# Numbers (§3.4): M'botuu Frog Riders level 10 Morale +18; Troll Marauders level 8 Morale +19,
+# melee +20, 5 HP; Greengripe Bombardiers level 7 Maneuver +12 (DC 22), melee +19, AC 25;
+# Wyvern Flight level 12 melee +26; Lizardfolk Defenders level 5 Maneuver +9. Basic infantry
+# (§1.2): level 7 AC 25, Maneuver +12, melee +18; level 8 AC 27, Morale +19 (DC 29);
+# level 10 Morale +22 (DC 32).
+
+
+def with_tactics(entry, *extra):
+    data = dict(entry["army"])
+    data["spec"] = {**data["spec"], "tactics": [*data["spec"]["tactics"], *extra]}
+    return {"army": data}
+
+
+def test_chorus_of_croaks_lowers_the_morale_of_engaged_enemies():
+    """§6.2 Chorus of Croaks: every enemy army engaged with the Frog Riders takes -2 status to
+    its Morale checks (not to its Morale DC): +22 -> +20."""
+    theirs = [army("b1", level=10), army("b2", level=10)]
+    state = battle([specialized("m1", "mbotuu_frog_riders")], theirs, engage=[("m1", "b1")])
+    assert morale(state, "b1").value == 20
+    assert terms(morale(state, "b1"))["tactic.chorus_of_croaks"] == -2
+    assert morale(state, "b2").value == 22
+    assert battle_actions.morale_dc(state, "b1").value == 32
+
+
+@pytest.mark.parametrize(("focused", "shaken", "degree"), [
+    (True, 1, "failure"),  # Chorus + Focused Devotion: critical failure -> failure
+    (False, 0, "critical_failure"),  # a critical failure reduces the target's shaken by 1
+])  # fmt: skip
+def test_chorus_of_croaks_taunt_critical_failures_become_failures(focused, shaken, degree):
+    """§6.2 Chorus of Croaks: may use Taunt (§8.2; +18 vs Morale DC 32, die 2: 20, a critical
+    failure); if it also knows Focused Devotion a critical failure becomes a failure."""
+    riders = specialized("m1", "mbotuu_frog_riders")
+    if focused:
+        riders = with_tactics(riders, "focused_devotion")
+    state = battle([riders], [army("b1", level=10, conditions={"shaken": 1})])
+    state, events, _ = run(state, "taunt", [2], target="b1")
+    check = event(events, "battle.taunt").params["check"]
+    assert (check["total"], check["rolled"], check["degree"]) == (20, "critical_failure", degree)
+    assert conditions(state, "b1").get("shaken", 0) == shaken
+
+
+def test_frightening_foe_taunts_better_after_regenerating():
+    """§6.2 Regeneration (1 HP at the start of its turn) and Frightening Foe (+2 status to
+    Taunt if Regeneration was used this turn): +19 -> +21, only in that turn."""
+    ours = [specialized("t1", "troll_marauders", hp=3)]
+    state = begin(ours, [army("b1", level=8)], order=["b1", "t1"])
+    hp = state.army("t1").hp
+    state = end_turns(state, 1)
+    assert state.current == "t1" and state.army("t1").hp == hp + 1
+    (taunt,) = [s for s in SYSTEM.legal_actions(state, "t1") if s.key == "taunt"]
+    assert taunt.options[0].checks[0].modifier == 21
+    after, events, _ = run(state, "taunt", [8], target="b1")  # 29 >= DC 29
+    check = event(events, "battle.taunt").params["check"]
+    assert (check["modifier"], check["degree"]) == (21, "success")
+    full = begin([specialized("t1", "troll_marauders")], [army("b1", level=8)],
+                 order=["b1", "t1"])  # fmt: skip
+    full = end_turns(full, 1)
+    (taunt,) = [s for s in SYSTEM.legal_actions(full, "t1") if s.key == "taunt"]
+    assert taunt.options[0].checks[0].modifier == 19
+
+
+@pytest.mark.parametrize(("die", "degree", "shaken"), [
+    (15, "critical_success", 0),  # 34 vs DC 24
+    (5, "success", 0),  # 24
+    (4, "failure", 1),  # 23: shaken 1
+    (1, "critical_failure", 2),  # natural 1: shaken 2
+])  # fmt: skip
+def test_brutal_assault(die, degree, shaken):
+    """§6.2 Brutal Assault: an army damaged by the trolls' All-Out Assault (+20 vs AC 27, die
+    7: a success, 2 damage) attempts a DC 24 Morale check (+19): failure shaken 1, critical
+    failure shaken 2."""
+    state = battle([specialized("t1", "troll_marauders")], [army("b1", level=8)],
+                   engage=[("t1", "b1")])  # fmt: skip
+    state, events, _ = run(state, "all_out_assault", [7, die], target="b1", weapon="melee")
+    assert state.army("b1").hp == 2
+    check = event(events, "battle.brutal_assault").params["check"]
+    assert (check["modifier"], check["dc"], check["degree"]) == (19, 24, degree)
+    assert conditions(state, "b1").get("shaken", 0) == shaken
+
+
+def test_brutal_assault_needs_damage():
+    """§6.2: no damage (an All-Out Assault critical failure), no Morale check."""
+    state = battle([specialized("t1", "troll_marauders")], [army("b1", level=8)],
+                   engage=[("t1", "b1")])  # fmt: skip
+    state, events, _ = run(state, "all_out_assault", [1], target="b1", weapon="melee")
+    assert "battle.brutal_assault" not in codes(events)
+
+
+def test_regeneration_army_cannot_be_destroyed():
+    """§6.2 Regeneration: the trolls cannot be destroyed normally: a failed DC 16 flat check
+    while defeated (§9) leaves them defeated, and their turn brings them back to 1 HP."""
+    ours = [specialized("t1", "troll_marauders", hp=1), army("a1", level=8)]
+    state = begin(ours, [army("b1", level=8)], order=["b1", "t1", "a1"])
+    state, _, _ = run(state, "gm_correction", army="b1", engage=["t1"])
+    state, events, _ = run(state, "battle", [10], target="t1", weapon="melee")  # 30: 1 damage
+    assert state.army("t1").defeated
+    # MAP -5: 15 + 15 = 30, a hit; flat check 5 < 16.
+    state, events, _ = run(state, "battle", [15, 5], target="t1", weapon="melee")
+    assert event(events, "battle.destruction_prevented").params["reason"] == "regeneration"
+    assert not state.army("t1").destroyed
+    state = end_turns(state, 1)
+    assert state.current == "t1" and state.army("t1").hp == 1
+
+
+@pytest.mark.parametrize(("die", "degree", "hp"), [(10, "success", 2), (9, "failure", 1)])
+def test_burning_weaponry(die, degree, hp):
+    """§6.2 Burning Weaponry: melee Strikes while engaged (+19 vs AC 25, die 16: 35, a critical
+    hit, 2 damage); the target then makes a Maneuver check (+12) vs the Bombardiers' Maneuver
+    DC 22: failure 1 more damage."""
+    state = battle([specialized("g1", "greengripe_bombardiers")], [army("b1", level=7)],
+                   engage=[("g1", "b1")])  # fmt: skip
+    state, events, _ = run(state, "battle", [16, die], target="b1", weapon="melee")
+    check = event(events, "battle.burning_weaponry").params["check"]
+    assert (check["modifier"], check["dc"], check["degree"]) == (12, 22, degree)
+    assert state.army("b1").hp == hp
+    state = battle([specialized("g1", "greengripe_bombardiers")], [army("b1", level=7)],
+                   engage=[("g1", "b1")])  # fmt: skip
+    state, events, _ = run(state, "battle", [10], target="b1", weapon="melee")  # 29: a hit
+    assert "battle.burning_weaponry" not in codes(events)
+
+
+def test_explosive_defeat():
+    """§6.2 Explosive Defeat: when the Bombardiers are defeated, each army engaged with them
+    makes a Maneuver check (+12) vs their Maneuver DC 22: failure 1 damage, critical failure
+    2 (+18 vs AC 25, die 10: a hit takes their last HP)."""
+    ours = [specialized("g1", "greengripe_bombardiers", hp=1)]
+    state = begin(ours, [army("b1", level=7), army("b2", level=7)], order=["b1", "b2", "g1"])
+    state, _, _ = run(state, "gm_correction", army="g1", engage=["b1", "b2"])
+    state, events, _ = run(state, "battle", [10, 5, 1], target="g1", weapon="melee")
+    explosions = [e.params for e in events if e.code == "battle.explosive_defeat"]
+    assert [(e["army"], e["degree"]) for e in explosions] == [
+        ("b1", "failure"), ("b2", "critical_failure"),
+    ]  # fmt: skip
+    assert (state.army("b1").hp, state.army("b2").hp) == (3, 2)
+
+
+@pytest.mark.parametrize(("weary", "die", "hp", "weary_after"), [
+    (0, 10, 3, 1),  # +26 vs AC 33: 36, a hit: 1 damage and weary +1
+    (4, 10, 2, 4),  # weary 4 (AC 29): weary would pass 4, so 1 damage instead
+    (0, 2, 4, 0),  # 28: a miss
+])  # fmt: skip
+def test_wyvern_venom(weary, die, hp, weary_after):
+    """§6.2 Wyvern Venom: an army damaged by the wyverns' melee Strike gets weary +1; if
+    weary would exceed 4 it takes 1 damage instead."""
+    theirs = [army("b1", level=12, conditions={"weary": weary} if weary else None)]
+    state = battle([specialized("w1", "wyvern_flight")], theirs, engage=[("w1", "b1")])
+    state, _, _ = run(state, "battle", [die], target="b1", weapon="melee")
+    assert state.army("b1").hp == hp
+    assert conditions(state, "b1").get("weary", 0) == weary_after
+
+
+def test_swamp_tactics_ignore_difficult_terrain_that_is_swamp_or_water():
+    """§6.2 Swamp Dwellers (Lizardfolk, Maneuver +9): swamp and water are not difficult
+    terrain for it, so with swamp on the battlefield its Maneuver loses no 2 (§7.4); without
+    swamp the difficult terrain is something else and counts. A basic army always takes it."""
+    lizards = [specialized("l1", "lizardfolk_defenders")]
+    swamp = begin(lizards, [army("b1", level=5)], terrain=["difficult_terrain", "swamp"])
+    assert maneuver(swamp, "l1").value == 9
+    assert maneuver(swamp, "b1").value == 9 - 2
+    hills = begin(lizards, [army("b1", level=5)], terrain=["difficult_terrain"])
+    assert maneuver(hills, "l1").value == 9 - 2

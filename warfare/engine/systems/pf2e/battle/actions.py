@@ -42,7 +42,6 @@ from warfare.engine.systems.pf2e.battle.rules import (
     as_dc,
     condition_value,
     conditions_of,
-    critical_hit_riders,
     damage,
     effective_block,
     end_effects,
@@ -61,6 +60,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     roll_check,
     route,
     situational,
+    strike_riders,
     undetected_by,
 )
 from warfare.engine.systems.pf2e.battle.state import (
@@ -334,7 +334,7 @@ def hit(
     """Deal a Strike's damage with the ranged riders of §6.1: Flaming Shot (+1 damage on a
     failed Maneuver check vs the attack DC) and Explosive Shot (a critical hit on a
     non-distant army: 1 damage to another non-distant enemy, `params["explosive_target"]`);
-    then the critical-hit riders of §6.2 (`rules.critical_hit_riders`)."""
+    then the riders of §6.2 (`rules.strike_riders`)."""
     if weapon == RANGED and amount > 0 and knows(state, actor, "flaming_shot"):
         ranged = effective_block(state, actor).ranged
         assert ranged is not None
@@ -352,7 +352,9 @@ def hit(
         if not rolled.degree.succeeded:
             amount += 1
     target_was_distant = state.army(target).position == DISTANT
+    hp_before = state.army(target).hp
     state = damage(state, target, amount, ctx.dice, ctx.events, reason)
+    damaged = state.army(target).hp < hp_before
     if weapon == RANGED and degree is CS and not target_was_distant:
         other = params.get("explosive_target")
         if (
@@ -363,9 +365,8 @@ def hit(
             and state.army(other).position != DISTANT
         ):
             state = damage(state, other, 1, ctx.dice, ctx.events, "explosive_shot")
-    if degree is CS:
-        state = critical_hit_riders(state, actor, target, ctx.events)
-    return state
+    return strike_riders(state, actor, target, weapon=weapon, critical=degree is CS,
+                         damaged=damaged, dice=ctx.dice, events=ctx.events)  # fmt: skip
 
 
 def _strike_candidates(
@@ -607,7 +608,21 @@ def _battle(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleS
         return state
     if fortification is not None:
         return damage_fortification(state, fortification, amount, ctx.events, "battle")
+    if degree is CS and knows(state, actor, "burning_weaponry"):
+        amount += _burning_weaponry(state, actor, target, ctx)
     return hit(state, actor, target, weapon, amount, degree, ctx, "battle", params)
+
+
+def _burning_weaponry(state: BattleState, actor: str, target: str, ctx: Ctx) -> int:
+    """§6.2 Burning Weaponry: after a critical Battle Strike on an army, the target makes a
+    Maneuver check vs the Bombardiers' Maneuver DC; on a failure it takes 1 more damage."""
+    rolled = roll_check(ctx.dice, "maneuver", maneuver(state, target), maneuver_dc(state, actor),
+                        purpose="burning_weaponry", against=actor)  # fmt: skip
+    ctx.events.append(
+        Event("battle.burning_weaponry", {"army": target, "by": actor,
+                                          "degree": rolled.degree.code, "check": rolled.record})
+    )  # fmt: skip
+    return 0 if rolled.degree.succeeded else 1
 
 
 # --- §8.1 Disengage--------------------------------------------------------------------------------
@@ -812,12 +827,43 @@ def _all_out_assault(state: BattleState, actor: str, params: Params, ctx: Ctx) -
     state, degree, record = roll_strike(state, actor, params, ctx, purpose="all_out_assault")
     _event(ctx, "all_out_assault", actor, degree, record, target=target)
     amount = {CS: 3, S: 2, Degree.FAILURE: 1}.get(degree, 0)
+    hp_before = state.army(target).hp
     state = hit(state, actor, target, MELEE, amount, degree, ctx, "all_out_assault", params)
+    if state.army(target).hp < hp_before and knows(state, actor, "brutal_assault"):
+        state = _brutal_assault(state, actor, target, ctx)
     if degree is CS:
         state = state.with_army(replace(state.army(actor), next_attack_bonus=(target, 1)))
     elif degree is CF:
         effect = _effect("all_out_assault.critical_failure", actor, "outflanked", actor, by=target)
         state = add_effect(state, effect, ctx.events)
+    return state
+
+
+BRUTAL_ASSAULT_DC = 24  # §6.2 Brutal Assault (Troll Marauders)
+
+
+def _brutal_assault(state: BattleState, actor: str, target: str, ctx: Ctx) -> BattleState:
+    """§6.2 Brutal Assault: an army damaged by the trolls' All-Out Assault attempts a DC 24
+    Morale check; failure: it becomes shaken 1, critical failure shaken 2 (raised to that
+    value, as PF2e "becomes shaken 1"; a higher shaken stays)."""
+    entry = state.army(target)
+    if not entry.present:
+        return state
+    dc = Stat(BRUTAL_ASSAULT_DC, (("brutal_assault", BRUTAL_ASSAULT_DC),))
+    rolled = roll_check(ctx.dice, "morale", morale(state, target), dc, purpose="brutal_assault",
+                        against=actor)  # fmt: skip
+    ctx.events.append(
+        Event("battle.brutal_assault", {"army": target, "by": actor,
+                                        "degree": rolled.degree.code, "check": rolled.record})
+    )  # fmt: skip
+    if rolled.degree.succeeded:
+        ctx.morale_successes.append((target, actor, "brutal_assault"))
+        return state
+    value = 2 if rolled.degree is CF else 1
+    shaken = state.army(target).army.spec.condition_values.get("shaken", 0)
+    if shaken < value:
+        state = add_army_condition(state, target, "shaken", value - shaken, ctx.events,
+                                   "brutal_assault")  # fmt: skip
     return state
 
 
@@ -1154,25 +1200,53 @@ def _overwhelming_bombardment(state: BattleState, actor: str, params: Params, ct
 # --- §8.2 Taunt------------------------------------------------------------------------------------
 
 
-def _taunt_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
+FRIGHTENING_FOE_BONUS = 2  # §6.2 Frightening Foe: Taunt after Regeneration this turn (status)
+
+
+def _morale_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
     target = params["target"]
     return (_preview("morale", morale(state, actor), morale_dc(state, target), target),)
 
 
+def _taunt_check(state: BattleState, actor: str, target: str) -> tuple[Stat, Stat]:
+    """Taunt's Morale vs the target's Morale DC; Frightening Foe (§6.2) +2 status if the
+    army's Regeneration healed it this turn."""
+    modifier = morale(state, actor)
+    if knows(state, actor, "frightening_foe") and has_effect(state, actor, "regenerated"):
+        bonus = Modifier("tactic.frightening_foe", FRIGHTENING_FOE_BONUS, STATUS)
+        modifier = extend(modifier, [bonus])
+    return modifier, morale_dc(state, target)
+
+
+def _taunt_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
+    modifier, dc = _taunt_check(state, actor, params["target"])
+    return (_preview("morale", modifier, dc, params["target"]),)
+
+
 def _taunt(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
     """§8.2 Taunt: CS target shaken 2, S shaken 1 (until the start of your next turn);
-    CF the target's shaken -1."""
+    CF the target's shaken -1. Chorus of Croaks with Focused Devotion (§6.2): a critical
+    failure becomes a failure."""
     target = params["target"]
-    modifier, dc = morale(state, actor), morale_dc(state, target)
+    modifier, dc = _taunt_check(state, actor, target)
     rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose="taunt", against=target)
-    _event(ctx, "taunt", actor, rolled.degree, rolled.record, target=target)
-    if rolled.degree.succeeded:
+    degree, record = rolled.degree, rolled.record
+    if (
+        degree is CF
+        and knows(state, actor, "chorus_of_croaks")
+        and knows(state, actor, "focused_devotion")
+    ):
+        degree = Degree.FAILURE
+        adjustments = [*record["adjustments"], ["tactic.chorus_of_croaks", 1]]
+        record = {**record, "adjustments": adjustments, "degree": degree.code}
+    _event(ctx, "taunt", actor, degree, record, target=target)
+    if degree.succeeded:
         ctx.morale_successes.append((actor, target, "taunt"))
-    if rolled.degree in (CS, S):
-        value = 2 if rolled.degree is CS else 1
+    if degree in (CS, S):
+        value = 2 if degree is CS else 1
         effect = _effect("taunt", target, "shaken", actor, value=value, by=actor)
         state = add_effect(state, effect, ctx.events)
-    elif rolled.degree is CF:
+    elif degree is CF:
         state = reduce_army_condition(state, target, "shaken", 1, ctx.events, "taunt")
     return state
 
@@ -1564,7 +1638,7 @@ WAR_ACTIONS: dict[str, WarAction] = {
         WarAction("battlefield_adaptability", 1, (), _adaptability_candidates,
                   _adaptability_problems, _no_preview, _battlefield_adaptability),
         WarAction("primal_magic", 2, (), _enemy_target_candidates, _primal_problems,
-                  _taunt_preview, _primal_magic),
+                  _morale_preview, _primal_magic),
     )
 }  # fmt: skip
 

@@ -32,7 +32,10 @@ Reactions: Counterattack and False Retreat are used automatically when triggered
 the reaction to the controller is not built). Revel in Battle and Accustomed to Panic are
 not implemented yet. The army-specific actions of §6.2 (Trample, Trampling Charge, Reactive
 Rally, Furious Charge, Swift Recovery, Battlefield Adaptability, Primal Magic) are war actions
-offered only to the armies whose tactics grant them.
+offered only to the armies whose tactics grant them. Of the passive unique tactics, not built
+are: Hurl Nets (net Strikes and shedding nets), Wyvern Venom's "ongoing venom" and its flat
+check on regaining HP (its weary +1 / 1 damage is built), Flight's immunity to mired from
+effects it flies over, and the ways to destroy Troll Marauders (firepots, burning them).
 """
 
 from collections.abc import Mapping
@@ -363,6 +366,10 @@ def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleSta
         entry = state.army(key)
         if entry.present and knows(state, key, "regeneration") and entry.hp < entry.army.max_hp:
             state = heal_army(state, key, 1, events, "regeneration")  # §6.2 Regeneration
+            # Frightening Foe (§6.2) reads "Regeneration was used this turn".
+            used = Effect("regeneration", key, "regenerated", 1, None, None, TURN_END, key, 1)
+            events.append(Event("battle.effect_started", used.to_dict()))
+            state = replace(state, effects=(*state.effects, used))
         entry = state.army(key)
         state = state.with_army(
             replace(

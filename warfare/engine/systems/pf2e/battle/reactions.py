@@ -36,12 +36,12 @@ from warfare.engine.systems.pf2e.battle.rules import (
     S,
     add_army_condition,
     add_effect,
-    critical_hit_riders,
     damage,
     effective_block,
     morale,
     morale_dc,
     roll_check,
+    strike_riders,
 )
 from warfare.engine.systems.pf2e.battle.state import BattleState
 
@@ -119,8 +119,11 @@ def counterattacks(
             state = damage(state, actor, HIT_DAMAGE, dice, events, COUNTERATTACK)
             if rolled.degree is CS and state.army(actor).present:
                 state = add_army_condition(state, actor, "shaken", 1, events, COUNTERATTACK)
-            if rolled.degree is CS:
-                state = critical_hit_riders(state, key, actor, events)  # §6.2
+            critical = rolled.degree is CS
+            state = strike_riders(
+                state, key, actor, weapon=MELEE, critical=critical, damaged=True, dice=dice,
+                events=events,
+            )  # fmt: skip
     return state
 
 

@@ -83,6 +83,8 @@ SWAMP_TACTICS = ("swamp_dwellers", "amphibious", "water_stride")
 PRIMAL_STORM_FEATURES = ("strong_wind", "light_fog_or_rain")
 SENSORY_ASSAULT_PENALTY = -2  # §6.2 Primal Magic, Sensory Assault (circumstance)
 ADAPTABILITY_BONUS = 2  # §6.2 Battlefield Adaptability: Advance and Disengage (circumstance)
+CHORUS_MORALE_PENALTY = -2  # §6.2 Chorus of Croaks: enemies engaged with it (status)
+WYVERN_VENOM_MAX_WEARY = 4  # §6.2 Wyvern Venom: past weary 4 it deals 1 damage instead
 
 # --- effective statistics ----------------------------------------------------------------------
 
@@ -254,11 +256,14 @@ def maneuver_dc(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat
 
 
 def morale(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
-    """Army `key`'s Morale modifier for a check (PCs alongside +1 status, §7.7)."""
+    """Army `key`'s Morale modifier for a check (PCs alongside +1 status, §7.7; -2 status
+    while engaged with an army that has Chorus of Croaks, §6.2)."""
     block = effective_block(state, key)
     extra = situational(block, ["morale"], whens)
     if state.army(key).pcs:
         extra.append(Modifier("pcs_alongside", PCS_MORALE_BONUS, STATUS))
+    if any(knows(state, other, "chorus_of_croaks") for other in state.engaged_with(key)):
+        extra.append(Modifier("tactic.chorus_of_croaks", CHORUS_MORALE_PENALTY, STATUS))
     return extend(block.morale, extra)
 
 
@@ -399,8 +404,14 @@ def heal_army(
 
 
 def destroy(state: BattleState, key: str, events: list[Event], reason: str) -> BattleState:
+    """The army is destroyed (§9), unless it has Regeneration (§6.2: it cannot be destroyed
+    normally; it stays defeated)."""
     entry = state.army(key)
     if entry.destroyed:
+        return state
+    if knows(state, key, "regeneration"):
+        params = {"army": key, "cause": reason, "reason": "regeneration"}
+        events.append(Event("battle.destruction_prevented", params))
         return state
     events.append(Event("battle.destroyed", {"army": key, "reason": reason}))
     state = state.with_army(entry.with_army(replace(entry.army, status=DESTROYED)))
@@ -442,7 +453,7 @@ def damage(
     state = state.with_army(replace(entry, army=replace(entry.army, hp=now), took_damage=True))
     if now == 0:
         events.append(Event("battle.defeated", {"army": key, "reason": reason}))
-        return state
+        return explosive_defeat(state, key, dice, events)
     shaken = dict(effective_block(state, key).conditions).get("shaken", 0)
     if shaken:
         flat = roll_flat(dice, SHAKEN_FLAT_DC, purpose="shaken_damaged")
@@ -454,14 +465,50 @@ def damage(
     return state
 
 
-def critical_hit_riders(
-    state: BattleState, actor: str, target: str, events: list[Event]
+def explosive_defeat(state: BattleState, key: str, dice: Dice, events: list[Event]):
+    """§6.2 Explosive Defeat (Greengripe Bombardiers): when army `key` is defeated, each army
+    engaged with it makes a Maneuver check vs its Maneuver DC: failure 1 damage, critical
+    failure 2."""
+    if not knows(state, key, "explosive_defeat"):
+        return state
+    for other in state.engaged_with(key):
+        if not state.army(other).present:
+            continue
+        rolled = roll_check(dice, "maneuver", maneuver(state, other), maneuver_dc(state, key),
+                            purpose="explosive_defeat", against=key)  # fmt: skip
+        events.append(Event("battle.explosive_defeat", {"army": other, "by": key,
+                                                        "degree": rolled.degree.code,
+                                                        "check": rolled.record}))  # fmt: skip
+        amount = {F: 1, CF: 2}.get(rolled.degree, 0)
+        state = damage(state, other, amount, dice, events, "explosive_defeat")
+    return state
+
+
+def strike_riders(
+    state: BattleState,
+    actor: str,
+    target: str,
+    *,
+    weapon: str,
+    critical: bool,
+    damaged: bool,
+    dice: Dice,
+    events: list[Event],
 ) -> BattleState:
-    """What `actor`'s critical hit on army `target` adds: Supernatural Attacks, weary +1
-    (§6.2, First World Army)."""
+    """What `actor`'s Strike on army `target` adds after its damage (§6.2): Supernatural
+    Attacks (a critical hit: weary +1); Wyvern Venom (a melee Strike that damaged it: weary
+    +1, or 1 damage if that would take weary past 4)."""
     entry = state.army(target)
-    if knows(state, actor, "supernatural_attacks") and entry.present and not entry.destroyed:
+    if not entry.present:
+        return state
+    if critical and knows(state, actor, "supernatural_attacks"):
         state = add_army_condition(state, target, "weary", 1, events, "supernatural_attacks")
+    if damaged and weapon == "melee" and knows(state, actor, "wyvern_venom"):
+        weary = state.army(target).army.spec.condition_values.get("weary", 0)
+        if weary >= WYVERN_VENOM_MAX_WEARY:
+            state = damage(state, target, 1, dice, events, "wyvern_venom")
+        else:
+            state = add_army_condition(state, target, "weary", 1, events, "wyvern_venom")
     return state
 
 
