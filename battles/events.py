@@ -54,6 +54,7 @@ BATTLE_TEXTS = {
     "battle.brutal_assault": _("%(army)s: Morale check against Brutal Assault, %(degree)s."),
     "battle.burning_weaponry": _("%(army)s: Maneuver check against Burning Weaponry, %(degree)s."),
     "battle.explosive_defeat": _("%(army)s: Maneuver check against Explosive Defeat, %(degree)s."),
+    "battle.shed_nets": _("%(army)s tries to shed the nets of %(target)s, %(degree)s."),
     "battle.destruction_prevented": _("%(army)s regenerates: it cannot be destroyed."),
     "battle.overwhelming_magic": _(
         "%(army)s: Overwhelming Magic, the Morale check again with −4: %(degree)s "

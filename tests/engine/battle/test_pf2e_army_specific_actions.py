@@ -686,3 +686,66 @@ def test_swamp_tactics_ignore_difficult_terrain_that_is_swamp_or_water():
     assert maneuver(swamp, "b1").value == 9 - 2
     hills = begin(lizards, [army("b1", level=5)], terrain=["difficult_terrain"])
     assert maneuver(hills, "l1").value == 9 - 2
+
+
+@pytest.mark.parametrize(("die", "degree", "mired"), [
+    (17, "critical_success", 2),  # +23 vs AC 30: 40
+    (7, "success", 1),  # 30
+    (6, "failure", 0),
+    (1, "critical_failure", 0),
+])  # fmt: skip
+def test_hurl_nets(die, degree, mired):
+    """§6.2 Hurl Nets (Tok-Nikrat Scouts, melee +23 "(nets)"): a hit with a net Strike deals
+    no damage; the target's mired +1 (+2 on a critical hit). Basic infantry level 10: AC 30."""
+    state = battle([specialized("n1", "tok_nikrat_scouts")], [army("b1", level=10)],
+                   engage=[("n1", "b1")])  # fmt: skip
+    state, events, _ = run(state, "battle", [die], target="b1", weapon="melee")
+    battle_event = event(events, "battle.battle").params
+    assert (battle_event["degree"], battle_event["net"]) == (degree, True)
+    assert state.army("b1").hp == 4
+    assert conditions(state, "b1").get("mired", 0) == mired
+
+
+def test_hurl_nets_can_be_an_ordinary_strike():
+    """§6.2 Hurl Nets: `net` false makes the Scouts' melee Strike an ordinary one (1 damage)."""
+    state = battle([specialized("n1", "tok_nikrat_scouts")], [army("b1", level=10)],
+                   engage=[("n1", "b1")])  # fmt: skip
+    state, _, _ = run(state, "battle", [7], target="b1", weapon="melee", net=False)
+    assert state.army("b1").hp == 3 and "mired" not in conditions(state, "b1")
+
+
+@pytest.mark.parametrize(("die", "degree", "mired"), [
+    (20, "critical_success", 0),  # 34 vs DC 32, a natural 20: net mired -2
+    (18, "success", 1),  # 32: -1
+    (10, "failure", 2),  # 24
+    (8, "critical_failure", 3),  # 22 <= 22: +1
+])  # fmt: skip
+def test_shedding_nets(die, degree, mired):
+    """§6.2 Hurl Nets: the netted army spends Battle on a check vs the Scouts' Maneuver DC
+    (+22 + 10 = 32; its Maneuver check [inferred]: +16, mired 2 -> +14): success net mired
+    -1, critical success -2, critical failure +1."""
+    ours = [specialized("n1", "tok_nikrat_scouts")]
+    state = begin(ours, [army("b1", level=10)], order=["n1", "b1"])
+    state, _, _ = run(state, "gm_correction", army="n1", engage=["b1"])
+    state, _, _ = run(state, "battle", [17], target="b1", weapon="melee")
+    state = end_turns(state, 1)
+    assert {"shed_nets": "n1"} in options(state, "battle")
+    state, events, _ = run(state, "battle", [die], shed_nets="n1")
+    check = event(events, "battle.shed_nets").params["check"]
+    assert (check["modifier"], check["dc"], check["degree"]) == (14, 32, degree)
+    assert conditions(state, "b1").get("mired", 0) == mired
+    assert state.army("b1").attacks == ()  # not a Strike: no MAP
+
+
+def test_shedding_nets_only_what_the_nets_gave():
+    """§6.2: only *net* mired can be shed; an army not netted has no such option."""
+    ours = [specialized("n1", "tok_nikrat_scouts")]
+    theirs = [army("b1", level=10, conditions={"mired": 2})]
+    state = begin(ours, theirs, order=["n1", "b1"])
+    state, _, _ = run(state, "gm_correction", army="n1", engage=["b1"])
+    state, _, _ = run(state, "battle", [7], target="b1", weapon="melee")  # net mired 1: mired 3
+    state = end_turns(state, 1)
+    state, _, _ = run(state, "battle", [20], shed_nets="n1")
+    assert conditions(state, "b1")["mired"] == 2
+    assert {"shed_nets": "n1"} not in options(state, "battle")
+    assert rejected(state, "battle", shed_nets="n1") == ["battle.not_netted"]

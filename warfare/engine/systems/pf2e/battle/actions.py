@@ -429,6 +429,13 @@ def _strike_problems(
     return []
 
 
+def _battle_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
+    if "shed_nets" in params:
+        scouts = params["shed_nets"]
+        return (_preview("maneuver", maneuver(state, actor), maneuver_dc(state, scouts), scouts),)
+    return _strike_preview(state, actor, params)
+
+
 def _strike_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
     weapon = params.get("weapon", MELEE)
     target, fortification = params.get("target"), params.get("fortification")
@@ -589,20 +596,37 @@ def _advance(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Battle
 
 
 def _battle_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
-    return _strike_candidates(state, actor, ranged_vs_fortification=True)
+    shed = [{"shed_nets": e.by} for e in _nets_on(state, actor)]
+    return _strike_candidates(state, actor, ranged_vs_fortification=True) + shed
 
 
 def _battle_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    if "shed_nets" in params:
+        by = params["shed_nets"]
+        if not any(e.by == by for e in _nets_on(state, actor)):
+            return [_p("not_netted", target=by)]
+        return []
+    if not isinstance(params.get("net", True), bool):
+        return [_p("bad_param", param="net", value=params.get("net"))]
     return _strike_problems(state, actor, params, allow_fortification=True)
 
 
 def _battle(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
     """§8.1 Battle: a Strike; hit 1 damage, critical hit 2 (to an army or, for siege, to a
-    fortification)."""
+    fortification). Hurl Nets (§6.2): a melee Strike of the Tok-Nikrat Scouts is a net
+    Strike (`net`, default true), and a netted army may spend Battle to shed the nets
+    (`shed_nets`: the Scouts' key)."""
+    if "shed_nets" in params:
+        return _shed_nets(state, actor, params["shed_nets"], ctx)
     weapon = params.get("weapon", MELEE)
     state, degree, record = roll_strike(state, actor, params, ctx, purpose="battle")
     target, fortification = params.get("target"), params.get("fortification")
-    _event(ctx, "battle", actor, degree, record, target=target or fortification, weapon=weapon)
+    net = _net_strike(state, actor, params)
+    extra = {"net": True} if net else {}
+    _event(ctx, "battle", actor, degree, record, target=target or fortification, weapon=weapon,
+           **extra)  # fmt: skip
+    if net:
+        return _net_hit(state, actor, target, degree, ctx)
     amount = {CS: CRIT_DAMAGE, S: HIT_DAMAGE}.get(degree, 0)
     if not amount:
         return state
@@ -611,6 +635,69 @@ def _battle(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleS
     if degree is CS and knows(state, actor, "burning_weaponry"):
         amount += _burning_weaponry(state, actor, target, ctx)
     return hit(state, actor, target, weapon, amount, degree, ctx, "battle", params)
+
+
+# --- §6.2 Hurl Nets (Tok-Nikrat Scouts) --------------------------------------------------------
+
+
+def _net_strike(state: BattleState, actor: str, params: Params) -> bool:
+    """A melee Battle Strike on an army by an army with Hurl Nets is a net Strike, unless
+    `params["net"]` is false (§6.2; the Scouts' melee Strike is printed "(nets)", §3.4). Only
+    engaged armies can be Struck in melee, so a distant army is never netted."""
+    return (
+        knows(state, actor, "hurl_nets")
+        and params.get("weapon", MELEE) == MELEE
+        and params.get("target") is not None
+        and params.get("net", True) is True
+    )
+
+
+def _nets_on(state: BattleState, key: str) -> list[Effect]:
+    """The "netted" bookkeeping effects on army `key`: value = the mired its nets gave, by = the
+    netting army (it lasts the encounter)."""
+    return [e for e in state.effects if e.army == key and e.condition == "netted" and e.value > 0]
+
+
+def _set_net(state: BattleState, target: str, by: str, value: int) -> BattleState:
+    others = [
+        e
+        for e in state.effects
+        if not (e.army == target and e.condition == "netted" and e.by == by)
+    ]
+    if value > 0:
+        others.append(Effect("hurl_nets", target, "netted", value, by, None, ENCOUNTER, by, 1))
+    return replace(state, effects=tuple(others))
+
+
+def _net_value(state: BattleState, target: str, by: str) -> int:
+    return sum(e.value for e in _nets_on(state, target) if e.by == by)
+
+
+def _net_hit(state: BattleState, actor: str, target: str, degree: Degree, ctx: Ctx):
+    """§6.2 Hurl Nets: a hit deals no damage; the target's mired +1 (+2 on a critical hit)."""
+    value = {CS: 2, S: 1}.get(degree, 0)
+    if not value or not state.army(target).present:
+        return state
+    state = add_army_condition(state, target, "mired", value, ctx.events, "hurl_nets")
+    return _set_net(state, target, actor, _net_value(state, target, actor) + value)
+
+
+def _shed_nets(state: BattleState, actor: str, scouts: str, ctx: Ctx) -> BattleState:
+    """§6.2 Hurl Nets: a netted army uses Battle to shed the nets, a check vs the Scouts'
+    Maneuver DC (its Maneuver check [inferred]: the text names only the DC): critical success
+    the net mired -2, success -1 (never more than the nets gave), critical failure +1."""
+    rolled = roll_check(ctx.dice, "maneuver", maneuver(state, actor), maneuver_dc(state, scouts),
+                        purpose="shed_nets", against=scouts)  # fmt: skip
+    _event(ctx, "shed_nets", actor, rolled.degree, rolled.record, target=scouts)
+    net = _net_value(state, actor, scouts)
+    if rolled.degree in (CS, S):
+        by = min(net, 2 if rolled.degree is CS else 1)
+        state = reduce_army_condition(state, actor, "mired", by, ctx.events, "shed_nets")
+        return _set_net(state, actor, scouts, net - by)
+    if rolled.degree is CF:
+        state = add_army_condition(state, actor, "mired", 1, ctx.events, "shed_nets")
+        return _set_net(state, actor, scouts, net + 1)
+    return state
 
 
 def _burning_weaponry(state: BattleState, actor: str, target: str, ctx: Ctx) -> int:
@@ -1597,7 +1684,7 @@ WAR_ACTIONS: dict[str, WarAction] = {
         WarAction("advance", 1, (MANEUVER,), _advance_candidates, _advance_problems,
                   _advance_preview, _advance, ("potion",)),
         WarAction("battle", 1, (ATTACK,), _battle_candidates, _battle_problems,
-                  _strike_preview, _battle, ("explosive_target",)),
+                  _battle_preview, _battle, ("explosive_target", "net")),
         WarAction("disengage", 2, (MANEUVER,), _disengage_candidates, _disengage_problems,
                   _disengage_preview, _disengage, ("order", "potion")),
         WarAction("guard", 1, (MANEUVER,), _enemy_target_candidates, _guard_problems,

@@ -33,9 +33,9 @@ the reaction to the controller is not built). Revel in Battle and Accustomed to 
 not implemented yet. The army-specific actions of §6.2 (Trample, Trampling Charge, Reactive
 Rally, Furious Charge, Swift Recovery, Battlefield Adaptability, Primal Magic) are war actions
 offered only to the armies whose tactics grant them. Of the passive unique tactics, not built
-are: Hurl Nets (net Strikes and shedding nets), Wyvern Venom's "ongoing venom" and its flat
-check on regaining HP (its weary +1 / 1 damage is built), Flight's immunity to mired from
-effects it flies over, and the ways to destroy Troll Marauders (firepots, burning them).
+are: Wyvern Venom's "ongoing venom" and its flat check on regaining HP (its weary +1 / 1
+damage is built), Flight's immunity to mired from effects it flies over, and the ways to
+destroy Troll Marauders (firepots, burning them).
 """
 
 from collections.abc import Mapping
