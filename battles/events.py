@@ -61,7 +61,8 @@ BATTLE_TEXTS = {
         "(%(total)s vs DC %(dc)s)."
     ),
 }
-# §6.2: what a Swift Recovery or Battlefield Adaptability chose (event texts, board buttons).
+# §6.2: what a Swift Recovery or Battlefield Adaptability chose, or a Battle spent shedding
+# nets (event texts, board buttons).
 CHOICE_LABELS = {
     "hp": _("regain 2 HP"),
     "weary": _("weary −2"),
@@ -69,6 +70,7 @@ CHOICE_LABELS = {
     "mired": _("mired counts as 0"),
     "concealed": _("become concealed"),
     "advance_disengage": _("+2 to Advance and Disengage"),
+    "shed_nets": _("shed the nets"),  # §6.2 Hurl Nets: Battle spent on the nets
 }
 # §6.2 Primal Magic: the d10 rows ("none": a second Overwhelming Magic, house default off).
 PRIMAL_MAGIC_EFFECTS = {

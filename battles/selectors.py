@@ -180,7 +180,7 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                         else None,
                         "cost": spec.cost,
                         "target": names.get(option.params.get("target"), ""),
-                        "choice": CHOICE_LABELS.get(option.params.get("choice"), ""),
+                        **_option_choice(option.params, names),
                         "params": json.dumps(dict(option.params), sort_keys=True),
                         "checks": [
                             {
@@ -223,6 +223,14 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
         else [],
         "correction_conditions": GM_CONDITION_CHOICES,
     }
+
+
+def _option_choice(params, names: dict[str, str]) -> dict:
+    """What an army-specific action's button says beyond its target (§6.2): the choice of
+    Swift Recovery / Battlefield Adaptability, or the nets a Battle sheds (whose)."""
+    if "shed_nets" in params:
+        return {"target": names.get(params["shed_nets"], ""), "choice": CHOICE_LABELS["shed_nets"]}
+    return {"choice": CHOICE_LABELS.get(params.get("choice"), "")}
 
 
 def working_terms(terms) -> str:

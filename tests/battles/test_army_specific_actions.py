@@ -123,3 +123,30 @@ def test_primal_magic_events_read_in_both_languages():
             event_text("battle.primal_magic_effect", effect, names)
             == "Природная магия против Raiders, к10 6: Природная буря (усиленно)."
         )
+
+
+def test_a_netted_army_is_offered_to_shed_the_nets(client, world, gm, enemy_faction, militia):
+    """§6.2 Hurl Nets: after the Tok-Nikrat Scouts net the militia (a typed 20: mired 2), the
+    militia's board offers a Battle button "shed the nets" of the Scouts."""
+    scouts = _specialized(gm, world, enemy_faction, "tok_nikrat_scouts", "Tok-Nikrat", 10)
+    battle = services.battle_create(
+        user=gm, campaign_id=world.pk, name="Nets",
+        sides={"a": [militia.pk], "b": [scouts.pk]}, pcs_side="a",
+    )  # fmt: skip
+    battle, _ = services.battle_act(
+        user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=battle.seq,
+        command={"actor": None, "kind": "gm_correction",
+                 "params": {"army": str(scouts.pk), "engage": [str(militia.pk)]}},
+    )  # fmt: skip
+    battle = _turn_of(gm, battle, scouts)
+    battle, _ = services.battle_act(
+        user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=battle.seq,
+        command={"actor": str(scouts.pk), "kind": "battle", "typed_dice": [20],
+                 "params": {"target": str(militia.pk), "weapon": "melee"}},
+    )  # fmt: skip
+    battle = _turn_of(gm, end_turn(gm, battle), militia)
+    shed = [a for a in _actions(gm, battle) if a["key"] == "battle" and a["choice"]]
+    assert [(a["target"], str(a["choice"])) for a in shed] == [("Tok-Nikrat", "shed the nets")]
+    client.force_login(gm)
+    page = client.get(reverse("battles:board", args=[world.pk, battle.pk])).content.decode()
+    assert "Tok-Nikrat: shed the nets" in page

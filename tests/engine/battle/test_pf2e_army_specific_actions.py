@@ -14,6 +14,8 @@ with Flexible Tactics: melee +15; all 4 HP.
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.engine.battle.helpers import (
     RANGED_WEAPON,
@@ -26,7 +28,10 @@ from tests.engine.battle.helpers import (
     options,
     rejected,
     run,
+    setup,
 )
+from tests.engine.battle.test_pf2e_properties import _check_invariants, _legal_command
+from warfare.engine.battle.protocol import Rejected, command_dice, replay
 from warfare.engine.systems.pf2e.activities.state import new_army_state
 from warfare.engine.systems.pf2e.armies import new_specialized_spec
 from warfare.engine.systems.pf2e.battle import SYSTEM
@@ -749,3 +754,49 @@ def test_shedding_nets_only_what_the_nets_gave():
     assert conditions(state, "b1")["mired"] == 2
     assert {"shed_nets": "n1"} not in options(state, "battle")
     assert rejected(state, "battle", shed_nets="n1") == ["battle.not_netted"]
+
+
+# --- property: specialized armies on the board ----------------------------------------------------
+
+SPECIALIZED_POOL = (
+    lambda k: specialized(k, "tiger_lord_berserkers", hp=4),
+    lambda k: specialized(k, "first_world_army", hp=3, conditions={"weary": 2, "mired": 1}),
+    lambda k: specialized(k, "tok_nikrat_scouts"),
+    lambda k: specialized(k, "troll_marauders", hp=2),
+    lambda k: specialized(k, "greengripe_bombardiers", hp=2),
+    lambda k: with_tactics(specialized(k, "mbotuu_frog_riders"), "focused_devotion"),
+    lambda k: specialized(k, "wyvern_flight"),
+    lambda k: army(k, level=10, tactics=("flexible_tactics",)),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    ours=st.lists(st.integers(0, len(SPECIALIZED_POOL) - 1), min_size=1, max_size=3),
+    theirs=st.lists(st.integers(0, len(SPECIALIZED_POOL) - 1), min_size=1, max_size=3),
+    terrain=st.sampled_from([(), ("difficult_terrain", "swamp"), ("strong_wind",)]),
+    seed=st.integers(0, 2**31),
+)
+def test_specialized_armies_play_legal_commands_that_replay(data, ours, theirs, terrain, seed):
+    """Random legal commands of armies with §6.2 actions and riders (Furious Charge, Swift
+    Recovery, Battlefield Adaptability, Primal Magic, nets, venom, explosions, regeneration)
+    are accepted, keep the invariants of `test_pf2e_properties` and replay to the same state."""
+    setup_data = setup(
+        [SPECIALIZED_POOL[i](f"a{n}") for n, i in enumerate(ours)],
+        [SPECIALIZED_POOL[i](f"b{n}") for n, i in enumerate(theirs)],
+        terrain=terrain,
+    )
+    state = SYSTEM.start(setup_data, seed)
+    commands = []
+    for _ in range(data.draw(st.integers(1, 40))):
+        if state.finished:
+            break
+        command = _legal_command(data.draw, state)
+        result = SYSTEM.apply(state, command, command_dice(seed, len(commands), command.typed_dice))
+        assert not isinstance(result, Rejected), (command, result.problems)
+        state, _events = result
+        commands.append(command)
+        _check_invariants(state)
+    replayed, _ = replay(SYSTEM, setup_data, seed, commands)
+    assert replayed.to_dict() == state.to_dict()
