@@ -53,6 +53,49 @@ BATTLE_TEXTS = {
         "%(army)s is accustomed to panic: instead of more shaken, less weary."
     ),
     "battle.action_interrupted": _("%(army)s's action is cut short."),
+    "battle.swift_recovery_used": _("%(army)s: Swift Recovery, %(choice)s."),
+    "battle.adaptability_chosen": _(
+        "%(army)s: Battlefield Adaptability, %(choice)s until the start of its next turn."
+    ),
+    "battle.brutal_assault": _("%(army)s: Morale check against Brutal Assault, %(degree)s."),
+    "battle.burning_weaponry": _("%(army)s: Maneuver check against Burning Weaponry, %(degree)s."),
+    "battle.explosive_defeat": _("%(army)s: Maneuver check against Explosive Defeat, %(degree)s."),
+    "battle.shed_nets": _("%(army)s tries to shed the nets of %(target)s, %(degree)s."),
+    "battle.destruction_prevented": _("%(army)s regenerates: it cannot be destroyed."),
+    "battle.overwhelming_magic": _(
+        "%(army)s: Overwhelming Magic, the Morale check again with −4: %(degree)s "
+        "(%(total)s vs DC %(dc)s)."
+    ),
+}
+# §6.2: what a Swift Recovery or Battlefield Adaptability chose, or a Battle spent shedding
+# nets (event texts, board buttons).
+CHOICE_LABELS = {
+    "hp": _("regain 2 HP"),
+    "weary": _("weary −2"),
+    "ignore_difficult_terrain": _("ignore difficult terrain"),
+    "mired": _("mired counts as 0"),
+    "concealed": _("become concealed"),
+    "advance_disengage": _("+2 to Advance and Disengage"),
+    "shed_nets": _("shed the nets"),  # §6.2 Hurl Nets: Battle spent on the nets
+}
+# §6.2 Primal Magic: the d10 rows ("none": a second Overwhelming Magic, house default off).
+PRIMAL_MAGIC_EFFECTS = {
+    "entangling_vines": _("Entangling Vines"),
+    "horrific_visions": _("Horrific Visions"),
+    "primal_storm": _("Primal Storm"),
+    "sensory_assault": _("Sensory Assault"),
+    "none": _("nothing"),
+}
+PRIMAL_MAGIC_TEXT = _("Primal Magic on %(army)s, d10 %(roll)s: %(effect)s.")
+PRIMAL_MAGIC_CRITICAL_TEXT = _("Primal Magic on %(army)s, d10 %(roll)s: %(effect)s (stronger).")
+# Temporary battle effects that are not §9 conditions (§6.2).
+EFFECT_LABELS = {
+    "ignores_difficult_terrain": _("ignores difficult terrain"),
+    "mired_suppressed": _("mired counts as 0"),
+    "advance_disengage_bonus": _("bonus to Advance and Disengage"),
+    "primal_storm": _("strong wind and rain"),
+    "sensory_assault": _("Sensory Assault penalty"),
+    "regenerated": _("regenerated this turn"),
 }
 ACTION_TEXT = _("%(army)s: %(action)s%(target)s, %(degree)s%(check)s.")
 CHECK_TEXT = _(" (d20 %(die)s + %(modifier)s = %(total)s vs DC %(dc)s)")
@@ -93,8 +136,16 @@ def event_text(code: str, params: dict, names: dict[str, str]) -> str:
         shown["degree"] = DEGREE_LABELS.get(shown["check"].get("degree"), "")
     if shown.get("condition") in CONDITIONS:
         shown["condition"] = labels.condition_name(shown["condition"])
+    elif shown.get("condition") in EFFECT_LABELS:
+        shown["condition"] = EFFECT_LABELS[shown["condition"]]
     if isinstance(shown.get("reaction"), str):
         shown["reaction"] = labels.war_action_name(shown["reaction"])
+    if shown.get("choice") in CHOICE_LABELS:
+        shown["choice"] = CHOICE_LABELS[shown["choice"]]
+    if code == "battle.primal_magic_effect":
+        shown["effect"] = PRIMAL_MAGIC_EFFECTS.get(shown.get("effect"), shown.get("effect"))
+        template = PRIMAL_MAGIC_CRITICAL_TEXT if shown.get("critical") else PRIMAL_MAGIC_TEXT
+        return str(template) % {key: shown.get(key, "") for key in ("army", "roll", "effect")}
     kind = code.removeprefix("battle.")
     if kind in WAR_ACTIONS and code not in BATTLE_TEXTS:
         target = shown.get("target")

@@ -22,6 +22,7 @@ from warfare.engine.systems.pf2e.battle.rules import ACTIONS_PER_TURN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.selectors import check_view, working
 
+from .events import CHOICE_LABELS
 from .models import Battle, BattleStatus
 from .problems import FORTIFICATION_LABELS
 from .services import army_factions, may_command, side_factions
@@ -186,6 +187,7 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                         else None,
                         "cost": spec.cost,
                         "target": names.get(option.params.get("target"), ""),
+                        **_option_choice(option.params, names),
                         "params": json.dumps(dict(option.params), sort_keys=True),
                         "checks": [
                             {
@@ -256,6 +258,14 @@ def _reaction(state, names: dict[str, str], actions: list[dict]) -> dict | None:
         "use": answers.get("use_reaction"),
         "answers": [answers[key] for key in ("use_reaction", "decline_reaction") if key in answers],
     }
+
+
+def _option_choice(params, names: dict[str, str]) -> dict:
+    """What an army-specific action's button says beyond its target (§6.2): the choice of
+    Swift Recovery / Battlefield Adaptability, or the nets a Battle sheds (whose)."""
+    if "shed_nets" in params:
+        return {"target": names.get(params["shed_nets"], ""), "choice": CHOICE_LABELS["shed_nets"]}
+    return {"choice": CHOICE_LABELS.get(params.get("choice"), "")}
 
 
 def working_terms(terms) -> str:

@@ -256,6 +256,39 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         note="1: a kingdom also gains XP for enemy armies it routed; 0: only for the ones it "
         "defeated (0 HP), as the text says.",
     ),
+    HouseDefault(
+        key="furious_charge.strike_uses_reaction",
+        value=1,
+        tag=Tag.INFERRED,
+        source="pf2e §6.2 Furious Charge, §0.5",
+        note="Furious Charge's Strike is made 'as a reaction': 1 = it uses the army's one "
+        "reaction of the round (no Strike if that is used or blocked); 0 = it is free.",
+    ),
+    HouseDefault(
+        key="primal_magic.reroll_overwhelming",
+        value=1,
+        tag=Tag.GAP,
+        source="pf2e §6.2 Primal Magic",
+        note="Overwhelming Magic (d10 9-10) rolls twice more; the text does not say what a "
+        "second 9-10 does: 1 = reroll it; 0 = that roll has no effect.",
+    ),
+    HouseDefault(
+        key="battlefield_adaptability.mired_removed",
+        value=0,
+        tag=Tag.GAP,
+        source="pf2e §6.2 Battlefield Adaptability",
+        note="'Until the start of its next turn ... reduce mired to 0': 0 = its mired counts "
+        "as 0 until then and comes back afterwards; 1 = its mired ends for good.",
+    ),
+    HouseDefault(
+        key="battle.swamp_tactics_ignore_difficult_terrain",
+        value=1,
+        tag=Tag.INFERRED,
+        source="pf2e §6.2 Swamp Dwellers, Amphibious, Water Stride; §7.4",
+        note="The battlefield has one 'difficult terrain' feature: 1 = when swamp or water is "
+        "also on it, that difficult terrain is taken to be the swamp or water, which these "
+        "tactics ignore; 0 = they never ignore it.",
+    ),
 )
 
 

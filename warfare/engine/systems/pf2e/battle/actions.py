@@ -1,6 +1,7 @@
 """War actions (§8): the 6 basic actions (§8.1), the 9 tactical actions taken on an army's
 own turn (§8.2; Counterattack and False Retreat are reactions, in `reactions`) and the
-army-specific Reactive Rally, Trample and Trampling Charge (§6.2).
+army-specific actions of §6.2: Reactive Rally, Trample, Trampling Charge, Furious Charge,
+Swift Recovery, Battlefield Adaptability and Primal Magic.
 
 Each `WarAction` lists its candidate params (`candidates`), checks a params dict
 (`validate` -> problems), previews its checks (`preview`) and resolves it (`resolve`, with the
@@ -13,12 +14,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from warfare.engine.battle.protocol import CheckPreview
-from warfare.engine.checks import Degree
+from warfare.engine.checks import Degree, degree_of_success
 from warfare.engine.dice import Dice
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.armies import stat_block
 from warfare.engine.systems.pf2e.battle.rules import (
+    ADAPTABILITY_BONUS,
     BATTLEFIELD_MEDICINE_DC,
     CF,
     CIRCUMSTANCE,
@@ -32,18 +34,23 @@ from warfare.engine.systems.pf2e.battle.rules import (
     MAX_ENGAGEMENTS,
     PRESSURE_PENALTIES,
     REACTIONS,
+    SENSORY_ASSAULT_PENALTY,
     STATUS,
     WIND,
     S,
     add_army_condition,
     add_effect,
     as_dc,
+    condition_value,
     conditions_of,
     damage,
     effective_block,
     end_effects,
     extend,
+    features_of,
+    has_effect,
     heal_army,
+    ignores,
     knows,
     maneuver,
     maneuver_dc,
@@ -54,6 +61,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     roll_check,
     route,
     situational,
+    strike_riders,
     undetected_by,
 )
 from warfare.engine.systems.pf2e.battle.state import (
@@ -193,8 +201,9 @@ def strike_modifier(
     fortification: str | None = None,
     aoa_bonus: tuple[str, int] | None = None,
 ) -> Stat:
-    """Attack modifier of a Strike now: MAP (Keep up the Pressure), distance, wind,
-    concealment, tactics' situational bonuses, Ambush / Swamp Charge, All-Out Assault."""
+    """Attack modifier of a Strike now: MAP (Keep up the Pressure), distance, wind (Primal
+    Storm's too), concealment, tactics' situational bonuses, Ambush / Swamp Charge, All-Out
+    Assault, Sensory Assault."""
     entry = state.army(actor)
     block = effective_block(state, actor)
     stat = _attack_stat(state, actor, weapon)
@@ -210,7 +219,10 @@ def strike_modifier(
         extra.append(Modifier("map.keep_up_the_pressure", PRESSURE_PENALTIES[count]))
     elif count:
         extra.append(Modifier("map", MAP_PENALTIES[count]))
-    wind = [f for f in state.terrain if f in WIND]
+    wind = [f for f in features_of(state, actor) if f in WIND]
+    if has_effect(state, actor, "sensory_assault"):
+        extra.append(Modifier("primal_magic.sensory_assault", SENSORY_ASSAULT_PENALTY,
+                              CIRCUMSTANCE))  # fmt: skip
     if weapon == RANGED:
         extra += [Modifier(f"terrain.{f}", WIND[f], CIRCUMSTANCE) for f in wind]
     if target is not None:
@@ -325,7 +337,8 @@ def hit(
 ) -> BattleState:
     """Deal a Strike's damage with the ranged riders of §6.1: Flaming Shot (+1 damage on a
     failed Maneuver check vs the attack DC) and Explosive Shot (a critical hit on a
-    non-distant army: 1 damage to another non-distant enemy, `params["explosive_target"]`)."""
+    non-distant army: 1 damage to another non-distant enemy, `params["explosive_target"]`);
+    then the riders of §6.2 (`rules.strike_riders`)."""
     if weapon == RANGED and amount > 0 and knows(state, actor, "flaming_shot"):
         ranged = effective_block(state, actor).ranged
         assert ranged is not None
@@ -343,7 +356,9 @@ def hit(
         if not rolled.degree.succeeded:
             amount += 1
     target_was_distant = state.army(target).position == DISTANT
+    hp_before = state.army(target).hp
     state = damage(state, target, amount, ctx.dice, ctx.events, reason)
+    damaged = state.army(target).hp < hp_before
     if weapon == RANGED and degree is CS and not target_was_distant:
         other = params.get("explosive_target")
         if (
@@ -354,7 +369,8 @@ def hit(
             and state.army(other).position != DISTANT
         ):
             state = damage(state, other, 1, ctx.dice, ctx.events, "explosive_shot")
-    return state
+    return strike_riders(state, actor, target, weapon=weapon, critical=degree is CS,
+                         damaged=damaged, dice=ctx.dice, events=ctx.events)  # fmt: skip
 
 
 def _strike_candidates(
@@ -415,6 +431,13 @@ def _strike_problems(
     ):
         return [_p("target_engaged", target=target)]
     return []
+
+
+def _battle_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
+    if "shed_nets" in params:
+        scouts = params["shed_nets"]
+        return (_preview("maneuver", maneuver(state, actor), maneuver_dc(state, scouts), scouts),)
+    return _strike_preview(state, actor, params)
 
 
 def _strike_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
@@ -534,8 +557,16 @@ def _can_engage_after_maneuver(state: BattleState, actor: str, target: str) -> b
     )
 
 
+def _adaptability(state: BattleState, actor: str) -> list[Modifier]:
+    """§6.2 Battlefield Adaptability: +2 circumstance to Maneuver checks to Advance and
+    Disengage while its effect lasts."""
+    if not has_effect(state, actor, "advance_disengage_bonus"):
+        return []
+    return [Modifier("tactic.battlefield_adaptability", ADAPTABILITY_BONUS, CIRCUMSTANCE)]
+
+
 def _advance_check(state: BattleState, actor: str, target: str) -> tuple[Stat, Stat]:
-    modifier = maneuver(state, actor)
+    modifier = extend(maneuver(state, actor), _adaptability(state, actor))
     if knows(state, target, "flight") and not knows(state, actor, "flight"):
         modifier = extend(modifier, [Modifier("tactic.flight", -2, CIRCUMSTANCE)])
     return modifier, maneuver_dc(state, target)
@@ -569,26 +600,120 @@ def _advance(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Battle
 
 
 def _battle_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
-    return _strike_candidates(state, actor, ranged_vs_fortification=True)
+    shed = [{"shed_nets": e.by} for e in _nets_on(state, actor)]
+    return _strike_candidates(state, actor, ranged_vs_fortification=True) + shed
 
 
 def _battle_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    if "shed_nets" in params:
+        by = params["shed_nets"]
+        if not any(e.by == by for e in _nets_on(state, actor)):
+            return [_p("not_netted", target=by)]
+        return []
+    if not isinstance(params.get("net", True), bool):
+        return [_p("bad_param", param="net", value=params.get("net"))]
     return _strike_problems(state, actor, params, allow_fortification=True)
 
 
 def _battle(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
     """§8.1 Battle: a Strike; hit 1 damage, critical hit 2 (to an army or, for siege, to a
-    fortification)."""
+    fortification). Hurl Nets (§6.2): a melee Strike of the Tok-Nikrat Scouts is a net
+    Strike (`net`, default true), and a netted army may spend Battle to shed the nets
+    (`shed_nets`: the Scouts' key)."""
+    if "shed_nets" in params:
+        return _shed_nets(state, actor, params["shed_nets"], ctx)
     weapon = params.get("weapon", MELEE)
     state, degree, record = roll_strike(state, actor, params, ctx, purpose="battle")
     target, fortification = params.get("target"), params.get("fortification")
-    _event(ctx, "battle", actor, degree, record, target=target or fortification, weapon=weapon)
+    net = _net_strike(state, actor, params)
+    extra = {"net": True} if net else {}
+    _event(ctx, "battle", actor, degree, record, target=target or fortification, weapon=weapon,
+           **extra)  # fmt: skip
+    if net:
+        return _net_hit(state, actor, target, degree, ctx)
     amount = {CS: CRIT_DAMAGE, S: HIT_DAMAGE}.get(degree, 0)
     if not amount:
         return state
     if fortification is not None:
         return damage_fortification(state, fortification, amount, ctx.events, "battle")
+    if degree is CS and knows(state, actor, "burning_weaponry"):
+        amount += _burning_weaponry(state, actor, target, ctx)
     return hit(state, actor, target, weapon, amount, degree, ctx, "battle", params)
+
+
+# --- §6.2 Hurl Nets (Tok-Nikrat Scouts) --------------------------------------------------------
+
+
+def _net_strike(state: BattleState, actor: str, params: Params) -> bool:
+    """A melee Battle Strike on an army by an army with Hurl Nets is a net Strike, unless
+    `params["net"]` is false (§6.2; the Scouts' melee Strike is printed "(nets)", §3.4). Only
+    engaged armies can be Struck in melee, so a distant army is never netted."""
+    return (
+        knows(state, actor, "hurl_nets")
+        and params.get("weapon", MELEE) == MELEE
+        and params.get("target") is not None
+        and params.get("net", True) is True
+    )
+
+
+def _nets_on(state: BattleState, key: str) -> list[Effect]:
+    """The "netted" bookkeeping effects on army `key`: value = the mired its nets gave, by = the
+    netting army (it lasts the encounter)."""
+    return [e for e in state.effects if e.army == key and e.condition == "netted" and e.value > 0]
+
+
+def _set_net(state: BattleState, target: str, by: str, value: int) -> BattleState:
+    others = [
+        e
+        for e in state.effects
+        if not (e.army == target and e.condition == "netted" and e.by == by)
+    ]
+    if value > 0:
+        others.append(Effect("hurl_nets", target, "netted", value, by, None, ENCOUNTER, by, 1))
+    return replace(state, effects=tuple(others))
+
+
+def _net_value(state: BattleState, target: str, by: str) -> int:
+    return sum(e.value for e in _nets_on(state, target) if e.by == by)
+
+
+def _net_hit(state: BattleState, actor: str, target: str, degree: Degree, ctx: Ctx):
+    """§6.2 Hurl Nets: a hit deals no damage; the target's mired +1 (+2 on a critical hit)."""
+    value = {CS: 2, S: 1}.get(degree, 0)
+    if not value or not state.army(target).present:
+        return state
+    state = add_army_condition(state, target, "mired", value, ctx.events, "hurl_nets")
+    return _set_net(state, target, actor, _net_value(state, target, actor) + value)
+
+
+def _shed_nets(state: BattleState, actor: str, scouts: str, ctx: Ctx) -> BattleState:
+    """§6.2 Hurl Nets: a netted army uses Battle to shed the nets, a check vs the Scouts'
+    Maneuver DC (its Maneuver check [inferred]: the text names only the DC): critical success
+    the net mired -2, success -1 (never more than the nets gave), critical failure +1."""
+    rolled = roll_check(ctx.dice, "maneuver", maneuver(state, actor), maneuver_dc(state, scouts),
+                        purpose="shed_nets", against=scouts)  # fmt: skip
+    _event(ctx, "shed_nets", actor, rolled.degree, rolled.record, target=scouts)
+    net = _net_value(state, actor, scouts)
+    if rolled.degree in (CS, S):
+        by = min(net, 2 if rolled.degree is CS else 1)
+        state = reduce_army_condition(state, actor, "mired", by, ctx.events, "shed_nets")
+        return _set_net(state, actor, scouts, net - by)
+    if rolled.degree is CF:
+        state = add_army_condition(state, actor, "mired", 1, ctx.events, "shed_nets")
+        return _set_net(state, actor, scouts, net + 1)
+    return state
+
+
+def _burning_weaponry(state: BattleState, actor: str, target: str, ctx: Ctx) -> int:
+    """§6.2 Burning Weaponry: after a critical Battle Strike on an army, the target makes a
+    Maneuver check vs the Bombardiers' Maneuver DC; on a failure it takes 1 more damage."""
+    rolled = roll_check(ctx.dice, "maneuver", maneuver(state, target), maneuver_dc(state, actor),
+                        purpose="burning_weaponry", against=actor)  # fmt: skip
+    ctx.events.append(
+        Event("battle.burning_weaponry", {"army": target, "by": actor,
+                                          "degree": rolled.degree.code, "check": rolled.record})
+    )  # fmt: skip
+    return 0 if rolled.degree.succeeded else 1
 
 
 # --- §8.1 Disengage--------------------------------------------------------------------------------
@@ -613,7 +738,7 @@ def _disengage_problems(state: BattleState, actor: str, params: Params) -> list[
 
 def _disengage_checks(state: BattleState, actor: str, target: str) -> tuple[Stat, Stat, list]:
     whens = ["disengage_with_water"] if "water" in state.terrain else []
-    modifier = maneuver(state, actor, whens)
+    modifier = extend(maneuver(state, actor, whens), _adaptability(state, actor))
     dc = maneuver_dc(state, target, ["enemy_disengages"])
     improvements = []
     if knows(state, actor, "accustomed_to_panic"):
@@ -793,12 +918,43 @@ def _all_out_assault(state: BattleState, actor: str, params: Params, ctx: Ctx) -
     state, degree, record = roll_strike(state, actor, params, ctx, purpose="all_out_assault")
     _event(ctx, "all_out_assault", actor, degree, record, target=target)
     amount = {CS: 3, S: 2, Degree.FAILURE: 1}.get(degree, 0)
+    hp_before = state.army(target).hp
     state = hit(state, actor, target, MELEE, amount, degree, ctx, "all_out_assault", params)
+    if state.army(target).hp < hp_before and knows(state, actor, "brutal_assault"):
+        state = _brutal_assault(state, actor, target, ctx)
     if degree is CS:
         state = state.with_army(replace(state.army(actor), next_attack_bonus=(target, 1)))
     elif degree is CF:
         effect = _effect("all_out_assault.critical_failure", actor, "outflanked", actor, by=target)
         state = add_effect(state, effect, ctx.events)
+    return state
+
+
+BRUTAL_ASSAULT_DC = 24  # §6.2 Brutal Assault (Troll Marauders)
+
+
+def _brutal_assault(state: BattleState, actor: str, target: str, ctx: Ctx) -> BattleState:
+    """§6.2 Brutal Assault: an army damaged by the trolls' All-Out Assault attempts a DC 24
+    Morale check; failure: it becomes shaken 1, critical failure shaken 2 (raised to that
+    value, as PF2e "becomes shaken 1"; a higher shaken stays)."""
+    entry = state.army(target)
+    if not entry.present:
+        return state
+    dc = Stat(BRUTAL_ASSAULT_DC, (("brutal_assault", BRUTAL_ASSAULT_DC),))
+    rolled = roll_check(ctx.dice, "morale", morale(state, target), dc, purpose="brutal_assault",
+                        against=actor)  # fmt: skip
+    ctx.events.append(
+        Event("battle.brutal_assault", {"army": target, "by": actor,
+                                        "degree": rolled.degree.code, "check": rolled.record})
+    )  # fmt: skip
+    if rolled.degree.succeeded:
+        ctx.morale_successes.append((target, actor, "brutal_assault"))
+        return state
+    value = 2 if rolled.degree is CF else 1
+    shaken = state.army(target).army.spec.condition_values.get("shaken", 0)
+    if shaken < value:
+        state = add_army_condition(state, target, "shaken", value - shaken, ctx.events,
+                                   "brutal_assault")  # fmt: skip
     return state
 
 
@@ -1135,25 +1291,53 @@ def _overwhelming_bombardment(state: BattleState, actor: str, params: Params, ct
 # --- §8.2 Taunt------------------------------------------------------------------------------------
 
 
-def _taunt_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
+FRIGHTENING_FOE_BONUS = 2  # §6.2 Frightening Foe: Taunt after Regeneration this turn (status)
+
+
+def _morale_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
     target = params["target"]
     return (_preview("morale", morale(state, actor), morale_dc(state, target), target),)
 
 
+def _taunt_check(state: BattleState, actor: str, target: str) -> tuple[Stat, Stat]:
+    """Taunt's Morale vs the target's Morale DC; Frightening Foe (§6.2) +2 status if the
+    army's Regeneration healed it this turn."""
+    modifier = morale(state, actor)
+    if knows(state, actor, "frightening_foe") and has_effect(state, actor, "regenerated"):
+        bonus = Modifier("tactic.frightening_foe", FRIGHTENING_FOE_BONUS, STATUS)
+        modifier = extend(modifier, [bonus])
+    return modifier, morale_dc(state, target)
+
+
+def _taunt_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
+    modifier, dc = _taunt_check(state, actor, params["target"])
+    return (_preview("morale", modifier, dc, params["target"]),)
+
+
 def _taunt(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
     """§8.2 Taunt: CS target shaken 2, S shaken 1 (until the start of your next turn);
-    CF the target's shaken -1."""
+    CF the target's shaken -1. Chorus of Croaks with Focused Devotion (§6.2): a critical
+    failure becomes a failure."""
     target = params["target"]
-    modifier, dc = morale(state, actor), morale_dc(state, target)
+    modifier, dc = _taunt_check(state, actor, target)
     rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose="taunt", against=target)
-    _event(ctx, "taunt", actor, rolled.degree, rolled.record, target=target)
-    if rolled.degree.succeeded:
+    degree, record = rolled.degree, rolled.record
+    if (
+        degree is CF
+        and knows(state, actor, "chorus_of_croaks")
+        and knows(state, actor, "focused_devotion")
+    ):
+        degree = Degree.FAILURE
+        adjustments = [*record["adjustments"], ["tactic.chorus_of_croaks", 1]]
+        record = {**record, "adjustments": adjustments, "degree": degree.code}
+    _event(ctx, "taunt", actor, degree, record, target=target)
+    if degree.succeeded:
         ctx.morale_successes.append((actor, target, "taunt"))
-    if rolled.degree in (CS, S):
-        value = 2 if rolled.degree is CS else 1
+    if degree in (CS, S):
+        value = 2 if degree is CS else 1
         effect = _effect("taunt", target, "shaken", actor, value=value, by=actor)
         state = add_effect(state, effect, ctx.events)
-    elif rolled.degree is CF:
+    elif degree is CF:
         state = reduce_army_condition(state, target, "shaken", 1, ctx.events, "taunt")
     return state
 
@@ -1224,6 +1408,267 @@ def _trampling_charge(state: BattleState, actor: str, params: Params, ctx: Ctx) 
     return state
 
 
+# --- §6.2 army-specific actions: Furious Charge, Swift Recovery, Battlefield Adaptability,
+# Primal Magic ---------------------------------------------------------------------------------
+
+
+def _spend(state: BattleState, actor: str, key: str) -> BattleState:
+    """Mark a once-per-encounter action as used (§6.2 Furious Charge, Swift Recovery)."""
+    entry = state.army(actor)
+    return state.with_army(replace(entry, spent=(*entry.spent, key)))
+
+
+def _once_problems(state: BattleState, actor: str, key: str) -> list[Problem]:
+    if key in state.army(actor).spent:
+        return [_p("once_per_encounter", action=key)]
+    return []
+
+
+def _furious_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    strike = params.get("strike", True)
+    if not isinstance(strike, bool):
+        return [_p("bad_param", param="strike", value=strike)]
+    return _once_problems(state, actor, "furious_charge") or _advance_problems(state, actor, params)
+
+
+def _reaction_blocked(state: BattleState, actor: str) -> str | None:
+    """Why `actor` cannot react now (§0.5: its one reaction used; False Retreat's
+    "no_reactions"), or None."""
+    if state.army(actor).reaction_used:
+        return "reaction_used"
+    if has_effect(state, actor, "no_reactions"):
+        return "no_reactions"
+    return None
+
+
+def _furious_charge(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
+    """§6.2 Furious Charge (Tiger Lord Berserkers, 1 action, once per war encounter): an
+    Advance (§8.1, with all its rules); if it engages the target, a melee Strike vs that
+    army "as a reaction" (hit 1 damage, critical hit 2).
+
+    The Strike is the `strike` param, on by default (the board always makes it; the API may
+    decline it, e.g. to keep the reaction for Counterattack). By house default it uses the
+    army's one reaction of the round (§0.5): no Strike when that is used or blocked. Made on
+    the army's own turn, it takes and counts toward MAP (§0.4; PF2e applies MAP during your
+    turn, reactions included)."""
+    target = params["target"]
+    state = _spend(state, actor, "furious_charge")
+    state = _advance(state, actor, params, ctx)
+    entry = state.army(actor)
+    if (
+        not params.get("strike", True)
+        or not state.is_engaged(actor, target)
+        or effective_block(state, actor).melee is None
+    ):
+        return state
+    if house_value("furious_charge.strike_uses_reaction"):
+        reason = _reaction_blocked(state, actor)
+        if reason is not None:
+            ctx.events.append(
+                Event("battle.reaction_blocked", {"army": actor, "reaction": "furious_charge",
+                                                  "reason": reason, "trigger": "furious_charge"})
+            )  # fmt: skip
+            return state
+        state = state.with_army(replace(entry, reaction_used=True))
+    strike = {"target": target, "weapon": MELEE}
+    state, degree, record = roll_strike(state, actor, strike, ctx, purpose="furious_charge")
+    _event(ctx, "furious_charge", actor, degree, record, target=target, weapon=MELEE)
+    amount = {CS: CRIT_DAMAGE, S: HIT_DAMAGE}.get(degree, 0)
+    if amount:
+        state = hit(state, actor, target, MELEE, amount, degree, ctx, "furious_charge", strike)
+    return state
+
+
+def _furious_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
+    if "furious_charge" in state.army(actor).spent:
+        return []
+    return _advance_candidates(state, actor)
+
+
+SWIFT_RECOVERY = {"hp": 2, "weary": 2}  # §6.2 Swift Recovery: regain 2 HP or weary -2
+
+
+def _swift_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
+    return [{"choice": choice} for choice in SWIFT_RECOVERY]
+
+
+def _swift_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    choice = params.get("choice")
+    if choice not in SWIFT_RECOVERY:
+        return [_p("bad_choice", choice=choice)]
+    problems = _once_problems(state, actor, "swift_recovery")
+    if problems:
+        return problems
+    entry = state.army(actor)
+    if choice == "hp" and entry.hp >= entry.army.max_hp:
+        return [_p("nothing_to_recover", choice=choice)]
+    if choice == "weary" and not entry.army.spec.condition_values.get("weary"):
+        return [_p("nothing_to_recover", choice=choice)]
+    return []
+
+
+def _swift_recovery(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
+    """§6.2 Swift Recovery (First World Army, 2 actions, once per battle): regain 2 HP
+    (`choice` "hp") or reduce its (lasting) weary by 2 (`choice` "weary")."""
+    choice = params["choice"]
+    state = _spend(state, actor, "swift_recovery")
+    ctx.events.append(Event("battle.swift_recovery_used", {"army": actor, "choice": choice}))
+    if choice == "hp":
+        return heal_army(state, actor, SWIFT_RECOVERY["hp"], ctx.events, "swift_recovery")
+    return reduce_army_condition(
+        state, actor, "weary", SWIFT_RECOVERY["weary"], ctx.events, "swift_recovery"
+    )
+
+
+# §6.2 Battlefield Adaptability: choice -> the effect it gives until the start of its next turn.
+ADAPTABILITY_EFFECTS = {
+    "ignore_difficult_terrain": "ignores_difficult_terrain",
+    "mired": "mired_suppressed",
+    "concealed": "concealed",
+    "advance_disengage": "advance_disengage_bonus",
+}
+
+
+def _adaptability_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
+    return [{"choice": choice} for choice in ADAPTABILITY_EFFECTS]
+
+
+def _adaptability_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    """Each choice only when it changes something: difficult terrain it does not already
+    ignore, some mired, not yet concealed, not yet +2."""
+    choice = params.get("choice")
+    if choice not in ADAPTABILITY_EFFECTS:
+        return [_p("bad_choice", choice=choice)]
+    useless = {
+        "ignore_difficult_terrain": "difficult_terrain" not in state.terrain
+        or ignores(state, actor, "difficult_terrain"),
+        "mired": not condition_value(state, actor, "mired"),
+        "concealed": "concealed" in conditions_of(state, actor),
+        "advance_disengage": has_effect(state, actor, "advance_disengage_bonus"),
+    }
+    return [_p("no_effect", choice=choice)] if useless[choice] else []
+
+
+def _battlefield_adaptability(state: BattleState, actor: str, params: Params, ctx: Ctx):
+    """§6.2 Battlefield Adaptability (First World Army, 1 action): until the start of its
+    next turn, one `choice`: ignore ground-based difficult terrain; mired reduced to 0 (by
+    house default it counts as 0 until then, else it ends for good); concealed (§9: +2
+    circumstance Maneuver, attacks on it -2); or +2 circumstance to Maneuver checks to Advance
+    and Disengage."""
+    choice = params["choice"]
+    ctx.events.append(Event("battle.adaptability_chosen", {"army": actor, "choice": choice}))
+    if choice == "mired" and house_value("battlefield_adaptability.mired_removed"):
+        ended = [e for e in state.effects if e.army == actor and e.condition == "mired"]
+        keep = [e for e in state.effects if not any(e is x for x in ended)]
+        state = end_effects(state, keep, ended, ctx.events)
+        return remove_army_condition(state, actor, "mired", ctx.events, "battlefield_adaptability")
+    value = ADAPTABILITY_BONUS if choice == "advance_disengage" else 1
+    effect = _effect(f"battlefield_adaptability.{choice}", actor, ADAPTABILITY_EFFECTS[choice],
+                     actor, value=value)  # fmt: skip
+    return add_effect(state, effect, ctx.events)
+
+
+# §6.2 Primal Magic: the d10 table (lowest roll of each row, row).
+PRIMAL_MAGIC_TABLE = (
+    (1, "entangling_vines"),
+    (3, "horrific_visions"),
+    (5, "primal_storm"),
+    (7, "sensory_assault"),
+    (9, "overwhelming_magic"),
+)
+OVERWHELMING_PENALTY = -4  # §6.2 Overwhelming Magic: the Morale check took -4 circumstance
+
+
+def primal_magic_row(roll: int) -> str:
+    """The §6.2 Primal Magic row of a d10 result."""
+    return [row for low, row in PRIMAL_MAGIC_TABLE if roll >= low][-1]
+
+
+def _primal_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
+    if state.engaged_with(actor):
+        return [_p("engaged")]
+    return _enemy_problems(state, actor, params.get("target"))
+
+
+def _primal_magic(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
+    """§6.2 Primal Magic (First World Army, 2 actions, not engaged): Morale vs the target's
+    Morale DC; on a success roll a d10 (the effect is stronger on a critical success):
+    1-2 Entangling Vines, mired +1 (+2); 3-4 Horrific Visions, shaken +1 (+2); 5-6 Primal
+    Storm, 1 damage (2) and the target is in strong wind and rain until the end of its next
+    turn; 7-8 Sensory Assault, -2 circumstance to its attacks and Maneuver checks until the
+    end of its next turn; 9-10 Overwhelming Magic: the Morale check is taken again with -4
+    circumstance (same die, so the degree may drop, even to no effect at all), and if it
+    still succeeds two more d10s are rolled (a 9-10 among them rerolled by house default)
+    and both rows apply at the new degree."""
+    target = params["target"]
+    modifier, dc = morale(state, actor), morale_dc(state, target)
+    rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose="primal_magic", against=target)
+    _event(ctx, "primal_magic", actor, rolled.degree, rolled.record, target=target)
+    degree = rolled.degree
+    if not degree.succeeded:
+        return state
+    roll = ctx.dice.roll(10, purpose="primal_magic")
+    rows = [(roll, primal_magic_row(roll))]
+    if rows[0][1] == "overwhelming_magic":
+        lowered = extend(modifier, [Modifier("primal_magic.overwhelming_magic",
+                                             OVERWHELMING_PENALTY, CIRCUMSTANCE)])  # fmt: skip
+        die = rolled.record["die"]
+        degree = degree_of_success(die + lowered.value, dc.value, die)
+        record = {**rolled.record, "modifier": lowered.value, "total": die + lowered.value,
+                  "modifier_breakdown": [list(t) for t in lowered.breakdown],
+                  "rolled": degree.code, "degree": degree.code}  # fmt: skip
+        ctx.events.append(
+            Event("battle.overwhelming_magic", {"army": actor, "target": target, "roll": roll,
+                                                "check": record, "degree": degree.code,
+                                                "total": record["total"], "dc": dc.value})
+        )  # fmt: skip
+        if not degree.succeeded:
+            return state
+        rows = []
+        while len(rows) < 2:
+            extra = ctx.dice.roll(10, purpose="primal_magic")
+            row = primal_magic_row(extra)
+            if row != "overwhelming_magic":
+                rows.append((extra, row))
+            elif not house_value("primal_magic.reroll_overwhelming"):
+                rows.append((extra, "none"))
+    ctx.morale_successes.append((actor, target, "primal_magic"))
+    for roll, row in rows:
+        state = _primal_effect(state, actor, target, roll, row, degree is CS, ctx)
+    return state
+
+
+def _primal_effect(
+    state: BattleState, actor: str, target: str, roll: int, row: str, critical: bool, ctx: Ctx
+) -> BattleState:
+    """One Primal Magic row on `target` (see `_primal_magic`)."""
+    ctx.events.append(
+        Event("battle.primal_magic_effect", {"army": target, "by": actor, "roll": roll,
+                                             "effect": row, "critical": critical})
+    )  # fmt: skip
+    entry = state.army(target)
+    if not entry.present:
+        return state
+    value = 2 if critical else 1
+    reason = f"primal_magic.{row}"
+    if row == "entangling_vines":
+        return add_army_condition(state, target, "mired", value, ctx.events, reason)
+    if row == "horrific_visions":
+        return add_army_condition(state, target, "shaken", value, ctx.events, reason)
+    if row == "primal_storm":
+        state = damage(state, target, value, ctx.dice, ctx.events, reason)
+        entry = state.army(target)
+        if not entry.present or entry.defeated:
+            return state
+        effect = _effect(reason, target, "primal_storm", target, by=actor, boundary=TURN_END)
+        return add_effect(state, effect, ctx.events)
+    if row == "sensory_assault":
+        effect = _effect(reason, target, "sensory_assault", target,
+                         value=-SENSORY_ASSAULT_PENALTY, by=actor, boundary=TURN_END)  # fmt: skip
+        return add_effect(state, effect, ctx.events)
+    return state
+
+
 def _maneuver_preview(state: BattleState, actor: str, params: Params) -> tuple[CheckPreview, ...]:
     target = params["target"]
     return (_preview("maneuver", maneuver(state, actor), maneuver_dc(state, target), target),)
@@ -1243,7 +1688,7 @@ WAR_ACTIONS: dict[str, WarAction] = {
         WarAction("advance", 1, (MANEUVER,), _advance_candidates, _advance_problems,
                   _advance_preview, _advance, ("potion",)),
         WarAction("battle", 1, (ATTACK,), _battle_candidates, _battle_problems,
-                  _strike_preview, _battle, ("explosive_target",)),
+                  _battle_preview, _battle, ("explosive_target", "net")),
         WarAction("disengage", 2, (MANEUVER,), _disengage_candidates, _disengage_problems,
                   _disengage_preview, _disengage, ("order", "potion")),
         WarAction("guard", 1, (MANEUVER,), _enemy_target_candidates, _guard_problems,
@@ -1277,6 +1722,14 @@ WAR_ACTIONS: dict[str, WarAction] = {
                   _strike_preview, _trample),
         WarAction("trampling_charge", 3, (MANEUVER,), _trampling_candidates,
                   _trampling_problems, _maneuver_preview, _trampling_charge),
+        WarAction("furious_charge", 1, (MANEUVER,), _furious_candidates, _furious_problems,
+                  _advance_preview, _furious_charge, ("strike", "potion")),
+        WarAction("swift_recovery", 2, (), _swift_candidates, _swift_problems, _no_preview,
+                  _swift_recovery),
+        WarAction("battlefield_adaptability", 1, (), _adaptability_candidates,
+                  _adaptability_problems, _no_preview, _battlefield_adaptability),
+        WarAction("primal_magic", 2, (), _enemy_target_candidates, _primal_problems,
+                  _morale_preview, _primal_magic),
     )
 }  # fmt: skip
 

@@ -35,8 +35,14 @@ army lists exactly "use_reaction" (with the check it rolls) and "decline_reactio
 the reacting army, params {}), every other command is rejected (`battle.reaction_pending`),
 and the answer resumes the interrupted command (`_run`) with the answer's dice (its typed-in
 results first, then those typed in with the interrupted command and not used yet). GM
-corrections wait too: the command would resume from the state before them. The army-specific
-actions other than Reactive Rally, Trample and Trampling Charge are not implemented yet.
+corrections wait too: the command would resume from the state before them.
+
+The army-specific actions of §6.2 (Trample, Trampling Charge, Reactive Rally, Furious Charge,
+Swift Recovery, Battlefield Adaptability, Primal Magic) are war actions offered only to the
+armies whose tactics grant them. Of the passive unique tactics, not built are: Wyvern Venom's
+"ongoing venom" and its flat check on regaining HP (its weary +1 / 1 damage is built),
+Flight's immunity to mired from effects it flies over, and the ways to destroy Troll
+Marauders (firepots, burning them).
 """
 
 from collections.abc import Mapping
@@ -374,6 +380,10 @@ def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleSta
         entry = state.army(key)
         if entry.present and knows(state, key, "regeneration") and entry.hp < entry.army.max_hp:
             state = heal_army(state, key, 1, events, "regeneration")  # §6.2 Regeneration
+            # Frightening Foe (§6.2) reads "Regeneration was used this turn".
+            used = Effect("regeneration", key, "regenerated", 1, None, None, TURN_END, key, 1)
+            events.append(Event("battle.effect_started", used.to_dict()))
+            state = replace(state, effects=(*state.effects, used))
         entry = state.army(key)
         state = state.with_army(
             replace(

@@ -55,6 +55,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     morale_dc,
     reduce_army_condition,
     roll_check,
+    strike_riders,
 )
 from warfare.engine.systems.pf2e.battle.state import BattleState, Pending
 
@@ -203,6 +204,11 @@ def counterattacks(
             state = damage(state, actor, HIT_DAMAGE, dice, events, COUNTERATTACK)
             if rolled.degree is CS and state.army(actor).present:
                 state = add_army_condition(state, actor, "shaken", 1, events, COUNTERATTACK)
+            critical = rolled.degree is CS
+            state = strike_riders(
+                state, key, actor, weapon=MELEE, critical=critical, damaged=True, dice=dice,
+                events=events,
+            )  # fmt: skip
     return state
 
 

@@ -78,6 +78,14 @@ IGNORED_BY = {
     "dim_light": ("darkvision", "low_light_vision"),
     "difficult_terrain": ("flight",),
 }
+# §6.2 Swamp Dwellers, Amphibious, Water Stride: swamp / water is not difficult terrain for them.
+SWAMP_TACTICS = ("swamp_dwellers", "amphibious", "water_stride")
+# §6.2 Primal Magic, Primal Storm: the target is treated as in strong wind and rain.
+PRIMAL_STORM_FEATURES = ("strong_wind", "light_fog_or_rain")
+SENSORY_ASSAULT_PENALTY = -2  # §6.2 Primal Magic, Sensory Assault (circumstance)
+ADAPTABILITY_BONUS = 2  # §6.2 Battlefield Adaptability: Advance and Disengage (circumstance)
+CHORUS_MORALE_PENALTY = -2  # §6.2 Chorus of Croaks: enemies engaged with it (status)
+WYVERN_VENOM_MAX_WEARY = 4  # §6.2 Wyvern Venom: past weary 4 it deals 1 damage instead
 
 # --- effective statistics ----------------------------------------------------------------------
 
@@ -86,16 +94,43 @@ def knows(state: BattleState, key: str, tactic: str) -> bool:
     return tactic in state.army(key).army.spec.tactics
 
 
+def has_effect(state: BattleState, key: str, condition: str) -> bool:
+    """Army `key` has a temporary effect of this kind now (e.g. "primal_storm")."""
+    return any(e.army == key and e.condition == condition for e in state.effects)
+
+
 def ignores(state: BattleState, key: str, feature: str) -> bool:
-    return any(knows(state, key, tactic) for tactic in IGNORED_BY.get(feature, ()))
+    """Army `key` ignores terrain `feature`: its vision or Flight (§7.4, §6.2), Battlefield
+    Adaptability's "ignores_difficult_terrain" effect, or a swamp tactic when the difficult
+    terrain is swamp or water (house default)."""
+    if any(knows(state, key, tactic) for tactic in IGNORED_BY.get(feature, ())):
+        return True
+    if feature != "difficult_terrain":
+        return False
+    if has_effect(state, key, "ignores_difficult_terrain"):
+        return True
+    return (
+        bool(house_value("battle.swamp_tactics_ignore_difficult_terrain"))
+        and ("swamp" in state.terrain or "water" in state.terrain)
+        and any(knows(state, key, tactic) for tactic in SWAMP_TACTICS)
+    )
+
+
+def features_of(state: BattleState, key: str) -> tuple[str, ...]:
+    """The battlefield features army `key` is in: the terrain, plus strong wind and rain
+    while Primal Storm lasts on it (§6.2 Primal Magic)."""
+    if not has_effect(state, key, "primal_storm"):
+        return state.terrain
+    return state.terrain + tuple(f for f in PRIMAL_STORM_FEATURES if f not in state.terrain)
 
 
 def concealing_features(state: BattleState, key: str) -> tuple[str, ...]:
     """The terrain features that conceal army `key` (§7.4)."""
     entry = state.army(key)
-    found = [f for f in state.terrain if f in CONCEALING_ALL]
+    features = features_of(state, key)
+    found = [f for f in features if f in CONCEALING_ALL]
     if entry.position == DISTANT:
-        found += [f for f in state.terrain if f in CONCEALING_DISTANT]
+        found += [f for f in features if f in CONCEALING_DISTANT]
     return tuple(found)
 
 
@@ -119,7 +154,8 @@ def conditions_of(
     """Army `key`'s lasting conditions + its temporary effects (those `against` another army
     only when that army is `attacker`; "next_strike" ones only for a melee Strike or when no
     weapon is named) + terrain concealment (only the features `viewer` does not ignore; all
-    when no viewer)."""
+    when no viewer). Battlefield Adaptability's "mired_suppressed" makes its mired count as
+    0 (§6.2)."""
     entry = state.army(key)
     conditions = dict(entry.army.spec.condition_values)
     for effect in state.effects:
@@ -133,6 +169,8 @@ def conditions_of(
             conditions[effect.condition] = max(conditions.get(effect.condition, 0), effect.value)
         else:
             conditions[effect.condition] = 1
+    if has_effect(state, key, "mired_suppressed"):
+        conditions.pop("mired", None)
     features = concealing_features(state, key)
     if viewer is not None:
         features = tuple(f for f in features if not ignores(state, viewer, f))
@@ -194,13 +232,18 @@ def as_dc(stat: Stat) -> Stat:
 
 
 def maneuver(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
-    """Army `key`'s Maneuver modifier for a check now (terrain, situational tactics)."""
+    """Army `key`'s Maneuver modifier for a check now (terrain, situational tactics,
+    Primal Magic's Sensory Assault)."""
     block = effective_block(state, key)
+    features = features_of(state, key)
     extra = [
         Modifier(f"terrain.{f}", value, CIRCUMSTANCE)
         for f, value in MANEUVER_TERRAIN.items()
-        if f in state.terrain and not ignores(state, key, f)
+        if f in features and not ignores(state, key, f)
     ]
+    if has_effect(state, key, "sensory_assault"):
+        extra.append(Modifier("primal_magic.sensory_assault", SENSORY_ASSAULT_PENALTY,
+                              CIRCUMSTANCE))  # fmt: skip
     whens = set(whens)
     if "swamp" in state.terrain or "water" in state.terrain:
         whens.add("swamp_or_water")
@@ -214,11 +257,14 @@ def maneuver_dc(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat
 
 
 def morale(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
-    """Army `key`'s Morale modifier for a check (PCs alongside +1 status, §7.7)."""
+    """Army `key`'s Morale modifier for a check (PCs alongside +1 status, §7.7; -2 status
+    while engaged with an army that has Chorus of Croaks, §6.2)."""
     block = effective_block(state, key)
     extra = situational(block, ["morale"], whens)
     if state.army(key).pcs:
         extra.append(Modifier("pcs_alongside", PCS_MORALE_BONUS, STATUS))
+    if any(knows(state, other, "chorus_of_croaks") for other in state.engaged_with(key)):
+        extra.append(Modifier("tactic.chorus_of_croaks", CHORUS_MORALE_PENALTY, STATUS))
     return extend(block.morale, extra)
 
 
@@ -384,8 +430,14 @@ def heal_army(
 
 
 def destroy(state: BattleState, key: str, events: list[Event], reason: str) -> BattleState:
+    """The army is destroyed (§9), unless it has Regeneration (§6.2: it cannot be destroyed
+    normally; it stays defeated)."""
     entry = state.army(key)
     if entry.destroyed:
+        return state
+    if knows(state, key, "regeneration"):
+        params = {"army": key, "cause": reason, "reason": "regeneration"}
+        events.append(Event("battle.destruction_prevented", params))
         return state
     events.append(Event("battle.destroyed", {"army": key, "reason": reason}))
     state = state.with_army(entry.with_army(replace(entry.army, status=DESTROYED)))
@@ -427,7 +479,7 @@ def damage(
     state = state.with_army(replace(entry, army=replace(entry.army, hp=now), took_damage=True))
     if now == 0:
         events.append(Event("battle.defeated", {"army": key, "reason": reason}))
-        return state
+        return explosive_defeat(state, key, dice, events)
     shaken = dict(effective_block(state, key).conditions).get("shaken", 0)
     if shaken:
         flat = roll_flat(dice, SHAKEN_FLAT_DC, purpose="shaken_damaged")
@@ -436,6 +488,53 @@ def damage(
         )
         if not flat.degree.succeeded:
             state = add_army_condition(state, key, "shaken", 1, events, "shaken_flat_check")
+    return state
+
+
+def explosive_defeat(state: BattleState, key: str, dice: Dice, events: list[Event]):
+    """§6.2 Explosive Defeat (Greengripe Bombardiers): when army `key` is defeated, each army
+    engaged with it makes a Maneuver check vs its Maneuver DC: failure 1 damage, critical
+    failure 2."""
+    if not knows(state, key, "explosive_defeat"):
+        return state
+    for other in state.engaged_with(key):
+        if not state.army(other).present:
+            continue
+        rolled = roll_check(dice, "maneuver", maneuver(state, other), maneuver_dc(state, key),
+                            purpose="explosive_defeat", against=key)  # fmt: skip
+        events.append(Event("battle.explosive_defeat", {"army": other, "by": key,
+                                                        "degree": rolled.degree.code,
+                                                        "check": rolled.record}))  # fmt: skip
+        amount = {F: 1, CF: 2}.get(rolled.degree, 0)
+        state = damage(state, other, amount, dice, events, "explosive_defeat")
+    return state
+
+
+def strike_riders(
+    state: BattleState,
+    actor: str,
+    target: str,
+    *,
+    weapon: str,
+    critical: bool,
+    damaged: bool,
+    dice: Dice,
+    events: list[Event],
+) -> BattleState:
+    """What `actor`'s Strike on army `target` adds after its damage (§6.2): Supernatural
+    Attacks (a critical hit: weary +1); Wyvern Venom (a melee Strike that damaged it: weary
+    +1, or 1 damage if that would take weary past 4)."""
+    entry = state.army(target)
+    if not entry.present:
+        return state
+    if critical and knows(state, actor, "supernatural_attacks"):
+        state = add_army_condition(state, target, "weary", 1, events, "supernatural_attacks")
+    if damaged and weapon == "melee" and knows(state, actor, "wyvern_venom"):
+        weary = state.army(target).army.spec.condition_values.get("weary", 0)
+        if weary >= WYVERN_VENOM_MAX_WEARY:
+            state = damage(state, target, 1, dice, events, "wyvern_venom")
+        else:
+            state = add_army_condition(state, target, "weary", 1, events, "wyvern_venom")
     return state
 
 

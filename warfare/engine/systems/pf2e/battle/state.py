@@ -106,7 +106,8 @@ class BattleArmy:
     `treated`: Battlefield Medicine already targeted it this encounter.
     `auto_reactions`: its side lets the engine use its reactions automatically when
     triggered (setup flag per side, default true). `reaction_used`: it has used its 1
-    reaction (§0.5); reset at the start of its turn.
+    reaction (§0.5); reset at the start of its turn. `spent`: the once-per-encounter
+    actions it has used (Furious Charge, Swift Recovery, §6.2).
     """
 
     key: str
@@ -126,6 +127,7 @@ class BattleArmy:
     disengage_blocked: bool = False
     auto_reactions: bool = True
     reaction_used: bool = False
+    spent: tuple[str, ...] = ()
 
     @property
     def hp(self) -> int:
@@ -181,6 +183,7 @@ class BattleArmy:
             "disengage_blocked": self.disengage_blocked,
             "auto_reactions": self.auto_reactions,
             "reaction_used": self.reaction_used,
+            "spent": list(self.spent),
         }
 
     @classmethod
@@ -204,6 +207,7 @@ class BattleArmy:
             disengage_blocked=bool(data.get("disengage_blocked", False)),
             auto_reactions=bool(data.get("auto_reactions", True)),
             reaction_used=bool(data.get("reaction_used", False)),
+            spent=tuple(data.get("spent", ())),
         )
 
 
