@@ -199,9 +199,7 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
             continue
         for dx, dy in DIRECTIONS.values():
             nxt = (pos[0] + dx, pos[1] + dy)
-            if not any(grid.inside(p) for p in squares_of(nxt, rules.size)) or nxt in result:
-                continue
-            if not grid.fits(nxt, rules.size):
+            if nxt not in result and not grid.fits(nxt, rules.size):
                 result[nxt] = (budget, False)
     return result
 
