@@ -50,9 +50,13 @@ def begin(data, order=None):
     return state
 
 
-def run(state, kind, dice=(), actor=None, **params):
-    """Apply one command with these die results; return (state, events)."""
-    command = Command(actor if actor is not None else state.current, kind, params)
+CURRENT = object()
+
+
+def run(state, kind, dice=(), actor=CURRENT, **params):
+    """Apply one command with these die results (actor: the current one by default, None
+    for the GM); return (state, events)."""
+    command = Command(state.current if actor is CURRENT else actor, kind, params)
     result = SYSTEM.apply(state, command, ScriptedDice(dice))
     assert not isinstance(result, Rejected), result.problems
     return result

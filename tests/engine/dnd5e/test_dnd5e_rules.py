@@ -66,7 +66,7 @@ def test_unattached_solo_needs_an_allied_stand_within_one_square():
 def test_isolation_gives_advantage_double_damage_and_disadvantage():
     """dnd5e §4.6: attacks against an isolated stand have advantage and deal double damage;
     an isolated stand attacks with disadvantage."""
-    enemies = [unit("b1", "hobgoblin", [(2, 1)]), unit("b2", "guard", [(9, 1), (9, 2)])]
+    enemies = [unit("b1", "hobgoblin", [(2, 1), (4, 1)])]
     state = _state([unit("a1", "orc", [(1, 1), (1, 2)])], enemies)
     profile = attack_profile(state, "a1.1", 5, True, "b1.1")
     assert profile.advantage == ("target_isolated",) and profile.double_damage

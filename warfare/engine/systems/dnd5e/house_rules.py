@@ -138,6 +138,14 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         "(diagonal neighbours are '1 square apart'); ranges count steps (adjacent = 1).",
     ),
     HouseDefault(
+        key="isolation.lone_stand",
+        value=0,
+        tag=Tag.INFERRED,
+        source="dnd5e §4.6",
+        note="Whether the only stand of a unit left on the field counts as isolated (1: the "
+        "literal reading, a one-stand unit is always isolated; 0: it is not).",
+    ),
+    HouseDefault(
         key="attrition.vp_per_unit",
         value=1,
         tag=Tag.GAP,

@@ -84,13 +84,16 @@ def enemy_of(state: BattleState, side: str) -> str:
 def is_isolated(state: BattleState, key: str) -> bool:
     """§4.6: a regiment stand not adjacent to another stand of its unit; a skirmisher stand
     more than 1 square from every other stand of its unit; an unattached solo more than 1
-    square from every allied stand. A joined solo is never isolated itself."""
+    square from every allied stand. A joined solo is never isolated itself; the last stand
+    of a unit is not isolated (house `isolation.lone_stand`)."""
     item = state.find(key)
     if isinstance(item, Stand):
         if not item.on_field:
             return False
         mine = squares(state, key)
         others = [s for s in state.stands_of(item.unit) if s.key != key and s.on_field]
+        if not others:
+            return bool(house_value("isolation.lone_stand"))
         if state.unit(item.unit).kind == SKIRMISHER:
             return not any(between(mine, squares(state, o.key)) <= 1 for o in others)
         return not any(adjacent(mine, squares(state, o.key)) for o in others)
