@@ -321,6 +321,33 @@ def test_join_size_limit_leave_and_switch():
     assert "leave" not in _specs(state, "sir")
 
 
+def test_seed_variant_switching_uses_the_action():
+    """dnd5e §5.7/§10 item 4: the original switches in place of the move (the solo may still
+    attack); the seed's option uses the solo's action instead."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)])], [unit("b1", "hobgoblin", [(2, 1)])],
+                 a_solos=[{"key": "sir", "creature": "knight", "joined": "a1.2"}])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    original, _ = run(state, "switch", actor="sir", stand="a1.1")
+    assert "attack" in _specs(original, "sir")
+    seeded = replace(state, options=replace(state.options, seed_switch_uses_action=True))
+    seeded, _ = run(seeded, "switch", actor="sir", stand="a1.1")
+    assert "attack" not in _specs(seeded, "sir")
+
+
+def test_surprised_actors_skip_round_one():
+    """dnd5e §2/§5.2: a surprised unit or solo cannot move or act on its first turn."""
+    data = setup([unit("a1", "orc", [(1, 1)], surprised=True)], [ENEMY],
+                 b_solos=[{"key": "wiz", "creature": "mage", "pos": [9, 1], "surprised": True}],
+                 initiative={"a1": 20, "b1": 1, "wiz": 10})  # fmt: skip
+    state = SYSTEM.start(data, 1)
+    assert state.current == "b1"
+    surprised = [e.params["actor"] for e in SYSTEM.start_events(state)
+                 if e.code == "dnd5e.surprised"]  # fmt: skip
+    assert surprised == ["a1", "wiz"]
+    state, _ = run(state, "end_turn")
+    assert state.round == 2 and state.current == "a1"
+
+
 def test_commander_prepare_and_incite():
     """dnd5e §4.5: a joined solo takes command (bonus action); Prepare / Incite are DC 15
     Charisma checks (knight +2): 13 succeeds; Incite gives advantage on the next turn."""

@@ -260,13 +260,15 @@ class Offer(_Plain):
 class Options(_Plain):
     """Per-battle options: the seed's variants of §10 (all off by default) and house choices.
 
-    seed_morale_check (#2: Wisdom check, not save), seed_one_death_save (#5), seed_autohit
+    seed_morale_check (#2: Wisdom check, not save), seed_switch_uses_action (#4: a joined
+    solo leaves or switches stands instead of its action), seed_one_death_save (#5), seed_autohit
     (#6: ranged attacks also auto-hit Destruction squares), seed_all_or_nothing (#7),
     protection_stands (#8: 2, the seed 1), draw_fight_on (#9: on a tie keep fighting rounds
     instead of the GM's draw / one more round), morale_every_round, hp_multiplier (§13.1).
     """
 
     seed_morale_check: bool = False
+    seed_switch_uses_action: bool = False
     seed_one_death_save: bool = False
     seed_autohit: bool = False
     seed_all_or_nothing: bool = False

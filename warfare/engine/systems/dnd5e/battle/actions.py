@@ -200,8 +200,6 @@ def destinations(state: BattleState, piece: Stand | Solo) -> dict[Pos, tuple[int
 def movers(state: BattleState, actor: str) -> list[Stand | Solo]:
     unit = acting_unit(state, actor)
     if unit:
-        if state.unit(unit).surprised and state.round == 1:
-            return []
         return [s for s in state.stands_of(unit) if s.on_field and _may_move(state, s)]
     solo = acting_solo(state, actor)
     if solo and not solo.joined and _may_move(state, solo):
@@ -243,7 +241,7 @@ def _attack_allowed(state: BattleState, actor: str) -> bool:
     unit = acting_unit(state, actor)
     if unit:
         u = state.unit(unit)
-        if u.broken or u.configuration == DEFEND or (u.surprised and state.round == 1):
+        if u.broken or u.configuration == DEFEND:
             return False
         return _turn(state).action in (None, "attack")
     return acting_solo(state, actor) is not None
@@ -440,9 +438,6 @@ def _unit_fresh(state: BattleState, actor: str) -> str | None:
     unit = acting_unit(state, actor)
     if not unit or _turn(state).action is not None:
         return None
-    u = state.unit(unit)
-    if u.surprised and state.round == 1:
-        return None
     return unit
 
 
@@ -573,8 +568,7 @@ def casters(state: BattleState, actor: str) -> list[Stand | Solo]:
     turn = _turn(state)
     unit = acting_unit(state, actor)
     if unit:
-        u = state.unit(unit)
-        if u.broken or (u.surprised and state.round == 1):
+        if state.unit(unit).broken:
             return []
         return [s for s in state.stands_of(unit) if s.on_field and s.key not in turn.acted
                 and creature_of(state, s).spells]  # fmt: skip
@@ -784,10 +778,26 @@ def resolve_join(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Ba
     return state.put(replace(solo, joined=params["stand"], pos=None, hidden=False))
 
 
+def _may_reposition(state: BattleState, solo: Solo | None) -> bool:
+    """§5.7: a joined solo leaves or switches in place of its move (the seed: in place of
+    its action, option `seed_switch_uses_action`, §10 item 4)."""
+    if not solo or not solo.joined:
+        return False
+    used = _turn(state).acted if state.options.seed_switch_uses_action else _turn(state).done_moving
+    return solo.key not in used
+
+
+def _reposition(state: BattleState, actor: str) -> BattleState:
+    turn = _turn(state)
+    if state.options.seed_switch_uses_action:
+        return _set_turn(state, acted=(*turn.acted, actor))
+    return _set_turn(state, done_moving=(*turn.done_moving, actor))
+
+
 def leave_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tuple]]:
-    """§5.7: in place of its move a joined solo leaves into an empty adjacent space."""
+    """§5.7: a joined solo leaves into an empty adjacent space (see `_may_reposition`)."""
     solo = acting_solo(state, actor)
-    if not solo or not solo.joined or solo.key in _turn(state).done_moving:
+    if not _may_reposition(state, solo):
         return
     size = size_of(state, solo)
     occ = occupancy(state)
@@ -814,8 +824,7 @@ def resolve_leave(state: BattleState, actor: str, params: Params, ctx: Ctx) -> B
     if unit.commander == actor:
         state = state.put(replace(unit, commander=None))
         ctx.events.append(Event("dnd5e.command_lost", {"unit": unit.key, "solo": actor}))
-    turn = _turn(state)
-    state = _set_turn(state, done_moving=(*turn.done_moving, actor))
+    state = _reposition(state, actor)
     ctx.events.append(Event("dnd5e.left", {"solo": actor, "to": [params["x"], params["y"]]}))
     return state.put(replace(state.solo(actor), joined=None,
                              pos=(int(params["x"]), int(params["y"]))))  # fmt: skip
@@ -823,9 +832,9 @@ def resolve_leave(state: BattleState, actor: str, params: Params, ctx: Ctx) -> B
 
 def switch_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tuple]]:
     solo = acting_solo(state, actor)
-    if not solo or not solo.joined or solo.key in _turn(state).done_moving:
+    if not solo or not _may_reposition(state, solo):
         return
-    current = state.stand(solo.joined)
+    current = state.stand(str(solo.joined))
     for stand in state.stands_of(current.unit):
         if (
             stand.key != current.key
@@ -837,8 +846,7 @@ def switch_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tup
 
 
 def resolve_switch(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
-    turn = _turn(state)
-    state = _set_turn(state, done_moving=(*turn.done_moving, actor))
+    state = _reposition(state, actor)
     ctx.events.append(Event("dnd5e.switched", {"solo": actor, "stand": params["stand"]}))
     return state.put(replace(state.solo(actor), joined=params["stand"]))
 

@@ -391,21 +391,19 @@ def _begin_round(state: BattleState, number: int, dice: Any) -> tuple[BattleStat
 
 
 def _advance(state: BattleState, events: list[Event], dice: Any) -> BattleState:
-    """Start the next actor's turn (skipping the absent and, in round 1, the surprised,
-    §2); after the last one, the end of the round."""
+    """Start the next actor's turn, skipping the absent and, in round 1, the surprised (they
+    neither move nor act, §2, §5.2; a unit's joined solos with it); after the last one, the
+    end of the round."""
     index = state.turn_index + 1
     while index < len(state.order):
         key = state.order[index]
         if _can_take_turn(state, key):
             item = state.find(key)
-            surprised = getattr(item, "surprised", False) and state.round == 1
-            if surprised and isinstance(item, Solo):
+            if getattr(item, "surprised", False) and state.round == 1:
                 events.append(Event("dnd5e.surprised", {"actor": key}))
             else:
                 state = replace(state, turn_index=index, turn=Turn(key))
                 events.append(Event("dnd5e.turn", {"actor": key, "round": state.round}))
-                if surprised:
-                    events.append(Event("dnd5e.surprised", {"actor": key}))
                 return _start_of_turn(state, key, events, dice)
         index += 1
     return _end_of_round(replace(state, turn=None, turn_index=len(state.order)), events, dice)
@@ -536,6 +534,10 @@ def _finish_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
     state, scored = score_objectives(state)
     events.extend(scored)
     band = end_band(state.vp, state.sides)
+    present = [side for side in state.sides if _present(state, side)]
+    if band is None and len(present) < 2 and house_value("end.army_gone"):
+        winner_ = present[0] if present else None
+        return _finish(state, "last_standing" if winner_ else "draw", winner_, events, dice)
     if band is None:
         state, more = _begin_round(state, state.round + 1, dice)
         events.extend(more)
@@ -550,6 +552,13 @@ def _finish_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
         events.append(Event("dnd5e.tie", {"vp": dict(state.vp)}))
         return replace(state, phase=DRAW)
     return _finish(state, result, winner, events, dice)
+
+
+def _present(state: BattleState, side: str) -> bool:
+    """The army still has a stand on the field or a solo able to act."""
+    if any(s.on_field and state.unit(s.unit).side == side for s in state.stands):
+        return True
+    return any(s.side == side and s.can_act and (s.on_field or s.joined) for s in state.solos)
 
 
 def _finish(
