@@ -139,6 +139,27 @@ def test_adjacent_to_enemy_cannot_move_unless_retreat():
     assert (0, 1) in _moves(state, "a1.1")
 
 
+def test_solos_are_not_held_by_adjacent_enemy_stands():
+    """dnd5e §5.3 holds stands adjacent to enemy stands; a solo moves on [inferred]."""
+    data = setup([unit("a1", "orc", [(1, 4)])], [unit("b1", "hobgoblin", [(2, 1)])],
+                 a_solos=[{"key": "sir", "creature": "knight", "pos": [1, 1]}])  # fmt: skip
+    state = begin(data, ["sir", "a1", "b1"])
+    moves = {(o.params["x"], o.params["y"]) for o in _specs(state)["move"].options}
+    assert (1, 0) in moves and (4, 1) in moves
+
+
+def test_bad_options_are_setup_problems():
+    """The seed's variants are typed options (§10); an unknown or mistyped one is refused."""
+    from warfare.engine.systems.dnd5e.battle import validate_setup
+
+    data = setup([unit("a1", "orc", [(1, 1)])], [ENEMY],
+                 options={"protection_stands": "two", "seed_magic": True})  # fmt: skip
+    assert [p.params["option"] for p in validate_setup(data)] == ["protection_stands",
+                                                                  "seed_magic"]  # fmt: skip
+    assert validate_setup(setup([unit("a1", "orc", [(1, 1)])], [ENEMY],
+                                options={"seed_autohit": True})) == []  # fmt: skip
+
+
 def test_regiment_blocked_by_allies_skirmisher_passes_through():
     """dnd5e §4.2: regiment stands may not enter allied stands; skirmisher stands may pass
     through but not end there."""

@@ -185,9 +185,11 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
     result = {pos: (cost, False) for pos, cost in best.items() if pos != start}
     result = {pos: value for pos, value in result.items() if rules.can_stop(pos)}
     for pos in list(best):
+        if pos == start:
+            continue  # the bonus follows a move that ENDS on a road
         road = all(grid.at(p).terrain == "road" and not grid.at(p).difficult
                    for p in squares_of(pos, rules.size))  # fmt: skip
-        if not road or (pos != start and rules.stops_at(pos)):
+        if not road or rules.stops_at(pos):
             continue
         for dx, dy in DIRECTIONS.values():
             nxt = (pos[0] + dx, pos[1] + dy)

@@ -148,7 +148,8 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
         return None
 
     def stops_at(pos: Pos) -> bool:
-        return not retreat and _next_to(squares_of(pos, size), enemy_squares)
+        # §5.3 speaks of stands: a solo is not held by adjacent enemies [inferred].
+        return is_stand and not retreat and _next_to(squares_of(pos, size), enemy_squares)
 
     def can_stop(pos: Pos) -> bool:
         if join:
@@ -188,8 +189,7 @@ def destinations(state: BattleState, piece: Stand | Solo) -> dict[Pos, tuple[int
     rules = move_rules(state, piece, retreat)
     start = piece.pos
     assert start is not None
-    if not retreat and _next_to(squares_of(start, rules.size), _enemy_stand_squares(
-            state, state.side_of(piece.key))):  # fmt: skip
+    if rules.stops_at(start):
         return {}
     budget = speed(state, piece, turn.dashed) - turn.spent.get(piece.key, 0)
     if budget <= 0:

@@ -45,7 +45,7 @@ objectives and the end of the battle. GM commands (actor None): "begin", "award"
 """
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 from warfare.engine.battle.protocol import (
@@ -212,6 +212,11 @@ def _validate(setup: Mapping[str, Any]) -> list[Problem]:
                 problems.append(_p("setup.bad_join", solo=solo.get("key"), stand=joined))
             if solo.get("commander") and joined is None:
                 problems.append(_p("setup.commander_not_joined", solo=solo.get("key")))
+    option_types = {f.name: type(f.default) for f in fields(Options)}
+    for name, value in dict(setup.get("options") or {}).items():
+        wanted = option_types.get(name)
+        if wanted is None or type(value) is not wanted:
+            problems.append(_p("setup.bad_option", option=name))
     for objective in setup.get("objectives") or ():
         if objective.get("type") not in OBJECTIVE_TYPES:
             problems.append(_p("setup.bad_objective", objective=objective.get("key")))
