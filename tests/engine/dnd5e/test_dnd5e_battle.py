@@ -111,6 +111,20 @@ def test_configuration_speeds_and_dash(configuration, plain, dashed):
     assert _reach(state, "a1.1") == dashed
 
 
+def test_dash_in_aid_moves_the_full_odd_speed():
+    """dnd5e §5.6 [inferred]: Dash in Aid/Defend moves the regiment its full speed: 25 ft =
+    5 squares, halved to 2, dashing back to 5."""
+    slow = {"key": "dwarf", "name": "Dwarf", "size": "medium", "ac": 16, "hp": 11,
+            "speeds": {"walk": 25}, "abilities": {"dex": 0, "wis": 1}}  # fmt: skip
+    data = setup([unit("a1", "dwarf", [(0, 0), (0, 1)], configuration="aid")], [ENEMY],
+                 width=20, height=20)  # fmt: skip
+    data["creatures"] = [slow]
+    state = begin(data, ["a1", "b1"])
+    assert _reach(state, "a1.1") == 2
+    state, _ = run(state, "dash")
+    assert _reach(state, "a1.1") == 5
+
+
 def test_defend_cannot_attack_and_configure_is_the_action():
     """dnd5e §4.3: a unit in Defend cannot take the Attack action; Configure uses the
     regiment's action [inferred] and a regiment does not move after acting (§4.2)."""
@@ -213,6 +227,19 @@ def test_attack_roll_and_damage_with_previews():
     assert [e.code for e in events][:2] == ["dnd5e.action", "dnd5e.attack"]
 
 
+def test_isolated_target_takes_double_damage():
+    """dnd5e §4.6: an attack against an isolated stand has advantage and deals double
+    damage: greataxe 7 + 3 = 10, doubled to 20, past a hobgoblin's 11 HP."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)])],
+                 [unit("b1", "hobgoblin", [(2, 1), (5, 5)])])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    state, events = run(state, "attack", [4, 16, 7], piece="a1.1", attack="greataxe",
+                        target="b1.1")  # fmt: skip
+    record = next(e for e in events if e.code == "dnd5e.attack").params
+    assert (record["die"], record["damage"], record["advantage"]) == (16, 20, ["target_isolated"])
+    assert state.stand("b1.1").hp == 0
+
+
 def test_aid_gives_advantage_to_an_adjacent_stand():
     """dnd5e §4.3 Aid: a stand forgoes its attack to give advantage on the melee attacks of
     one adjacent stand of its unit (2d20, keep the higher)."""
@@ -275,6 +302,16 @@ def test_end_of_round_in_the_fixed_order():
     morale = next(e for e in events if e.code == "dnd5e.morale").params
     assert (morale["die"], morale["total"], morale["dc"], morale["success"]) == (5, 5, 10, False)
     assert state.unit("a1").broken and state.vp["b"] == 2
+
+
+def test_morale_only_after_losing_more_than_half():
+    """dnd5e §6.2: losing exactly half of the starting stands (1 of 2) is not enough."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 3)])], [unit("b1", "hobgoblin", [(9, 1)])])
+    state = begin(data, ["a1", "b1"])
+    state = state.put(replace(state.stand("a1.1"), hp=0, casualty=True))
+    state, _ = run(state, "end_turn")
+    state, events = run(state, "end_turn")
+    assert "dnd5e.eliminated" in codes(events) and "dnd5e.morale" not in codes(events)
 
 
 def test_slide_in_offer_after_removing_a_casualty():

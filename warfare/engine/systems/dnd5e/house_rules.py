@@ -51,7 +51,7 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         value=1,
         tag=Tag.INFERRED,
         source="dnd5e §5.6",
-        note="Dash in Aid/Defend adds the (halved) speed again: the regiment moves its full speed.",
+        note="Dash in Aid/Defend: the regiment moves its full speed (25 ft: 5 squares, not 2 + 2).",
     ),
     HouseDefault(
         key="rally.costs_bonus_action",

@@ -122,8 +122,7 @@ def speed(state: BattleState, piece: Stand | Solo, dashed: bool) -> int:
     if isinstance(piece, Stand):
         unit = state.unit(piece.unit)
         if unit.configuration in (AID, DEFEND):
-            half = squares_ // 2
-            return half * 2 if dashed else half
+            return squares_ if dashed else squares_ // 2
     return squares_ * 2 if dashed else squares_
 
 
