@@ -420,6 +420,8 @@ def test_commander_prepare_and_incite():
     assert (check.modifier, check.dc) == (2, 15)
     state, _ = run(state, "incite", [13], actor="sir")
     assert state.unit("a1").incited == 2
+    terms = dict(_specs(state)["attack"].options[0].checks[0].modifier_breakdown)
+    assert "advantage.incite" not in terms  # "on its next turn"
     state, _ = run(state, "end_turn")
     state, _ = run(state, "end_turn")  # end of round 1 → round 2, a1 again
     assert state.current == "a1" and state.unit("a1").incited == 1
@@ -440,6 +442,20 @@ def test_fireball_from_a_stand_deals_double_damage():
     save = next(e for e in events if e.code == "dnd5e.spell_save").params
     assert save["damage"] == 16 and not save["success"]
     assert state.stand("b1.1").hp == 0 and state.stand("b1.2").hp == 14  # overflow 1
+
+
+def test_stand_partly_in_an_area_takes_half_damage():
+    """dnd5e §5.5: a stand only partly inside an area takes half damage; a solo's area
+    spell is not doubled. Fireball (20 ft = 1 square) on one square of a Large ogre stand:
+    8d6 of 1s = 8, failed Dex save (-1 + 5 < 14), half = 4."""
+    data = setup([unit("a1", "orc", [(1, 1)])], [unit("b1", "ogre", [(6, 1)])],
+                 a_solos=[{"key": "wiz", "creature": "mage", "pos": [1, 2]}])  # fmt: skip
+    state = begin(data, ["wiz", "a1", "b1"])
+    state, events = run(state, "cast", [1] * 8 + [5], piece="wiz", spell="fireball", x=6, y=1)
+    save = next(e for e in events if e.code == "dnd5e.spell_save").params
+    assert (save["damage"], save["partial"]) == (4, True)
+    assert state.stand("b1.1").hp == 55
+    assert state.solo("wiz").spells_used == {"fireball": 1}
 
 
 def test_solo_targeted_spell_cannot_target_a_stand():
