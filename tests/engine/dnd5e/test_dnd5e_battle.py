@@ -326,6 +326,13 @@ def test_slide_in_offer_after_removing_a_casualty():
     slide = _specs(state, "a1")["slide_in"]
     assert {o.params["stand"] for o in slide.options} == {"a1.1", "a1.3"}
     assert _reject(state, "end_turn", "a1") == ["dnd5e.not_allowed"]
+    ogre = begin(setup([unit("a1", "orc", [(1, 1), (1, 2)]), unit("a2", "ogre", [(2, 0)])],
+                       [unit("b1", "hobgoblin", [(9, 1)])]), ["a1", "a2", "b1"])  # fmt: skip
+    ogre = ogre.put(replace(ogre.stand("a1.1"), hp=0, casualty=True))
+    for _ in range(3):
+        ogre, _ = run(ogre, "end_turn")
+    slides = [o.params["stand"] for o in _specs(ogre, "a1")["slide_in"].options]
+    assert slides == ["a1.2"]  # a Large stand does not fit a Medium stand's space
     state, _ = run(state, "slide_in", actor="a1", offer=0, stand="a1.3")
     assert state.stand("a1.3").pos == (1, 2)
     state, events = run(state, "done", actor="a1")
@@ -442,6 +449,19 @@ def test_fireball_from_a_stand_deals_double_damage():
     save = next(e for e in events if e.code == "dnd5e.spell_save").params
     assert save["damage"] == 16 and not save["success"]
     assert state.stand("b1.1").hp == 0 and state.stand("b1.2").hp == 14  # overflow 1
+
+
+def test_skirmishers_have_advantage_on_dex_saves():
+    """dnd5e §4.2: skirmisher stands have advantage on Dexterity saving throws (goblin +2:
+    3 and 12 keep 12, 14 vs DC 14 saves for half: 8 → 4, doubled from a stand → 8)."""
+    data = setup([unit("a1", "mage", [(1, 1)])],
+                 [unit("b1", "goblin", [(6, 1), (6, 3)], kind="skirmisher")])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    state, events = run(state, "cast", [1] * 8 + [3, 12], piece="a1.1", spell="fireball",
+                        x=6, y=1)  # fmt: skip
+    save = next(e for e in events if e.code == "dnd5e.spell_save").params
+    assert (save["dice"], save["advantage"], save["success"]) == ([3, 12], ["skirmisher"], True)
+    assert save["damage"] == 8 and state.stand("b1.1").casualty
 
 
 def test_stand_partly_in_an_area_takes_half_damage():
