@@ -326,7 +326,7 @@ def test_slide_in_offer_after_removing_a_casualty():
     slide = _specs(state, "a1")["slide_in"]
     assert {o.params["stand"] for o in slide.options} == {"a1.1", "a1.3"}
     assert _reject(state, "end_turn", "a1") == ["dnd5e.not_allowed"]
-    ogre = begin(setup([unit("a1", "orc", [(1, 1), (1, 2)]), unit("a2", "ogre", [(2, 0)])],
+    ogre = begin(setup([unit("a1", "orc", [(1, 1), (0, 1)]), unit("a2", "ogre", [(2, 0)])],
                        [unit("b1", "hobgoblin", [(9, 1)])]), ["a1", "a2", "b1"])  # fmt: skip
     ogre = ogre.put(replace(ogre.stand("a1.1"), hp=0, casualty=True))
     for _ in range(3):
