@@ -174,6 +174,27 @@ def test_bad_options_are_setup_problems():
                                 options={"seed_autohit": True})) == []  # fmt: skip
 
 
+def test_leaving_the_grid_is_fleeing():
+    """dnd5e §5.3: a stand that leaves the grid has fled and is eliminated."""
+    data = setup([unit("a1", "orc", [(0, 1), (0, 2)])], [ENEMY])
+    state = begin(data, ["a1", "b1"])
+    assert (-1, 1) in _moves(state, "a1.1")
+    state, events = run(state, "move", piece="a1.1", x=-1, y=1)
+    assert state.stand("a1.1").gone == "fled" and "dnd5e.fled" in codes(events)
+    assert [s.key for s in state.stands_of("a1")] == ["a1.2"]
+
+
+def test_deep_water_placement_is_refused():
+    """dnd5e §4.7: only swimmers may be in deep water, at set-up too."""
+    from warfare.engine.battle.protocol import SetupError
+
+    data = setup([unit("a1", "orc", [(1, 1)])], [ENEMY],
+                 squares=[{"x": 1, "y": 1, "terrain": "water_deep"}])  # fmt: skip
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(data, 1)
+    assert [p.code for p in error.value.problems] == ["dnd5e.setup.deep_water"]
+
+
 def test_regiment_blocked_by_allies_skirmisher_passes_through():
     """dnd5e §4.2: regiment stands may not enter allied stands; skirmisher stands may pass
     through but not end there."""
@@ -364,6 +385,12 @@ def test_hide_rolls_stealth_per_stand_against_passive_perception():
     assert "attack" not in _specs(state)
     regiment = begin(setup([unit("a1", "orc", [(1, 1)])], [ENEMY]), ["a1", "b1"])
     assert "hide" not in _specs(regiment)
+    state, _ = run(state, "end_turn")
+    state, _ = run(state, "end_turn")  # round 2: the hidden goblins attack and are seen
+    option = next(o for o in _specs(state)["attack"].options if o.params["piece"] == "a1.1")
+    assert "advantage.hidden" in dict(option.checks[0].modifier_breakdown)
+    state, _ = run(state, "attack", [2, 2], **option.params)
+    assert not state.stand("a1.1").hidden
 
 
 def test_join_size_limit_leave_and_switch():

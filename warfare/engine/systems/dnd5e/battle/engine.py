@@ -310,7 +310,7 @@ def _build(setup: Mapping[str, Any]) -> BattleState:
 
 
 def _placement_problems(state: BattleState) -> list[Problem]:
-    """Pieces overlapping, off the grid, or in deep water without a swim speed."""
+    """Pieces overlapping, off the grid, or in deep water without a swim speed (§4.7)."""
     problems = []
     seen: dict[Pos, str] = {}
     for key in [s.key for s in state.stands if s.pos] + [s.key for s in state.solos if s.pos]:
@@ -323,6 +323,9 @@ def _placement_problems(state: BattleState) -> list[Problem]:
             if p in seen:
                 problems.append(_p("setup.overlap", piece=key, other=seen[p]))
             seen[p] = key
+        swims = creature_of(state, piece).speeds.get("swim")
+        if not swims and any(state.grid.at(p).terrain == "water_deep" for p in squares(state, key)):
+            problems.append(_p("setup.deep_water", piece=key))  # §4.7
     for engine in state.engines:
         for p in squares(state, engine.key):
             if p in seen or not state.grid.inside(p):
