@@ -86,10 +86,6 @@ class Grid:
     def fits(self, anchor: Pos, size: int) -> bool:
         return all(self.inside(p) for p in squares_of(anchor, size))
 
-    def elevation(self, anchor: Pos, size: int) -> int:
-        """A piece stands as high as its highest square [inferred]."""
-        return max(self.at(p).elevation for p in squares_of(anchor, size))
-
     def with_square(self, pos: Pos, square: Square) -> "Grid":
         return Grid(self.width, self.height, {**self.squares, pos: square})
 

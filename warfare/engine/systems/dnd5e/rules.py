@@ -11,7 +11,7 @@ from typing import Any
 
 from warfare.engine.dice import Dice
 from warfare.engine.systems.dnd5e.creatures import Creature, footprint
-from warfare.engine.systems.dnd5e.grid import Pos, adjacent, between, squares_of, steps
+from warfare.engine.systems.dnd5e.grid import Pos, adjacent, between, squares_of
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.engine.systems.dnd5e.state import (
@@ -19,8 +19,10 @@ from warfare.engine.systems.dnd5e.state import (
     DEFEND,
     SKIRMISHER,
     BattleState,
+    Engine,
     Event,
     Objective,
+    ObjectiveSquare,
     Solo,
     Stand,
 )
@@ -47,8 +49,8 @@ def squares(state: BattleState, key: str) -> tuple[Pos, ...]:
         return squares(state, item.joined)
     if isinstance(item, Stand | Solo) and item.pos is not None:
         return squares_of(item.pos, size_of(state, item))
-    if item is not None and hasattr(item, "kind") and hasattr(item, "crew"):
-        return squares_of(item.pos, SIEGE_ENGINES[item.kind].space)  # type: ignore[union-attr]
+    if isinstance(item, Engine):
+        return squares_of(item.pos, SIEGE_ENGINES[item.kind].space)
     return ()
 
 
@@ -162,8 +164,8 @@ def target_ac(state: BattleState, target: str) -> tuple[int, tuple[tuple[str, in
     if target.startswith("sq:"):
         square = objective_square(state, target)
         return square.ac, (("objective", square.ac),)
-    if item is not None and hasattr(item, "crew"):
-        ac = SIEGE_ENGINES[item.kind].ac  # type: ignore[union-attr]
+    if isinstance(item, Engine):
+        ac = SIEGE_ENGINES[item.kind].ac
         return ac, (("engine", ac),)
     assert isinstance(item, Stand | Solo)
     base = creature_of(state, item).ac
@@ -377,7 +379,7 @@ def wisdom_save(
 # --- objectives and VP (§7) ---------------------------------------------------------------------
 
 
-def objective_square(state: BattleState, key: str):  # noqa: ANN201 - ObjectiveSquare
+def objective_square(state: BattleState, key: str) -> ObjectiveSquare:
     _, x, y = key.split(":")
     for objective in state.objectives:
         for square in objective.squares:
@@ -498,7 +500,3 @@ def balance_hint(objectives: Sequence[Mapping[str, Any]], sides: Sequence[str]) 
     if len(set(values)) > 1:
         hints.append({"code": "balance.uneven", "vp": dict(zip(sides, values, strict=True))})
     return {"sides": per, "hints": hints}
-
-
-def distance(state: BattleState, a: str, b: str) -> int:
-    return steps(squares(state, a), squares(state, b))
