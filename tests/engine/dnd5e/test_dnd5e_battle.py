@@ -505,6 +505,25 @@ def test_stand_partly_in_an_area_takes_half_damage():
     assert state.solo("wiz").spells_used == {"fireball": 1}
 
 
+def test_a_stands_multi_target_spell_affects_one_stand_per_creature():
+    """dnd5e §5.5: a stand's spell that targets several creatures may affect one stand per
+    creature (2 here): the damage (2d6: 3 + 3) is rolled once, each target saves (orc Dex
+    +1 vs DC 13): 5 fails (6), 15 saves for half (3)."""
+    caster = {"key": "druid", "name": "Druid", "size": "medium", "ac": 11, "hp": 27,
+              "speeds": {"walk": 30}, "abilities": {"dex": 1, "wis": 2},
+              "spells": [{"key": "thorns", "range_ft": 60, "damage": "2d6", "save": "dex",
+                          "dc": 13, "targets": 2}]}  # fmt: skip
+    data = setup([unit("a1", "druid", [(1, 1), (1, 2)])], [unit("b1", "orc", [(4, 1), (3, 2)])])
+    data["creatures"] = [caster]
+    state = begin(data, ["a1", "b1"])
+    params = {"piece": "a1.1", "spell": "thorns", "target": "b1.1"}
+    assert _reject(state, "cast", also=["b1.2", "a1.2"], **params) == ["dnd5e.too_many_targets"]
+    assert _reject(state, "cast", also=["a1.2"], **params) == ["dnd5e.bad_target"]
+    assert _reject(state, "cast", also=["b1.1"], **params) == ["dnd5e.bad_target"]
+    state, _ = run(state, "cast", [3, 3, 5, 15], also=["b1.2"], **params)
+    assert (state.stand("b1.1").hp, state.stand("b1.2").hp) == (9, 12)
+
+
 def test_solo_targeted_spell_cannot_target_a_stand():
     """dnd5e §5.5: a solo's targeted spell affects a stand only if it can target 5+."""
     data = setup([unit("a1", "orc", [(1, 1)])], [unit("b1", "orc", [(6, 1)])],

@@ -661,6 +661,62 @@ def _save(
                      "advantage": advantage, "success": success}  # fmt: skip
 
 
+def also_problem(state: BattleState, params: Mapping[str, Any]) -> str | None:
+    """§5.5: a stand's spell that targets several creatures affects one stand or unattached
+    solo per creature: `also` lists the extra targets (distinct, in range, at most
+    targets - 1). None if fine, else the problem code."""
+    caster = state.find(str(params.get("piece")))
+    if not isinstance(caster, Stand | Solo):
+        return "bad_param"
+    spell = creature_of(state, caster).spell(str(params.get("spell")))
+    extra = list(params["also"])
+    if spell is None or spell.area is not None or len(extra) > spell.targets - 1:
+        return "too_many_targets"
+    allowed = set(_spell_targets(state, caster, spell)) - {params.get("target")}
+    if len(set(extra)) != len(extra) or not set(extra) <= allowed:
+        return "bad_target"
+    return None
+
+
+def _targeted(
+    state: BattleState,
+    caster: Stand | Solo,
+    spell: Spell,
+    target: str,
+    total: int | None,
+    ctx: Ctx,
+) -> BattleState:
+    """One target of a targeted spell (§5.5): a stand's spell against an isolated solo has
+    advantage and double damage (attack) or gives disadvantage and double damage on a
+    failed save."""
+    by_stand = isinstance(caster, Stand)
+    item = state.find(target)
+    vs_isolated_solo = by_stand and isinstance(item, Solo) and is_isolated(state, target)
+    if spell.attack_bonus is not None:
+        profile = attack_profile(state, caster.key, spell.attack_bonus, False, target)
+        die, dice_ = roll_d20(ctx.dice, profile.mode, "spell_attack")
+        crit = die == 20
+        hit = crit or (die != 1 and die + spell.attack_bonus >= profile.ac)
+        amount = 0
+        if hit:
+            amount = roll_damage(ctx.dice, spell.damage, crit=crit,
+                                 double=profile.double_damage, purpose="damage")  # fmt: skip
+        ctx.events.append(Event("dnd5e.spell_attack", {
+            "piece": caster.key, "target": target, "die": die, "dice": list(dice_),
+            "ac": profile.ac, "hit": hit, "damage": amount}))  # fmt: skip
+        if hit:
+            state = apply_damage(state, target, amount, crit, spell.damage_type, ctx)
+        return state
+    assert total is not None
+    ok, record = _save(state, target, spell.save or "dex", spell.dc or 10, ctx.dice,
+                       vs_isolated_solo)  # fmt: skip
+    amount = (total // 2 if spell.half_on_save else 0) if ok else total
+    if vs_isolated_solo and not ok:
+        amount *= 2
+    ctx.events.append(Event("dnd5e.spell_save", {**record, "damage": amount}))
+    return apply_damage(state, target, amount, False, spell.damage_type, ctx)
+
+
 def resolve_cast(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
     caster = state.find(params["piece"])
     assert isinstance(caster, Stand | Solo)
@@ -679,40 +735,13 @@ def resolve_cast(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Ba
     by_stand = isinstance(caster, Stand)
     ctx.events.append(Event("dnd5e.cast", dict(params)))
     if spell.area is None:
-        target = str(params["target"])
-        item = state.find(target)
-        vs_isolated_solo = by_stand and isinstance(item, Solo) and is_isolated(state, target)
-        if spell.attack_bonus is not None:
-            profile = attack_profile(state, caster.key, spell.attack_bonus, False, target)
-            die, dice_ = roll_d20(ctx.dice, profile.mode, "spell_attack")
-            crit = die == 20
-            hit = crit or (die != 1 and die + spell.attack_bonus >= profile.ac)
-            amount = (
-                roll_damage(
-                    ctx.dice,
-                    spell.damage,
-                    crit=crit,
-                    double=profile.double_damage,
-                    purpose="damage",
-                )
-                if hit
-                else 0
-            )
-            ctx.events.append(Event("dnd5e.spell_attack", {
-                "piece": caster.key, "target": target, "die": die, "dice": list(dice_),
-                "ac": profile.ac, "hit": hit, "damage": amount}))  # fmt: skip
-            if hit:
-                state = apply_damage(state, target, amount, crit, spell.damage_type, ctx)
-        else:
+        chosen = [str(params["target"]), *(str(k) for k in params.get("also") or ())]
+        total = None
+        if spell.attack_bonus is None:  # a save spell's damage is rolled once for all
             total = roll_damage(ctx.dice, spell.damage, crit=False, double=False,
                                 purpose="damage")  # fmt: skip
-            ok, record = _save(state, target, spell.save or "dex", spell.dc or 10, ctx.dice,
-                               vs_isolated_solo)  # fmt: skip
-            amount = (total // 2 if spell.half_on_save else 0) if ok else total
-            if vs_isolated_solo and not ok:
-                amount *= 2
-            ctx.events.append(Event("dnd5e.spell_save", {**record, "damage": amount}))
-            state = apply_damage(state, target, amount, False, spell.damage_type, ctx)
+        for target in chosen:
+            state = _targeted(state, caster, spell, target, total, ctx)
         return _reveal(state, caster.key)
     origin = (int(params["x"]), int(params["y"]))
     area = area_squares(spell.area[0], spell.area[1], origin, params.get("direction", "n"))
@@ -1040,7 +1069,11 @@ TURN_ACTIONS: Mapping[str, tuple[Options, Resolve]] = {
 }
 """Command kind -> (options, resolve), in the order the board lists them."""
 
-OPTIONAL: Mapping[str, tuple[str, ...]] = {"attack": ("overflow",), "hide": ("stands",)}
+OPTIONAL: Mapping[str, tuple[str, ...]] = {
+    "attack": ("overflow",),
+    "hide": ("stands",),
+    "cast": ("also",),
+}
 """Params a command may add to a listed option (validated by the engine)."""
 
 COSTS: Mapping[str, int] = {

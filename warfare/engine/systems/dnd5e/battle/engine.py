@@ -44,7 +44,7 @@ objectives and the end of the battle. GM commands (actor None): "begin", "award"
 "gm_correction" {piece, hp?, conditions?}.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import fields, replace
 from typing import Any
 
@@ -67,6 +67,7 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     Ctx,
     acting_solo,
     acting_unit,
+    also_problem,
 )
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature
 from warfare.engine.systems.dnd5e.grid import TERRAINS, Grid, Pos, adjacent, squares_of
@@ -630,7 +631,7 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     return specs
 
 
-def _place_options(state: BattleState, actor: str):  # noqa: ANN202 - iterator of options
+def _place_options(state: BattleState, actor: str) -> Iterator[tuple[dict[str, Any], tuple]]:
     """Deployment: the actor's own pieces on free squares of its side's zone."""
     item = state.find(actor)
     if isinstance(item, Unit):
@@ -677,6 +678,10 @@ def _optional_problems(state: BattleState, command: Command) -> list[Problem]:
             return [_p("bad_param", param=name)]
         if name == "stands" and any(v not in {s.key for s in state.stands} for v in value):
             return [_p("bad_param", param=name)]
+        if name == "also":
+            problem = also_problem(state, params)
+            if problem:
+                return [_p(problem, param=name)]
     return []
 
 
