@@ -204,14 +204,6 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         note="A suspended cauldron tips onto a square at most this many squares away.",
     ),
     HouseDefault(
-        key="solo.own_initiative_dex",
-        value=1,
-        tag=Tag.INFERRED,
-        source="dnd5e §5.2, §13 item 4",
-        note="Unattached solos roll d20 + their own Dex; ties go to the higher Dex, then to the "
-        "first listed.",
-    ),
-    HouseDefault(
         key="fly.ignores_terrain",
         value=1,
         tag=Tag.INFERRED,

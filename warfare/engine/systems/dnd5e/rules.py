@@ -11,7 +11,7 @@ from typing import Any
 
 from warfare.engine.dice import Dice
 from warfare.engine.systems.dnd5e.creatures import Creature, footprint
-from warfare.engine.systems.dnd5e.grid import Pos, adjacent, between, squares_of
+from warfare.engine.systems.dnd5e.grid import Pos, adjacent, between, squares_of, steps
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.engine.systems.dnd5e.state import (
@@ -83,6 +83,14 @@ def enemy_of(state: BattleState, side: str) -> str:
     return next(s for s in state.sides if s != side)
 
 
+def within(a: tuple[Pos, ...], b: tuple[Pos, ...], n: int) -> bool:
+    """'Within n squares' (§4.6, §7.1): counting the squares between the two (diagonal
+    neighbours are 1 apart, §3), or the steps with house `within.counts_squares_between` 0."""
+    if house_value("within.counts_squares_between"):
+        return between(a, b) <= n
+    return steps(a, b) <= n
+
+
 def is_isolated(state: BattleState, key: str) -> bool:
     """§4.6: a regiment stand not adjacent to another stand of its unit; a skirmisher stand
     more than 1 square from every other stand of its unit; an unattached solo more than 1
@@ -97,12 +105,12 @@ def is_isolated(state: BattleState, key: str) -> bool:
         if not others:
             return bool(house_value("isolation.lone_stand"))
         if state.unit(item.unit).kind == SKIRMISHER:
-            return not any(between(mine, squares(state, o.key)) <= 1 for o in others)
+            return not any(within(mine, squares(state, o.key), 1) for o in others)
         return not any(adjacent(mine, squares(state, o.key)) for o in others)
     if isinstance(item, Solo) and item.on_field:
         mine = squares(state, key)
         allies = field_stands(state, item.side)
-        return not any(between(mine, squares(state, a.key)) <= 1 for a in allies)
+        return not any(within(mine, squares(state, a.key), 1) for a in allies)
     return False
 
 
@@ -124,7 +132,9 @@ def speed(state: BattleState, piece: Stand | Solo, dashed: bool) -> int:
     if isinstance(piece, Stand):
         unit = state.unit(piece.unit)
         if unit.configuration in (AID, DEFEND):
-            return squares_ if dashed else squares_ // 2
+            if not dashed:
+                return squares_ // 2
+            return squares_ if house_value("dash.half_speed_to_full") else squares_ // 2 * 2
     return squares_ * 2 if dashed else squares_
 
 
@@ -417,7 +427,7 @@ def protection_holds(state: BattleState, objective: Objective) -> bool:
                    if adjacent(here, squares(state, s.key)))  # fmt: skip
         if near < state.options.protection_stands:
             continue
-        if all(between(here, squares(state, e)) > clearance for e in enemies):
+        if not any(within(here, squares(state, e), clearance) for e in enemies):
             return True
     return False
 
