@@ -407,10 +407,27 @@ def test_join_size_limit_leave_and_switch():
     state, _ = run(state, "end_turn")
     assert "join" not in _specs(state)  # huge vs small: two sizes larger
     state, _ = run(state, "end_turn")
+    assert state.current == "a1" and _specs(state, "sir") == {}  # sir had its turn
+    for _ in range(3):  # a1, b1, then round 2: sir (joined) has no slot, the giant has
+        state, _ = run(state, "end_turn")
     assert state.current == "a1"
     assert [o.params for o in _specs(state, "sir")["switch"].options] == [{"stand": "a1.2"}]
     state, _ = run(state, "switch", actor="sir", stand="a1.2")
     assert "leave" not in _specs(state, "sir")
+
+
+def test_a_solo_takes_one_turn_a_round():
+    """dnd5e §5.2: joined solos act on their unit's turn, unattached ones on their own; a
+    solo that acted with its unit and then left does not act again on its own initiative."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)])], [unit("b1", "hobgoblin", [(9, 1)])],
+                 a_solos=[{"key": "sir", "creature": "knight", "joined": "a1.2"}])  # fmt: skip
+    state = begin(data, ["a1", "sir", "b1"])
+    state, _ = run(state, "leave", actor="sir", x=2, y=2)
+    state, _ = run(state, "end_turn")
+    assert state.current == "b1" and state.solos_done == ("sir",)
+    state, _ = run(state, "end_turn")  # round 2: sir has its own turn now
+    state, _ = run(state, "end_turn")
+    assert state.current == "sir"
 
 
 def test_seed_variant_switching_uses_the_action():

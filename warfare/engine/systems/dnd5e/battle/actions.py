@@ -84,8 +84,8 @@ def acting_solo(state: BattleState, actor: str) -> Solo | None:
     if not state.turn or not any(s.key == actor for s in state.solos):
         return None
     solo = state.solo(actor)
-    if not solo.can_act:
-        return None
+    if not solo.can_act or actor in state.solos_done:
+        return None  # a solo takes one turn a round, joined or not
     if state.turn.actor == actor and not solo.joined:
         return solo
     if solo.joined and state.stand(solo.joined).unit == state.turn.actor:

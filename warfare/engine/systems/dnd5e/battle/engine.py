@@ -389,12 +389,15 @@ def _can_take_turn(state: BattleState, key: str) -> bool:
     item = state.find(key)
     if isinstance(item, Unit):
         return any(s.on_field for s in state.stands_of(key))
-    return isinstance(item, Solo) and item.on_field and item.can_act
+    return (
+        isinstance(item, Solo) and item.on_field and item.can_act
+        and key not in state.solos_done
+    )  # fmt: skip
 
 
 def _begin_round(state: BattleState, number: int, dice: Any) -> tuple[BattleState, list[Event]]:
     events = [Event("dnd5e.round", {"round": number})]
-    state = replace(state, phase=ROUND, round=number, turn_index=-1, turn=None)
+    state = replace(state, phase=ROUND, round=number, turn_index=-1, turn=None, solos_done=())
     state = _advance(state, events, dice)
     return state, events
 
@@ -448,6 +451,9 @@ def _end_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState
         state = state.put(replace(item, prepared=max(0, item.prepared - 1),
                                   incited=max(0, item.incited - 1)))  # fmt: skip
     events.append(Event("dnd5e.turn_end", {"actor": actor}))
+    assert state.turn is not None
+    done = [*state.turn.solos, *([actor] if isinstance(item, Solo) else [])]
+    state = replace(state, solos_done=tuple(dict.fromkeys((*state.solos_done, *done))))
     return _advance(state, events, dice)
 
 
@@ -733,6 +739,8 @@ def _dispatch(state: BattleState, actor: str, kind: str, params: dict, ctx: Ctx)
         return _end_turn(state, ctx.events, ctx.dice)
     ctx.events.append(Event("dnd5e.action", {"actor": actor, "kind": kind,
                                              "params": dict(params)}))  # fmt: skip
+    if actor != state.current and actor not in state.turn.solos:  # a joined solo acting
+        state = replace(state, turn=replace(state.turn, solos=(*state.turn.solos, actor)))
     return TURN_ACTIONS[kind][1](state, actor, params, ctx)
 
 
