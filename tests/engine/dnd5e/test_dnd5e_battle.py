@@ -72,6 +72,12 @@ def test_setup_errors_are_problems():
         SYSTEM.start(overlap, 1)
     with pytest.raises(SetupError):
         SYSTEM.start({"sides": "x"}, 1)
+    knight = {"key": "sir", "creature": "knight", "pos": [2, 2], "hp": 53}  # max 52
+    hurt = setup([unit("a1", "orc", [(1, 1)])], [ENEMY], a_solos=[knight])
+    hurt["sides"][1]["zone"] = [0, 0, 40, 2]
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(hurt, 1)
+    assert [p.code for p in error.value.problems] == ["dnd5e.setup.bad_hp", "dnd5e.setup.bad_zone"]
 
 
 def test_deployment_places_in_the_zone_then_the_gm_begins():

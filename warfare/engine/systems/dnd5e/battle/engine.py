@@ -201,11 +201,19 @@ def _validate(setup: Mapping[str, Any]) -> list[Problem]:
                     problems.append(_p("setup.unknown_creature", creature=creature))
                 elif creatures[creature].size == "gargantuan":
                     problems.append(_p("setup.gargantuan_stand", unit=key))  # §4.1
+        zone = side.get("zone")
+        if zone is not None:
+            x0, y0, x1, y1 = (int(v) for v in zone)
+            if not (grid.inside((x0, y0)) and grid.inside((x1, y1)) and x0 <= x1 and y0 <= y1):
+                problems.append(_p("setup.bad_zone", side=side.get("key")))
         for solo in side.get("solos") or ():
             key = str(solo.get("key", ""))
             new_key(key)
-            if solo.get("creature") not in creatures:
+            creature = creatures.get(solo.get("creature"))
+            if creature is None:
                 problems.append(_p("setup.unknown_creature", creature=solo.get("creature")))
+            elif not 0 <= int(solo.get("hp", creature.hp)) <= creature.hp:
+                problems.append(_p("setup.bad_hp", solo=key))
     for side in sides:
         for solo in side.get("solos") or ():
             joined = solo.get("joined")
