@@ -108,3 +108,43 @@ def test_random_legal_play_keeps_the_invariants_and_replays(battle, data):
         _check(state)
     replayed, _ = replay(SYSTEM, setup_, seed, commands)
     assert replayed == state
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 40),
+    st.text(max_size=6),
+    st.lists(st.text(max_size=4), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers()),
+)
+KINDS = ("move", "attack", "aid", "configure", "dash", "retreat", "hide", "cast", "join",
+         "leave", "switch", "take_command", "step_down", "prepare", "incite", "siege",
+         "end_turn", "place", "slide_in", "rejoin", "done", "begin", "award", "declare_draw",
+         "extra_round", "gm_correction", "nonsense")  # fmt: skip
+PARAM_NAMES = ("piece", "x", "y", "target", "attack", "stand", "helps", "configuration",
+               "spell", "direction", "also", "overflow", "stands", "engine", "step", "offer",
+               "solo", "objective", "hp", "conditions")  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(battle=battles(), data=st.data())
+def test_bad_input_is_rejected_never_raised(battle, data):
+    """apply returns Rejected(problems) for any illegal command (protocol): junk kinds,
+    actors and params, or a legal option with one param spoiled."""
+    setup_, seed = battle
+    state = SYSTEM.start(setup_, seed)
+    actor = data.draw(st.sampled_from([None, "a1", "b1", "sir", "wiz", "zz", state.current]))
+    specs = SYSTEM.legal_actions(state, state.current)
+    if data.draw(st.booleans()) and specs:
+        spec = data.draw(st.sampled_from(specs))
+        params = dict(data.draw(st.sampled_from(spec.options)).params)
+        params[data.draw(st.sampled_from(PARAM_NAMES))] = data.draw(JUNK)
+        kind = spec.key
+    else:
+        kind = data.draw(st.sampled_from(KINDS))
+        names = data.draw(st.lists(st.sampled_from(PARAM_NAMES), max_size=4))
+        params = {name: data.draw(JUNK) for name in names}
+    result = SYSTEM.apply(state, Command(actor, kind, params), command_dice(seed, 0))
+    if not isinstance(result, Rejected):
+        _check(result[0])
