@@ -514,6 +514,26 @@ def test_skirmishers_have_advantage_on_dex_saves():
     assert save["damage"] == 8 and state.stand("b1.1").casualty
 
 
+def test_a_cone_starts_next_to_the_caster_and_points_away():
+    """dnd5e §5.5: a cone's origin is on one side of the caster's space; 60 ft = 3 squares
+    long, each row as wide as its distance from the origin."""
+    cone = {"key": "breath", "range_ft": 0, "damage": "2d6", "save": "dex", "dc": 12,
+            "area": ["cone", 60]}  # fmt: skip
+    dragon = {"key": "drake", "name": "Drake", "size": "medium", "ac": 14, "hp": 30,
+              "speeds": {"walk": 30}, "abilities": {"dex": 1}, "spells": [cone]}  # fmt: skip
+    data = setup([unit("a1", "drake", [(1, 1)])], [unit("b1", "orc", [(3, 2), (4, 0), (3, 0)])])
+    data["creatures"] = [dragon]
+    state = begin(data, ["a1", "b1"])
+    options = [o.params for o in _specs(state)["cast"].options]
+    assert len(options) == 4
+    assert {"piece": "a1.1", "spell": "breath", "x": 2, "y": 1, "direction": "e"} in options
+    state, events = run(state, "cast", [1, 1, 5, 5], piece="a1.1", spell="breath", x=2, y=1,
+                        direction="e")  # fmt: skip
+    hit = [e.params["target"] for e in events if e.code == "dnd5e.spell_save"]
+    assert hit == ["b1.1", "b1.2"]  # rows: (2,1); (3,1),(3,2); (4,0),(4,1),(4,2)
+    assert state.stand("b1.1").hp == 15 - 2 * 2
+
+
 def test_stand_partly_in_an_area_takes_half_damage():
     """dnd5e §5.5: a stand only partly inside an area takes half damage; a solo's area
     spell is not doubled. Fireball (20 ft = 1 square) on one square of a Large ogre stand:

@@ -620,19 +620,33 @@ def cast_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tuple
                         checks = (CheckPreview("spell_save", 0, (), spell.dc),)
                     yield {"piece": caster.key, "spell": spell.key, "target": target}, checks
                 continue
-            reach = range_squares(spell.range_ft)
-            mine = squares(state, caster.key)
-            shape = spell.area[0]
-            directions = ("n", "e", "s", "w") if shape in ("cone", "line") else ("n",)
-            for y in range(state.grid.height):
-                for x in range(state.grid.width):
-                    if steps(mine, ((x, y),)) > reach or (x, y) in mine:
-                        continue
-                    for direction in directions:
-                        params = {"piece": caster.key, "spell": spell.key, "x": x, "y": y}
-                        if len(directions) > 1:
-                            params["direction"] = direction
-                        yield params, (CheckPreview("spell_save", 0, (), spell.dc),)
+            yield from _area_options(state, caster, spell)
+
+
+def _area_options(
+    state: BattleState, caster: Stand | Solo, spell: Spell
+) -> Iterator[tuple[Params, tuple]]:
+    """§5.5: a cone or line starts at a square next to one side of the caster's space and
+    points away from it; a sphere/cube/cylinder is centred on any square in range."""
+    assert spell.area is not None
+    check = (CheckPreview("spell_save", 0, (), spell.dc),)
+    mine = squares(state, caster.key)
+    base = {"piece": caster.key, "spell": spell.key}
+    if spell.area[0] in ("cone", "line"):
+        seen: set[tuple[Pos, str]] = set()
+        for x, y in mine:
+            for direction, (dx, dy) in DIRECTIONS.items():
+                origin = (x + dx, y + dy)
+                if origin in mine or not state.grid.inside(origin) or (origin, direction) in seen:
+                    continue
+                seen.add((origin, direction))
+                yield {**base, "x": origin[0], "y": origin[1], "direction": direction}, check
+        return
+    reach = range_squares(spell.range_ft)
+    for y in range(state.grid.height):
+        for x in range(state.grid.width):
+            if (x, y) not in mine and steps(mine, ((x, y),)) <= reach:
+                yield {**base, "x": x, "y": y}, check
 
 
 def _save(
