@@ -46,7 +46,7 @@ service that applies a new command must use `command_dice(seed, len(commands), t
 """
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -230,6 +230,25 @@ class BattleSystem(Protocol):
     def outcome(self, state: Any) -> Outcome | None: ...
 
     def state_from_dict(self, data: Mapping[str, Any]) -> Any: ...
+
+
+@dataclass(frozen=True)
+class FunctionSystem:
+    """A `BattleSystem` made of a rule system's module-level functions: every engine is written
+    as pure functions over its state, and this is the one object its `SYSTEM` is.
+
+    `start_events` rebuilds the opening events from `state.opening` (each system's state keeps
+    the events of `start` there)."""
+
+    key: str
+    start: Callable[[Mapping[str, Any], int], Any]
+    legal_actions: Callable[[Any, str], list[ActionSpec]]
+    apply: Callable[[Any, Command, Any], Any]
+    outcome: Callable[[Any], Outcome | None]
+    state_from_dict: Callable[[Mapping[str, Any]], Any]
+
+    def start_events(self, state: Any) -> list[Any]:
+        return list(state.opening)
 
 
 # --- dice --------------------------------------------------------------------------------------

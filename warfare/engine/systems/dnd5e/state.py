@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from warfare.engine.events import Event, plain
 from warfare.engine.systems.dnd5e.creatures import Creature
 from warfare.engine.systems.dnd5e.grid import Grid, Pos
 
@@ -15,32 +16,6 @@ DEPLOY, ROUND, CASUALTIES, DRAW, ENDED = "deploy", "round", "casualties", "draw"
 SKIRMISHER, REGIMENT = "skirmisher", "regiment"
 AID, DEFEND, MARCH = "aid", "defend", "march"
 CONFIGURATIONS = (AID, DEFEND, MARCH)
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """What happened, as a code with params (never prose); the Django layer translates."""
-
-    code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "params": _plain(self.params)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Event":
-        return cls(str(data["code"]), dict(data.get("params") or {}))
-
-
-def _plain(value: Any) -> Any:
-    """Dataclasses, tuples and mappings as JSON-ready dicts and lists."""
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | frozenset | set):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _pos(value: Any) -> Pos | None:
@@ -51,7 +26,7 @@ class _Plain:
     """`to_dict` of a flat dataclass whose fields are JSON values, tuples and mappings."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+        return {f.name: plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

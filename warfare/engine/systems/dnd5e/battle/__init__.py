@@ -5,7 +5,6 @@ not registered here. Modules: `actions` (the turn's actions, §4.3-§5.7, §8) a
 
 from warfare.engine.systems.dnd5e.battle.engine import (
     SYSTEM,
-    DnD5eBattleSystem,
     apply,
     board,
     legal_actions,
@@ -16,7 +15,6 @@ from warfare.engine.systems.dnd5e.battle.engine import (
 
 __all__ = [
     "SYSTEM",
-    "DnD5eBattleSystem",
     "apply",
     "board",
     "legal_actions",

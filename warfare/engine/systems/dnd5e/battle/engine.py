@@ -52,7 +52,7 @@ from warfare.engine.battle.protocol import (
     ActionOption,
     ActionSpec,
     Command,
-    CommandDice,
+    FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
@@ -895,30 +895,11 @@ def board(state: BattleState) -> list[list[dict[str, Any]]]:
     return rows
 
 
-class DnD5eBattleSystem:
-    """D&D 5e "When Armies Clash" as a `warfare.engine.battle.protocol.BattleSystem`."""
-
-    key = "dnd5e"
-
-    def start(self, setup: Mapping[str, Any], seed: int) -> BattleState:
-        return start(setup, seed)
-
-    def start_events(self, state: BattleState) -> list[Event]:
-        return list(state.opening)
-
-    def legal_actions(self, state: BattleState, actor: str) -> list[ActionSpec]:
-        return legal_actions(state, actor)
-
-    def apply(
-        self, state: BattleState, command: Command, dice: CommandDice | Any
-    ) -> tuple[BattleState, list[Event]] | Rejected:
-        return apply(state, command, dice)
-
-    def outcome(self, state: BattleState) -> Outcome | None:
-        return outcome(state)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> BattleState:
-        return BattleState.from_dict(data)
-
-
-SYSTEM = DnD5eBattleSystem()
+SYSTEM = FunctionSystem(
+    key="dnd5e",
+    start=start,
+    legal_actions=legal_actions,
+    apply=apply,
+    outcome=outcome,
+    state_from_dict=BattleState.from_dict,
+)

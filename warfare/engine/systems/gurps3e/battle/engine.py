@@ -67,6 +67,7 @@ from warfare.engine.battle.protocol import (
     ActionSpec,
     CheckPreview,
     Command,
+    FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
@@ -829,28 +830,11 @@ def outcome(state: BattleState) -> Outcome | None:
     )
 
 
-class Gurps3eBattleSystem:
-    key = "gurps3e"
-
-    def start(self, setup: Mapping[str, Any], seed: int) -> BattleState:
-        return start(setup, seed)
-
-    def start_events(self, state: BattleState) -> list[Event]:
-        return list(state.opening)
-
-    def legal_actions(self, state: BattleState, actor: str) -> list[ActionSpec]:
-        return legal_actions(state, actor)
-
-    def apply(
-        self, state: BattleState, command: Command, dice: Any
-    ) -> tuple[BattleState, list[Event]] | Rejected:
-        return apply(state, command, dice)
-
-    def outcome(self, state: BattleState) -> Outcome | None:
-        return outcome(state)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> BattleState:
-        return BattleState.from_dict(data)
-
-
-SYSTEM = Gurps3eBattleSystem()
+SYSTEM = FunctionSystem(
+    key="gurps3e",
+    start=start,
+    legal_actions=legal_actions,
+    apply=apply,
+    outcome=outcome,
+    state_from_dict=BattleState.from_dict,
+)

@@ -4,25 +4,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from warfare.engine.events import Event
 from warfare.engine.systems.gurps3e.characters import Character
 from warfare.engine.systems.gurps3e.forces import Force
 
 CHOICES, CASUALTIES, ENDED = "choices", "casualties", "ended"
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """What happened, as a code with plain-JSON params (never prose)."""
-
-    code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "params": dict(self.params)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Event":
-        return cls(str(data["code"]), dict(data.get("params", {})))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,33 @@
+"""Events: what a command, an activity or a kingdom turn did, as codes with params (never
+prose). Every rule system uses this one class; the Django layer renders each event from its
+code (translated) and its params.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def plain(value: Any) -> Any:
+    """Dataclasses (with `to_dict`), tuples, sets and mappings as JSON-ready dicts and lists,
+    so a stored event compares equal to the one replay rebuilds."""
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "params": plain(self.params)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Event":
+        return cls(str(data["code"]), dict(data.get("params") or {}))
