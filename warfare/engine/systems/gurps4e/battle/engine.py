@@ -495,7 +495,7 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
             ActionSpec(
                 "change_strategy",
                 0,
-                options=_strategy_options(state, index),
+                options=_strategy_options(state, index, after_reveal=True),
                 optional_params=("risk", "raid_logistics"),
             ),
             ActionSpec("keep_strategy", 0, options=(ActionOption({}),)),
@@ -511,10 +511,17 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     return []
 
 
-def _strategy_options(state: BattleState, index: int) -> tuple[ActionOption, ...]:
+def _strategy_options(
+    state: BattleState, index: int, *, after_reveal: bool = False
+) -> tuple[ActionOption, ...]:
+    """One option per strategy (and Desperate variant) side `index` may choose, each with the
+    preview of its Strategy roll (against an enemy Attack; the enemy's choice is secret).
+    After the reveal (the slow-strategy change) Parley is no longer offered."""
     options = []
     neutral = SideChoice("attack")
     for key in STRATEGIES:
+        if after_reveal and key == PARLEY_S:
+            continue
         for desperate in (False, True):
             if _strategy_problems(state, index, key, desperate):
                 continue
