@@ -67,6 +67,31 @@ def test_bad_setup_raises_setup_error_with_codes():
         SYSTEM.start(_setup(terrain="moon", sides={"a": {}}), 1)
     assert "gurps4e.setup.bad_terrain" in codes(list(error.value.problems))
     assert "gurps4e.setup.two_sides_needed" in codes(list(error.value.problems))
+    sides = _setup()["sides"]
+    sides["a"]["pcs"] = [{"key": "ann", "element": "tank"}]
+    sides["b"]["force"]["staff"]["chain"][0]["pc"] = "nobody"
+    bad = _setup(sides=sides, recon={"a": {"march": 3}}, extra_classes=["Magic"],
+                 house_rules={"recovery.winner": "x", "nope": 1})  # fmt: skip
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(bad, 1)
+    assert set(codes(list(error.value.problems))) == {
+        "gurps4e.setup.unknown_element", "gurps4e.setup.unknown_successor_pc",
+        "gurps4e.setup.bad_recon", "gurps4e.setup.unknown_class",
+        "gurps4e.setup.house_rule_fixed", "gurps4e.setup.unknown_house_rule"}  # fmt: skip
+
+
+def test_gm_commander_out_hands_command_to_a_pc_successor():
+    """gurps §A.6.5: the successor (a PC here) takes over and rolls Leadership (11: 3d6 = 9
+    succeeds); the PC now commands and no longer chooses Risk separately."""
+    sides = _setup()["sides"]
+    sides["a"]["pcs"] = [{"key": "ann", "element": "hi"}]
+    sides["a"]["force"]["staff"]["chain"][0]["pc"] = "ann"
+    state = SYSTEM.start(_setup(sides=sides), 1)
+    assert SYSTEM.legal_actions(state, "ann")
+    state, events = _apply(state, None, "gm_commander_out", [3, 3, 3], side="a")
+    assert _event(events, "commander_replaced")["confused"] is False
+    assert state.pc("ann").commander and SYSTEM.legal_actions(state, "ann") == []
+    assert state.sides[0].officer.name == "second"
 
 
 def test_round_resolves_when_both_secret_choices_are_in():
@@ -364,4 +389,4 @@ def test_public_state_hides_enemy_details_and_shows_intelligence():
     view = public_state(state, "a")
     assert set(view["sides"][1]) == {"casualties", "pb", "confused", "left"}
     assert view["intelligence"]["precision"] == "exact"
-    assert "_neutralize" not in view["overrides"]
+    assert public_state(state, None)["sides"][1]["bsm"] == []

@@ -99,7 +99,10 @@ from warfare.engine.systems.gurps4e.tables import (
     BATTLE_TYPES,
     MISFORTUNE_CRITICAL_DAMAGE,
     MISFORTUNE_DAMAGE,
+    RECON_ROAD,
+    RECON_TERRAIN_FEATURE,
     RISK_RANGE,
+    SUPERIORITY_CLASSES,
     TERRAIN_RATING,
     round_length,
 )
@@ -151,6 +154,7 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
                 problems.append(_p("setup.bad_pc_hp", pc=pc_key))
         if commanders > 1:
             problems.append(_p("setup.two_commanders", side=key))
+        problems += _links_problems(sides[key], key)
     if setup.get("recon") is None and setup.get("kind", pre.PITCHED) not in (
         pre.PITCHED,
         pre.ENCOUNTER,
@@ -166,14 +170,72 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
             or value < 0
         ):
             problems.append(_p("setup.bad_db", side=key))
-    known = {entry.key for entry in HOUSE_RULES}
+    rules_by_key = {entry.key: entry for entry in HOUSE_RULES}
     for key in setup.get("house_rules") or {}:
-        if key not in known:
+        if key not in rules_by_key:
             problems.append(_p("setup.unknown_house_rule", key=key))
+        elif not rules_by_key[key].configurable:
+            problems.append(_p("setup.house_rule_fixed", key=key))
+    for cls in setup.get("extra_classes") or ():
+        if cls not in SUPERIORITY_CLASSES:
+            problems.append(_p("setup.unknown_class", cls=cls))
+    recon = setup.get("recon")
+    if recon is not None:
+        problems += _recon_problems(recon)
     for value in setup.get("start_dice") or ():
         problem = typed_value_problem(value, 6)
         if problem is not None:
             problems.append(problem)
+    return problems
+
+
+def _pc_from(data: Mapping[str, Any], side: int) -> PC:
+    fields = ("name", "hp", "element", "skill_15", "commands_element", "commander", "exempt")
+    values = {k: data[k] for k in fields if k in data}
+    max_hp = int(data.get("max_hp", data.get("hp", 10)))
+    return PC(key=str(data["key"]), side=side, max_hp=max_hp, **values)
+
+
+def _recon_problems(recon: Any) -> list[Problem]:
+    """§A.4.3: the GM-entered recon conditions of each side."""
+    if not isinstance(recon, Mapping):
+        return [_p("setup.bad_recon")]
+    problems = []
+    for key, conditions in recon.items():
+        if key not in SIDE_KEYS or not isinstance(conditions, Mapping):
+            problems.append(_p("setup.bad_recon", side=key))
+            continue
+        ints_ok = all(
+            conditions.get(name) is None
+            or (isinstance(conditions[name], int) and not isinstance(conditions[name], bool))
+            for name in ("recon_bonus", "extra")
+        )
+        if (
+            conditions.get("march", 0) not in (0, 1, 2)
+            or conditions.get("road", "none") not in RECON_ROAD
+            or conditions.get("terrain_feature", "none") not in RECON_TERRAIN_FEATURE
+            or not ints_ok
+        ):
+            problems.append(_p("setup.bad_recon", side=key))
+    return problems
+
+
+def _links_problems(side: Mapping[str, Any], key: str) -> list[Problem]:
+    """A PC's element must be a row of its force; a successor who is a PC must be one of its
+    side's PCs."""
+    force = side.get("force")
+    if not isinstance(force, Mapping):
+        return []
+    rows = {r.get("type", {}).get("key") for r in force.get("rows") or () if isinstance(r, Mapping)}
+    pcs = {pc.get("key") for pc in side.get("pcs") or () if isinstance(pc, Mapping)}
+    problems = []
+    for pc in side.get("pcs") or ():
+        if isinstance(pc, Mapping) and pc.get("element") not in (None, *rows):
+            problems.append(_p("setup.unknown_element", pc=pc.get("key"), side=key))
+    staff = force.get("staff") or {}
+    for officer in staff.get("chain") or () if isinstance(staff, Mapping) else ():
+        if isinstance(officer, Mapping) and officer.get("pc") not in (None, *pcs):
+            problems.append(_p("setup.unknown_successor_pc", pc=officer.get("pc"), side=key))
     return problems
 
 
@@ -188,31 +250,13 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
     forces = [Force.from_dict(setup["sides"][key]["force"]) for key in SIDE_KEYS]
     battle_type = str(setup.get("battle_type", "land"))
     terrain = str(setup.get("terrain", "plains"))
-    pcs = []
-    for index, key in enumerate(SIDE_KEYS):
-        for data in setup["sides"][key].get("pcs") or ():
-            values = {
-                k: data[k]
-                for k in (
-                    "name",
-                    "hp",
-                    "element",
-                    "skill_15",
-                    "commands_element",
-                    "commander",
-                    "exempt",
-                )
-                if k in data
-            }
-            pcs.append(
-                PC(
-                    key=str(data["key"]),
-                    side=index,
-                    max_hp=int(data.get("max_hp", data.get("hp", 10))),
-                    **values,
-                )
-            )
+    pcs = [
+        _pc_from(data, index)
+        for index, key in enumerate(SIDE_KEYS)
+        for data in setup["sides"][key].get("pcs") or ()
+    ]
     sides = tuple(SideState(force=f, ts=force_ts(f, overrides)) for f in forces)
+    neutralize = setup.get("neutralize") or {}
     state = BattleState(
         battle_type=battle_type,
         terrain=terrain,
@@ -223,48 +267,28 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
         siege=bool(setup.get("siege", False)),
         obscured=bool(setup.get("obscured", False)),
         overrides=overrides,
+        neutralize=(bool(neutralize.get("a", True)), bool(neutralize.get("b", True))),
+        gm_db=dict(setup.get("db") or {}),
         round_length=round_length(min(f.elements for f in forces)),
     )
     dice = start_dice(seed, setup.get("start_dice"))
-    events = [
-        Event(
-            "gurps4e.battle_started",
-            {
-                "ts": [str(s.ts) for s in sides],
-                "round_length": state.round_length,
-                "terrain_rating": state.terrain_rating,
-                "classes": list(state.classes),
-            },
-        )
-    ]
-    neutralize = setup.get("neutralize") or {}
-    state = replace(
-        state,
-        overrides={**overrides, "_neutralize": [bool(neutralize.get(k, True)) for k in SIDE_KEYS]},
-    )
+    started = {
+        "ts": [str(side.ts) for side in sides],
+        "round_length": state.round_length,
+        "terrain_rating": state.terrain_rating,
+        "classes": list(state.classes),
+    }
+    events = [Event("gurps4e.battle_started", started)]
     recon = setup.get("recon")
     if recon is None:
-        initiative = _side_index(setup.get("initiative"))
-        state = replace(state, initiative=initiative)
-        state = _fix_kind(
-            state, str(setup.get("kind", pre.PITCHED)), (), dice, setup.get("db") or {}, events
-        )
+        state = replace(state, initiative=_side_index(setup.get("initiative")))
+        state = _fix_kind(state, str(setup.get("kind", pre.PITCHED)), (), dice, events)
     else:
         state = _recon(state, recon, dice, events)
         if state.phase != BATTLE_KIND:
             result = state.recon or {}
-            state = _fix_kind(
-                state,
-                str(result["kind"]),
-                tuple(result["confused"]),
-                dice,
-                setup.get("db") or {},
-                events,
-            )
-        else:
-            state = replace(
-                state, overrides={**state.overrides, "_db": dict(setup.get("db") or {})}
-            )
+            confused = tuple(result["confused"])
+            state = _fix_kind(state, str(result["kind"]), confused, dice, events)
     return replace(state, opening=tuple(events))
 
 
@@ -301,19 +325,17 @@ def _recon(
 
 
 def _fix_kind(
-    state: BattleState,
-    kind: str,
-    confused: tuple[int, ...],
-    dice: Dice,
-    db_given: Mapping[str, Any],
-    events: list[Event],
+    state: BattleState, kind: str, confused: tuple[int, ...], dice: Dice, events: list[Event]
 ) -> BattleState:
     """§A.4.4-A.5.4: the kind of battle is known: confusion, BSM, DB, round 1."""
     encounter = kind == pre.ENCOUNTER
     forces = (state.sides[0].force, state.sides[1].force)
-    neutralize = tuple(state.overrides.get("_neutralize", (True, True)))
     sups = pre.superiorities(
-        forces, state.classes, encounter=encounter, neutralize=neutralize, overrides=state.overrides
+        forces,
+        state.classes,
+        encounter=encounter,
+        neutralize=state.neutralize,
+        overrides=state.overrides,
     )
     ambusher = None
     if state.recon and state.recon.get("result") == pre.AMBUSH:
@@ -324,12 +346,12 @@ def _fix_kind(
     if ambusher is not None and house_value("db.ambusher_any_strategy", state.overrides):
         holders = sorted({*holders, ambusher})
     db_value, db_terms = 0, []
-    if holders and not all(SIDE_KEYS[h] in db_given for h in holders):
+    if holders and not all(SIDE_KEYS[h] in state.gm_db for h in holders):
         db_value, db_terms = pre.roll_defense_bonus(dice, state.terrain)
     ts = (state.sides[0].ts, state.sides[1].ts)
     new_sides = []
     for i, side in enumerate(state.sides):
-        db = int(db_given.get(SIDE_KEYS[i], db_value)) if i in holders else 0
+        db = int(state.gm_db.get(SIDE_KEYS[i], db_value)) if i in holders else 0
         confused_now = i in confused
         new_sides.append(
             replace(
@@ -621,8 +643,7 @@ def _cmd_battle_kind(state, command, dice, events):
     recon = state.recon or {}
     confused = pre.confused_after_kind(str(recon.get("result")), state.initiative, kind)
     events.append(Event("gurps4e.battle_kind_chosen", {"side": command.actor, "kind": kind}))
-    db_given = dict(state.overrides.get("_db") or {})
-    return _fix_kind(state, kind, confused, dice, db_given, events)
+    return _fix_kind(state, kind, confused, dice, events)
 
 
 def _choice_from(params: Mapping[str, Any]) -> SideChoice | list[Problem]:
@@ -781,7 +802,8 @@ def _cmd_gm(state, command, dice, events):
         if not _needs_pc_choice(state, pc) or not isinstance(params.get("success"), bool):
             return [_p("command.bad_params")]
         risk = state.pc_choices[pc.key].risk if pc.key in state.pc_choices else 0
-        effect = 1 if params["success"] else 0
+        bonus = int(house_value("significant_actions.detailed_success_bonus", state.overrides))
+        effect = bonus if params["success"] else 0
         choices = {**state.pc_choices, pc.key: PCChoice(risk, "injury", None, effect, True)}
         events.append(Event("gurps4e.detailed_action", {"pc": pc.key, "effect": effect}))
         return _maybe_resolve(replace(state, pc_choices=choices), dice, events)
@@ -1061,6 +1083,9 @@ def _commander_out(state: BattleState, index: int, dice: Dice, events: list[Even
         confused = not roll.succeeded
     params["confused"] = confused
     events.append(Event("gurps4e.commander_replaced", params))
+    for pc in state.pcs:
+        if pc.side == index and pc.commander:
+            state = state.with_pc(replace(pc, commander=False))
     if officer is not None and officer.pc:
         state = state.with_pc(replace(state.pc(officer.pc), commander=True))
     return state.with_side(index, replace(side, confused=side.confused or confused))
@@ -1203,7 +1228,6 @@ def public_state(state: BattleState, viewer: str | None) -> dict[str, Any]:
         c if i == index else ({"chosen": True} if c else None)
         for i, c in enumerate(data["choices"])
     ]
-    data["overrides"] = {k: v for k, v in data["overrides"].items() if not k.startswith("_")}
     if index is not None:
         enemy = state.sides[1 - index]
         data["intelligence"] = pre.initial_intelligence(
