@@ -384,9 +384,20 @@ def test_state_round_trips_through_json_and_replays():
 
 
 def test_public_state_hides_enemy_details_and_shows_intelligence():
-    """gurps §A.5.1: a side sees the enemy at the precision of its intelligence."""
-    state = SYSTEM.start(_setup(), 1)
+    """gurps §A.5.1: a side sees the enemy at the precision of its intelligence; DESIGN
+    "Visibility": no enemy HP, no pending enemy strategy; a spectator sees neither side's."""
+    sides = _setup()["sides"]
+    sides["b"]["pcs"] = [{"key": "bob", "hp": 9, "element": "hi"}]
+    state = SYSTEM.start(_setup(sides=sides), 1)
+    state, _ = _apply(state, "b", "choose_strategy", strategy="attack")
     view = public_state(state, "a")
     assert set(view["sides"][1]) == {"casualties", "pb", "confused", "left"}
+    assert view["choices"] == [None, {"chosen": True}]
+    assert view["pcs"] == [{"key": "bob", "name": "", "side": 1, "status": "active"}]
     assert view["intelligence"]["precision"] == "exact"
+    assert "opening" not in view
+    assert public_state(state, "bob")["choices"][1]["strategy"] == "attack"
+    assert public_state(state, "bob")["pcs"][0]["hp"] == 9
+    spectator = public_state(state, "someone")
+    assert spectator["choices"][1] == {"chosen": True} and "intelligence" not in spectator
     assert public_state(state, None)["sides"][1]["bsm"] == []

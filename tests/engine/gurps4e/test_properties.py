@@ -119,3 +119,39 @@ def test_random_legal_commands_replay_and_keep_invariants(setup, seed, data):
     if state.finished:
         assert SYSTEM.outcome(state) is not None
         assert SYSTEM.legal_actions(state, "a") == []
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 20) | st.sampled_from(["a", "b", "attack", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=6,
+)
+KINDS = ("choose_battle_kind", "choose_strategy", "choose_risk", "significant_action",
+         "answer_parley", "change_strategy", "keep_strategy", "choose_pursuit", "gm_circumstance",
+         "gm_commander_out", "gm_detailed_action", "gm_end_battle", "fly")  # fmt: skip
+PARAMS = ("strategy", "risk", "desperate", "raid_logistics", "kind", "accept", "pursue", "side",
+          "value", "pc", "success", "victor", "reason", "on_critical")  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from([None, "a", "b", "ann", "zed"]),
+    st.sampled_from(KINDS),
+    st.dictionaries(st.sampled_from(PARAMS), JSON, max_size=4),
+    st.one_of(st.none(), st.lists(st.integers(-2, 9), max_size=3).map(tuple)),
+)
+def test_any_command_is_applied_or_rejected_never_raises(actor, kind, params, typed):
+    """gurps §A.9.2: bad input gives `Rejected` (never an exception) and leaves the state."""
+    setup = {
+        "terrain": "hills",
+        "sides": {
+            "a": {"force": force_data(row("hi", 4, 6)), "pcs": [{"key": "ann", "element": "hi"}]},
+            "b": {"force": force_data(row("cav", 3, 4, classes=["Cav"]))},
+        },
+    }
+    state = SYSTEM.start(setup, 3)
+    before = state.to_dict()
+    result = SYSTEM.apply(state, Command(actor, kind, params, typed), command_dice(3, 0, typed))
+    assert state.to_dict() == before
+    if not isinstance(result, Rejected):
+        _check(result[0])

@@ -178,6 +178,16 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Bonus to the commander's roll from a GM-resolved detailed action that succeeds.",
     ),
     HouseRule(
+        "confused.overrides_encounter_restriction",
+        True,
+        Tag.INFERRED,
+        "gurps §A.6.3",
+        "A confused mobile force in round 1 of an encounter battle may still Rally or Full"
+        " Retreat (the two restrictions would otherwise leave it no strategy)."
+        " Fixed in `rounds.strategy_problems`.",
+        configurable=False,
+    ),
+    HouseRule(
         "desperate.casualty_gap",
         25,
         Tag.IMPL,

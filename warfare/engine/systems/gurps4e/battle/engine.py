@@ -1213,33 +1213,39 @@ def outcome(state: BattleState) -> Outcome | None:
 
 
 def public_state(state: BattleState, viewer: str | None) -> dict[str, Any]:
-    """The state as `viewer` may see it: None (the GM) sees everything; a side ("a"/"b") or a
-    PC key sees its own side's pending choice but only *whether* the enemy has chosen."""
+    """The state as `viewer` may see it (DESIGN "Visibility").
+
+    None (the GM) sees everything. A side ("a"/"b") or one of its PCs sees its own side in
+    full; of the other side (and a spectator, of both) only whether its commander has chosen
+    (never the pending strategy), its casualties, PB, confusion, whether it left, and its
+    PCs' names and status (not their HP). A side also gets `intelligence`: what it knows of
+    the enemy force at the precision of §A.5.1."""
     data = state.to_dict()
-    index = _side_index(viewer)
-    if viewer is not None and index is None:
-        try:
-            index = state.pc(viewer).side
-        except KeyError:
-            index = None
     if viewer is None:
         return data
-    data["choices"] = [
-        c if i == index else ({"chosen": True} if c else None)
-        for i, c in enumerate(data["choices"])
+    index = _side_index(viewer)
+    if index is None:
+        index = next((pc.side for pc in state.pcs if pc.key == viewer), None)
+    data.pop("opening")
+    for i in (0, 1):
+        if i == index:
+            continue
+        data["choices"][i] = {"chosen": True} if data["choices"][i] else None
+        data["sides"][i] = {
+            k: data["sides"][i][k] for k in ("casualties", "pb", "confused", "left")
+        }
+    data["pcs"] = [
+        pc if pc["side"] == index else {k: pc[k] for k in ("key", "name", "side", "status")}
+        for pc in data["pcs"]
     ]
     if index is not None:
-        enemy = state.sides[1 - index]
         data["intelligence"] = pre.initial_intelligence(
-            enemy.force,
+            state.sides[1 - index].force,
             kind=state.kind or pre.ENCOUNTER,
             confused=state.sides[index].started_confused,
             initiative=state.initiative == index,
             obscured=state.obscured,
         )
-        data["sides"][1 - index] = {
-            k: data["sides"][1 - index][k] for k in ("casualties", "pb", "confused", "left")
-        }
     return data
 
 
