@@ -80,6 +80,26 @@ def test_bad_setup_raises_setup_error_with_codes():
         "gurps4e.setup.house_rule_fixed", "gurps4e.setup.unknown_house_rule"}  # fmt: skip
 
 
+def test_naval_battle_leaves_out_land_elements():
+    """gurps §A.3.1: a naval battle is fought by naval and air elements (and Nav
+    neutralizers); §A.2.2 its superiority classes [inferred]."""
+    sides = _setup()["sides"]
+    sides["a"]["force"]["rows"].append(row("ship", 10, 2, mobility="naval"))
+    sides["b"]["force"]["rows"].append(row("gulls", 1, 1, mobility="fast_air"))
+    state = SYSTEM.start(_setup(battle_type="naval", sides=sides), 1)
+    assert [r.key for r in state.sides[0].force.rows] == ["ship"]
+    assert state.sides[0].ts == 20 and state.sides[1].ts == 1
+    assert state.classes == ("Air", "Nav", "C3I", "F", "Rec")
+    assert SYSTEM.start_events(state)[0].params["not_taking_part"] == {
+        "a": ["hi", "bow"], "b": ["hi", "bow"]}  # fmt: skip
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(_setup(battle_type="air"), 1)
+    assert "gurps4e.setup.no_element_takes_part" in codes(list(error.value.problems))
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(_setup(house_rules={"mobility.air": 5, "desperate.bonus": "4"}), 1)
+    assert codes(list(error.value.problems)) == ["gurps4e.setup.bad_house_rule"] * 2
+
+
 def test_gm_commander_out_hands_command_to_a_pc_successor():
     """gurps §A.6.5: the successor (a PC here) takes over and rolls Leadership (11: 3d6 = 9
     succeeds); the PC now commands and no longer chooses Risk separately."""

@@ -6,6 +6,7 @@ import pytest
 
 from tests.engine.gurps4e.helpers import force, row
 from warfare.engine.systems.gurps4e.forces import (
+    ElementType,
     applicable_classes,
     calculator,
     class_superiority,
@@ -14,6 +15,7 @@ from warfare.engine.systems.gurps4e.forces import (
     force_ts,
     relative_ts_bonus,
     superiority_step,
+    takes_part,
 )
 
 
@@ -155,3 +157,20 @@ def test_force_problems_report_bad_input_as_codes():
     }
     assert codes == {"gurps4e.setup.unknown_class", "gurps4e.setup.bad_troop_quality"}
     assert force_problems("nope", "a")[0].code == "gurps4e.setup.bad_force"
+
+
+@pytest.mark.parametrize(
+    ("element", "land", "naval", "air", "amphibious"),
+    [({"mobility": "foot"}, True, False, False, True),
+     ({"mobility": "fast_air"}, True, True, True, True),
+     ({"mobility": "naval"}, False, True, False, True),
+     ({"mobility": "foot", "neutralizes": ["Nav"]}, True, True, False, True),
+     ({"mobility": "foot", "neutralizes": ["Air"]}, True, False, True, True),
+     ({"mobility": "foot", "classes": ["Air"]}, True, True, True, True)],
+)  # fmt: skip
+def test_who_takes_part_by_battle_type(element, land, naval, air, amphibious):
+    """gurps §A.3.1: land: land + air elements; naval: naval, Nav neutralizers, air; air: air
+    and Air neutralizers; amphibious: any."""
+    kind = ElementType.from_dict({"key": "x", **element})
+    assert [takes_part(kind, t) for t in ("land", "naval", "air", "amphibious")] == [
+        land, naval, air, amphibious]  # fmt: skip

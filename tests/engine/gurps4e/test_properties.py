@@ -9,12 +9,13 @@ Position Bonus; stay JSON-serialisable and round-trip through `from_dict`.
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tests.engine.gurps4e.helpers import force_data, row
-from warfare.engine.battle.protocol import Command, Rejected, command_dice, replay
-from warfare.engine.systems.gurps4e.battle import SYSTEM, BattleState
+from warfare.engine.battle.protocol import Command, Rejected, SetupError, command_dice, replay
+from warfare.engine.systems.gurps4e.battle import SYSTEM, BattleState, validate_setup
 from warfare.engine.systems.gurps4e.tables import TERRAIN_RATING
 
 ROWS = (
@@ -155,3 +156,21 @@ def test_any_command_is_applied_or_rejected_never_raises(actor, kind, params, ty
     assert state.to_dict() == before
     if not isinstance(result, Rejected):
         _check(result[0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["battle_type", "terrain", "sides", "recon", "db", "kind",
+                                        "house_rules", "extra_classes", "start_dice",
+                                        "neutralize", "initiative"]), JSON, max_size=6),
+       st.booleans())  # fmt: skip
+def test_a_malformed_setup_gives_problems_never_a_crash(garbage, keep_sides):
+    """gurps §A.9.1: any setup either starts or raises `SetupError` with problem codes."""
+    setup = dict(garbage)
+    if keep_sides:
+        setup["sides"] = {"a": {"force": force_data(row("hi", 4, 2))},
+                          "b": {"force": force_data(row("hi", 4, 3))}}  # fmt: skip
+    if validate_setup(setup):
+        with pytest.raises(SetupError):
+            SYSTEM.start(setup, 1)
+    else:
+        _check(SYSTEM.start(setup, 1))

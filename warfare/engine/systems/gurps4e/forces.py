@@ -408,6 +408,32 @@ def class_superiority(
     return Superiority(cls, holder, bonus, code, a, b, neutral, ratio)
 
 
+def element_kind(element: ElementType, overrides: Mapping[str, Any] | None = None) -> str:
+    """ "air", "naval" or "land": air if its mobility is an air one (or it has the Air class),
+    naval if its mobility is a naval one (or it has the Nav class), else land [inferred]."""
+    if element.mobility in house_value("mobility.air", overrides) or "Air" in element.classes:
+        return "air"
+    if element.mobility in house_value("mobility.naval", overrides) or "Nav" in element.classes:
+        return "naval"
+    return "land"
+
+
+def takes_part(
+    element: ElementType, battle_type: str, overrides: Mapping[str, Any] | None = None
+) -> bool:
+    """§A.3.1 who takes part: land battle -> land and air elements; naval -> naval elements,
+    elements that neutralize Nav, air elements; air -> air elements and elements that
+    neutralize Air; amphibious -> any."""
+    kind = element_kind(element, overrides)
+    if battle_type == "land":
+        return kind in ("land", "air")
+    if battle_type == "naval":
+        return kind in ("naval", "air") or "Nav" in element.neutralizes
+    if battle_type == "air":
+        return kind == "air" or "Air" in element.neutralizes
+    return True
+
+
 def applicable_classes(
     battle_type: str, extra: Iterable[str] = (), overrides: Mapping[str, Any] | None = None
 ) -> tuple[str, ...]:

@@ -86,6 +86,20 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "gurps §A.2.2, §A.3.1",
         "Superiority classes of an amphibious battle: the land ones plus Naval.",
     ),
+    HouseRule(
+        "mobility.air",
+        ("air", "fast_air", "slow_air"),
+        Tag.GAP,
+        "gurps §A.2.3, §A.3.1",
+        "Mobility values of air elements (the full mobility list is not in any source).",
+    ),
+    HouseRule(
+        "mobility.naval",
+        ("naval", "water", "submarine"),
+        Tag.GAP,
+        "gurps §A.2.3, §A.3.1",
+        "Mobility values of naval elements.",
+    ),
     # --- §A.4 reconnaissance ------------------------------------------------------------------
     HouseRule(
         "recon.skill_rounding",

@@ -84,6 +84,7 @@ from warfare.engine.systems.gurps4e.forces import (
     applicable_classes,
     force_problems,
     force_ts,
+    takes_part,
 )
 from warfare.engine.systems.gurps4e.house_rules import HOUSE_RULES, house_value
 from warfare.engine.systems.gurps4e.strategies import (
@@ -123,12 +124,53 @@ def _side_index(key: Any) -> int | None:
 # --- setup ---------------------------------------------------------------------------------------
 
 
+def _is_key(value: Any, table: Mapping[str, Any]) -> bool:
+    return isinstance(value, str) and value in table
+
+
+def _shape_problems(setup: Any) -> list[Problem]:
+    """The setup's containers have the right JSON types (checked before anything else)."""
+    if not isinstance(setup, Mapping):
+        return [_p("setup.malformed", field="setup")]
+    problems = []
+    for name in ("db", "house_rules", "neutralize", "recon"):
+        if not isinstance(setup.get(name) or {}, Mapping):
+            problems.append(_p("setup.malformed", field=name))
+    for name in ("extra_classes", "start_dice"):
+        if not isinstance(setup.get(name) or [], list | tuple):
+            problems.append(_p("setup.malformed", field=name))
+    sides = setup.get("sides")
+    if isinstance(sides, Mapping):
+        for key, side in sides.items():
+            pcs = side.get("pcs") or [] if isinstance(side, Mapping) else None
+            if not isinstance(pcs, list | tuple):
+                problems.append(_p("setup.malformed", field=f"sides.{key}"))
+                continue
+            for pc in pcs:
+                if not isinstance(pc, Mapping) or not _pc_fields_ok(pc):
+                    problems.append(_p("setup.bad_pc", side=key))
+    return problems
+
+
+def _pc_fields_ok(pc: Mapping[str, Any]) -> bool:
+    ints = [pc.get(k, 10) for k in ("hp", "max_hp")]
+    flags = [pc.get(k, False) for k in ("skill_15", "commands_element", "commander", "exempt")]
+    return (
+        all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in ints)
+        and all(isinstance(v, bool) for v in flags)
+        and isinstance(pc.get("name", ""), str)
+        and isinstance(pc.get("element") or "", str)
+    )
+
+
 def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
     """Problems with a setup (empty: `start` accepts it)."""
-    problems: list[Problem] = []
+    problems = _shape_problems(setup)
+    if problems:
+        return problems
     if setup.get("battle_type", "land") not in BATTLE_TYPES:
         problems.append(_p("setup.bad_battle_type", battle_type=setup.get("battle_type")))
-    if setup.get("terrain", "plains") not in TERRAIN_RATING:
+    if not _is_key(setup.get("terrain", "plains"), TERRAIN_RATING):
         problems.append(_p("setup.bad_terrain", terrain=setup.get("terrain")))
     sides = setup.get("sides")
     if not isinstance(sides, Mapping) or set(sides) != set(SIDE_KEYS):
@@ -149,12 +191,10 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
                 continue
             pc_keys.add(pc_key)
             commanders += bool(pc.get("commander"))
-            hp = pc.get("hp", 10)
-            if isinstance(hp, bool) or not isinstance(hp, int) or hp <= 0:
-                problems.append(_p("setup.bad_pc_hp", pc=pc_key))
         if commanders > 1:
             problems.append(_p("setup.two_commanders", side=key))
         problems += _links_problems(sides[key], key)
+        problems += _participation_problems(setup, sides[key], key)
     if setup.get("recon") is None and setup.get("kind", pre.PITCHED) not in (
         pre.PITCHED,
         pre.ENCOUNTER,
@@ -176,6 +216,8 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
             problems.append(_p("setup.unknown_house_rule", key=key))
         elif not rules_by_key[key].configurable:
             problems.append(_p("setup.house_rule_fixed", key=key))
+        elif not _override_ok(rules_by_key[key].value, setup["house_rules"][key]):
+            problems.append(_p("setup.bad_house_rule", key=key))
     for cls in setup.get("extra_classes") or ():
         if cls not in SUPERIORITY_CLASSES:
             problems.append(_p("setup.unknown_class", cls=cls))
@@ -196,6 +238,20 @@ def _pc_from(data: Mapping[str, Any], side: int) -> PC:
     return PC(key=str(data["key"]), side=side, max_hp=max_hp, **values)
 
 
+def _override_ok(default: Any, value: Any) -> bool:
+    """A per-battle house-rule value has the default's type (a fraction as text or int)."""
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, tuple):
+        return isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+    try:
+        return not isinstance(value, bool) and Fraction(str(value)) >= 0
+    except (ValueError, ZeroDivisionError):
+        return False
+
+
 def _recon_problems(recon: Any) -> list[Problem]:
     """§A.4.3: the GM-entered recon conditions of each side."""
     if not isinstance(recon, Mapping):
@@ -212,12 +268,32 @@ def _recon_problems(recon: Any) -> list[Problem]:
         )
         if (
             conditions.get("march", 0) not in (0, 1, 2)
-            or conditions.get("road", "none") not in RECON_ROAD
-            or conditions.get("terrain_feature", "none") not in RECON_TERRAIN_FEATURE
+            or not _is_key(conditions.get("road", "none"), RECON_ROAD)
+            or not _is_key(conditions.get("terrain_feature", "none"), RECON_TERRAIN_FEATURE)
             or not ints_ok
         ):
             problems.append(_p("setup.bad_recon", side=key))
     return problems
+
+
+def _participation_problems(setup: Mapping[str, Any], side: Mapping[str, Any], key: str):
+    """§A.3.1: a side needs at least one element that can take part in this type of battle."""
+    if (
+        force_problems(side.get("force"), key)
+        or setup.get("battle_type", "land") not in BATTLE_TYPES
+    ):
+        return []
+    force = Force.from_dict(side["force"])
+    known = {entry.key: entry.value for entry in HOUSE_RULES}
+    overrides = {
+        k: v
+        for k, v in (setup.get("house_rules") or {}).items()
+        if k in known and _override_ok(known[k], v)
+    }
+    battle_type = setup.get("battle_type", "land")
+    if not any(row.count and takes_part(row.type, battle_type, overrides) for row in force.rows):
+        return [_p("setup.no_element_takes_part", side=key, battle_type=battle_type)]
+    return []
 
 
 def _links_problems(side: Mapping[str, Any], key: str) -> list[Problem]:
@@ -247,8 +323,13 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
     if problems:
         raise SetupError(problems)
     overrides = dict(setup.get("house_rules") or {})
-    forces = [Force.from_dict(setup["sides"][key]["force"]) for key in SIDE_KEYS]
     battle_type = str(setup.get("battle_type", "land"))
+    forces, absent = [], {}
+    for key in SIDE_KEYS:
+        force = Force.from_dict(setup["sides"][key]["force"])
+        rows = [r for r in force.rows if takes_part(r.type, battle_type, overrides)]
+        absent[key] = [r.key for r in force.rows if r not in rows]
+        forces.append(replace(force, rows=tuple(rows)))
     terrain = str(setup.get("terrain", "plains"))
     pcs = [
         _pc_from(data, index)
@@ -277,6 +358,7 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
         "round_length": state.round_length,
         "terrain_rating": state.terrain_rating,
         "classes": list(state.classes),
+        "not_taking_part": absent,
     }
     events = [Event("gurps4e.battle_started", started)]
     recon = setup.get("recon")
