@@ -58,7 +58,16 @@ def test_start_without_recon_sets_bsm_db_and_round_length():
 def test_db_is_rolled_when_the_gm_sets_none():
     """gurps §A.5.4: woodlands DB 1d/2 (a typed 5 -> 3)."""
     state = SYSTEM.start(_setup(db=None, start_dice=[5]), 1)
-    assert state.sides[0].db == 3
+    assert (state.sides[0].db, state.sides[1].db) == (3, 0)
+
+
+def test_gm_grants_a_db_after_a_tied_recon_pitched_battle():
+    """gurps §A.5.4: a pitched battle from a tied recon contest: the GM chooses who holds
+    the DB [inferred] (tie 3d6 10 vs 10, 1d 2 ≤ TR 5 -> pitched)."""
+    setup = _setup(recon={"a": {}, "b": {}}, start_dice=[3, 3, 4, 3, 3, 4, 2], db={"b": 1})
+    state = SYSTEM.start(setup, 1)
+    assert (state.kind, state.initiative) == ("pitched", None)
+    assert (state.sides[0].db, state.sides[1].db) == (0, 1)
 
 
 def test_bad_setup_raises_setup_error_with_codes():

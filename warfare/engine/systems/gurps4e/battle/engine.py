@@ -10,7 +10,10 @@ Setup (plain JSON)::
       "siege": false, "obscured": false,   # obscured: bad weather or night (§A.5.1)
       "recon": {"a": {conditions}, "b": {conditions}},   # §A.4.3; null: no contest
       "kind": "pitched", "initiative": "a",  # without a recon contest (set-piece battle)
-      "db": {"a": 2},                      # GM-set Defense Bonus (else rolled, §A.5.4)
+      "db": {"a": 2},                      # GM-set Defense Bonus per side (§A.5.4): its
+                                           #   size, and who holds one beyond the rule
+                                           #   (e.g. a tied recon's pitched battle); the
+                                           #   rule's other holders roll it
       "neutralize": {"a": true, "b": true},  # GM: use neutralizers (§A.5.3)
       "house_rules": {"recon.ambush_margin": 5},   # per-battle house_rules overrides
       "start_dice": [3, 4, 5],             # typed-in dice for the start (recon)
@@ -426,7 +429,8 @@ def _fix_kind(
         kind, state.initiative, (not forces[0].mobile, not forces[1].mobile)
     )
     if ambusher is not None and house_value("db.ambusher_any_strategy", state.overrides):
-        holders = sorted({*holders, ambusher})
+        holders = [*holders, ambusher]
+    holders = sorted({*holders, *(i for i in (0, 1) if SIDE_KEYS[i] in state.gm_db)})
     db_value, db_terms = 0, []
     if holders and not all(SIDE_KEYS[h] in state.gm_db for h in holders):
         db_value, db_terms = pre.roll_defense_bonus(dice, state.terrain)
