@@ -28,9 +28,11 @@ Setup (plain JSON)::
 Actors: "a" and "b" are the two sides: their commander's choices (choose_battle_kind,
 choose_strategy, answer_parley, change_strategy / keep_strategy, choose_pursuit). A PC key
 is that PC's own choices (choose_risk, significant_action); a PC who is the force commander
-has no separate choice (its Risk is the side's). The GM (actor None) sends gm_circumstance
-{side, value -3..3}, gm_commander_out {side}, gm_detailed_action {pc, success} and
-gm_end_battle {reason, victor}.
+has no separate choice (its Risk is the side's). The GM (actor None) sends, while the round's
+choices are open, gm_circumstance {side, value -3..3} (special circumstances, this round
+only), gm_commander_out {side} (an NPC commander falls: successor's Leadership roll),
+gm_detailed_action {pc, success} (a cinematic significant action: no Misfortunes roll for
+that PC this round); and at any time gm_end_battle {reason, victor} (e.g. an agreed Parley).
 
 A round resolves inside the `apply` of the last required choice (both strategies, every
 active PC's Risk): reveal, a one-sided Parley waits for the other side's answer, a single slow
@@ -39,8 +41,18 @@ PB, Misfortunes of War, successor and Rally rolls, and the victory check (§A.6.
 battle ends, pursuit (a Leadership success waits for the victor's choose_pursuit) and the
 aftermath run (§A.7).
 
-SECRET: `state.choices` holds both commanders' pending strategies until the reveal; the
-Django layer must show a player `public_state(state, viewer)`, never `state.to_dict()`.
+Params: choose_strategy / change_strategy {strategy, desperate (bool), risk (-3..3, the
+commander's Risk), raid_logistics (bool: a winning Raid hits the enemy's logistics)};
+choose_risk / significant_action {risk, on_critical: "injury" (6d) | "surrender"};
+choose_battle_kind {kind: pitched | encounter | avoid}; answer_parley {accept};
+choose_pursuit {pursue}.
+
+SECRET: `state.choices` holds both commanders' pending strategies until the reveal. The
+Django layer must show a player `public_state(state, viewer)`, never `state.to_dict()`, and
+must not show the other side the params of a stored choose_strategy command before the
+`gurps4e.strategies_revealed` event (its own `gurps4e.strategy_chosen` event carries no
+strategy). Events are codes "gurps4e.*" with params; every roll carries its dice, skill,
+margin and the breakdown of its effective skill.
 """
 
 from collections.abc import Mapping
