@@ -430,3 +430,55 @@ def test_public_state_hides_enemy_details_and_shows_intelligence():
     spectator = public_state(state, "someone")
     assert spectator["choices"][1] == {"chosen": True} and "intelligence" not in spectator
     assert public_state(state, None)["sides"][1]["bsm"] == []
+
+
+def _with(state, index, **changes):
+    side = state.sides[index]
+    return state.with_side(index, side.__class__(**{**side.__dict__, **changes}))
+
+
+def test_mutual_destruction_both_recover_as_winners():
+    """gurps §A.6.6, §A.7.2: both at 100 % -> no victor; each recovers as a winner would
+    (100 % -> 50 %). All-Out Attack on both sides, tie: 10 % × 2 = 20 % each."""
+    state = SYSTEM.start(_setup(), 1)
+    state = _with(_with(state, 0, casualties=80), 1, casualties=80)
+    state, _ = _apply(state, "a", "choose_strategy", strategy="all_out_attack")
+    # skills 3 (14 + BSM 3 + 2 − 16) and 0 (14 + 2 − 16): 12 vs 9 tie at margin −9
+    state, events = _apply(state, "b", "choose_strategy", [4, 4, 4, 3, 3, 3],
+                           strategy="all_out_attack")  # fmt: skip
+    assert _event(events, "strategy_contest")["winner"] is None
+    outcome = SYSTEM.outcome(state)
+    assert (outcome.winner, outcome.losers) == (None, ())
+    assert outcome.details["end_reason"] == "mutual_destruction"
+    assert [outcome.details["sides"][k]["final_casualties"] for k in "ab"] == [50, 50]
+    assert outcome.details["sides"]["a"]["new_ts"] == 25  # TS 50 at 50 %
+
+
+def test_the_loser_recovers_nothing_and_loses_its_fanatic_elements():
+    """gurps §A.7.2-A.7.3: the loser keeps its casualties (30 %) and its Fanatic elements are
+    destroyed (TS 36 − 8 = 28 × 70 % -> 19); the winner recovers half to the lower 5 %
+    (10 % -> 5 %: TS 50 -> 47); §A.7.4 loot time for 23 elements: 1 hour."""
+    sides = _setup()["sides"]
+    sides["b"]["force"]["rows"].append(row("zed", 2, 4, features=["fanatic"]))
+    state = SYSTEM.start(_setup(sides=sides), 1)
+    state = _with(_with(state, 0, casualties=10), 1, casualties=30)
+    state, _ = _apply(state, None, "gm_end_battle", victor="a", reason="gm")
+    details = SYSTEM.outcome(state).details
+    b = details["sides"]["b"]
+    assert (b["role"], b["final_casualties"], b["destroyed_rows"], b["new_ts"]) == (
+        "loser", 30, ["zed"], 19)  # fmt: skip
+    a = details["sides"]["a"]
+    assert (a["role"], a["final_casualties"], a["new_ts"]) == ("winner", 5, 47)
+    assert details["loot"] == {"minutes": 60, "holder": "a"}
+    assert SYSTEM.outcome(state).losers == ("b",)
+
+
+def test_both_sides_retreating_leave_no_victor():
+    """gurps §A.6.6 [impl]: both retreat -> no battle, no victor; both recover [inferred]."""
+    state = SYSTEM.start(_setup(), 1)
+    state = _with(_with(state, 0, casualties=30), 1, casualties=20)
+    state, _ = _apply(state, "a", "choose_strategy", strategy="full_retreat")
+    state, events = _apply(state, "b", "choose_strategy", strategy="fighting_retreat")
+    outcome = SYSTEM.outcome(state)
+    assert outcome.winner is None and outcome.details["end_reason"] == "retreat"
+    assert [outcome.details["sides"][k]["final_casualties"] for k in "ab"] == [15, 10]
