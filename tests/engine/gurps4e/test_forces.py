@@ -174,3 +174,15 @@ def test_who_takes_part_by_battle_type(element, land, naval, air, amphibious):
     kind = ElementType.from_dict({"key": "x", **element})
     assert [takes_part(kind, t) for t in ("land", "naval", "air", "amphibious")] == [
         land, naval, air, amphibious]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tl", "ts"), [(None, 1), (2, 1), (3, 2), (4, 4), (5, 8), (1, 1)])
+def test_starred_ts_doubles_per_tl_above_the_listed_one(tl, ts):
+    """gurps §A.2.1: Light Artillery TS (1) at TL2, (2) at TL3, (4) at TL4, (8) at TL5."""
+    kind = {"key": "la", "ts": 1, "tl": 2, "doubles_per_tl": True, "support": True,
+            "classes": ["Art"]}  # fmt: skip
+    f = force({"type": kind, "count": 1, "tl": tl})
+    assert class_ts(f, "Art") == ts
+    assert force_ts(f) == Fraction(ts, 10)  # support TS at 10 %
+    plain = force({"type": {**kind, "doubles_per_tl": False}, "count": 1, "tl": tl})
+    assert class_ts(plain, "Art") == 1
