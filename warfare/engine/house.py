@@ -8,6 +8,7 @@ default rather than a printed rule.
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class Tag(StrEnum):
@@ -18,16 +19,27 @@ class Tag(StrEnum):
     UNVERIFIED = "unverified"
     WEB = "web"
     RP30_RU = "rp30-ru"
+    ERRATA = "errata"
+    SEED_READING = "seed?"
 
 
 @dataclass(frozen=True, slots=True)
 class HouseDefault:
     key: str
-    value: int
+    value: Any
+    """A number (most systems), or a fraction as text ("1/10") or a tuple (GURPS 4e)."""
     tag: Tag
     source: str
     """Where the reference discusses it, e.g. 'pf2e §10.3'."""
     note: str
+    configurable: bool = True
+    """False: a reading documented here (and shown to the GM) but fixed in the code named in
+    `note`; a battle's setup may not override it."""
+
+    def to_dict(self) -> dict[str, Any]:
+        value = list(self.value) if isinstance(self.value, tuple) else self.value
+        return {"key": self.key, "value": value, "tag": str(self.tag), "source": self.source,
+                "note": self.note, "configurable": self.configurable}  # fmt: skip
 
 
 def table_lookup(table: tuple[HouseDefault, ...], key: str) -> HouseDefault:

@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 
 from warfare.engine.systems.gurps4e import forces as engine
 from warfare.engine.systems.gurps4e.house_rules import house_rule
-from warfare.engine.systems.gurps4e.tech_level import ts_at_tl
 
 from .models import ElementClass, EquipmentQuality, Force, ForceElement, TroopQuality
 
@@ -38,14 +37,17 @@ def engine_row(row: ForceElement) -> engine.ElementRow:
         type=engine.ElementType(
             key=str(row.pk),
             name=element.name,
-            ts=ts_at_tl(Fraction(element.base_ts), element.tl, row.tl, element.ts_doubles_per_tl),
+            ts=Fraction(element.base_ts),
+            doubles_per_tl=element.ts_doubles_per_tl,
             support=element.is_support,
             classes=tuple(element.classes),
             neutralizes=tuple(element.neutralizes),
             mobility=element.mobility or "foot",
             raise_cost=element.raise_cost,
-            tl=row_tl(row),
+            monthly_cost=element.monthly_cost,
+            tl=element.tl,
         ),
+        tl=row_tl(row),
         count=row.count,
         troop_quality=row.troop_quality,
         equipment_quality=row.equipment_quality,

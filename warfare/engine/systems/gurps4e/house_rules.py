@@ -8,41 +8,13 @@ other data table, in `strategies`.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
+from warfare.engine.house import HouseDefault, Tag
 
-class Tag(StrEnum):
-    IMPL = "impl"
-    INFERRED = "inferred"
-    UNVERIFIED = "unverified"
-    ERRATA = "errata"
-    SEED_READING = "seed?"
-    GAP = "gap"
-
-
-@dataclass(frozen=True, slots=True)
-class HouseRule:
-    key: str
-    value: Any
-    tag: Tag
-    source: str
-    """Where the reference discusses it, e.g. 'gurps §A.2.4'."""
-    note: str
-    configurable: bool = True
-    """False: a reading documented here (and shown to the GM) but fixed in the code named in
-    `note`; a setup may not override it."""
-
-    def to_dict(self) -> dict[str, Any]:
-        value = list(self.value) if isinstance(self.value, tuple) else self.value
-        return {"key": self.key, "value": value, "tag": str(self.tag), "source": self.source,
-                "note": self.note, "configurable": self.configurable}  # fmt: skip
-
-
-HOUSE_RULES: tuple[HouseRule, ...] = (
+HOUSE_RULES: tuple[HouseDefault, ...] = (
     # --- §A.2 forces --------------------------------------------------------------------------
-    HouseRule(
+    HouseDefault(
         "support_ts_in_total",
         "1/10",
         Tag.ERRATA,
@@ -50,50 +22,50 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Share of parenthetical (support) TS counted in a force's total TS; '0' keeps the "
         "v1.0 text of seed A.",
     ),
-    HouseRule(
+    HouseDefault(
         "support_c3i_only_in_total",
         "0",
         Tag.ERRATA,
         "gurps §A.2.4",
         "Share counted for a support element whose only class is C3I.",
     ),
-    HouseRule("troop_quality.inferior", "1/2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
-    HouseRule("troop_quality.average", "1", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
-    HouseRule("troop_quality.good", "3/2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
-    HouseRule("troop_quality.elite", "2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
-    HouseRule("equipment_quality.poor", "1/2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
-    HouseRule("equipment_quality.average", "1", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
-    HouseRule("equipment_quality.good", "3/2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
-    HouseRule("equipment_quality.fine", "2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
-    HouseRule(
+    HouseDefault("troop_quality.inferior", "1/2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
+    HouseDefault("troop_quality.average", "1", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
+    HouseDefault("troop_quality.good", "3/2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
+    HouseDefault("troop_quality.elite", "2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
+    HouseDefault("equipment_quality.poor", "1/2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
+    HouseDefault("equipment_quality.average", "1", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
+    HouseDefault("equipment_quality.good", "3/2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
+    HouseDefault("equipment_quality.fine", "2", Tag.IMPL, "gurps §A.2.4", "TS multiplier."),
+    HouseDefault(
         "classes.naval",
         ("Air", "Nav", "C3I", "F", "Rec"),
         Tag.INFERRED,
         "gurps §A.2.2",
         "Superiority classes that apply in a naval battle (the seed is silent).",
     ),
-    HouseRule(
+    HouseDefault(
         "classes.air",
         ("Air", "C3I", "F"),
         Tag.INFERRED,
         "gurps §A.2.2",
         "Superiority classes that apply in an air battle.",
     ),
-    HouseRule(
+    HouseDefault(
         "classes.amphibious",
         ("Air", "Arm", "Art", "C3I", "Cav", "F", "Nav"),
         Tag.INFERRED,
         "gurps §A.2.2, §A.3.1",
         "Superiority classes of an amphibious battle: the land ones plus Naval.",
     ),
-    HouseRule(
+    HouseDefault(
         "mobility.air",
         ("air", "fast_air", "slow_air"),
         Tag.GAP,
         "gurps §A.2.3, §A.3.1",
         "Mobility values of air elements (the full mobility list is not in any source).",
     ),
-    HouseRule(
+    HouseDefault(
         "mobility.naval",
         ("naval", "water", "submarine"),
         Tag.GAP,
@@ -101,7 +73,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Mobility values of naval elements.",
     ),
     # --- §A.4 reconnaissance ------------------------------------------------------------------
-    HouseRule(
+    HouseDefault(
         "recon.skill_rounding",
         "down",
         Tag.INFERRED,
@@ -110,14 +82,14 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         " Fixed in `prebattle.recon_skill_terms`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "recon.no_rec_elements",
         -1,
         Tag.SEED_READING,
         "gurps §A.4.3",
         "Recon modifier in a land battle when the force has no Rec element.",
     ),
-    HouseRule(
+    HouseDefault(
         "recon.all_rec_elements",
         2,
         Tag.SEED_READING,
@@ -125,14 +97,14 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Recon modifier in a land battle when all its elements are Rec (the book seems to "
         "grade it by Recon superiority instead; a GM may enter that bonus per side).",
     ),
-    HouseRule(
+    HouseDefault(
         "recon.ambush_margin",
         5,
         Tag.SEED_READING,
         "gurps §A.4.4",
         "Margin of victory from which the recon winner ambushes (checked before Surprise).",
     ),
-    HouseRule(
+    HouseDefault(
         "recon.ambush_margin_adds_tr",
         False,
         Tag.INFERRED,
@@ -140,21 +112,21 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "True: the ambush threshold is TR + recon.ambush_margin (the alternative reading).",
     ),
     # --- §A.5 before the battle ---------------------------------------------------------------
-    HouseRule(
+    HouseDefault(
         "relative_ts.above_50",
         20,
         Tag.INFERRED,
         "gurps §A.5.2",
         "Relative TS bonus above 50:1 stays at the 50:1 value.",
     ),
-    HouseRule(
+    HouseDefault(
         "superiority.encounter_reduced",
         ("Air", "Art", "C3I"),
         Tag.IMPL,
         "gurps §A.5.3",
         "Superiority classes whose bonus is reduced by 1 (min 0) in an encounter battle.",
     ),
-    HouseRule(
+    HouseDefault(
         "db.half_die_rounding",
         "up",
         Tag.INFERRED,
@@ -162,14 +134,14 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "1d/2 for the Defense Bonus rounds up. Fixed in `prebattle.roll_defense_bonus`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "db.ambusher_any_strategy",
         True,
         Tag.INFERRED,
         "gurps §A.6.3",
         "An ambusher holds a DB and adds it in round 1 whatever strategy it uses.",
     ),
-    HouseRule(
+    HouseDefault(
         "db.deliberate_attack_halves",
         True,
         Tag.IMPL,
@@ -177,21 +149,21 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Deliberate Attack halves the enemy's DB, rounding up.",
     ),
     # --- §A.6 rounds --------------------------------------------------------------------------
-    HouseRule(
+    HouseDefault(
         "significant_actions.stack",
         True,
         Tag.INFERRED,
         "gurps §A.6.2",
         "Significant-action results of several PCs of a side add up.",
     ),
-    HouseRule(
+    HouseDefault(
         "significant_actions.detailed_success_bonus",
         1,
         Tag.INFERRED,
         "gurps §A.6.2",
         "Bonus to the commander's roll from a GM-resolved detailed action that succeeds.",
     ),
-    HouseRule(
+    HouseDefault(
         "confused.overrides_encounter_restriction",
         True,
         Tag.INFERRED,
@@ -201,43 +173,43 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         " Fixed in `rounds.strategy_problems`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "desperate.casualty_gap",
         25,
         Tag.IMPL,
         "gurps §A.6.3",
         "Percentage points a side's casualties must exceed the enemy's to go Desperate.",
     ),
-    HouseRule("desperate.bonus", 4, Tag.IMPL, "gurps §A.6.3", "Strategy roll bonus."),
-    HouseRule(
+    HouseDefault("desperate.bonus", 4, Tag.IMPL, "gurps §A.6.3", "Strategy roll bonus."),
+    HouseDefault(
         "desperate.casualties",
         10,
         Tag.IMPL,
         "gurps §A.6.3",
         "Automatic own casualties (percent) of a Desperate round.",
     ),
-    HouseRule(
+    HouseDefault(
         "rally.leadership_modifier",
         -2,
         Tag.IMPL,
         "gurps §A.6.3",
         "Modifier to the end-of-round Leadership roll of a rallying force.",
     ),
-    HouseRule(
+    HouseDefault(
         "parley.refused_modifier",
         -1,
         Tag.IMPL,
         "gurps §A.6.3",
         "A refused Parley fights as Defense at this extra modifier.",
     ),
-    HouseRule(
+    HouseDefault(
         "full_retreat.confused_modifier",
         -2,
         Tag.IMPL,
         "gurps §A.6.3",
         "Full Retreat of a confused force.",
     ),
-    HouseRule(
+    HouseDefault(
         "casualties.halving_rounding",
         "down",
         Tag.IMPL,
@@ -246,7 +218,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         " Fixed in `rounds.round_casualties`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "misfortune.per_character",
         True,
         Tag.SEED_READING,
@@ -255,7 +227,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         " Fixed in `battle.engine._misfortunes`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "misfortune.this_round_casualties",
         True,
         Tag.INFERRED,
@@ -264,7 +236,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         " Fixed in `battle.engine._misfortunes`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "misfortune.no_roll_at_zero",
         True,
         Tag.INFERRED,
@@ -273,7 +245,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         " Fixed in `rounds.misfortune_chance`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "misfortune.between_bands",
         "lower",
         Tag.INFERRED,
@@ -282,21 +254,21 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         " Fixed in `rounds.misfortune_chance`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "misfortune.damage_minimum",
         0,
         Tag.INFERRED,
         "gurps §0.2",
         "2d-1 misfortune damage never goes below this.",
     ),
-    HouseRule(
+    HouseDefault(
         "misfortune.tie_rescues",
         True,
         Tag.INFERRED,
         "gurps §A.6.5",
         "A character at 0 HP or below in a tied round is rescued (not captured).",
     ),
-    HouseRule(
+    HouseDefault(
         "commander.no_successor_confused",
         True,
         Tag.INFERRED,
@@ -304,21 +276,21 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "A force whose chain of command is exhausted becomes confused.",
     ),
     # --- §A.6.6-A.7 the end -------------------------------------------------------------------
-    HouseRule(
+    HouseDefault(
         "retreat.both_no_victor_recover",
         True,
         Tag.INFERRED,
         "gurps §A.6.6, §A.7.2",
         "When both sides leave the field, both recover casualties as a winner would.",
     ),
-    HouseRule(
+    HouseDefault(
         "pursuit.air_and_cavalry_add",
         True,
         Tag.IMPL,
         "gurps §A.7.1",
         "Air and Cavalry superiority each add +5 % to a pursued force's casualties.",
     ),
-    HouseRule(
+    HouseDefault(
         "recovery.winner",
         "floor(c/10)*5",
         Tag.IMPL,
@@ -327,7 +299,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         " Fixed in `aftermath.recovered_winner`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "new_ts.rounding",
         "down",
         Tag.IMPL,
@@ -335,7 +307,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "New TS = old TS x (1 - final casualties), rounded down. Fixed in `aftermath.new_ts`.",
         configurable=False,
     ),
-    HouseRule(
+    HouseDefault(
         "loot.time_doubles_per_decade",
         True,
         Tag.INFERRED,
@@ -347,7 +319,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
 )
 
 
-def house_rule(key: str) -> HouseRule:
+def house_rule(key: str) -> HouseDefault:
     """The house rule `key` (KeyError if there is no such entry)."""
     for entry in HOUSE_RULES:
         if entry.key == key:

@@ -65,6 +65,7 @@ from warfare.engine.battle.protocol import (
     ActionSpec,
     CheckPreview,
     Command,
+    FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
@@ -1347,28 +1348,11 @@ def public_state(state: BattleState, viewer: str | None) -> dict[str, Any]:
     return data
 
 
-class GurpsMassCombatSystem:
-    """The `BattleSystem` of GURPS Mass Combat 4e (key "gurps4e")."""
-
-    key = KEY
-
-    def start(self, setup: Mapping[str, Any], seed: int) -> BattleState:
-        return start(setup, seed)
-
-    def start_events(self, state: BattleState) -> list[Event]:
-        return list(state.opening)
-
-    def legal_actions(self, state: BattleState, actor: str) -> list[ActionSpec]:
-        return legal_actions(state, actor)
-
-    def apply(self, state: BattleState, command: Command, dice: Any):
-        return apply(state, command, dice)
-
-    def outcome(self, state: BattleState) -> Outcome | None:
-        return outcome(state)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> BattleState:
-        return BattleState.from_dict(data)
-
-
-SYSTEM = GurpsMassCombatSystem()
+SYSTEM = FunctionSystem(
+    key=KEY,
+    start=start,
+    legal_actions=legal_actions,
+    apply=apply,
+    outcome=outcome,
+    state_from_dict=BattleState.from_dict,
+)

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from warfare.engine.events import Event
 from warfare.engine.systems.gurps4e.forces import Force, Officer
 
 SIDE_KEYS = ("a", "b")
@@ -29,21 +30,6 @@ BATTLE_KIND, CHOOSING, PARLEY, CHANGE, PURSUIT, FINISHED = (
     "pursuit",
     "finished",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """What happened, as a code with params (never prose)."""
-
-    code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "params": dict(self.params)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Event":
-        return cls(str(data["code"]), dict(data.get("params") or {}))
 
 
 @dataclass(frozen=True)
