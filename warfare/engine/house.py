@@ -1,4 +1,5 @@
-"""House defaults: numbers the references mark [inferred], [impl], [discrepancy] or [gap].
+"""House defaults: numbers the references mark [inferred], [impl], [discrepancy], [gap],
+[unverified], [web] or [rp30-ru] (a partly read source).
 
 Each rule system keeps such numbers in ONE table (a tuple of `HouseDefault`), so a GM with the
 book can correct a value in one place, and the app can show next to a value that it is a house
@@ -14,6 +15,9 @@ class Tag(StrEnum):
     IMPL = "impl"
     DISCREPANCY = "discrepancy"
     GAP = "gap"
+    UNVERIFIED = "unverified"
+    WEB = "web"
+    RP30_RU = "rp30-ru"
 
 
 @dataclass(frozen=True, slots=True)
