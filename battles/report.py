@@ -50,7 +50,7 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
     sides = []
     for side in battle.setup["sides"]:
         armies = []
-        for setup_entry in side["armies"]:
+        for setup_entry in side.get("armies", ()):
             key = str(setup_entry["army"]["key"])
             entry = state.army(key)
             row = {"key": key, "name": names.get(key, key), "state": _army_state_label(entry)}
@@ -95,7 +95,7 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
         "campaign": battle.campaign,
         "membership": membership,
         "status": battle.get_status_display(),
-        "round": state.round,
+        "round": getattr(state, "round", None) or getattr(state, "day", None),
         "terrain": [str(TERRAIN_LABELS.get(key, key)) for key in battle.setup.get("terrain", ())],
         "sides": sides,
         "outcome": result,
