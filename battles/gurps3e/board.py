@@ -46,7 +46,7 @@ from .labels import (
     signed,
     working,
 )
-from .setup import create_view, setup_names
+from .setup import api_create, create_view, setup_names
 
 SYSTEM_KEY = "gurps3e"
 RESULT_CODES = {
@@ -473,6 +473,7 @@ PLUGIN = register(
         create_view=create_view,
         actor_factions=actor_factions,
         api_state=api_state,
+        api_create=api_create,
         apply_results=apply_results,
         event_texts=EVENT_TEXTS,
         event_params=event_params,

@@ -12,6 +12,8 @@ from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
 from battles import services
+from battles.models import Battle
+from kingdoms.access import access_campaign
 from kingdoms.models import CommandStaff
 from warfare.engine.systems.gurps3e.battle.engine import MORALE_CODES
 from warfare.engine.systems.gurps3e.strategy import DEFENSIVE_ITEMS
@@ -210,8 +212,7 @@ def battle_setup(form: SetupForm) -> dict:
     }
 
 
-def _form(request, membership) -> SetupForm:
-    campaign = membership.campaign
+def _form(data, campaign) -> SetupForm:
     forces = (
         Force.objects.filter(campaign=campaign)
         .select_related("faction")
@@ -224,29 +225,33 @@ def _form(request, membership) -> SetupForm:
         .prefetch_related("reputation")
         .order_by("name")
     )
-    return SetupForm(request.POST or None, forces=forces, characters=characters)
+    return SetupForm(data, forces=forces, characters=characters)
+
+
+@transaction.atomic
+def _start(user, campaign, form: SetupForm):
+    setup = battle_setup(form)
+    names = setup_names(setup)
+    return services.battle_start(
+        user=user,
+        campaign=campaign,
+        name=form.cleaned_data["name"],
+        setup=setup,
+        players_may_act=form.cleaned_data["players_may_act"],
+        problem_messages=lambda problems: setup_problem_messages(problems, names),
+    )
 
 
 def create_view(request, membership):
     """The set-up page (GET: the form; POST: start the battle, or 400 with the reasons)."""
-    form = _form(request, membership)
+    form = _form(request.POST or None, membership.campaign)
     context = {"campaign": membership.campaign, "form": form}
     template = "battles/gurps3e/setup.html"
     if request.method != "POST":
         return render(request, template, context)
     if form.is_valid():
         try:
-            with transaction.atomic():
-                setup = battle_setup(form)
-                names = setup_names(setup)
-                battle = services.battle_start(
-                    user=request.user,
-                    campaign=membership.campaign,
-                    name=form.cleaned_data["name"],
-                    setup=setup,
-                    players_may_act=form.cleaned_data["players_may_act"],
-                    problem_messages=lambda problems: setup_problem_messages(problems, names),
-                )
+            battle = _start(request.user, membership.campaign, form)
         except ValidationError as error:
             for message in error.messages:
                 form.add_error(None, message)
@@ -254,6 +259,18 @@ def create_view(request, membership):
             messages.success(request, _g("The battle begins."))
             return redirect(battle)
     return render(request, template, context, status=400)
+
+
+def api_create(user, campaign_id: int, data) -> Battle:
+    """The API's set-up: the set-up form's fields as JSON (`force_<id>` / `pc_<id>`: "a",
+    "b" or ""); a refusal is a ValidationError (400)."""
+    membership = access_campaign(user, campaign_id, gm=True)
+    form = _form(data, membership.campaign)
+    if not form.is_valid():
+        raise ValidationError(
+            {field or "non_field_errors": errors for field, errors in form.errors.items()}
+        )
+    return _start(user, membership.campaign, form)
 
 
 def setup_names(setup: dict) -> dict[str, str]:

@@ -88,4 +88,8 @@ def character_sheet(character: Character) -> dict[str, Any]:
         "weapon": values["weapon_skill"],
         "divisor": values["divisor"],
     }
-    return {"combat_skill": skill, "working": working, "risk_low": low, "risk_high": high}
+    return {"combat_skill": skill, "working": working, "risk": f"{_signed(low)}…{_signed(high)}"}
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
