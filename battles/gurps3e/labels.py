@@ -92,8 +92,8 @@ MORALE_LABELS = {
     "enemy_spy_network": _("an enemy spy network works inside the army"),
     "treachery_failed": _("failed the Morale roll forced by a treachery"),
     "treachery_anger": _("made the Morale roll forced by a treachery"),
-    "extra_pay_50": _("paid 50% extra last month"),
-    "extra_pay_100": _("paid 100% or more extra last month"),
+    "extra_pay_50": _("extra pay last month: +50%"),
+    "extra_pay_100": _("extra pay last month: at least +100%"),
 }
 TERM_LABELS = {
     "strategy": _("Strategy"),

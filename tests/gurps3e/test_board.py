@@ -176,7 +176,7 @@ def test_gm_entered_casualties_and_gm_modifiers(client, gm, g3_world, host, hord
     assert _act(client, battle, kind="gm_modifiers", side="b", catastrophe=-2).status_code == 200
     battle = _play(client, battle, risks=(("Aldric", 0),))
     assert battle.snapshot["phase"] == "casualties"
-    assert "GM: casualties of each unit" in _board(client, battle)
+    assert "GM: casualties of each unit, in per cent" in _board(client, battle)
     units = battle.snapshot["pending"]["fought"]
     data = {f"pct_{key}": 15 for key in units}
     assert (
