@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext as _g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services
@@ -259,16 +259,17 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     waiting_sides = [side["name"] for side in sides if not side["committed"]]
     choices = state.phase == CHOICES
     checklist = [
-        {"step": _g("Forces and Troop Strength"), "done": True, "waiting": []},
-        {"step": _g("Strategy modifiers (GM)"), "done": not choices, "waiting": []},
-        {"step": _g("Each fit PC chooses Risk"), "done": choices and not waiting_pcs,
+        {"step": gettext("Forces and Troop Strength"), "done": True, "waiting": []},
+        {"step": gettext("Strategy modifiers (the GM may change them until the contest)"),
+         "done": True, "waiting": []},
+        {"step": gettext("Each fit PC chooses Risk"), "done": choices and not waiting_pcs,
          "waiting": waiting_pcs if choices else []},
-        {"step": _g("Commanders ready for the Quick Contest"),
+        {"step": gettext("Commanders ready for the Quick Contest"),
          "done": choices and not waiting_sides, "waiting": waiting_sides if choices else []},
-        {"step": _g("Survival, Glory and the Quick Contest of Strategy"), "done": False,
+        {"step": gettext("Survival, Glory and the Quick Contest of Strategy"), "done": False,
          "waiting": []},
-        {"step": _g("Casualties (GM)"), "done": False,
-         "waiting": [_g("the GM")] if state.phase == CASUALTIES else []},
+        {"step": gettext("Casualties (GM)"), "done": False,
+         "waiting": [gettext("the GM")] if state.phase == CASUALTIES else []},
     ]  # fmt: skip
     outstanding = len(waiting_pcs) + len(waiting_sides)
     log = []
@@ -390,7 +391,7 @@ def apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int, 
     if battle.seq != expected_seq:
         raise services.StaleBoard(battle)
     if battle.status != BattleStatus.FINISHED or not battle.outcome:
-        raise ValidationError(_g("Only a finished battle's results can be applied."))
+        raise ValidationError(gettext("Only a finished battle's results can be applied."))
     details = battle.outcome["details"]
     left = {
         int(unit["key"][1:]): unit

@@ -4,7 +4,7 @@ Russian terms follow the glossary §B.9)."""
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext as _g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 ROLE_LABELS = {"attacker": _("attacker"), "defender": _("defender")}
@@ -127,7 +127,7 @@ def term_label(code: str, names: Mapping[str, str] | None = None) -> str:
         return str(DEFENSIVE_LABELS.get(item, item))
     if code.startswith("glory."):
         pc = code.removeprefix("glory.")
-        return _g("Glory of %(pc)s") % {"pc": names.get(pc, pc)}
+        return gettext("Glory of %(pc)s") % {"pc": names.get(pc, pc)}
     if code in MORALE_LABELS:
         return str(MORALE_LABELS[code])
     return code
@@ -152,14 +152,14 @@ def roll_text(roll: Mapping[str, Any]) -> str:
     margin = roll.get("margin", 0)
     degree = roll.get("degree")
     if degree == "critical_success":
-        how = _g("critical success")
+        how = gettext("critical success")
     elif degree == "critical_failure":
-        how = _g("critical failure")
+        how = gettext("critical failure")
     elif degree == "success":
-        how = _g("made by %(margin)s") % {"margin": margin}
+        how = gettext("made by %(margin)s") % {"margin": margin}
     else:
-        how = _g("missed by %(margin)s") % {"margin": -margin if margin < 0 else margin}
-    return _g("3d6 %(roll)s (%(dice)s) vs %(skill)s, %(how)s") % {
+        how = gettext("missed by %(margin)s") % {"margin": -margin if margin < 0 else margin}
+    return gettext("3d6 %(roll)s (%(dice)s) vs %(skill)s, %(how)s") % {
         "roll": roll.get("roll"),
         "dice": dice,
         "skill": roll.get("skill"),
@@ -213,7 +213,7 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
             shown[key] = _name(names, p[key])
     if code == "battle.started":
         shown["forces"] = "; ".join(
-            _g("%(side)s (%(role)s, TL %(tl)s, TS %(ts)s)")
+            gettext("%(side)s (%(role)s, TL %(tl)s, TS %(ts)s)")
             % {
                 "side": _name(names, f["side"]),
                 "role": ROLE_LABELS.get(f["role"], f["role"]),
@@ -224,7 +224,7 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
         )
     elif code == "battle.risk_chosen":
         shown["risk"] = signed(int(p["risk"]))
-        shown["luck"] = _g(", using Luck") if p.get("use_luck") else ""
+        shown["luck"] = gettext(", using Luck") if p.get("use_luck") else ""
     elif code == "battle.gm_modifiers":
         parts = []
         if "side" in p:
@@ -240,7 +240,7 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
         used = rolls[p.get("used", 0)] if p.get("used", 0) < len(rolls) else rolls[0]
         shown["roll"] = roll_text(used)
         if len(rolls) > 1:
-            shown["roll"] += " " + _g("(Luck: best of %(count)s)") % {"count": len(rolls)}
+            shown["roll"] += " " + gettext("(Luck: best of %(count)s)") % {"count": len(rolls)}
         shown["result"] = str(SURVIVAL_LABELS.get(p.get("result"), p.get("result")))
         shown["status"] = str(STATUS_LABELS.get(p.get("status"), p.get("status")))
     elif code == "pc.glory":
@@ -249,9 +249,9 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
         gained = [
             signed(int(e["value"]))
             + (
-                " " + _g("for %(months)s months") % {"months": e["duration"]["months"]}
+                " " + gettext("for %(months)s months") % {"months": e["duration"]["months"]}
                 if e.get("duration") and e["duration"].get("months")
-                else " " + _g("permanent")
+                else " " + gettext("permanent")
             )
             for e in p.get("reputation") or ()
         ]
@@ -264,37 +264,37 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
         shown["first"] = roll_text(p.get("first") or {})
         shown["second"] = roll_text(p.get("second") or {})
         winner = p.get("winner_side")
-        shown["winner"] = (
-            _g("%(side)s wins") % {"side": _name(names, winner)} if winner else _g("a tie")
-        )
+        won = gettext("%(side)s wins") % {"side": _name(names, winner)}
+        shown["winner"] = won if winner else gettext("a tie")
         shown["margin"] = p.get("margin_of_victory", 0)
     elif code == "battle.result":
         shown["category"] = str(CATEGORY_LABELS.get(p.get("category"), p.get("category")))
         winner = p.get("winner")
-        shown["winner"] = _g(" for %(side)s") % {"side": _name(names, winner)} if winner else ""
+        won = gettext(" for %(side)s") % {"side": _name(names, winner)}
+        shown["winner"] = won if winner else ""
     elif code == "battle.morale":
         shown["test"] = str(MORALE_TEST_LABELS.get(p.get("test"), p.get("test")))
         shown["rolls"] = ", ".join(
             f"{_name(names, r['unit'])} {r['roll'].get('roll')}/{r['roll'].get('skill')} "
-            + (_g("made") if r.get("made") else _g("failed"))
+            + (gettext("made") if r.get("made") else gettext("failed"))
             for r in p.get("rolls") or ()
         )
         if "holds" in p:
-            shown["outcome"] = _g("it holds") if p["holds"] else _g("it retreats")
+            shown["outcome"] = gettext("it holds") if p["holds"] else gettext("it retreats")
         else:
             routed = [_name(names, key) for key in p.get("routed") or ()]
             shown["outcome"] = (
-                _g("routed: %(units)s") % {"units": ", ".join(routed)}
+                gettext("routed: %(units)s") % {"units": ", ".join(routed)}
                 if routed
-                else _g("no unit routs")
+                else gettext("no unit routs")
             )
     elif code == "battle.casualties_needed":
         shown["count"] = len(p.get("units") or ())
     elif code == "battle.casualties":
-        shown["mode"] = _g("GM-entered") if p.get("mode") == "gm" else _g("house default")
+        shown["mode"] = gettext("GM-entered") if p.get("mode") == "gm" else gettext("house default")
         shown["units"] = (
             ", ".join(
-                _g("%(unit)s %(percent)s%% (%(lost)s men, %(left)s left)")
+                gettext("%(unit)s %(percent)s%% (%(lost)s men, %(left)s left)")
                 % {
                     "unit": _name(names, r["unit"]),
                     "percent": r["percent"],
@@ -313,8 +313,8 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
     elif code == "battle.ended":
         winner = p.get("winner")
         shown["winner"] = (
-            _g("victory for %(side)s") % {"side": _name(names, winner)}
+            gettext("victory for %(side)s") % {"side": _name(names, winner)}
             if winner
-            else _g("nobody holds the field")
+            else gettext("nobody holds the field")
         )
     return shown

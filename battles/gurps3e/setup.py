@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services
@@ -119,14 +119,14 @@ class SetupForm(forms.Form):
             if not any(force.units.all() for force in by_side[side]):
                 self.add_error(
                     None,
-                    _g("Put at least one force with units on side %(side)s.")
+                    gettext("Put at least one force with units on side %(side)s.")
                     % {"side": side.upper()},
                 )
         defensive = set(cleaned.get("defensive") or ())
         if "narrow_passage" in defensive and cleaned.get("narrow_passage") is None:
-            self.add_error("narrow_passage", _g("Give the narrow passage's modifier."))
+            self.add_error("narrow_passage", gettext("Give the narrow passage's modifier."))
         if "higher_ground" in defensive and cleaned.get("higher_ground") is None:
-            self.add_error("higher_ground", _g("Give the higher ground's modifier."))
+            self.add_error("higher_ground", gettext("Give the higher ground's modifier."))
         return cleaned
 
     def forces_by_side(self) -> dict[str, list[Force]]:
@@ -256,7 +256,7 @@ def create_view(request, membership):
             for message in error.messages:
                 form.add_error(None, message)
         else:
-            messages.success(request, _g("The battle begins."))
+            messages.success(request, gettext("The battle begins."))
             return redirect(battle)
     return render(request, template, context, status=400)
 
@@ -277,7 +277,7 @@ def setup_names(setup: dict) -> dict[str, str]:
     """{key: name} of a setup's sides ("Side A: …"), units and PCs."""
     names: dict[str, str] = {}
     for side in setup.get("sides") or ():
-        label = _g("Side %(side)s") % {"side": str(side["key"]).upper()}
+        label = gettext("Side %(side)s") % {"side": str(side["key"]).upper()}
         names[side["key"]] = f"{label}: {side['name']}" if side.get("name") else label
         for unit in side.get("units") or ():
             names[unit["key"]] = unit.get("name") or unit["key"]
