@@ -303,3 +303,33 @@ def test_api_creates_a_battle_and_refuses_bad_input(client, gm, g3_world, host, 
     created = client.post(url, data, content_type="application/json")
     assert created.status_code == 201, created.content
     assert created.json()["state"]["forces"][0]["ts"] == 600
+
+
+def test_report_lists_the_days_events_for_a_player(client, player, gm, g3_battle):
+    client.force_login(gm)
+    battle = _play(client, g3_battle)
+    client.force_login(player)
+    url = reverse("battles:report", args=[battle.campaign_id, battle.pk])
+    page = client.get(url).content.decode()
+    assert "Quick Contest of Strategy: Side A: Silverrun" in page
+    assert "Aldric: Glory roll 3d6" in page
+    markdown = client.get(url + "?format=md")
+    assert markdown.status_code == 200
+
+
+def test_dice_rolled_at_the_table_on_the_resolving_choice(client, gm, g3_battle):
+    """Dice typed in are used by the choice that resolves the day (the first Survival roll
+    here: 1+1+1 = 3, a critical success, unhurt); on any other choice they are refused."""
+    client.force_login(gm)
+    aldric, brenna = (f"c{_pk(g3_battle, name)}" for name in ("Aldric", "Brenna"))
+    typed = _act(client, g3_battle, kind="choose_risk", actor=aldric, risk=0, dice="1 1 1")
+    assert typed.status_code == 400
+    assert _act(client, g3_battle, kind="choose_risk", actor=aldric, risk=0).status_code == 200
+    assert _act(client, g3_battle, kind="choose_risk", actor=brenna, risk=0).status_code == 200
+    assert _act(client, g3_battle, kind="commit", actor="a").status_code == 200
+    assert _act(client, g3_battle, kind="commit", actor="b", dice="1 1 9").status_code == 400
+    assert "dice rolled at the table" in _board(client, g3_battle)
+    assert _act(client, g3_battle, kind="commit", actor="b", dice="1, 1, 1").status_code == 200
+    survival = g3_battle.events.filter(code="pc.survival").order_by("pk").first()
+    assert survival.params["rolls"][0]["dice"] == [1, 1, 1]
+    assert survival.params["result"] == "unhurt"
