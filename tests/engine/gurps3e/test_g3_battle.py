@@ -232,6 +232,8 @@ def test_a_tie_goes_on_to_the_next_day():
 
 
 def test_an_unconscious_pc_sits_out_the_next_day():
+    """gurps §B.4, §B.5: a PC out of the fight (0 HT or less) chooses no Risk and rolls no
+    Survival on the next day of an extended battle."""
     state = SYSTEM.start(setup(EVEN_A, EVEN_B, [{**PC, "ht": 1, "ht_max": 12}], days=2), 1)
     state, _ = run(state, "p1", "choose_risk", {"risk": 0})
     state, _ = run(state, "a", "commit")
@@ -250,6 +252,8 @@ def test_a_knocked_out_leader_still_counts_the_next_day():
     state, _ = run(state, "p1", "choose_risk", {"risk": 0})
     state, _ = run(state, "a", "commit")
     state, _ = run(state, "b", "commit", dice=[6, 6, 6] + [1, 1] * 3 + [4] * 9)
+    preview = SYSTEM.legal_actions(state, "a")[0].options[0].checks[0]
+    assert preview.modifier_breakdown == (("strategy", 12), ("leader_down", -1))
     state, _ = run(state, "a", "commit")
     state, events = run(state, "b", "commit", dice=[4] * 6)
     contest = events_of(events, "battle.strategy_contest")[0]
@@ -270,7 +274,53 @@ def test_flat_hits_and_dr(monkeypatch):
     assert events_of(events, "pc.survival")[0]["damage"] == 0  # DR 2
 
 
+def test_a_captured_commander_is_a_lost_commander():
+    """gurps §B.8.1 Attacker won by 17+: every Defender unit retreats and its commander is
+    captured; §B.8.3: the loss of commanders lasts beyond the battle."""
+    a = side("a", "attacker", strategy=16, units=EVEN_A["units"])
+    state = SYSTEM.start(setup(a, EVEN_B), 1)
+    state, _ = run(state, "a", "commit")
+    state, events = run(state, "b", "commit", dice=[1, 1, 2, 6, 6, 5])
+    assert events_of(events, "battle.result")[0]["category"] == "overwhelming_victory"
+    assert events_of(events, "battle.commander_captured") == [{"side": "b"}]
+    b = state.force("b")
+    assert b.retreated and b.commander_captured and b.commander_lost
+    assert b.unit("b1").men == 130  # margin 17: 35 % (house, 4e bands)
+    assert SYSTEM.outcome(state).details["forces"][1]["commander_lost"] is True
+
+
+def test_a_lost_commander_lowers_morale_until_a_clear_victory():
+    """gurps §B.8.3: commanders' loss keeps Morale down [house -1] while the army loses,
+    draws or wins marginally; a clear victory (minor or better) ends it."""
+    lost_a = {**EVEN_A, "commander_lost": True}
+    state = SYSTEM.start(setup(lost_a, EVEN_B, days=2), 1)
+    state, _ = run(state, "a", "commit")
+    state, events = run(state, "b", "commit", dice=[4, 4, 4, 1, 3, 3, 3, 3, 3, 3, 3, 3])
+    (morale,) = events_of(events, "battle.morale")
+    assert morale["rolls"][0]["roll"]["breakdown"] == [["morale", 10], ["leader_down", -1]]
+    assert morale["holds"] and state.force("a").commander_lost
+    state, _ = run(state, "a", "commit")
+    state, events = run(state, "b", "commit", dice=[1, 3, 3, 4, 4, 4])
+    assert events_of(events, "battle.result")[0]["category"] == "minor_victory"
+    assert not state.force("a").commander_lost
+
+
+def test_a_dead_army_commander_is_a_lost_commander():
+    """gurps §B.8.3: an army commander who dies (-5 x HT) is a lost commander."""
+    pc = {**PC, "role": "army_commander", "ht": 1}
+    state = SYSTEM.start(setup(EVEN_A, EVEN_B, [pc]), 1)
+    state, _ = run(state, "p1", "choose_risk", {"risk": 0})
+    state, _ = run(state, "a", "commit")
+    dice = [6, 6, 6] + [6, 6] * 3 + [4, 4, 4] + [4, 4, 4, 4, 4, 4]
+    state, events = run(state, "b", "commit", dice=dice)
+    assert events_of(events, "pc.survival")[0]["status"] == "dead"
+    assert events_of(events, "battle.commander_lost") == [{"side": "a", "pc": "p1"}]
+    assert state.force("a").commander_lost
+
+
 def test_rejections():
+    """gurps §B.4: Risk outside the character's limits, Luck he has not got, a choice made twice
+    or by the wrong actor are refused with problem codes."""
     state = SYSTEM.start(setup(EVEN_A, EVEN_B, [{**PC, "limits": ["coward"]}]), 1)
     assert reject(state, "p1", "choose_risk", {"risk": -2}) == ["battle.risk_not_allowed"]
     assert reject(state, "p1", "choose_risk", {"risk": True}) == ["battle.risk_not_allowed"]
@@ -283,6 +333,10 @@ def test_rejections():
     assert reject(state, "a", "gm_modifiers", {"intensity": 1}) == ["battle.gm_only"]
     assert reject(state, None, "gm_modifiers", {"side": "c", "other": 1}) == [
         "battle.unknown_side"]  # fmt: skip
+    assert reject(state, None, "gm_modifiers", {"side": "c", "intensity": 1}) == [
+        "battle.unknown_side"
+    ]
+    assert reject(state, None, "gm_modifiers", {"intensity": -1}) == ["battle.bad_number"]
     assert reject(state, None, "gm_casualties", {"units": {}}) == ["battle.wrong_phase"]
     state, _ = run(state, "a", "commit")
     assert reject(state, "a", "commit") == ["battle.not_your_choice"]
@@ -311,6 +365,7 @@ def test_gm_modifiers_and_typed_dice_on_the_resolving_command():
 
 
 def test_state_round_trips_and_replays():
+    """DESIGN.md: setup + seed + commands replay to the same state; state and events are JSON."""
     data = setup(EVEN_A, EVEN_B, [PC], days=2)
     commands = [Command("p1", "choose_risk", {"risk": 1}), Command("a", "commit"),
                 Command("b", "commit")]  # fmt: skip

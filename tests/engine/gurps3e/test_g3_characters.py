@@ -65,8 +65,10 @@ def test_status_by_ht():
     assert status_for(0, 10) == UNCONSCIOUS
     assert status_for(-49, 10) == UNCONSCIOUS
     assert status_for(-50, 10) == DEAD
+    assert character(ht=-1, ht_max=10).status == UNCONSCIOUS
 
 
 def test_character_round_trips_through_json():
+    """gurps §B.10 Character3e: the record survives a JSON round trip."""
     pc = character(tactics=13, limits=["berserk"], reputation=[{"value": -1, "expires": 2}])
     assert Character.from_dict(pc.to_dict()) == pc

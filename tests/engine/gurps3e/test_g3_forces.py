@@ -20,6 +20,7 @@ def test_racial_modifier_is_half_of_st_ht_and_extra_hp():
 
 
 def test_racial_half_rounds_down_when_house_says_so(monkeypatch):
+    """gurps §B.3a [inferred]: the rounding of the half is a house default."""
     set_house(monkeypatch, "race.half_rounds_toward_zero", 0)
     assert racial_ts_modifier(-3, 0, 0) == -2
 

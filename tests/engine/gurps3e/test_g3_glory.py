@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.engine.gurps3e.helpers import rolled
+from tests.engine.gurps3e.helpers import rolled, set_house
 from warfare.engine.dice import ScriptedDice
 from warfare.engine.systems.gurps3e.characters import Reputation
 from warfare.engine.systems.gurps3e.glory import (
@@ -60,6 +60,14 @@ def test_glory_strategy_modifiers(row, unit, army):
     assert strategy_modifier(row, "unit_commander") == unit
     assert strategy_modifier(row, "army_commander") == army
     assert strategy_modifier(row, "trooper") == 0
+
+
+def test_army_commander_penalty_reading_is_a_house_default(monkeypatch):
+    """gurps §B.6.1, Gaps 11: "the penalty one point less" read literally: 0 / -2."""
+    set_house(monkeypatch, "glory.army_commander.penalty_extra", -1)
+    assert strategy_modifier("missed_4_6", "army_commander") == 0
+    assert strategy_modifier("missed_7", "army_commander") == -2
+    assert strategy_modifier("made_7", "army_commander") == 2
 
 
 def test_critical_success_gives_plus_2_for_1d_months_and_plus_1_permanently():

@@ -10,11 +10,12 @@ every option `legal_actions` lists must be accepted.
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from warfare.engine.battle.protocol import Command, Rejected, command_dice, replay
-from warfare.engine.systems.gurps3e.battle import SYSTEM, BattleState
+from warfare.engine.battle.protocol import Command, Rejected, SetupError, command_dice, replay
+from warfare.engine.systems.gurps3e.battle import SYSTEM, BattleState, validate_setup
 from warfare.engine.systems.gurps3e.characters import LIMITS, ROLES
 from warfare.engine.systems.gurps3e.forces import ARMOUR
 
@@ -101,6 +102,7 @@ def _next_command(draw, state: BattleState) -> Command | None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=setups(), seed=st.integers(0, 2**32), script=st.data())
 def test_replay_gives_the_same_state_and_casualties_stay_within_100_percent(data, seed, script):
+    """DESIGN.md replay; gurps §B.8.2: no unit loses more than it has (casualties <= 100 %)."""
     state = SYSTEM.start(data, seed)
     commands: list[Command] = []
     all_events = []
@@ -131,3 +133,44 @@ def test_replay_gives_the_same_state_and_casualties_stay_within_100_percent(data
         assert sum(u["men"] for f in out.details["forces"] for u in f["units"]) <= sum(
             u["men"] for s in data["sides"] for u in s["units"]
         )
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),  # fmt: skip
+    max_leaves=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=setups(), path=st.integers(0, 10**6), junk=JSON)
+def test_a_broken_setup_is_refused_with_problems_never_a_crash(data, path, junk):
+    """gurps §B.10 setup: `validate_setup` lists problems (never raises) whatever one
+    field holds; `start` accepts the setup exactly when there are none."""
+    broken = json.loads(json.dumps(data))
+    targets = [broken, *broken["sides"], *broken["pcs"]]
+    targets += [unit for side in broken["sides"] for unit in side["units"]]
+    target = targets[path % len(targets)]
+    keys = sorted(target) + ["race", "race_stats", "troop_type", "quality", "reputation"]
+    target[keys[path // len(targets) % len(keys)]] = junk
+    if validate_setup(broken):
+        with pytest.raises(SetupError):
+            SYSTEM.start(broken, 1)
+    else:
+        SYSTEM.start(broken, 1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=setups(), actor=st.none() | st.sampled_from(["a", "b", "p0", "zz"]),
+       kind=st.sampled_from(["choose_risk", "commit", "gm_modifiers", "gm_casualties", "x"]),
+       params=st.dictionaries(st.sampled_from(["risk", "use_luck", "side", "other", "units",
+                                               "intensity", "catastrophe"]), JSON, max_size=3),
+       typed=st.none() | st.lists(st.integers(-3, 9), max_size=3))  # fmt: skip
+def test_bad_commands_are_rejected_never_a_crash(data, actor, kind, params, typed):
+    """Protocol: `apply` answers any command with a new state or `Rejected`, never an exception."""
+    state = SYSTEM.start(data, 1)
+    command = Command(actor, kind, params, tuple(typed) if typed is not None else None)
+    result = SYSTEM.apply(state, command, command_dice(1, 0, command.typed_dice))
+    assert isinstance(result, Rejected | tuple)

@@ -44,6 +44,7 @@ def test_ts_ratio_table(larger, bonus):
 
 
 def test_boundaries_go_to_the_higher_band_when_house_says_so(monkeypatch):
+    """gurps §B.7.1 [inferred]: which band owns a shared boundary is a house default."""
     set_house(monkeypatch, "ts_ratio.upper_bound_inclusive", 0)
     assert ts_ratio_bonus(140, 100) == 2
     assert ts_ratio_bonus(120, 100) == 1
@@ -101,6 +102,7 @@ def test_defensive_position(items, total):
 
 
 def test_all_asterisked_items_add_when_house_says_so(monkeypatch):
+    """gurps §B.7.2 [gap]: the asterisk rule is a house default."""
     set_house(monkeypatch, "defensive.asterisk_highest_only", 0)
     items = [DefensiveItem("castle"), DefensiveItem("fieldworks")]
     assert defensive_position(items)[0] == 11

@@ -81,6 +81,7 @@ def test_odd_tl_dice_round_up_when_house_says_so(monkeypatch):
 
 
 def test_tl_beyond_16_is_refused():
+    """gurps §B.5: the damage table stops at TL 16."""
     with pytest.raises(ValueError, match="0..16"):
         damage_spec(17, "A")
 
@@ -102,6 +103,7 @@ def test_each_hit_takes_dr_separately_and_never_goes_negative():
 
 
 def test_one_roll_times_hits_when_not_separate(monkeypatch):
+    """gurps §B.5, Gaps 12 [inferred]: "N x" as one roll times N is a house default."""
     set_house(monkeypatch, "damage.separate_hits", 0)
     total, hits = roll_damage(ScriptedDice([6, 6]), DamageSpec(3, 2, 2, 1), 4)
     assert total == 30  # 3 x (14 - 4)

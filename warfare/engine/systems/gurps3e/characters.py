@@ -27,8 +27,15 @@ RISK_LIMITS: Mapping[str, tuple[int, int]] = {
     BERSERK: (RISK_MIN, 0),
 }
 FIT, UNCONSCIOUS, DEAD = "fit", "unconscious", "dead"
+STATUSES = (FIT, UNCONSCIOUS, DEAD)
 
 Term = tuple[str, int]
+
+
+def int_field(data: Mapping[str, Any], key: str, default: int) -> int:
+    """`data[key]` as an int; `default` when it is missing or None."""
+    value = data.get(key)
+    return default if value is None else int(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,26 +106,28 @@ class Character:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], side: str | None = None) -> "Character":
-        """Build from plain JSON (`side` overrides the data's; HT defaults to HT max)."""
-        ht_max = int(data["ht_max"]) if "ht_max" in data else int(data["ht"])
+        """Build from plain JSON (`side` overrides the data's; HT defaults to HT max, the
+        status to the one HT gives)."""
+        ht_max = int_field(data, "ht_max", int_field(data, "ht", 10))
         tactics = data.get("tactics")
+        ht = int_field(data, "ht", ht_max)
         return cls(
             key=str(data["key"]),
             side=str(side if side is not None else data["side"]),
             name=str(data.get("name", "")),
-            ht=int(data.get("ht", ht_max)),
+            ht=ht,
             ht_max=ht_max,
-            iq=int(data.get("iq", 10)),
-            dr=int(data.get("dr", 0)),
-            toughness=int(data.get("toughness", 0)),
-            luck=int(data.get("luck", 0)),
+            iq=int_field(data, "iq", 10),
+            dr=int_field(data, "dr", 0),
+            toughness=int_field(data, "toughness", 0),
+            luck=int_field(data, "luck", 0),
             tactics=int(tactics) if tactics is not None else None,
-            weapon_skill=int(data.get("weapon_skill", 10)),
+            weapon_skill=int_field(data, "weapon_skill", 10),
             limits=tuple(str(limit) for limit in data.get("limits") or ()),
             reputation=tuple(Reputation.from_dict(e) for e in data.get("reputation") or ()),
-            rank=int(data.get("rank", 0)),
+            rank=int_field(data, "rank", 0),
             role=str(data.get("role", TROOPER)),
-            status=str(data.get("status", FIT)),
+            status=str(data.get("status") or status_for(ht, ht_max)),
         )
 
 

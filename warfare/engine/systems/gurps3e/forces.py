@@ -12,9 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from warfare.engine.systems.gurps3e.characters import int_field
 from warfare.engine.systems.gurps3e.house_rules import house_value
 
 ATTACKER, DEFENDER = "attacker", "defender"
+# §B.8.2 armour classes: "light" also covers spearmen.
 ARMOUR = ("heavy", "medium", "light", "none")
 QUALITIES = ("green", "average", "seasoned", "veteran", "elite")
 
@@ -129,7 +131,7 @@ class Unit:
         quality = str(data.get("quality", "average"))
         morale = data.get("morale")
         if morale is None:
-            morale = house_value("morale.veteran_base") if quality == "veteran" else 10
+            morale = house_value("quality.veteran_morale") if quality == "veteran" else 10
         men = int(data["men"])
         troop_type = str(data.get("troop_type", ""))
         ts_per_man = data.get("ts_per_man")
@@ -139,16 +141,16 @@ class Unit:
             key=str(data["key"]),
             troop_type=troop_type,
             men=men,
-            men_start=int(data.get("men_start", men)),
+            men_start=int_field(data, "men_start", men),
             ts_per_man=int(ts_per_man),
             racial=unit_racial(data),
-            equipment=int(data.get("equipment", 0)),
+            equipment=int_field(data, "equipment", 0),
             armour=str(data.get("armour", "none")),
             quality=quality,
             morale=int(morale),
             routed=bool(data.get("routed", False)),
             retreated=bool(data.get("retreated", False)),
-            battles=int(data.get("battles", 0)),
+            battles=int_field(data, "battles", 0),
         )
 
 
@@ -169,7 +171,9 @@ class Force:
     """One side (§B.10 Force3e): `key` "a"/"b", `role` attacker/defender, TL, the
     commander's Strategy skill, units,
     defensive items (defender only), GM modifiers (catastrophe, other), Morale modifier codes
-    (§B.8.3), the next-day Morale penalty carried from the last result, and its fate."""
+    (§B.8.3), the next-day Morale penalty carried from the last result, and its fate;
+    `commander_lost` (its army commander died or was captured) lowers Morale until it wins
+    a clear victory (§B.8.3), and is carried to the next battle."""
 
     key: str
     role: str
@@ -183,6 +187,7 @@ class Force:
     next_day_morale: int = 0
     retreated: bool = False
     commander_captured: bool = False
+    commander_lost: bool = False
     name: str = ""
 
     @property
@@ -216,6 +221,7 @@ class Force:
             "next_day_morale": self.next_day_morale,
             "retreated": self.retreated,
             "commander_captured": self.commander_captured,
+            "commander_lost": self.commander_lost,
             "ts": self.ts,
         }
 
@@ -238,4 +244,5 @@ class Force:
             next_day_morale=int(data.get("next_day_morale", 0)),
             retreated=bool(data.get("retreated", False)),
             commander_captured=bool(data.get("commander_captured", False)),
+            commander_lost=bool(data.get("commander_lost", False)),
         )

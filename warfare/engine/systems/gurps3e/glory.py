@@ -77,9 +77,10 @@ def strategy_modifier(row: str, role: str) -> int:
     value = GLORY_TABLE[row].strategy
     if role == UNIT_COMMANDER:
         return value
-    if role == ARMY_COMMANDER and value:
-        extra = house_value("glory.army_commander.extra")
-        return value + extra if value > 0 else value - extra
+    if role == ARMY_COMMANDER and value > 0:
+        return value + house_value("glory.army_commander.bonus_extra")
+    if role == ARMY_COMMANDER and value < 0:
+        return value - house_value("glory.army_commander.penalty_extra")
     return 0
 
 

@@ -96,12 +96,21 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
     ),
     # --- Glory --------------------------------------------------------------------------------
     HouseDefault(
-        key="glory.army_commander.extra",
+        key="glory.army_commander.bonus_extra",
         value=1,
         tag=Tag.INFERRED,
         source="gurps §B.6.1, Gaps 11",
-        note="An army commander's Glory Strategy modifier is this much larger in size than a "
-        "unit commander's (+3/+2/+2, -2/-4).",
+        note="An army commander's Glory Strategy bonus is this much larger than a unit "
+        "commander's (+3/+2/+2).",
+    ),
+    HouseDefault(
+        key="glory.army_commander.penalty_extra",
+        value=1,
+        tag=Tag.INFERRED,
+        source="gurps §B.6.1, Gaps 11",
+        note="An army commander's Glory Strategy penalty is this much larger in size than a "
+        "unit commander's (-2/-4). The seed says 'one point less': -1 here reads it as a "
+        "smaller penalty (0/-2).",
     ),
     # --- forces and Strategy modifiers ----------------------------------------------------
     *(
@@ -249,7 +258,7 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
     ),
     # --- morale -------------------------------------------------------------------------------
     HouseDefault(
-        key="morale.veteran_base",
+        key="quality.veteran_morale",
         value=15,
         tag=Tag.RP30_RU,
         source="gurps §B.8.3",
@@ -275,6 +284,15 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
             ("extra_pay_50", 1, "Paid 50 % extra last month (loot counts as pay)."),
             ("extra_pay_100", 2, "Paid 100 % or more extra last month."),
         )
+    ),
+    HouseDefault(
+        key="leader_down.morale",
+        value=-1,
+        tag=Tag.GAP,
+        source="gurps §B.8.3, §B.8.4",
+        note="Morale modifier of a side while one of its leaders is out of the fight, and, "
+        "lasting until it wins a clear victory (minor or better), after its army commander "
+        "died or was captured. From the Titus example (commander wounded: -1).",
     ),
     # --- casualties (house default of §B.8: NOT a 3e rule) ------------------------------------
     HouseDefault(

@@ -24,6 +24,19 @@ TIE, NO_CLEAR_WINNER, MINOR, SIGNIFICANT, GREAT, OVERWHELMING = (
     "great_victory",
     "overwhelming_victory",
 )
+# §B.8.3 Morale modifier codes (values in the house table as `morale.<code>`).
+MORALE_MODIFIERS = (
+    "hereditary_enemy",
+    "homeland",
+    "beat_enemy_this_year",
+    "lost_to_enemy_this_year",
+    "enemy_spy_network",
+    "treachery_failed",
+    "treachery_anger",
+    "extra_pay_50",
+    "extra_pay_100",
+)
+CLEAR_VICTORIES = (MINOR, SIGNIFICANT, GREAT, OVERWHELMING)
 # Morale tests of §B.8.1.
 NONE, HALF_HOLD, PER_UNIT_ROUT = "none", "half_hold", "per_unit_rout"
 

@@ -8,8 +8,12 @@ Setup (plain JSON)::
         {"key": "a", "name": "", "role": "attacker",    # one attacker, one defender
          "tl": 3, "strategy": 14,                        # the commander's Strategy skill
          "units": [{"key": "a1", "troop_type": "heavy_infantry", "men": 100,
-                    "ts_per_man": 4,                     # GM-entered (§B.3a gap)
-                    "racial": 0, "equipment": 0,         # §B.3a
+                    "ts_per_man": 4,                     # GM-entered (§B.3a gap); may be
+                                                         # left out for a troop type of the
+                                                         # house table (`troop_ts.<type>`)
+                    "racial": 0, "equipment": 0,         # §B.3a; or "race": a `race_ts.`
+                                                         # code, or "race_stats": {"st",
+                                                         # "ht", "hp", "super_strength"}
                     "armour": "heavy",                   # heavy/medium/light/none (§B.8.2)
                     "quality": "veteran", "morale": 15}],  # Base Morale (§B.8.3)
          "defensive": [{"code": "castle"}, {"code": "narrow_passage", "value": 5}],  # §B.7.2
@@ -41,6 +45,17 @@ Survival (and damage) for each PC, Glory for each PC, the Strategy contest (side
 b), Morale rolls, casualties (house default: 1d rows per routed unit), high-command
 reactions. Typed dice are therefore only accepted on the resolving command (and on
 ``gm_casualties``); elsewhere they are refused (`battle.typed_dice_unused`).
+
+Events (code: params): battle.started, battle.day_started, battle.risk_chosen,
+battle.committed, battle.gm_modifiers, pc.survival (every roll, the one used, the row, the
+damage spec, each hit with its DR, HT, status, death checks), pc.glory (roll, row,
+reputation entries with their duration rolls, Strategy modifier), battle.strategy_contest
+(both rolls with their modifier breakdowns, margin of victory, winner side), battle.result
+(§B.8.1 category and what it asks of the loser), battle.morale, battle.retreat,
+battle.commander_captured, battle.commander_lost, battle.casualties_needed,
+battle.casualties (per unit: percent with its breakdown, men before/lost/after; "mode" house
+or gm), pc.called_coward, pc.reaction (roll, reputation, total, band, effects),
+battle.ended.
 """
 
 from collections.abc import Mapping
@@ -73,6 +88,7 @@ from warfare.engine.systems.gurps3e.characters import (
     FIT,
     LIMITS,
     ROLES,
+    STATUSES,
     TROOPER,
     Character,
     combat_skill,
@@ -97,9 +113,11 @@ from warfare.engine.systems.gurps3e.glory import (
     reputation_gained,
     strategy_modifier,
 )
-from warfare.engine.systems.gurps3e.house_rules import HOUSE_DEFAULTS, house_value
+from warfare.engine.systems.gurps3e.house_rules import house_value
 from warfare.engine.systems.gurps3e.results import (
+    CLEAR_VICTORIES,
     HALF_HOLD,
+    MORALE_MODIFIERS,
     PER_UNIT_ROUT,
     half_made,
     morale_rolls,
@@ -123,11 +141,6 @@ CHOOSE_RISK, COMMIT, GM_MODIFIERS, GM_CASUALTIES = (
     "gm_modifiers",
     "gm_casualties",
 )
-MORALE_CODES = tuple(
-    entry.key.removeprefix("morale.")
-    for entry in HOUSE_DEFAULTS
-    if entry.key.startswith("morale.") and entry.key != "morale.veteran_base"
-)
 
 
 def _p(code: str, **params: Any) -> Problem:
@@ -139,6 +152,17 @@ def _is_int(value: Any) -> bool:
 
 
 # --- setup -------------------------------------------------------------------------------------
+
+
+def _items(data: Mapping[str, Any], key: str, problems: list[Problem], **where: Any) -> tuple:
+    """`data[key]` as a tuple of items: () when missing or null; a problem if not a list."""
+    value = data.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list | tuple):
+        problems.append(_p("setup.not_a_list", field=key, **where))
+        return ()
+    return tuple(value)
 
 
 def _unit_problems(side: str, unit: Any, seen: set[str]) -> list[Problem]:
@@ -156,7 +180,7 @@ def _unit_problems(side: str, unit: Any, seen: set[str]) -> list[Problem]:
             problems.append(_p("setup.unknown_troop_type", unit=key, type=unit.get("troop_type")))
     elif not _is_int(unit["ts_per_man"]) or unit["ts_per_man"] < 0:
         problems.append(_p("setup.bad_unit_number", unit=key, field="ts_per_man"))
-    for name in ("racial", "equipment", "morale"):
+    for name in ("racial", "equipment", "morale", "battles", "men_start"):
         if unit.get(name) is not None and not _is_int(unit[name]):
             problems.append(_p("setup.bad_unit_number", unit=key, field=name))
     if unit.get("race") is not None and not known("race_ts", str(unit["race"])):
@@ -184,7 +208,7 @@ def _side_problems(side: Any, seen_units: set[str]) -> list[Problem]:
         problems.append(_p("setup.bad_tl", side=key, tl=side.get("tl")))
     if not _is_int(side.get("strategy")):
         problems.append(_p("setup.bad_side_number", side=key, field="strategy"))
-    for name in ("catastrophe", "other"):
+    for name in ("catastrophe", "other", "next_day_morale"):
         if not _is_int(side.get(name, 0)):
             problems.append(_p("setup.bad_side_number", side=key, field=name))
     units = side.get("units")
@@ -193,7 +217,7 @@ def _side_problems(side: Any, seen_units: set[str]) -> list[Problem]:
         units = ()
     for unit in units:
         problems += _unit_problems(key, unit, seen_units)
-    defensive = side.get("defensive") or ()
+    defensive = _items(side, "defensive", problems, side=key)
     if defensive and side.get("role") != DEFENDER:
         problems.append(_p("setup.defensive_position_not_defender", side=key))
     for item in defensive:
@@ -203,8 +227,8 @@ def _side_problems(side: Any, seen_units: set[str]) -> list[Problem]:
         problem = defensive_item_problem(DefensiveItem(str(item.get("code")), item.get("value")))
         if problem:
             problems.append(_p(f"setup.{problem}", side=key, item=item.get("code")))
-    for code in side.get("morale_modifiers") or ():
-        if code not in MORALE_CODES:
+    for code in _items(side, "morale_modifiers", problems, side=key):
+        if code not in MORALE_MODIFIERS:
             problems.append(_p("setup.unknown_morale_modifier", side=key, modifier=code))
     return problems
 
@@ -230,12 +254,14 @@ def _pc_problems(pc: Any, sides: list[str], seen: set[str]) -> list[Problem]:
             problems.append(_p("setup.bad_pc_number", pc=key, field=name))
     if _is_int(top) and _is_int(pc.get("ht")) and pc["ht"] > top:
         problems.append(_p("setup.bad_pc_number", pc=key, field="ht"))
-    for limit in pc.get("limits") or ():
+    for limit in _items(pc, "limits", problems, pc=key):
         if limit not in LIMITS:
             problems.append(_p("setup.unknown_limit", pc=key, limit=limit))
+    if pc.get("status") is not None and pc["status"] not in STATUSES:
+        problems.append(_p("setup.unknown_status", pc=key, status=pc["status"]))
     if pc.get("role", TROOPER) not in ROLES:
         problems.append(_p("setup.unknown_role", pc=key, role=pc.get("role")))
-    for entry in pc.get("reputation") or ():
+    for entry in _items(pc, "reputation", problems, pc=key):
         ok = isinstance(entry, Mapping) and _is_int(entry.get("value"))
         if not ok or not (entry.get("expires") is None or _is_int(entry["expires"])):
             problems.append(_p("setup.bad_reputation", pc=key))
@@ -251,7 +277,7 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
     problems = []
     if len(set(keys)) != 2 or "" in keys:
         problems.append(_p("setup.bad_side_keys", sides=keys))
-    roles = sorted(side.get("role") for side in sides if isinstance(side, Mapping))
+    roles = sorted(str(side.get("role")) for side in sides if isinstance(side, Mapping))
     if roles != [ATTACKER, DEFENDER]:
         problems.append(_p("setup.one_attacker_one_defender"))
     seen_units: set[str] = set()
@@ -259,7 +285,7 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
         problems += _side_problems(side, seen_units)
     seen_pcs: set[str] = set()
     army_commanders: dict[str, int] = {}
-    for pc in setup.get("pcs") or ():
+    for pc in _items(setup, "pcs", problems):
         problems += _pc_problems(pc, keys, seen_pcs)
         if isinstance(pc, Mapping) and pc.get("role") == ARMY_COMMANDER:
             army_commanders[str(pc.get("side"))] = army_commanders.get(str(pc.get("side")), 0) + 1
@@ -321,8 +347,13 @@ def _fighting(state: BattleState) -> list[Character]:
     return [c for c in state.characters if c.status == FIT]
 
 
+def _leaders_down(state: BattleState) -> set[str]:
+    """The sides with a unit or army leader out of the fight (§B.2 step 4, §B.5)."""
+    return {c.side for c in state.characters if c.role != TROOPER and c.status != FIT}
+
+
 def _previews(character: Character, risk: int) -> tuple[CheckPreview, ...]:
-    skill, terms = combat_skill(character)
+    skill, _ = combat_skill(character)
     base = (("combat_skill", skill),)
     return (
         CheckPreview("survival", skill + risk, (*base, ("risk", risk)), None),
@@ -338,7 +369,8 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     if actor in state.sides:
         if actor in state.committed:
             return []
-        skill, terms = strategy_terms(state.force(actor), state.enemy(actor))
+        down = actor in _leaders_down(state)
+        skill, terms = strategy_terms(state.force(actor), state.enemy(actor), (), down)
         preview = CheckPreview("strategy", skill, terms, None, (), state.enemy(actor).key)
         return [ActionSpec(COMMIT, 0, (), (ActionOption({}, (preview,)),))]
     if not state.has_character(actor) or actor in state.risks:
@@ -405,7 +437,8 @@ def _modifier_problems(state: BattleState, params: Mapping[str, Any]) -> list[Pr
     allowed = {"side", "catastrophe", "other", "intensity"}
     if not params or set(params) - allowed:
         return [_p("unknown_params", params=sorted(set(params) - allowed))]
-    if ("catastrophe" in params or "other" in params) and params.get("side") not in state.sides:
+    side_needed = "side" in params or "catastrophe" in params or "other" in params
+    if side_needed and params.get("side") not in state.sides:
         return [_p("unknown_side", side=params.get("side"))]
     for name in ("catastrophe", "other", "intensity"):
         if name in params and not _is_int(params[name]):
@@ -559,7 +592,8 @@ def _resolve_day(state: BattleState, dice: Any, events: list[Event]) -> BattleSt
         new, rows[pc.key], modifier = _glory(state, state.character(pc.key), dice, events)
         state = state.with_character(new)
         glory[new.side].append((f"glory.{new.key}", modifier))
-    down = {c.side for c in state.characters if c.role != TROOPER and c.status != FIT}
+    down = _leaders_down(state)
+    state = _commanders_lost(state, events)
     contest_rolls = []
     for force in state.forces:
         skill, terms = strategy_terms(
@@ -579,7 +613,9 @@ def _resolve_day(state: BattleState, dice: Any, events: list[Event]) -> BattleSt
     )
     events.append(Event("battle.result", {"winner": winner, **spec.to_dict()}))
     fought = [u.key for f in state.forces for u in f.units if u.on_field]
-    state = _morale(state, winner, spec, dice, events)
+    if winner is not None and spec.category in CLEAR_VICTORIES:
+        state = state.with_force(replace(state.force(winner), commander_lost=False))
+    state = _morale(state, winner, spec, dice, events, down)
     pending = {
         "winner": winner,
         "margin": contest.margin_of_victory,
@@ -594,10 +630,27 @@ def _resolve_day(state: BattleState, dice: Any, events: list[Event]) -> BattleSt
     return _finish_day(state, None, dice, events)
 
 
+def _commanders_lost(state: BattleState, events: list[Event]) -> BattleState:
+    """§B.8.3: a side whose army commander died has lost its commander (a lasting Morale
+    penalty until it wins a clear victory)."""
+    for pc in state.characters:
+        force = state.force(pc.side)
+        if pc.role == ARMY_COMMANDER and pc.status == DEAD and not force.commander_lost:
+            state = state.with_force(replace(force, commander_lost=True))
+            events.append(Event("battle.commander_lost", {"side": pc.side, "pc": pc.key}))
+    return state
+
+
 def _morale(
-    state: BattleState, winner: str | None, spec: Any, dice: Any, events: list[Event]
+    state: BattleState,
+    winner: str | None,
+    spec: Any,
+    dice: Any,
+    events: list[Event],
+    down: set[str],
 ) -> BattleState:
-    """§B.8.1 / §B.8.3: the loser's Morale rolls and what they decide; outright retreats and
+    """§B.8.1 / §B.8.3: the loser's Morale rolls and what they decide (with the result's
+    penalty, the previous day's, and a leader out or lost [house]); outright retreats and
     the capture of the commander."""
     if winner is None:
         return state
@@ -606,6 +659,8 @@ def _morale(
         extra = [("result", spec.loser_morale)] if spec.loser_morale else []
         if loser.next_day_morale:
             extra.append(("previous_day", loser.next_day_morale))
+        if loser.key in down or loser.commander_lost:
+            extra.append(("leader_down", house_value("leader_down.morale")))
         rolls = morale_rolls(dice, loser, extra)
         if spec.loser_test == HALF_HOLD:
             holds = half_made(rolls)
@@ -648,7 +703,7 @@ def _morale(
         loser = replace(loser, units=units, retreated=True)
         events.append(Event("battle.retreat", {"side": loser.key}))
     if spec.commander_captured:
-        loser = replace(loser, commander_captured=True)
+        loser = replace(loser, commander_captured=True, commander_lost=True)
         events.append(Event("battle.commander_captured", {"side": loser.key}))
     return state.with_force(loser)
 
