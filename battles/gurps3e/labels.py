@@ -128,8 +128,8 @@ def term_label(code: str, names: Mapping[str, str] | None = None) -> str:
     if code.startswith("glory."):
         pc = code.removeprefix("glory.")
         return gettext("Glory of %(pc)s") % {"pc": names.get(pc, pc)}
-    if code in MORALE_LABELS:
-        return str(MORALE_LABELS[code])
+    if code.removeprefix("morale.") in MORALE_LABELS:
+        return str(MORALE_LABELS[code.removeprefix("morale.")])
     return code
 
 
@@ -189,6 +189,10 @@ EVENT_TEXTS = {
     "battle.morale": _("%(side)s rolls Morale (%(test)s): %(rolls)s; %(outcome)s."),
     "battle.retreat": _("%(side)s retreats."),
     "battle.commander_captured": _("The commander of %(side)s is captured."),
+    "battle.commander_lost": _(
+        "%(side)s has lost its army commander %(pc)s: its Morale suffers until it wins a clear "
+        "victory."
+    ),
     "battle.casualties_needed": _("The GM enters the casualties of %(count)s units."),
     "battle.casualties": _("Casualties of %(side)s (%(mode)s): %(units)s."),
     "pc.called_coward": _("%(pc)s is publicly called a coward."),

@@ -15,7 +15,7 @@ from battles import services
 from battles.models import Battle
 from kingdoms.access import access_campaign
 from kingdoms.models import CommandStaff
-from warfare.engine.systems.gurps3e.battle.engine import MORALE_CODES
+from warfare.engine.systems.gurps3e.results import MORALE_MODIFIERS
 from warfare.engine.systems.gurps3e.strategy import DEFENSIVE_ITEMS
 from warfare.gurps3e.mapping import character_setup, unit_setup
 from warfare.gurps3e.models import Character, CharacterStatus, Force
@@ -77,7 +77,7 @@ class SetupForm(forms.Form):
             self.fields[f"morale_{side}"] = forms.MultipleChoiceField(
                 label=_("Morale modifiers of side %(side)s") % {"side": side.upper()},
                 required=False,
-                choices=[(code, MORALE_LABELS.get(code, code)) for code in MORALE_CODES],
+                choices=[(code, MORALE_LABELS.get(code, code)) for code in MORALE_MODIFIERS],
                 widget=forms.CheckboxSelectMultiple,
             )
             for name, label in (("catastrophe", _("catastrophe")), ("other", _("other"))):
