@@ -67,7 +67,9 @@ class SetupForm(forms.Form):
         label=_("Intensity: Casualty Table rows up"), min_value=0, max_value=10, initial=0
     )
     players_may_act = forms.BooleanField(
-        label=_("Players choose their own characters' Risk"), required=False, initial=True
+        label=_("Players act for their own characters and their side's commander"),
+        required=False,
+        initial=True,
     )
 
     def __init__(self, *args, forces, characters, **kwargs):
