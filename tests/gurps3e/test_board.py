@@ -333,3 +333,21 @@ def test_dice_rolled_at_the_table_on_the_resolving_choice(client, gm, g3_battle)
     survival = g3_battle.events.filter(code="pc.survival").order_by("pk").first()
     assert survival.params["rolls"][0]["dice"] == [1, 1, 1]
     assert survival.params["result"] == "unhurt"
+
+
+@pytest.mark.parametrize("name", ["board", "act", "undo", "apply", "report"])
+def test_non_members_get_404_on_a_3e_battle(client, outsider, other_gm, g3_battle, name):
+    url = reverse(f"battles:{name}", args=[g3_battle.campaign_id, g3_battle.pk])
+    for user in (outsider, other_gm):
+        client.force_login(user)
+        assert client.get(url).status_code in (404, 405)
+        data = {"seq": 0, "kind": "commit", "actor": "a"}
+        assert client.post(url, data).status_code == (405 if name == "report" else 404)
+
+
+def test_players_watch_only_when_the_gm_keeps_the_board(client, player, gm, g3_battle):
+    Battle.objects.filter(pk=g3_battle.pk).update(players_may_act=False)
+    client.force_login(player)
+    aldric = f"c{_pk(g3_battle, 'Aldric')}"
+    assert "Choose Risk" not in _board(client, g3_battle)
+    assert _act(client, g3_battle, kind="choose_risk", actor=aldric, risk=0).status_code == 403
