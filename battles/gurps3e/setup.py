@@ -25,6 +25,13 @@ from .problems import setup_problem_messages
 
 SIDES = ("a", "b")
 SIDE_CHOICES = [("", _("stays out")), ("a", _("side A")), ("b", _("side B"))]
+#: §B.4: a character whose unit is in reserve (not fully engaged) may not take Risk below −1;
+#: the posting is per battle, so the set-up asks it.
+PC_CHOICES = [
+    *SIDE_CHOICES,
+    ("a:in_reserve", _("side A, in reserve")),
+    ("b:in_reserve", _("side B, in reserve")),
+]
 
 
 class SetupForm(forms.Form):
@@ -98,7 +105,7 @@ class SetupForm(forms.Form):
             self.fields[f"pc_{character.pk}"] = forms.ChoiceField(
                 label=f"{character.name} ({character.get_role_display()})",
                 required=False,
-                choices=SIDE_CHOICES,
+                choices=PC_CHOICES,
             )
 
     def force_fields(self):
@@ -139,12 +146,14 @@ class SetupForm(forms.Form):
                 sides[side].append(force)
         return sides
 
-    def characters_by_side(self) -> dict[str, list[Character]]:
-        sides: dict[str, list[Character]] = {side: [] for side in SIDES}
+    def characters_by_side(self) -> dict[str, list[tuple[Character, bool]]]:
+        """{side: [(character, in reserve)]}."""
+        sides: dict[str, list[tuple[Character, bool]]] = {side: [] for side in SIDES}
         for character in self.characters:
-            side = self.cleaned_data.get(f"pc_{character.pk}")
-            if side:
-                sides[side].append(character)
+            choice = self.cleaned_data.get(f"pc_{character.pk}")
+            if choice:
+                side, _sep, posting = choice.partition(":")
+                sides[side].append((character, posting == "in_reserve"))
         return sides
 
 
@@ -193,17 +202,19 @@ def battle_setup(form: SetupForm) -> dict:
                 "forces": [force.pk for force in forces],
             }
         )
-    pcs = [
-        {
-            **character_setup(character),
-            "side": side,
-            "character": character.pk,
-            "faction": character.faction_id,
-            "owner": character.owner_id,
-        }
-        for side in SIDES
-        for character in pcs_by_side[side]
-    ]
+    pcs = []
+    for side in SIDES:
+        for character, in_reserve in pcs_by_side[side]:
+            pc = {
+                **character_setup(character),
+                "side": side,
+                "character": character.pk,
+                "faction": character.faction_id,
+                "owner": character.owner_id,
+            }
+            if in_reserve and "in_reserve" not in pc["limits"]:
+                pc["limits"] = [*pc["limits"], "in_reserve"]
+            pcs.append(pc)
     return {
         "sides": sides,
         "pcs": pcs,

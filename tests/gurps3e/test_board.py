@@ -351,3 +351,16 @@ def test_players_watch_only_when_the_gm_keeps_the_board(client, player, gm, g3_b
     aldric = f"c{_pk(g3_battle, 'Aldric')}"
     assert "Choose Risk" not in _board(client, g3_battle)
     assert _act(client, g3_battle, kind="choose_risk", actor=aldric, risk=0).status_code == 403
+
+
+def test_a_pc_in_reserve_may_not_take_risk_below_minus_1(client, gm, g3_world, host, horde, aldric):
+    """§B.4: "those whose units are in reserve … may not choose below −1" (this battle only)."""
+    client.force_login(gm)
+    data = setup_post(host, horde, aldric, **{f"pc_{aldric.pk}": "a:in_reserve"})
+    assert client.post(reverse("battles:create", args=[g3_world.pk]), data).status_code == 302
+    battle = Battle.objects.get()
+    assert battle.setup["pcs"][0]["limits"] == ["in_reserve"]
+    page = _board(client, battle)
+    assert "Risk −1: Survival 12, Glory 14" in page and "Risk −2:" not in page
+    aldric.refresh_from_db()
+    assert aldric.limits == []  # the posting is not written to the character
