@@ -313,8 +313,9 @@ def test_report_lists_the_days_events_for_a_player(client, player, gm, g3_battle
     page = client.get(url).content.decode()
     assert "Quick Contest of Strategy: Side A: Silverrun" in page
     assert "Aldric: Glory roll 3d6" in page
+    assert "<h2>Day 1</h2>" in page and "Round 1" not in page
     markdown = client.get(url + "?format=md")
-    assert markdown.status_code == 200
+    assert markdown.status_code == 200 and "## Day 1" in markdown.content.decode()
 
 
 def test_dice_rolled_at_the_table_on_the_resolving_choice(client, gm, g3_battle):
