@@ -161,3 +161,24 @@ def test_list_pages_keep_a_fixed_query_count(client, gm, g3_world, host, horde, 
         character = Character.objects.create(campaign=g3_world, name=f"C{index}")
         Reputation.objects.create(character=character, value=1)
     assert (count(forces), count(characters)) == before
+
+
+def test_gm_edits_a_unit_after_the_battle(client, gm, player, host):
+    """The GM writes replacements in: 100 pikes back to 120 men, 3 battles fought."""
+    pikes = host.units.get(name="Pikes")
+    url = _url("unit-edit", host.campaign_id, host.pk, pikes.pk)
+    client.force_login(player)
+    assert client.get(url).status_code == 403
+    client.force_login(gm)
+    assert client.get(url).status_code == 200
+    data = {"unit-name": "Pikes", "unit-troop_type": "heavy infantry", "unit-men": 120,
+            "unit-ts_per_man": 4, "unit-racial": 0, "unit-equipment": 0,
+            "unit-armour": "heavy", "unit-quality": "veteran", "unit-battles": 3}  # fmt: skip
+    assert client.post(url, {**data, "unit-men": 0}).status_code == 400
+    version = Force.objects.get(pk=host.pk).version
+    assert client.post(url, data).status_code == 302
+    pikes.refresh_from_db()
+    assert (pikes.men, pikes.battles) == (120, 3)
+    assert Force.objects.get(pk=host.pk).version == version + 1
+    page = client.get(_url("force-detail", host.campaign_id, host.pk)).content.decode()
+    assert "TS 680" in page  # 120 × 4 + 50 × 4

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from kingdoms.models import Faction, Membership
@@ -52,6 +53,17 @@ def unit_add(*, user, campaign_id: int, force_id: int, **fields: Any) -> Unit:
     """Add a unit to a force (the force's version goes up)."""
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
     unit = _save(Unit(force=force), **fields)
+    force.save(update_fields=["version"])
+    return unit
+
+
+@transaction.atomic
+def unit_update(*, user, campaign_id: int, force_id: int, unit_id: int, **fields: Any) -> Unit:
+    """Change a unit (casualties healed, replacements, a new Base Morale…); the force's
+    version goes up."""
+    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    unit = get_object_or_404(Unit.objects.select_for_update(no_key=True), force=force, pk=unit_id)
+    unit = _save(unit, **fields)
     force.save(update_fields=["version"])
     return unit
 

@@ -15,6 +15,11 @@ urlpatterns = [
     path(_F + "<int:g3force_id>/delete/", views.force_delete, name="force-delete"),
     path(_F + "<int:g3force_id>/units/", views.unit_add, name="unit-add"),
     path(
+        _F + "<int:g3force_id>/units/<int:unit_id>/edit/",
+        views.unit_edit,
+        name="unit-edit",
+    ),
+    path(
         _F + "<int:g3force_id>/units/<int:unit_id>/delete/",
         views.unit_remove,
         name="unit-remove",

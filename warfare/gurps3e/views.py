@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -21,6 +21,7 @@ from .access import (
     sees_force_in_full,
 )
 from .forms import CharacterForm, ForceForm, ReputationForm, UnitForm
+from .models import Unit
 
 
 @login_required
@@ -135,6 +136,26 @@ def unit_add(request: HttpRequest, campaign_id: int, g3force_id: int) -> HttpRes
             messages.success(request, _("Unit added."))
             return redirect(force)
     return _force_page(request, membership, force, unit_form=form, status=400)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def unit_edit(request: HttpRequest, campaign_id: int, g3force_id: int, unit_id: int):
+    """The GM changes a unit: men after healing or replacements, Morale, battles fought."""
+    membership, force = access_force(request.user, campaign_id, g3force_id, gm=True)
+    unit = get_object_or_404(Unit, force=force, pk=unit_id)
+    form = UnitForm(request.POST or None, instance=unit)
+    context = {"campaign": membership.campaign, "force": force, "unit": unit, "form": form}
+    if request.method == "POST":
+        if form.is_valid():
+            services.unit_update(
+                user=request.user, campaign_id=campaign_id, force_id=g3force_id,
+                unit_id=unit_id, **form.cleaned_data,
+            )  # fmt: skip
+            messages.success(request, _("Unit saved."))
+            return redirect(force)
+        return _invalid(request, "gurps3e/unit_form.html", context)
+    return render(request, "gurps3e/unit_form.html", context)
 
 
 @login_required
