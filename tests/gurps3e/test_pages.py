@@ -182,3 +182,12 @@ def test_gm_edits_a_unit_after_the_battle(client, gm, player, host):
     assert Force.objects.get(pk=host.pk).version == version + 1
     page = client.get(_url("force-detail", host.campaign_id, host.pk)).content.decode()
     assert "TS 680" in page  # 120 × 4 + 50 × 4
+
+
+def test_campaign_and_faction_pages_link_the_3e_forces(client, player, g3_world, kingdom_faction):
+    client.force_login(player)
+    forces = _url("force-list", g3_world.pk)
+    campaign = client.get(reverse("kingdoms:campaign-detail", args=[g3_world.pk])).content.decode()
+    assert forces in campaign and _url("character-list", g3_world.pk) in campaign
+    faction = reverse("kingdoms:faction-detail", args=[g3_world.pk, kingdom_faction.pk])
+    assert forces in client.get(faction).content.decode()
