@@ -229,7 +229,7 @@ def _form(data, campaign) -> SetupForm:
     forces = (
         Force.objects.filter(campaign=campaign)
         .select_related("faction")
-        .prefetch_related("units")
+        .prefetch_related("units__troop_type")
         .order_by("faction__name", "name")
     )
     characters = (

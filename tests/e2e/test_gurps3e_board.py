@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from battles.models import Battle
 from kingdoms.models import CommandStaff, Membership, Role, RuleSystem
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-from warfare.gurps3e.models import Character, Force, Unit
+from warfare.gurps3e.models import Character, Force, TroopType, Unit
 
 from .test_invite_flow import log_in
 
@@ -27,11 +27,12 @@ def test_a_3e_battle_with_two_pcs(live_server, new_page):
     CommandStaff.objects.update_or_create(faction=ours, defaults={"strategy": 14})
     CommandStaff.objects.update_or_create(faction=theirs, defaults={"strategy": 12})
     host = Force.objects.create(campaign=campaign, faction=ours, name="Host", tl=3)
-    Unit.objects.create(force=host, name="Pikes", troop_type="heavy infantry", men=100,
-                        ts_per_man=4, armour="heavy", quality="veteran")  # fmt: skip
+    heavy = TroopType.objects.create(campaign=campaign, name="heavy infantry", ts_per_man=4)
+    light = TroopType.objects.create(campaign=campaign, name="light infantry", ts_per_man=2)
+    Unit.objects.create(force=host, name="Pikes", troop_type=heavy, men=100, armour="heavy",
+                        quality="veteran")  # fmt: skip
     horde = Force.objects.create(campaign=campaign, faction=theirs, name="Horde", tl=3)
-    Unit.objects.create(force=horde, name="Raiders", troop_type="light infantry", men=150,
-                        ts_per_man=2, morale=11)  # fmt: skip
+    Unit.objects.create(force=horde, name="Raiders", troop_type=light, men=150, morale=11)
     aldric = Character.objects.create(
         campaign=campaign, name="Aldric", faction=ours, owner=player, ht_max=12, ht=12,
         tactics=13, weapon_skill=14, role="unit_commander",

@@ -3,6 +3,15 @@
 import pytest
 
 
+def troop(campaign, name: str, ts_per_man: int):
+    """The campaign's troop type of that name (created with that TS per man)."""
+    from warfare.gurps3e.models import TroopType
+
+    return TroopType.objects.get_or_create(
+        campaign=campaign, name=name, defaults={"ts_per_man": ts_per_man}
+    )[0]
+
+
 @pytest.fixture
 def g3_world(world):
     """The campaign in GURPS 3e; the players' commander has Strategy 14, the enemy's 12."""
@@ -24,10 +33,10 @@ def host(g3_world, kingdom_faction):
     from warfare.gurps3e.models import Force, Unit
 
     force = Force.objects.create(campaign=g3_world, faction=kingdom_faction, name="Host", tl=3)
-    Unit.objects.create(force=force, name="Pikes", troop_type="heavy infantry", men=100,
-                        ts_per_man=4, armour="heavy", quality="veteran")  # fmt: skip
-    Unit.objects.create(force=force, name="Archers", troop_type="light infantry", men=50,
-                        ts_per_man=3, equipment=1, armour="light")  # fmt: skip
+    Unit.objects.create(force=force, name="Pikes", troop_type=troop(g3_world, "heavy infantry", 4),
+                        men=100, armour="heavy", quality="veteran")  # fmt: skip
+    Unit.objects.create(force=force, name="Archers", troop_type=troop(g3_world, "archers", 3),
+                        men=50, equipment=1, armour="light")  # fmt: skip
     return force
 
 
@@ -37,8 +46,8 @@ def horde(g3_world, enemy_faction):
     from warfare.gurps3e.models import Force, Unit
 
     force = Force.objects.create(campaign=g3_world, faction=enemy_faction, name="Horde", tl=3)
-    Unit.objects.create(force=force, name="Raiders", troop_type="light infantry", men=200,
-                        ts_per_man=2, racial=3, morale=11)  # fmt: skip
+    Unit.objects.create(force=force, name="Raiders", troop_type=troop(g3_world, "raiders", 2),
+                        men=200, racial=3, morale=11)  # fmt: skip
     return force
 
 

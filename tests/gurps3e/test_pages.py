@@ -6,7 +6,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from warfare.gurps3e.models import Character, Force, Reputation, Unit
+from warfare.gurps3e.models import Character, Force, Reputation, TroopType, Unit
+
+from .conftest import troop
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +29,9 @@ def test_force_ts_is_men_times_ts_per_man(client, gm, host):
 
 def test_racial_penalty_never_takes_a_man_below_ts_1(client, gm, host):
     """§B.3a: racial penalties cannot lower TS below 1; equipment comes after."""
-    Unit.objects.create(force=host, name="Halfling levy", troop_type="levy", men=20,
-                        ts_per_man=1, racial=-1, equipment=2)  # fmt: skip
+    levy = troop(host.campaign, "levy", 1)
+    Unit.objects.create(force=host, name="Halfling levy", troop_type=levy, men=20, racial=-1,
+                        equipment=2)  # fmt: skip
     client.force_login(gm)
     page = client.get(_url("force-detail", host.campaign_id, host.pk)).content.decode()
     assert "TS 660" in page  # 600 + 20 × (max(1, 1 - 1) + 2) = 600 + 60
@@ -70,8 +73,9 @@ def test_gm_creates_force_and_unit_and_bad_input_is_a_400(client, gm, g3_world, 
         == 302
     )
     force = Force.objects.get(name="Guard")
-    unit = {"unit-name": "Spears", "unit-troop_type": "spearmen", "unit-men": 80,
-            "unit-ts_per_man": 3, "unit-racial": 0, "unit-equipment": 0,
+    spearmen = troop(g3_world, "spearmen", 3)
+    unit = {"unit-name": "Spears", "unit-troop_type": spearmen.pk, "unit-men": 80,
+            "unit-racial": 0, "unit-equipment": 0,
             "unit-armour": "light", "unit-quality": "average", "unit-battles": 0}  # fmt: skip
     add = _url("unit-add", g3_world.pk, force.pk)
     assert client.post(add, {**unit, "unit-men": 0}).status_code == 400
@@ -157,7 +161,8 @@ def test_list_pages_keep_a_fixed_query_count(client, gm, g3_world, host, horde, 
     before = (count(forces), count(characters))
     for index in range(3):
         force = Force.objects.create(campaign=g3_world, faction=host.faction, name=f"F{index}")
-        Unit.objects.create(force=force, name="U", troop_type="t", men=10, ts_per_man=1)
+        Unit.objects.create(force=force, name="U", troop_type=troop(g3_world, f"t{index}", 1),
+                            men=10)  # fmt: skip
         character = Character.objects.create(campaign=g3_world, name=f"C{index}")
         Reputation.objects.create(character=character, value=1)
     assert (count(forces), count(characters)) == before
@@ -171,8 +176,8 @@ def test_gm_edits_a_unit_after_the_battle(client, gm, player, host):
     assert client.get(url).status_code == 403
     client.force_login(gm)
     assert client.get(url).status_code == 200
-    data = {"unit-name": "Pikes", "unit-troop_type": "heavy infantry", "unit-men": 120,
-            "unit-ts_per_man": 4, "unit-racial": 0, "unit-equipment": 0,
+    data = {"unit-name": "Pikes", "unit-troop_type": pikes.troop_type_id, "unit-men": 120,
+            "unit-racial": 0, "unit-equipment": 0,
             "unit-armour": "heavy", "unit-quality": "veteran", "unit-battles": 3}  # fmt: skip
     assert client.post(url, {**data, "unit-men": 0}).status_code == 400
     version = Force.objects.get(pk=host.pk).version
@@ -191,3 +196,40 @@ def test_campaign_and_faction_pages_link_the_3e_forces(client, player, g3_world,
     assert forces in campaign and _url("character-list", g3_world.pk) in campaign
     faction = reverse("kingdoms:faction-detail", args=[g3_world.pk, kingdom_faction.pk])
     assert forces in client.get(faction).content.decode()
+
+
+def test_troop_types_set_the_ts_of_every_unit_of_the_type(client, gm, player, host, horde):
+    """§B.3a: the GM enters a troop type's TS per man once; raising the heavy infantry from
+    4 to 5 raises the Host from 600 to 700."""
+    client.force_login(player)
+    url = _url("troop-types", host.campaign_id)
+    page = client.get(url).content.decode()
+    assert "heavy infantry" in page and "New troop type" not in page
+    assert client.post(url, {"name": "x", "ts_per_man": 1}).status_code == 403
+    client.force_login(gm)
+    assert client.post(url, {"name": "Heavy Infantry", "ts_per_man": 9}).status_code == 400
+    assert client.post(url, {"name": "knights", "ts_per_man": ""}).status_code == 400
+    assert client.post(url, {"name": "knights", "ts_per_man": 12}).status_code == 302
+    heavy = TroopType.objects.get(name="heavy infantry")
+    edit = _url("troop-type-edit", host.campaign_id, heavy.pk)
+    assert client.post(edit, {"name": "heavy infantry", "ts_per_man": 5}).status_code == 302
+    page = client.get(_url("force-detail", host.campaign_id, host.pk)).content.decode()
+    assert "TS 700" in page
+    # In use: refused with a message, nothing deleted; an unused type goes.
+    delete = _url("troop-type-delete", host.campaign_id, heavy.pk)
+    assert client.post(delete).status_code == 302
+    assert TroopType.objects.filter(pk=heavy.pk).exists()
+    knights = TroopType.objects.get(name="knights")
+    assert client.post(_url("troop-type-delete", host.campaign_id, knights.pk)).status_code == 302
+    assert not TroopType.objects.filter(pk=knights.pk).exists()
+
+
+def test_a_unit_cannot_use_another_campaigns_troop_type(client, gm, host, other_gm):
+    from kingdoms.models import Campaign
+
+    other = troop(Campaign.objects.exclude(pk=host.campaign_id).get(), "aliens", 9)
+    client.force_login(gm)
+    unit = {"unit-name": "X", "unit-troop_type": other.pk, "unit-men": 10, "unit-racial": 0,
+            "unit-equipment": 0, "unit-armour": "none", "unit-quality": "average",
+            "unit-battles": 0}  # fmt: skip
+    assert client.post(_url("unit-add", host.campaign_id, host.pk), unit).status_code == 400

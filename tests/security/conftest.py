@@ -61,13 +61,14 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
     from warfare.gurps3e import models as g3
 
     g3force = g3.Force.objects.create(campaign=world, faction=kingdom_faction, name="Host")
-    unit = g3.Unit.objects.create(force=g3force, name="Pikes", troop_type="pikes", men=50,
-                                  ts_per_man=3)  # fmt: skip
+    troop_type = g3.TroopType.objects.create(campaign=world, name="pikes", ts_per_man=3)
+    unit = g3.Unit.objects.create(force=g3force, name="Pikes", troop_type=troop_type, men=50)
     character = g3.Character.objects.create(campaign=world, name="Aldric",
                                             faction=kingdom_faction, owner=player)  # fmt: skip
     entry = g3.Reputation.objects.create(character=character, value=1)
     return {
         "g3force_id": g3force.pk,
+        "troop_type_id": troop_type.pk,
         "unit_id": unit.pk,
         "character_id": character.pk,
         "entry_id": entry.pk,

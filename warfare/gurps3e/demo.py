@@ -13,7 +13,7 @@ from kingdoms.models import (
     RuleSystem,
 )
 
-from .models import Character, Force, Reputation, Unit
+from .models import Character, Force, Reputation, TroopType, Unit
 
 DEMO_3E_CAMPAIGN = "Demo: Border Wars (GURPS 3e)"
 
@@ -41,24 +41,29 @@ def load_gurps3e_demo(gm, player) -> Campaign:
         )
     Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=barony)
+    types = {
+        name: TroopType.objects.create(campaign=campaign, name=name, ts_per_man=ts)
+        for name, ts in (("heavy infantry", 4), ("longbowmen", 3), ("heavy cavalry", 12),
+                         ("orc spearmen", 3), ("wolf riders", 6))
+    }  # fmt: skip
     host = Force.objects.create(campaign=campaign, faction=barony, name="Ford Guard", tl=3)
     Unit.objects.bulk_create(
         [
-            Unit(force=host, name="Ravensmoor Pikes", troop_type="heavy infantry", men=120,
-                 ts_per_man=4, armour="heavy", quality="veteran"),
-            Unit(force=host, name="Longbowmen", troop_type="light infantry", men=60,
-                 ts_per_man=3, equipment=1, armour="light"),
-            Unit(force=host, name="Baron's Knights", troop_type="heavy cavalry", men=20,
-                 ts_per_man=12, armour="heavy", quality="elite", morale=14),
+            Unit(force=host, name="Ravensmoor Pikes", troop_type=types["heavy infantry"],
+                 men=120, armour="heavy", quality="veteran"),
+            Unit(force=host, name="Longbowmen", troop_type=types["longbowmen"], men=60,
+                 equipment=1, armour="light"),
+            Unit(force=host, name="Baron's Knights", troop_type=types["heavy cavalry"], men=20,
+                 armour="heavy", quality="elite", morale=14),
         ]
     )  # fmt: skip
     horde = Force.objects.create(campaign=campaign, faction=warband, name="Warband", tl=3)
     Unit.objects.bulk_create(
         [
-            Unit(force=horde, name="Orc Spears", troop_type="medium infantry", men=300,
-                 ts_per_man=3, racial=1, armour="medium", morale=11),
-            Unit(force=horde, name="Wolf Riders", troop_type="light cavalry", men=40,
-                 ts_per_man=6, armour="light", morale=12),
+            Unit(force=horde, name="Orc Spears", troop_type=types["orc spearmen"], men=300,
+                 racial=1, armour="medium", morale=11),
+            Unit(force=horde, name="Wolf Riders", troop_type=types["wolf riders"], men=40,
+                 armour="light", morale=12),
         ]
     )  # fmt: skip
     sir_edric = Character.objects.create(

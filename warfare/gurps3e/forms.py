@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from kingdoms.forms import VersionedFormMixin
 
-from .models import Character, Force, Limit, Reputation, Unit
+from .models import Character, Force, Limit, Reputation, TroopType, Unit
 from .services import PLAYER_FIELDS
 
 
@@ -35,15 +35,44 @@ class ForceForm(VersionedFormMixin, forms.ModelForm):
         return name
 
 
+class TroopTypeForm(forms.ModelForm):
+    class Meta:
+        model = TroopType
+        fields = ["name", "ts_per_man", "notes"]
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        clash = TroopType.objects.filter(campaign=self.campaign, name__iexact=name)
+        if self.instance.pk:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise forms.ValidationError(_("This campaign already has a troop type of that name."))
+        return name
+
+    def _post_clean(self):
+        # Uniqueness is checked above with a clear message.
+        self.instance.campaign = self.campaign
+        super()._post_clean()
+
+
 class UnitForm(forms.ModelForm):
     prefix = "unit"
 
     class Meta:
         model = Unit
         fields = [
-            "name", "troop_type", "men", "ts_per_man", "racial", "equipment", "armour",
-            "quality", "morale", "battles",
+            "name", "troop_type", "men", "racial", "equipment", "armour", "quality", "morale",
+            "battles",
         ]  # fmt: skip
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["troop_type"].queryset = TroopType.objects.filter(campaign=campaign)
+        self.fields["troop_type"].empty_label = None
 
     def clean_men(self):
         men = self.cleaned_data["men"]

@@ -26,9 +26,9 @@ def unit_setup(unit: Unit) -> dict[str, Any]:
     data: dict[str, Any] = {
         "key": unit_key(unit),
         "name": unit.name,
-        "troop_type": unit.troop_type,
+        "troop_type": unit.troop_type.name,
         "men": unit.men,
-        "ts_per_man": unit.ts_per_man,
+        "ts_per_man": unit.troop_type.ts_per_man,
         "racial": unit.racial,
         "equipment": unit.equipment,
         "armour": unit.armour,

@@ -1,8 +1,9 @@
 """GURPS 3e mass combat records (gurps Part B, §B.10): forces of units, and characters.
 
-A force belongs to a faction and has a TL; its units carry the per-man Troop Strength the GM
-enters for their troop type (the troop-type table is a [gap], §B.3a). Unit and force TS are
-never stored: the pure engine (warfare.engine.systems.gurps3e.forces) derives them.
+A force belongs to a faction and has a TL; each of its units is of a troop type of the
+campaign, whose per-man Troop Strength the GM enters once (the troop-type table is a [gap],
+§B.3a). Unit and force TS are never stored: the pure engine
+(warfare.engine.systems.gurps3e.forces) derives them.
 
 A character (a PC or a named NPC) is owned by a campaign member or by a faction as a whole;
 Combat Skill is derived by the engine (§B.3). Reputation entries expire in a campaign month
@@ -88,20 +89,42 @@ class Force(Versioned):
         return reverse("gurps3e:force-detail", args=[self.campaign_id, self.pk])
 
 
+class TroopType(models.Model):
+    """A troop type of the campaign with its per-man Troop Strength (§B.3a), entered once by
+    the GM and used by every unit of that type: the 3e troop-type table is a [gap]."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="g3_troop_types")
+    name = models.CharField(
+        _("name"), max_length=60, help_text=_("E.g. heavy infantry, light cavalry.")
+    )
+    ts_per_man = models.PositiveSmallIntegerField(
+        _("TS per man"),
+        validators=[MaxValueValidator(1000)],
+        help_text=_("GM-entered (the 3e troop-type table is not sourced)."),
+    )
+    notes = models.CharField(_("notes"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("troop type")
+        verbose_name_plural = _("troop types")
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="g3_troop_type_in_campaign")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (TS {self.ts_per_man})"
+
+
 class Unit(models.Model):
-    """A unit of 10-500 men (§B.3a, §B.10 Unit3e). `ts_per_man` is GM-entered: the 3e
-    troop-type table is a [gap]."""
+    """A unit of 10-500 men (§B.3a, §B.10 Unit3e) of one troop type."""
 
     force = models.ForeignKey(Force, on_delete=models.CASCADE, related_name="units")
     name = models.CharField(_("name"), max_length=120)
-    troop_type = models.CharField(
-        _("troop type"), max_length=60, help_text=_("E.g. heavy infantry, light cavalry.")
+    troop_type = models.ForeignKey(
+        TroopType, on_delete=models.PROTECT, related_name="units", verbose_name=_("troop type")
     )
     men = models.PositiveIntegerField(_("men"), validators=[MaxValueValidator(500)])
-    ts_per_man = models.PositiveSmallIntegerField(
-        _("TS per man"),
-        help_text=_("GM-entered for the troop type (the 3e troop-type table is not sourced)."),
-    )
     racial = models.SmallIntegerField(
         _("racial TS modifier"),
         default=0,

@@ -10,7 +10,7 @@ from . import mapping
 from .access import sees_character_in_full, visible_characters
 from .models import Force, Reputation, Unit
 
-_UNITS = Prefetch("units", queryset=Unit.objects.order_by("pk"))
+_UNITS = Prefetch("units", queryset=Unit.objects.select_related("troop_type").order_by("pk"))
 _REPUTATION = Prefetch("reputation", queryset=Reputation.objects.order_by("pk"))
 
 
@@ -39,7 +39,9 @@ def force_overview(*, membership: Membership) -> list[dict]:
 
 def force_sheet(force: Force) -> dict:
     """A force's units with their TS and the force's TS (§B.3a: Σ men × per-man TS)."""
-    units = [mapping.unit_sheet(unit) for unit in force.units.order_by("pk")]
+    units = [
+        mapping.unit_sheet(unit) for unit in force.units.select_related("troop_type").order_by("pk")
+    ]
     return {
         "units": units,
         "ts": sum(u["ts"] for u in units),

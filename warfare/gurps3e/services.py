@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models.deletion import ProtectedError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
@@ -11,7 +12,7 @@ from kingdoms.models import Faction, Membership
 from kingdoms.services import _check_version, _save
 
 from .access import access_character, access_force, access_gurps3e, plays
-from .models import Character, Force, Reputation, Unit
+from .models import Character, Force, Reputation, TroopType, Unit
 
 #: The fields of a character sheet its player keeps up to date (the stats of the character
 #: sheet, §B.3 "write it in pencil"); the GM alone sets what battles and high command decide
@@ -49,9 +50,54 @@ def force_delete(*, user, campaign_id: int, force_id: int) -> None:
 
 
 @transaction.atomic
+def troop_type_create(*, user, campaign_id: int, **fields: Any) -> TroopType:
+    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
+    return _save(TroopType(campaign=membership.campaign), **fields)
+
+
+@transaction.atomic
+def troop_type_update(*, user, campaign_id: int, troop_type_id: int, **fields: Any) -> TroopType:
+    """Change a troop type: the TS of every unit of that type follows."""
+    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
+    troop_type = get_object_or_404(
+        TroopType.objects.select_for_update(no_key=True),
+        campaign=membership.campaign,
+        pk=troop_type_id,
+    )
+    return _save(troop_type, **fields)
+
+
+@transaction.atomic
+def troop_type_delete(*, user, campaign_id: int, troop_type_id: int) -> None:
+    """Delete a troop type no unit uses."""
+    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
+    troop_type = get_object_or_404(
+        TroopType.objects.select_for_update(), campaign=membership.campaign, pk=troop_type_id
+    )
+    try:
+        troop_type.delete()
+    except ProtectedError:
+        raise ValidationError(
+            _("Units of the type %(name)s still exist: change or remove them first.")
+            % {"name": troop_type.name},
+            code="troop_type_in_use",
+        ) from None
+
+
+def _check_troop_type(fields: dict[str, Any], campaign) -> None:
+    troop_type = fields.get("troop_type")
+    if troop_type is not None and troop_type.campaign_id != campaign.pk:
+        raise ValidationError(
+            {"troop_type": _("That troop type belongs to another campaign.")},
+            code="foreign_troop_type",
+        )
+
+
+@transaction.atomic
 def unit_add(*, user, campaign_id: int, force_id: int, **fields: Any) -> Unit:
     """Add a unit to a force (the force's version goes up)."""
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    _check_troop_type(fields, membership.campaign)
     unit = _save(Unit(force=force), **fields)
     force.save(update_fields=["version"])
     return unit
@@ -61,7 +107,8 @@ def unit_add(*, user, campaign_id: int, force_id: int, **fields: Any) -> Unit:
 def unit_update(*, user, campaign_id: int, force_id: int, unit_id: int, **fields: Any) -> Unit:
     """Change a unit (casualties healed, replacements, a new Base Morale…); the force's
     version goes up."""
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    _check_troop_type(fields, membership.campaign)
     unit = get_object_or_404(Unit.objects.select_for_update(no_key=True), force=force, pk=unit_id)
     unit = _save(unit, **fields)
     force.save(update_fields=["version"])

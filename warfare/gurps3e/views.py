@@ -20,8 +20,8 @@ from .access import (
     sees_character_in_full,
     sees_force_in_full,
 )
-from .forms import CharacterForm, ForceForm, ReputationForm, UnitForm
-from .models import Unit
+from .forms import CharacterForm, ForceForm, ReputationForm, TroopTypeForm, UnitForm
+from .models import TroopType, Unit
 
 
 @login_required
@@ -101,6 +101,68 @@ def force_delete(request: HttpRequest, campaign_id: int, g3force_id: int) -> Htt
     return redirect("gurps3e:force-list", campaign_id)
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def troop_type_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The campaign's troop types with their TS per man (§B.3a); the GM adds them here."""
+    membership = access_gurps3e(request.user, campaign_id)
+    campaign = membership.campaign
+    form = None
+    if membership.is_gm:
+        form = TroopTypeForm(request.POST or None, campaign=campaign)
+    elif request.method == "POST":
+        access_gurps3e(request.user, campaign_id, gm=True)  # 403
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "form": form,
+        "troop_types": TroopType.objects.filter(campaign=campaign),
+    }
+    if request.method == "POST":
+        if form.is_valid():
+            services.troop_type_create(
+                user=request.user, campaign_id=campaign_id, **form.cleaned_data
+            )
+            messages.success(request, _("Troop type added."))
+            return redirect("gurps3e:troop-types", campaign_id)
+        return _invalid(request, "gurps3e/troop_type_list.html", context)
+    return render(request, "gurps3e/troop_type_list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def troop_type_edit(request: HttpRequest, campaign_id: int, troop_type_id: int) -> HttpResponse:
+    campaign = access_gurps3e(request.user, campaign_id, gm=True).campaign
+    troop_type = get_object_or_404(TroopType, campaign=campaign, pk=troop_type_id)
+    form = TroopTypeForm(request.POST or None, instance=troop_type, campaign=campaign)
+    context = {"campaign": campaign, "form": form, "troop_type": troop_type}
+    if request.method == "POST":
+        if form.is_valid():
+            services.troop_type_update(
+                user=request.user, campaign_id=campaign_id, troop_type_id=troop_type_id,
+                **form.cleaned_data,
+            )  # fmt: skip
+            messages.success(request, _("Troop type saved."))
+            return redirect("gurps3e:troop-types", campaign_id)
+        return _invalid(request, "gurps3e/troop_type_form.html", context)
+    return render(request, "gurps3e/troop_type_form.html", context)
+
+
+@login_required
+@require_POST
+def troop_type_delete(request: HttpRequest, campaign_id: int, troop_type_id: int):
+    try:
+        services.troop_type_delete(
+            user=request.user, campaign_id=campaign_id, troop_type_id=troop_type_id
+        )
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("Troop type deleted."))
+    return redirect("gurps3e:troop-types", campaign_id)
+
+
 def _force_page(request, membership, force, *, unit_form=None, status=200) -> HttpResponse:
     full = sees_force_in_full(membership, force)
     context = {"campaign": membership.campaign, "membership": membership, "force": force}
@@ -108,7 +170,7 @@ def _force_page(request, membership, force, *, unit_form=None, status=200) -> Ht
     if full:
         context["sheet"] = selectors.force_sheet(force)
         if membership.is_gm:
-            context["unit_form"] = unit_form or UnitForm()
+            context["unit_form"] = unit_form or UnitForm(campaign=membership.campaign)
     return render(request, "gurps3e/force_detail.html", context, status=status)
 
 
@@ -123,7 +185,7 @@ def force_detail(request: HttpRequest, campaign_id: int, g3force_id: int) -> Htt
 @require_POST
 def unit_add(request: HttpRequest, campaign_id: int, g3force_id: int) -> HttpResponse:
     membership, force = access_force(request.user, campaign_id, g3force_id, gm=True)
-    form = UnitForm(request.POST)
+    form = UnitForm(request.POST, campaign=membership.campaign)
     if form.is_valid():
         try:
             services.unit_add(
@@ -144,7 +206,7 @@ def unit_edit(request: HttpRequest, campaign_id: int, g3force_id: int, unit_id: 
     """The GM changes a unit: men after healing or replacements, Morale, battles fought."""
     membership, force = access_force(request.user, campaign_id, g3force_id, gm=True)
     unit = get_object_or_404(Unit, force=force, pk=unit_id)
-    form = UnitForm(request.POST or None, instance=unit)
+    form = UnitForm(request.POST or None, instance=unit, campaign=membership.campaign)
     context = {"campaign": membership.campaign, "force": force, "unit": unit, "form": form}
     if request.method == "POST":
         if form.is_valid():
