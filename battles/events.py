@@ -122,8 +122,31 @@ def _plugin_text(code: str):
     return None
 
 
-def event_text(code: str, params: dict, names: dict[str, str]) -> str:
-    """A sentence for one battle event ("" for bookkeeping events the log leaves out)."""
+def _system_text(system: str, code: str, params: dict, names: dict[str, str]) -> str | None:
+    """The sentence of an event of `system`'s own battles, when its plugin has one."""
+    from .plugins import plugin_for
+
+    plugin = plugin_for(system)
+    if plugin is None or code not in plugin.event_texts:
+        return None
+    if plugin.event_params is not None:
+        shown = plugin.event_params(code, params, names)
+    else:
+        shown = {key: names.get(value, value) if isinstance(value, str) else value
+                 for key, value in params.items()}  # fmt: skip
+    try:
+        return str(plugin.event_texts[code]) % shown
+    except (KeyError, TypeError, ValueError):
+        return code
+
+
+def event_text(code: str, params: dict, names: dict[str, str], system: str | None = None) -> str:
+    """A sentence for one battle event ("" for bookkeeping events the log leaves out);
+    `system`: the battle's rule system, whose plugin's sentences come first."""
+    if system is not None:
+        text = _system_text(system, code, params, names)
+        if text is not None:
+            return text
     if code in SILENT:
         return ""
     shown = dict(params)

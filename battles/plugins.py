@@ -23,7 +23,21 @@ results write back:
 ``apply_results(user, campaign_id, battle_id, expected_seq, data) -> Battle`` (optional)
     Write a finished battle's outcome back to the persistent forces (one transaction).
 ``event_texts``
-    {event code: translatable sentence with %(param)s} for the log, in the page language.
+    {event code: translatable sentence with %(param)s} for the log, in the page language;
+    for the system's own battles they come before the built-in sentences of the same code.
+``event_params(code, params, names) -> dict`` (optional)
+    The params a sentence of `event_texts` is formatted with (nested dice flattened, keys
+    named); None: the event's params with `names` put in.
+``act_form(data, battle) -> form`` (optional)
+    The form of the board's act view when the generic one cannot carry the system's
+    commands (GM commands without an actor, several fields); its `command()` is what
+    `services.battle_act` applies. None: the generic `ActForm`.
+``actor_players(battle) -> {actor: user id}`` (optional)
+    Actors played by one member only (a player's own character): only that member (and the
+    GM) may act for them, whatever their faction.
+``names(battle) -> {key: name}`` (optional)
+    The names of the board's actors and units for the log and the report (None: the
+    Pathfinder armies' names).
 
 Pathfinder 2e, the first system, is built straight into the app's modules; it is the
 fallback when no plugin is registered for a battle's system. A system registers its plugin by
@@ -48,6 +62,10 @@ class BoardPlugin:
     api_create: Callable[..., Any] | None = None
     apply_results: Callable[..., Any] | None = None
     event_texts: Mapping[str, Any] = field(default_factory=dict)
+    event_params: Callable[..., dict] | None = None
+    act_form: Callable[..., Any] | None = None
+    actor_players: Callable[..., dict[str, int]] | None = None
+    names: Callable[..., dict[str, str]] | None = None
 
 
 def register(plugin: BoardPlugin) -> BoardPlugin:

@@ -50,7 +50,7 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
     sides = []
     for side in battle.setup["sides"]:
         armies = []
-        for setup_entry in side["armies"]:
+        for setup_entry in side.get("armies", ()):
             key = str(setup_entry["army"]["key"])
             entry = state.army(key)
             row = {"key": key, "name": names.get(key, key), "state": _army_state_label(entry)}
@@ -95,7 +95,9 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
         "campaign": battle.campaign,
         "membership": membership,
         "status": battle.get_status_display(),
-        "round": state.round,
+        "round": getattr(state, "round", None) or getattr(state, "day", None),
+        # A day-based system (GURPS 3e: one resolution per day) counts days, not rounds.
+        "by_day": not hasattr(state, "round"),
         "terrain": [str(TERRAIN_LABELS.get(key, key)) for key in battle.setup.get("terrain", ())],
         "sides": sides,
         "outcome": result,
@@ -166,7 +168,9 @@ def report_markdown(report: dict) -> str:
             lines.append(_md(_("%(side)s: %(xp)s kingdom XP") % {"side": side, "xp": xp}))
     lines.append("")
     for number, texts in report["rounds"]:
-        lines += [f"## {_md(_('Round %(round)s') % {'round': number})}", ""]
+        heading = _("Day %(day)s") % {"day": number} if report["by_day"] else None
+        heading = heading or _("Round %(round)s") % {"round": number}
+        lines += [f"## {_md(heading)}", ""]
         lines += [f"- {_md(text)}" for text in texts]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

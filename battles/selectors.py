@@ -24,6 +24,7 @@ from warfare.selectors import check_view, working
 
 from .events import CHOICE_LABELS
 from .models import Battle, BattleStatus
+from .plugins import plugin_for
 from .problems import FORTIFICATION_LABELS
 from .services import army_factions, may_command, side_factions
 from .visibility import Viewer, live_events, viewer_for, visible_event
@@ -131,6 +132,10 @@ def _card(army: dict, state, names: dict, full: bool, viewer: Viewer | None = No
 
 
 def army_names(battle: Battle) -> dict[str, str]:
+    """{actor key: name} for the log: the armies', or the rule system's (`plugin.names`)."""
+    plugin = plugin_for(battle.system)
+    if plugin is not None and plugin.names is not None:
+        return plugin.names(battle)
     return {
         str(entry["army"]["key"]): entry.get("name") or entry["army"].get("name") or ""
         for side in battle.setup["sides"]

@@ -260,7 +260,7 @@ def army_factions(battle: Battle) -> dict[str, int]:
     return {
         str(entry["army"]["key"]): entry.get("faction")
         for side in battle.setup["sides"]
-        for entry in side["armies"]
+        for entry in side.get("armies", ())
     }
 
 
@@ -271,12 +271,18 @@ def actor_factions(battle: Battle) -> dict[str, int | None]:
 
 
 def may_command(membership: Membership, battle: Battle, actor: str | None) -> bool:
+    """The GM always; a player, when the GM lets players act, for an actor of their faction,
+    or for an actor the rule system gives to one member (`actor_players`) if it is theirs."""
     if membership.is_gm:
         return True
+    if not battle.players_may_act or actor is None:
+        return False
+    plugin = plugin_for(battle.system)
+    players = plugin.actor_players(battle) if plugin and plugin.actor_players else {}
+    if players.get(actor) is not None:
+        return players[actor] == membership.user_id
     return (
-        battle.players_may_act
-        and actor is not None
-        and membership.faction_id is not None
+        membership.faction_id is not None
         and actor_factions(battle).get(actor) == membership.faction_id
     )
 
@@ -316,7 +322,10 @@ def battle_act(
     row = BattleCommand.objects.create(
         battle=battle, position=battle.seq, command=cmd.to_dict(), actor=user
     )
-    BattleEvent.objects.bulk_create(_event_rows(battle, row, events, new_state.round))
+    # A round-based system's events belong to the round after the command; a day-based one's
+    # (GURPS 3e) to the day the command was given in.
+    round_ = new_state.round if hasattr(new_state, "round") else getattr(state, "day", 1)
+    BattleEvent.objects.bulk_create(_event_rows(battle, row, events, round_))
     battle.snapshot = new_state.to_dict()
     battle.seq += 1
     outcome = system.outcome(new_state)
@@ -365,7 +374,9 @@ def battle_verify(battle: Battle) -> bool:
 def side_factions(battle: Battle) -> dict[str, set[int]]:
     """{side key: the faction ids of its armies} from the setup."""
     return {
-        side["key"]: {entry.get("faction") for entry in side["armies"] if entry.get("faction")}
+        side["key"]: {
+            entry.get("faction") for entry in side.get("armies", ()) if entry.get("faction")
+        }
         for side in battle.setup["sides"]
     }
 

@@ -124,8 +124,11 @@ def _board_response(request, membership, battle, *, status: int = 200) -> HttpRe
 def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """One war action / end of turn. Answers the new board (or 409 with the current one)."""
     membership, battle = _battle(request, campaign_id, battle_id)
+    plugin = plugin_for(battle.system)
     form = ActForm(request.POST)
-    if request.POST.get("kind") == "gm_correction":
+    if plugin is not None and plugin.act_form is not None:
+        form = plugin.act_form(request.POST, battle)
+    elif request.POST.get("kind") == "gm_correction":
         form = CorrectionForm(request.POST, conditions=selectors.GM_CONDITION_CHOICES)
     status = 200
     if not form.is_valid():

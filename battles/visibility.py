@@ -37,6 +37,7 @@ class Viewer:
     armies: frozenset[str]
     fortifications: frozenset[str]
     sides: frozenset[str]
+    system: str | None = None
 
     def sees_army(self, key) -> bool:
         return self.is_gm or (isinstance(key, str) and key in self.armies)
@@ -52,14 +53,17 @@ def viewer_for(membership: Membership, battle: Battle) -> Viewer:
     sides = frozenset(
         side["key"]
         for side in battle.setup["sides"]
-        if membership.is_gm or any(str(entry["army"]["key"]) in own for entry in side["armies"])
+        if membership.is_gm
+        or any(str(entry["army"]["key"]) in own for entry in side.get("armies", ()))
     )
     forts = frozenset(
         fort["key"]
         for fort in battle.snapshot.get("fortifications", ())
         if membership.is_gm or fort.get("side") in sides
     )
-    return Viewer(is_gm=membership.is_gm, armies=own, fortifications=forts, sides=sides)
+    return Viewer(
+        is_gm=membership.is_gm, armies=own, fortifications=forts, sides=sides, system=battle.system
+    )
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,7 @@ def visible_event(code: str, params: dict, names: dict[str, str], viewer: Viewer
     else:
         sees = viewer.sees_army(subject)
     if sees:
-        return dict(params), event_text(code, params, names)
+        return dict(params), event_text(code, params, names, viewer.system)
     dropped = set(ALWAYS_HIDDEN) | set(rule.params if rule else ())
     shown = {key: value for key, value in params.items() if key not in dropped}
     if rule and rule.text is not None:
@@ -99,7 +103,7 @@ def visible_event(code: str, params: dict, names: dict[str, str], viewer: Viewer
             "by": shown.get("by", ""),
         }
     else:
-        text = event_text(code, shown, names)
+        text = event_text(code, shown, names, viewer.system)
     return shown, text
 
 

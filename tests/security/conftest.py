@@ -56,7 +56,22 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
     element_type = ElementType.objects.create(campaign=world, name="Pikemen", base_ts=2)
     force = Force.objects.create(campaign=world, faction=kingdom_faction, name="Host")
     row = ForceElement.objects.create(force=force, element_type=element_type, count=3)
+    # GURPS 3e rows: a force of the players' faction with a unit, the player's own character
+    # with a reputation entry.
+    from warfare.gurps3e import models as g3
+
+    g3force = g3.Force.objects.create(campaign=world, faction=kingdom_faction, name="Host")
+    troop_type = g3.TroopType.objects.create(campaign=world, name="pikes", ts_per_man=3)
+    unit = g3.Unit.objects.create(force=g3force, name="Pikes", troop_type=troop_type, men=50)
+    character = g3.Character.objects.create(campaign=world, name="Aldric",
+                                            faction=kingdom_faction, owner=player)  # fmt: skip
+    entry = g3.Reputation.objects.create(character=character, value=1)
     return {
+        "g3force_id": g3force.pk,
+        "troop_type_id": troop_type.pk,
+        "unit_id": unit.pk,
+        "character_id": character.pk,
+        "entry_id": entry.pk,
         "element_type_id": element_type.pk,
         "force_id": force.pk,
         "row_id": row.pk,

@@ -115,6 +115,32 @@ MATRIX = {
     # In use by the force: refused with a message on the list page, nothing deleted.
     "gurps4e:element-type-delete": (
         (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    # GURPS 3e forces and characters (asked of a GURPS 3e campaign; others answer 404). The
+    # character is the player's own: they open its edit form and their empty POST is a 400.
+    "gurps3e:force-list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "gurps3e:force-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "gurps3e:force-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "gurps3e:force-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "gurps3e:force-delete": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "gurps3e:unit-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    # The troop type is in use: its deletion is refused with a message on the list page.
+    "gurps3e:troop-types": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 403, 403, 400)),
+    "gurps3e:troop-type-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "gurps3e:troop-type-delete": (
+        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "gurps3e:unit-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "gurps3e:unit-remove": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "gurps3e:character-list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "gurps3e:character-create": (
+        (302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "gurps3e:character-detail": (
+        (302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "gurps3e:character-edit": ((302, 404, 404, 403, 200, 200), (302, 404, 404, 403, 400, 400)),
+    "gurps3e:character-delete": (
+        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "gurps3e:reputation-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "gurps3e:reputation-remove": (
+        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
 }  # fmt: skip
 
 #: Anonymous redirects that do not go to the log-in page.
@@ -136,6 +162,10 @@ def test_status_of_every_url_for_every_role(name, client, users, objects):
         from kingdoms.models import Campaign, RuleSystem
 
         Campaign.objects.filter(pk=objects["campaign_id"]).update(rule_system=RuleSystem.GURPS4E)
+    if name.startswith("gurps3e:"):
+        from kingdoms.models import Campaign, RuleSystem
+
+        Campaign.objects.filter(pk=objects["campaign_id"]).update(rule_system=RuleSystem.GURPS3E)
     expected_get, expected_post = MATRIX[name]
     got_get, got_post = [], []
     for role in ROLES:

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "csp",
     "warfare",
     "warfare.gurps4e",
+    "warfare.gurps3e",
     "kingdoms",
     "battles",
 ]

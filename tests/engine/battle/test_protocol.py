@@ -22,11 +22,14 @@ from warfare.engine.dice import DieOutOfRange
 from warfare.engine.systems.pf2e.battle import SYSTEM
 
 
-def test_registry_has_pf2e():
+def test_registry_has_pf2e_and_gurps3e():
+    from warfare.engine.systems.gurps3e.battle import SYSTEM as GURPS3E
+
     assert get_battle_system("pf2e") is SYSTEM
-    assert set(BATTLE_SYSTEMS) == {"pf2e"}
+    assert get_battle_system("gurps3e") is GURPS3E
+    assert {"pf2e", "gurps3e"} <= set(BATTLE_SYSTEMS)
     with pytest.raises(KeyError):
-        get_battle_system("gurps4e")
+        get_battle_system("no-such-system")
 
 
 def test_command_round_trips_through_json():

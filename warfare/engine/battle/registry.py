@@ -5,9 +5,10 @@ this module imports the systems.
 """
 
 from warfare.engine.battle.protocol import BattleSystem
+from warfare.engine.systems.gurps3e.battle import SYSTEM as GURPS3E
 from warfare.engine.systems.pf2e.battle import SYSTEM as PF2E
 
-BATTLE_SYSTEMS: dict[str, BattleSystem] = {"pf2e": PF2E}
+BATTLE_SYSTEMS: dict[str, BattleSystem] = {"pf2e": PF2E, "gurps3e": GURPS3E}
 
 
 def get_battle_system(key: str) -> BattleSystem:

@@ -3,7 +3,7 @@
 
 Modules: `state` (frozen, JSON-ready battle state and events), `engine` (setup, the actors'
 choices, the resolution of a battle or of each day of an extended battle, outcome).
-`SYSTEM` is not registered in `warfare.engine.battle.registry` yet.
+`SYSTEM` is registered in `warfare.engine.battle.registry` as "gurps3e".
 """
 
 from warfare.engine.systems.gurps3e.battle.engine import (

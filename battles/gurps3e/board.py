@@ -1,0 +1,485 @@
+"""The GURPS 3e battle board (gurps §B.2): the sides with their TS and TS ratio, the day's
+sequence as a checklist, each PC's Risk, the Survival and Glory rolls, the commanders' Quick
+Contest of Strategy with its modifiers, the result, casualties; and writing the results back
+to the forces and characters. Registered as the "gurps3e" `BoardPlugin`.
+
+Visibility: a 3e battle has no secret choice and no hidden number (§B.2: every Risk and roll
+is made at the table), so every member sees the whole board; GM-only notes never reach it.
+"""
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from battles import services
+from battles.models import Battle, BattleStatus
+from battles.plugins import BoardPlugin, register
+from battles.visibility import live_events, viewer_for, visible_event, visible_outcome
+from kingdoms.models import Membership
+from warfare.engine.battle.registry import get_battle_system
+from warfare.engine.systems.gurps3e.battle.engine import (
+    CHOOSE_RISK,
+    COMMIT,
+    GM_CASUALTIES,
+    GM_MODIFIERS,
+)
+from warfare.engine.systems.gurps3e.battle.state import CASUALTIES, CHOICES
+from warfare.engine.systems.gurps3e.characters import FIT, combat_skill, risk_range
+from warfare.engine.systems.gurps3e.strategy import strategy_terms, ts_ratio_bonus
+from warfare.gurps3e.models import Character, Force, Reputation, Unit
+
+from .labels import (
+    CATEGORY_LABELS,
+    EVENT_TEXTS,
+    GLORY_LABELS,
+    PC_ROLE_LABELS,
+    REACTION_LABELS,
+    ROLE_LABELS,
+    STATUS_LABELS,
+    SURVIVAL_LABELS,
+    event_params,
+    roll_text,
+    signed,
+    working,
+)
+from .setup import api_create, create_view, setup_names
+
+SYSTEM_KEY = "gurps3e"
+RESULT_CODES = {
+    "pc.survival",
+    "pc.glory",
+    "battle.strategy_contest",
+    "battle.result",
+    "battle.casualties",
+    "pc.reaction",
+    "pc.called_coward",
+    "battle.morale",
+}
+
+
+# --- who commands what -------------------------------------------------------------------------
+
+
+def actor_factions(battle: Battle) -> dict[str, int | None]:
+    """A side's commander: its faction when one faction fights on it (several: the GM's);
+    a PC: its character's faction."""
+    out: dict[str, int | None] = {}
+    for side in battle.setup["sides"]:
+        factions = side.get("factions") or []
+        out[side["key"]] = factions[0] if len(factions) == 1 else None
+    for pc in battle.setup.get("pcs") or ():
+        out[pc["key"]] = pc.get("faction")
+    return out
+
+
+def actor_players(battle: Battle) -> dict[str, int]:
+    """A PC with a player: only that member (and the GM) chooses his Risk."""
+    return {pc["key"]: pc["owner"] for pc in battle.setup.get("pcs") or () if pc.get("owner")}
+
+
+def names(battle: Battle) -> dict[str, str]:
+    return setup_names(battle.setup)
+
+
+# --- the board ---------------------------------------------------------------------------------
+
+
+def _ratio(forces) -> dict[str, Any] | None:
+    """§B.7.1: larger TS : smaller TS and the larger force's bonus."""
+    a, b = forces
+    if a.ts <= 0 or b.ts <= 0:
+        return None
+    big, small = (a, b) if a.ts >= b.ts else (b, a)
+    return {
+        "text": f"{big.ts / small.ts:.2f} : 1",
+        "side": big.key,
+        "bonus": ts_ratio_bonus(big.ts, small.ts, big.tl - small.tl),
+    }
+
+
+def _side(state, force, names_, membership, battle) -> dict[str, Any]:
+    start = sum(unit.men_start for unit in force.units)
+    enemy = state.enemy(force.key)
+    _skill, terms = strategy_terms(force, enemy)
+    return {
+        "key": force.key,
+        "name": names_.get(force.key, force.key),
+        "role": str(ROLE_LABELS.get(force.role, force.role)),
+        "tl": force.tl,
+        "ts": force.ts,
+        "men": force.men,
+        "men_start": start,
+        "lost_percent": round(100 * (start - force.men) / start) if start else 0,
+        "strategy_working": working(terms, names_),
+        "strategy_total": sum(value for _code, value in terms),
+        "committed": force.key in state.committed,
+        "may_commit": state.phase == CHOICES
+        and force.key not in state.committed
+        and services.may_command(membership, battle, force.key),
+        "retreated": force.retreated,
+        "units": [
+            {
+                "key": unit.key,
+                "name": names_.get(unit.key, unit.key),
+                "men": unit.men,
+                "men_start": unit.men_start,
+                "ts": unit.ts,
+                "left_percent": round(100 * unit.men / unit.men_start) if unit.men_start else 0,
+                "morale": unit.morale,
+                "routed": unit.routed,
+                "retreated": unit.retreated,
+            }
+            for unit in force.units
+        ],
+    }
+
+
+def _pc(state, character, names_, membership, battle) -> dict[str, Any]:
+    skill, _terms = combat_skill(character)
+    low, high = risk_range(character)
+    chosen = state.risks.get(character.key)
+    options = []
+    may = (
+        state.phase == CHOICES
+        and character.status == FIT
+        and chosen is None
+        and services.may_command(membership, battle, character.key)
+    )
+    if may:
+        for spec in get_battle_system(SYSTEM_KEY).legal_actions(state, character.key):
+            for option in spec.options:
+                survival, glory = option.checks
+                options.append(
+                    {"risk": option.params["risk"], "label": signed(option.params["risk"]),
+                     "survival": survival.modifier, "glory": glory.modifier}
+                )  # fmt: skip
+    return {
+        "key": character.key,
+        "name": names_.get(character.key, character.key),
+        "side": character.side,
+        "role": str(PC_ROLE_LABELS.get(character.role, character.role)),
+        "status": character.status,
+        "status_label": str(STATUS_LABELS.get(character.status, character.status)),
+        "ht": character.ht,
+        "ht_max": character.ht_max,
+        "combat_skill": skill,
+        "risk_range": f"{signed(low)}…{signed(high)}",
+        "limits": list(character.limits),
+        "luck": character.luck,
+        "rank": character.rank,
+        "chosen": signed(chosen["risk"]) if chosen else None,
+        "used_luck": bool(chosen and chosen.get("use_luck")),
+        "options": options,
+        "default_risk": 0 if low <= 0 <= high else low,
+    }
+
+
+def _day_results(events, names_) -> list[dict[str, Any]]:
+    """The rolls and results of each resolved day, newest first (§B.2 steps 4-7)."""
+    days: dict[int, dict[str, Any]] = {}
+    for event in events:
+        if event.code not in RESULT_CODES:
+            continue
+        day = days.setdefault(
+            event.round,
+            {"day": event.round, "survival": [], "glory": [], "contest": None, "result": None,
+             "morale": [], "casualties": [], "reactions": []},
+        )  # fmt: skip
+        p = event.params
+        pc = names_.get(p.get("pc"), p.get("pc"))
+        if event.code == "pc.survival":
+            rolls = p.get("rolls") or [{}]
+            used = rolls[min(p.get("used", 0), len(rolls) - 1)]
+            day["survival"].append(
+                {"pc": pc, "roll": roll_text(used), "margin": used.get("margin"),
+                 "luck": len(rolls) > 1,
+                 "result": str(SURVIVAL_LABELS.get(p["result"], p["result"])),
+                 "damage": p.get("damage"), "ht_before": p.get("ht_before"), "ht": p.get("ht"),
+                 "status": str(STATUS_LABELS.get(p.get("status"), p.get("status")))}
+            )  # fmt: skip
+        elif event.code == "pc.glory":
+            roll = p.get("roll") or {}
+            day["glory"].append(
+                {"pc": pc, "roll": roll_text(roll), "margin": roll.get("margin"),
+                 "row": str(GLORY_LABELS.get(p["row"], p["row"])),
+                 "reputation": ", ".join(signed(int(e["value"])) for e in p.get("reputation") or ())
+                 or "0",
+                 "strategy": signed(int(p.get("strategy_modifier", 0)))}
+            )  # fmt: skip
+        elif event.code == "battle.strategy_contest":
+            rows = []
+            for side, key in zip(p.get("sides") or (), ("first", "second"), strict=False):
+                roll = p.get(key) or {}
+                rows.append(
+                    {"side": names_.get(side, side), "working": working(roll.get("breakdown")
+                     or (), names_), "skill": roll.get("skill"), "roll": roll_text(roll),
+                     "margin": roll.get("margin")}
+                )  # fmt: skip
+            winner = p.get("winner_side")
+            day["contest"] = {
+                "rows": rows,
+                "winner": names_.get(winner, winner) if winner else None,
+                "margin": p.get("margin_of_victory"),
+            }
+        elif event.code == "battle.result":
+            day["result"] = str(CATEGORY_LABELS.get(p.get("category"), p.get("category")))
+        elif event.code in ("battle.morale", "pc.called_coward"):
+            day["morale"].append(event)
+        elif event.code == "battle.casualties":
+            for record in p.get("units") or ():
+                day["casualties"].append(
+                    {"side": names_.get(p["side"], p["side"]),
+                     "unit": names_.get(record["unit"], record["unit"]),
+                     "house": p.get("mode") != "gm", "percent": record["percent"],
+                     "working": working(record.get("breakdown") or ()),
+                     "lost": record["men_lost"], "left": record["men_after"]}
+                )  # fmt: skip
+        elif event.code == "pc.reaction":
+            day["reactions"].append(
+                {"pc": pc, "total": p.get("total"),
+                 "band": str(REACTION_LABELS.get(p.get("band"), p.get("band")))}
+            )  # fmt: skip
+    return [days[key] for key in sorted(days, reverse=True)]
+
+
+def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
+    system = get_battle_system(SYSTEM_KEY)
+    state = system.state_from_dict(battle.snapshot)
+    names_ = names(battle)
+    viewer = viewer_for(membership, battle)
+    events = list(live_events(battle))
+    sides = [_side(state, force, names_, membership, battle) for force in state.forces]
+    pcs = [_pc(state, c, names_, membership, battle) for c in state.characters]
+    fit = [pc for pc in pcs if pc["status"] == FIT]
+    waiting_pcs = [pc["name"] for pc in fit if pc["chosen"] is None]
+    waiting_sides = [side["name"] for side in sides if not side["committed"]]
+    choices = state.phase == CHOICES
+    checklist = [
+        {"step": gettext("Forces and Troop Strength"), "done": True, "waiting": []},
+        {"step": gettext("Strategy modifiers (the GM may change them until the contest)"),
+         "done": True, "waiting": []},
+        {"step": gettext("Each fit PC chooses Risk"), "done": choices and not waiting_pcs,
+         "waiting": waiting_pcs if choices else []},
+        {"step": gettext("Commanders ready for the Quick Contest"),
+         "done": choices and not waiting_sides, "waiting": waiting_sides if choices else []},
+        {"step": gettext("Survival, Glory and the Quick Contest of Strategy"), "done": False,
+         "waiting": []},
+        {"step": gettext("Casualties (GM)"), "done": False,
+         "waiting": [gettext("the GM")] if state.phase == CASUALTIES else []},
+    ]  # fmt: skip
+    outstanding = len(waiting_pcs) + len(waiting_sides)
+    log = []
+    for event in reversed(events[-80:]):
+        _params, text = visible_event(event.code, event.params, names_, viewer)
+        if text:
+            log.append((event.round, text))
+    pending = state.pending or {}
+    casualty_units = [
+        {"key": key, "name": names_.get(key, key)} for key in pending.get("fought", ())
+    ]
+    outcome = visible_outcome(battle, viewer)
+    ratio = _ratio(state.forces)
+    return {
+        "battle": battle,
+        "membership": membership,
+        "state": state,
+        "phase": state.phase,
+        "day": state.day,
+        "days": state.days,
+        "sides": sides,
+        "ratio": ratio,
+        "ratio_side": names_.get(ratio["side"]) if ratio else "",
+        "pcs": pcs,
+        "checklist": checklist,
+        "last_choice": outstanding == 1,
+        "results": _day_results(events, names_),
+        "casualty_mode_house": state.casualty_mode == "house",
+        "intensity": state.intensity,
+        "casualty_units": casualty_units,
+        "log": log,
+        "outcome": outcome,
+        "winner": names_.get(outcome["winner"]) if outcome and outcome.get("winner") else None,
+        "may_apply": membership.is_gm and battle.status == BattleStatus.FINISHED,
+    }
+
+
+# --- commands ----------------------------------------------------------------------------------
+
+
+class ActForm(forms.Form):
+    """One command on the 3e board: a PC's Risk, a commander's readiness, the GM's
+    modifiers or casualties. `dice`: 3d6 and d6 results rolled at the table (the resolving
+    choice only)."""
+
+    seq = forms.IntegerField(min_value=0)
+    kind = forms.ChoiceField(
+        choices=[(k, k) for k in (CHOOSE_RISK, COMMIT, GM_MODIFIERS, GM_CASUALTIES)]
+    )
+    actor = forms.CharField(max_length=40, required=False)
+    risk = forms.IntegerField(min_value=-6, max_value=6, required=False)
+    use_luck = forms.BooleanField(required=False)
+    side = forms.ChoiceField(choices=[("", "—"), ("a", "A"), ("b", "B")], required=False)
+    catastrophe = forms.IntegerField(min_value=-20, max_value=20, required=False)
+    other = forms.IntegerField(min_value=-20, max_value=20, required=False)
+    intensity = forms.IntegerField(min_value=0, max_value=10, required=False)
+    dice = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, data, battle: Battle):
+        super().__init__(data)
+        self.units = list((battle.snapshot.get("pending") or {}).get("fought") or ())
+        for key in self.units:
+            self.fields[f"pct_{key}"] = forms.IntegerField(
+                min_value=0, max_value=100, required=False
+            )
+
+    def clean_dice(self) -> list[int] | None:
+        text = self.cleaned_data["dice"].replace(",", " ").split()
+        if not text:
+            return None
+        if not all(part.isdigit() and 1 <= int(part) <= 6 for part in text):
+            raise forms.ValidationError(_("Dice are numbers from 1 to 6."))
+        return [int(part) for part in text]
+
+    def clean(self):
+        cleaned = super().clean()
+        kind = cleaned.get("kind")
+        if kind in (CHOOSE_RISK, COMMIT) and not cleaned.get("actor"):
+            raise forms.ValidationError(_("Who acts?"))
+        if kind == CHOOSE_RISK and cleaned.get("risk") is None:
+            self.add_error("risk", _("Choose a Risk."))
+        if kind == GM_CASUALTIES and any(cleaned.get(f"pct_{k}") is None for k in self.units):
+            raise forms.ValidationError(_("Enter the casualties of every unit."))
+        return cleaned
+
+    def command(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        kind = data["kind"]
+        params: dict[str, Any] = {}
+        actor = data.get("actor") or None
+        if kind == CHOOSE_RISK:
+            params = {"risk": data["risk"]}
+            if data.get("use_luck"):
+                params["use_luck"] = True
+        elif kind == GM_MODIFIERS:
+            actor = None
+            if data.get("side"):
+                params["side"] = data["side"]
+                for name in ("catastrophe", "other"):
+                    if data.get(name) is not None:
+                        params[name] = data[name]
+            if data.get("intensity") is not None:
+                params["intensity"] = data["intensity"]
+        elif kind == GM_CASUALTIES:
+            actor = None
+            params = {"units": {key: data[f"pct_{key}"] for key in self.units}}
+        return {"actor": actor, "kind": kind, "params": params, "typed_dice": data.get("dice")}
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int, data) -> Battle:
+    """The GM writes a finished battle back, in one transaction: each unit's men left and
+    battles fought (§B.8.2, §B.8.5); each character's HT, status, rank and reputation entries
+    (§B.5, §B.6; expired entries dropped). Luck is not spent for good (uses per battle)."""
+    _membership, battle = services._lock(user, campaign_id, battle_id, gm=True)
+    if battle.seq != expected_seq:
+        raise services.StaleBoard(battle)
+    if battle.status != BattleStatus.FINISHED or not battle.outcome:
+        raise ValidationError(gettext("Only a finished battle's results can be applied."))
+    details = battle.outcome["details"]
+    left = {
+        int(unit["key"][1:]): unit
+        for force in details["forces"]
+        for unit in force["units"]
+        if str(unit["key"]).startswith("u") and str(unit["key"])[1:].isdigit()
+    }
+    force_ids = {pk for side in battle.setup["sides"] for pk in side.get("forces") or ()}
+    units = Unit.objects.select_for_update(no_key=True).filter(
+        pk__in=left, force__campaign_id=campaign_id
+    )
+    for unit in units:
+        unit.men, unit.battles = left[unit.pk]["men"], left[unit.pk]["battles"]
+        unit.save(update_fields=["men", "battles"])
+    for force in Force.objects.select_for_update(no_key=True).filter(
+        pk__in=force_ids, campaign_id=campaign_id
+    ):
+        force.save(update_fields=["version"])
+    by_key = {pc["key"]: pc.get("character") for pc in battle.setup.get("pcs") or ()}
+    after = {by_key[c["key"]]: c for c in details["characters"] if by_key.get(c["key"])}
+    characters = Character.objects.select_for_update(no_key=True).filter(
+        pk__in=after, campaign_id=campaign_id
+    )
+    for character in characters:
+        data_ = after[character.pk]
+        character.ht, character.status, character.rank = (
+            data_["ht"],
+            data_["status"],
+            data_["rank"],
+        )
+        character.save(update_fields=["ht", "status", "rank", "version"])
+        character.reputation.all().delete()
+        Reputation.objects.bulk_create(
+            Reputation(character=character, value=entry["value"], expires=entry["expires"],
+                       source=entry.get("source") or "")
+            for entry in data_["reputation"]
+        )  # fmt: skip
+    battle.status = BattleStatus.APPLIED
+    battle.save(update_fields=["status", "updated_at"])
+    return battle
+
+
+# --- the JSON API ------------------------------------------------------------------------------
+
+
+def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
+    """The board as JSON: sides, units, PCs with their chosen Risk, the phase, the actions
+    this member may take, the outcome (nothing is secret in a 3e battle)."""
+    system = get_battle_system(SYSTEM_KEY)
+    state = system.state_from_dict(battle.snapshot)
+    actions = []
+    for actor in [*state.sides, *(c.key for c in state.characters)]:
+        if not services.may_command(membership, battle, actor):
+            continue
+        for spec in system.legal_actions(state, actor):
+            actions.append(
+                {"actor": actor, "kind": spec.key,
+                 "options": [dict(option.params) for option in spec.options],
+                 "optional_params": list(spec.optional_params)}
+            )  # fmt: skip
+    return {
+        "id": battle.pk,
+        "name": battle.name,
+        "system": battle.system,
+        "status": battle.status,
+        "seq": battle.seq,
+        "players_may_act": battle.players_may_act,
+        "names": names(battle),
+        "state": state.to_dict(),
+        "actions": actions,
+        "outcome": battle.outcome,
+    }
+
+
+PLUGIN = register(
+    BoardPlugin(
+        key=SYSTEM_KEY,
+        board_template="battles/gurps3e/board.html",
+        board_context=board_context,
+        create_view=create_view,
+        actor_factions=actor_factions,
+        api_state=api_state,
+        api_create=api_create,
+        apply_results=apply_results,
+        event_texts=EVENT_TEXTS,
+        event_params=event_params,
+        act_form=ActForm,
+        actor_players=actor_players,
+        names=names,
+    )
+)

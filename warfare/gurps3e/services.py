@@ -1,0 +1,179 @@
+"""Use cases for GURPS 3e forces and characters; each is one user action and one transaction."""
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models.deletion import ProtectedError
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from kingdoms.models import Faction, Membership
+from kingdoms.services import _check_version, _save
+
+from .access import access_character, access_force, access_gurps3e, plays
+from .models import Character, Force, Reputation, TroopType, Unit
+
+#: The fields of a character sheet its player keeps up to date (the stats of the character
+#: sheet, §B.3 "write it in pencil"); the GM alone sets what battles and high command decide
+#: (current HT, status, rank, reputation, role, Risk limits) and who plays it.
+PLAYER_FIELDS = ("name", "ht_max", "iq", "dr", "toughness", "luck", "tactics", "weapon_skill")
+
+
+def _check_faction(faction: Faction | None, campaign, field: str = "faction") -> None:
+    if faction is not None and faction.campaign_id != campaign.pk:
+        raise ValidationError(
+            {field: _("That faction belongs to another campaign.")}, code="foreign_faction"
+        )
+
+
+@transaction.atomic
+def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
+    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
+    _check_faction(faction, membership.campaign)
+    return _save(Force(campaign=membership.campaign, faction=faction), **fields)
+
+
+@transaction.atomic
+def force_update(
+    *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
+) -> Force:
+    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    _check_version(force, version)
+    return _save(force, **fields)
+
+
+@transaction.atomic
+def force_delete(*, user, campaign_id: int, force_id: int) -> None:
+    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    force.delete()
+
+
+@transaction.atomic
+def troop_type_create(*, user, campaign_id: int, **fields: Any) -> TroopType:
+    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
+    return _save(TroopType(campaign=membership.campaign), **fields)
+
+
+@transaction.atomic
+def troop_type_update(*, user, campaign_id: int, troop_type_id: int, **fields: Any) -> TroopType:
+    """Change a troop type: the TS of every unit of that type follows."""
+    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
+    troop_type = get_object_or_404(
+        TroopType.objects.select_for_update(no_key=True),
+        campaign=membership.campaign,
+        pk=troop_type_id,
+    )
+    return _save(troop_type, **fields)
+
+
+@transaction.atomic
+def troop_type_delete(*, user, campaign_id: int, troop_type_id: int) -> None:
+    """Delete a troop type no unit uses."""
+    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
+    troop_type = get_object_or_404(
+        TroopType.objects.select_for_update(), campaign=membership.campaign, pk=troop_type_id
+    )
+    try:
+        troop_type.delete()
+    except ProtectedError:
+        raise ValidationError(
+            _("Units of the type %(name)s still exist: change or remove them first.")
+            % {"name": troop_type.name},
+            code="troop_type_in_use",
+        ) from None
+
+
+def _check_troop_type(fields: dict[str, Any], campaign) -> None:
+    troop_type = fields.get("troop_type")
+    if troop_type is not None and troop_type.campaign_id != campaign.pk:
+        raise ValidationError(
+            {"troop_type": _("That troop type belongs to another campaign.")},
+            code="foreign_troop_type",
+        )
+
+
+@transaction.atomic
+def unit_add(*, user, campaign_id: int, force_id: int, **fields: Any) -> Unit:
+    """Add a unit to a force (the force's version goes up)."""
+    membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    _check_troop_type(fields, membership.campaign)
+    unit = _save(Unit(force=force), **fields)
+    force.save(update_fields=["version"])
+    return unit
+
+
+@transaction.atomic
+def unit_update(*, user, campaign_id: int, force_id: int, unit_id: int, **fields: Any) -> Unit:
+    """Change a unit (casualties healed, replacements, a new Base Morale…); the force's
+    version goes up."""
+    membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    _check_troop_type(fields, membership.campaign)
+    unit = get_object_or_404(Unit.objects.select_for_update(no_key=True), force=force, pk=unit_id)
+    unit = _save(unit, **fields)
+    force.save(update_fields=["version"])
+    return unit
+
+
+@transaction.atomic
+def unit_remove(*, user, campaign_id: int, force_id: int, unit_id: int) -> None:
+    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    deleted, _rows = Unit.objects.filter(force=force, pk=unit_id).delete()
+    if not deleted:
+        raise ValidationError(_("That unit is already gone."), code="unit_gone")
+    force.save(update_fields=["version"])
+
+
+def _check_owner(owner, campaign) -> None:
+    if owner is not None and not Membership.objects.filter(campaign=campaign, user=owner).exists():
+        raise ValidationError(
+            {"owner": _("The player must be a member of the campaign.")}, code="foreign_owner"
+        )
+
+
+@transaction.atomic
+def character_create(*, user, campaign_id: int, **fields: Any) -> Character:
+    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
+    _check_faction(fields.get("faction"), membership.campaign)
+    _check_owner(fields.get("owner"), membership.campaign)
+    fields.setdefault("ht", fields.get("ht_max", 10))
+    return _save(Character(campaign=membership.campaign), **fields)
+
+
+@transaction.atomic
+def character_update(
+    *, user, campaign_id: int, character_id: int, version: int | None = None, **fields: Any
+) -> Character:
+    """The GM edits every field; the character's player only `PLAYER_FIELDS`."""
+    membership, character = access_character(user, campaign_id, character_id, lock=True)
+    if not plays(membership, character):
+        raise PermissionDenied
+    if not membership.is_gm and set(fields) - set(PLAYER_FIELDS):
+        raise PermissionDenied
+    _check_version(character, version)
+    _check_faction(fields.get("faction"), membership.campaign)
+    _check_owner(fields.get("owner"), membership.campaign)
+    return _save(character, **fields)
+
+
+@transaction.atomic
+def character_delete(*, user, campaign_id: int, character_id: int) -> None:
+    _membership, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
+    character.delete()
+
+
+@transaction.atomic
+def reputation_add(*, user, campaign_id: int, character_id: int, **fields: Any) -> Reputation:
+    _m, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
+    entry = _save(Reputation(character=character), **fields)
+    character.save(update_fields=["version"])
+    return entry
+
+
+@transaction.atomic
+def reputation_remove(*, user, campaign_id: int, character_id: int, entry_id: int) -> None:
+    _m, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
+    deleted, _rows = Reputation.objects.filter(character=character, pk=entry_id).delete()
+    if not deleted:
+        raise ValidationError(_("That reputation entry is already gone."), code="entry_gone")
+    character.save(update_fields=["version"])

@@ -1,0 +1,49 @@
+from django.urls import path
+
+from . import views
+
+app_name = "gurps3e"
+
+_F = "campaigns/<int:campaign_id>/3e/forces/"
+_C = "campaigns/<int:campaign_id>/3e/characters/"
+
+urlpatterns = [
+    path(_F, views.force_list, name="force-list"),
+    path(_F + "new/", views.force_create, name="force-create"),
+    path(_F + "troop-types/", views.troop_type_list, name="troop-types"),
+    path(
+        _F + "troop-types/<int:troop_type_id>/edit/",
+        views.troop_type_edit,
+        name="troop-type-edit",
+    ),
+    path(
+        _F + "troop-types/<int:troop_type_id>/delete/",
+        views.troop_type_delete,
+        name="troop-type-delete",
+    ),
+    path(_F + "<int:g3force_id>/", views.force_detail, name="force-detail"),
+    path(_F + "<int:g3force_id>/edit/", views.force_edit, name="force-edit"),
+    path(_F + "<int:g3force_id>/delete/", views.force_delete, name="force-delete"),
+    path(_F + "<int:g3force_id>/units/", views.unit_add, name="unit-add"),
+    path(
+        _F + "<int:g3force_id>/units/<int:unit_id>/edit/",
+        views.unit_edit,
+        name="unit-edit",
+    ),
+    path(
+        _F + "<int:g3force_id>/units/<int:unit_id>/delete/",
+        views.unit_remove,
+        name="unit-remove",
+    ),
+    path(_C, views.character_list, name="character-list"),
+    path(_C + "new/", views.character_create, name="character-create"),
+    path(_C + "<int:character_id>/", views.character_detail, name="character-detail"),
+    path(_C + "<int:character_id>/edit/", views.character_edit, name="character-edit"),
+    path(_C + "<int:character_id>/delete/", views.character_delete, name="character-delete"),
+    path(_C + "<int:character_id>/reputation/", views.reputation_add, name="reputation-add"),
+    path(
+        _C + "<int:character_id>/reputation/<int:entry_id>/delete/",
+        views.reputation_remove,
+        name="reputation-remove",
+    ),
+]
