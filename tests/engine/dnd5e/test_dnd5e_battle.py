@@ -1,0 +1,493 @@
+"""The battle through the protocol: initiative, deployment, configurations, movement,
+attacks, solos, commanders, siege engines, the end of the round, the end of the battle
+(dnd5e §4-§8)."""
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from tests.engine.dnd5e.helpers import CURRENT, begin, codes, run, setup, unit
+from warfare.engine.battle.protocol import Command, Rejected
+from warfare.engine.dice import ScriptedDice
+from warfare.engine.systems.dnd5e.battle import SYSTEM, board
+
+ENEMY = unit("b1", "hobgoblin", [(11, 7)])
+
+
+def _specs(state, actor=None):
+    return {s.key: s for s in SYSTEM.legal_actions(state, actor or state.current)}
+
+
+def _moves(state, piece, actor=None):
+    spec = _specs(state, actor).get("move")
+    if spec is None:
+        return set()
+    return {(o.params["x"], o.params["y"]) for o in spec.options if o.params["piece"] == piece}
+
+
+def _reach(state, piece):
+    x0, y0 = state.stand(piece).pos
+    return max(abs(x - x0) + abs(y - y0) for x, y in _moves(state, piece))
+
+
+def _reject(state, kind, actor=CURRENT, **params):
+    actor = state.current if actor is CURRENT else actor
+    result = SYSTEM.apply(state, Command(actor, kind, params), ScriptedDice(()))
+    assert isinstance(result, Rejected)
+    return [p.code for p in result.problems]
+
+
+# --- start ---------------------------------------------------------------------------------------
+
+
+def test_initiative_regiment_lowest_skirmisher_highest_dex():
+    """dnd5e §5.2: a regiment adds the lowest Dex of its stands and joined solos (orc +1,
+    knight +0 → +0), a skirmisher the highest (goblin +2); solos their own Dex."""
+    data = setup(
+        [unit("a1", "orc", [(1, 1)]), unit("a2", "goblin", [(1, 3)], kind="skirmisher")],
+        [unit("b1", "hobgoblin", [(9, 1)])],
+        a_solos=[{"key": "sir", "creature": "knight", "joined": "a1.1"}],
+        b_solos=[{"key": "wiz", "creature": "mage", "pos": [9, 5]}],
+        initiative={"a1": 10, "a2": 10, "b1": 11, "sir": 2, "wiz": 9},
+    )
+    state = SYSTEM.start(data, 1)
+    assert dict(state.initiative) == {"a1": 10, "a2": 12, "b1": 12, "sir": 2, "wiz": 11}
+    assert state.order == ("a2", "b1", "wiz", "a1", "sir")  # ties: higher Dex, then listed
+    assert state.phase == "round" and state.current == "a2"
+    opening = [e for e in SYSTEM.start_events(state) if e.code == "dnd5e.initiative"]
+    assert opening[0].params["terms"] == [["lowest_dex", 0]]
+
+
+def test_setup_errors_are_problems():
+    """A bad setup raises SetupError with codes (never a crash)."""
+    from warfare.engine.battle.protocol import SetupError
+
+    bad = setup([unit("a1", "tarrasque", [(1, 1)])], [ENEMY])
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(bad, 1)
+    assert [p.code for p in error.value.problems] == ["dnd5e.setup.unknown_creature"]
+    overlap = setup([unit("a1", "orc", [(1, 1), (1, 1)])], [ENEMY])
+    with pytest.raises(SetupError):
+        SYSTEM.start(overlap, 1)
+    with pytest.raises(SetupError):
+        SYSTEM.start({"sides": "x"}, 1)
+
+
+def test_deployment_places_in_the_zone_then_the_gm_begins():
+    """Placement before the battle (issue #6): 'place' inside the side's zone, validated;
+    'begin' only once everything is placed."""
+    data = setup([unit("a1", "orc", [])], [ENEMY])
+    data["sides"][0]["units"][0]["stands"] = 2
+    data["sides"][0]["zone"] = [0, 0, 1, 1]
+    state = SYSTEM.start(data, 1)
+    assert state.phase == "deploy"
+    place = _specs(state, "a1")["place"]
+    assert {(o.params["x"], o.params["y"]) for o in place.options} == {(0, 0), (1, 0), (0, 1),
+                                                                       (1, 1)}  # fmt: skip
+    assert _reject(state, "place", "a1", piece="a1.1", x=5, y=5) == ["dnd5e.illegal_params"]
+    assert _reject(state, "begin", None) == ["dnd5e.unplaced", "dnd5e.unplaced"]
+    state, _ = run(state, "place", actor="a1", piece="a1.1", x=0, y=0)
+    state, _ = run(state, "place", actor="a1", piece="a1.2", x=0, y=1)
+    assert _reject(state, "place", "a1", piece="a1.2", x=0, y=0) == ["dnd5e.illegal_params"]
+    state, events = run(state, "begin", actor=None)
+    assert state.phase == "round" and "dnd5e.round" in codes(events)
+
+
+# --- configurations and movement -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("configuration", "plain", "dashed"), [("march", 6, 12), ("aid", 3, 6), ("defend", 3, 6)]
+)
+def test_configuration_speeds_and_dash(configuration, plain, dashed):
+    """dnd5e §4.3: Aid and Defend halve speed (orc 6 → 3), March full; §5.6: Dash adds the
+    speed again, so Aid/Defend move their full 6 and March 12."""
+    data = setup([unit("a1", "orc", [(0, 0), (0, 1)], configuration=configuration)], [ENEMY],
+                 width=20, height=20)  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    assert _reach(state, "a1.1") == plain
+    state, _ = run(state, "dash")
+    assert _reach(state, "a1.1") == dashed
+
+
+def test_defend_cannot_attack_and_configure_is_the_action():
+    """dnd5e §4.3: a unit in Defend cannot take the Attack action; Configure uses the
+    regiment's action [inferred] and a regiment does not move after acting (§4.2)."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)], configuration="defend")],
+                 [unit("b1", "hobgoblin", [(2, 1), (2, 2)])])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    specs = _specs(state)
+    assert "attack" not in specs
+    assert [o.params for o in specs["configure"].options] == [
+        {"configuration": "aid"},
+        {"configuration": "march"},
+    ]
+    state, _ = run(state, "configure", configuration="march")
+    assert state.unit("a1").configuration == "march"
+    assert set(_specs(state)) == {"end_turn"}
+
+
+def test_adjacent_to_enemy_cannot_move_unless_retreat():
+    """dnd5e §5.3: a stand adjacent to an enemy stand cannot move; Retreat lets every stand
+    move; the stand that is not adjacent moves normally."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)])], [unit("b1", "hobgoblin", [(2, 1)])])
+    state = begin(data, ["a1", "b1"])
+    assert _moves(state, "a1.1") == set()
+    assert _moves(state, "a1.2")
+    state, _ = run(state, "retreat")
+    assert (0, 1) in _moves(state, "a1.1")
+
+
+def test_regiment_blocked_by_allies_skirmisher_passes_through():
+    """dnd5e §4.2: regiment stands may not enter allied stands; skirmisher stands may pass
+    through but not end there."""
+    squares = [{"x": x, "y": y, "terrain": "water_deep"} for x in range(4) for y in (0, 2)]
+    enemy = [unit("b1", "hobgoblin", [(7, 7)])]
+    regiment = setup([unit("a1", "orc", [(0, 1), (1, 1)])], enemy, squares=squares, width=8)
+    state = begin(regiment, ["a1", "b1"])
+    assert (2, 1) not in _moves(state, "a1.1")
+    skirm = setup([unit("a1", "goblin", [(0, 1), (1, 1)], kind="skirmisher")], enemy,
+                  squares=squares, width=8)  # fmt: skip
+    state = begin(skirm, ["a1", "b1"])
+    assert (2, 1) in _moves(state, "a1.1") and (1, 1) not in _moves(state, "a1.1")
+
+
+def test_skirmishers_split_their_move_regiments_do_not():
+    """dnd5e §4.2: a skirmisher may move, act and finish its move; a regiment moves, then
+    acts [inferred]."""
+    enemies = [unit("b1", "hobgoblin", [(4, 1), (4, 2)])]
+    skirm = setup([unit("a1", "scout", [(1, 1), (1, 2)], kind="skirmisher")], enemies)
+    state = begin(skirm, ["a1", "b1"])
+    state, _ = run(state, "attack", [5, 5], piece="a1.1", attack="longbow", target="b1.1")
+    assert _moves(state, "a1.1")
+    regiment = setup([unit("a1", "orc", [(1, 1), (1, 2)])], enemies)
+    state = begin(regiment, ["a1", "b1"])
+    state, _ = run(state, "attack", [1, 1], piece="a1.1", attack="javelin", target="b1.1")
+    assert "move" not in _specs(state)
+
+
+# --- attacks -------------------------------------------------------------------------------------
+
+
+def _duel(**kw):
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)], **kw)],
+                 [unit("b1", "hobgoblin", [(2, 1), (2, 2)])])  # fmt: skip
+    return begin(data, ["a1", "b1"])
+
+
+def test_attack_roll_and_damage_with_previews():
+    """dnd5e §5.4/§2: orc greataxe +5 vs hobgoblin AC 18: 15 + 5 hits for 1d12+3 (7 → 10,
+    HP 11 → 1); a natural 1 misses; a natural 20 rolls the damage dice twice."""
+    state = _duel()
+    wanted = {"piece": "a1.1", "attack": "greataxe", "target": "b1.1"}
+    option = next(o for o in _specs(state)["attack"].options if o.params == wanted)
+    assert (option.checks[0].modifier, option.checks[0].dc) == (5, 18)
+    hit, events = run(state, "attack", [15, 7], piece="a1.1", attack="greataxe", target="b1.1")
+    assert hit.stand("b1.1").hp == 1
+    miss, _ = run(state, "attack", [1], piece="a1.1", attack="greataxe", target="b1.1")
+    assert miss.stand("b1.1").hp == 11
+    crit, _ = run(state, "attack", [20, 7, 5], piece="a1.1", attack="greataxe", target="b1.1")
+    assert crit.stand("b1.1").hp == 0 and crit.stand("b1.1").casualty
+    assert [e.code for e in events][:2] == ["dnd5e.action", "dnd5e.attack"]
+
+
+def test_aid_gives_advantage_to_an_adjacent_stand():
+    """dnd5e §4.3 Aid: a stand forgoes its attack to give advantage on the melee attacks of
+    one adjacent stand of its unit (2d20, keep the higher)."""
+    state = _duel(configuration="aid")
+    state, _ = run(state, "aid", stand="a1.2", helps="a1.1")
+    attack = _specs(state)["attack"]
+    assert {o.params["piece"] for o in attack.options} == {"a1.1"}
+    terms = dict(attack.options[0].checks[0].modifier_breakdown)
+    assert "advantage.aid" in terms
+    state, events = run(state, "attack", [3, 14, 5], piece="a1.1", attack="greataxe",
+                        target="b1.1")  # fmt: skip
+    record = next(e for e in events if e.code == "dnd5e.attack")
+    assert record.params["die"] == 14 and record.params["dice"] == [3, 14]
+
+
+def test_reach_gives_one_bonus_attack():
+    """dnd5e §5.4: a stand with a reach ≥ 10 ft melee attack makes one bonus attack (hill
+    giant: Multiattack two greatclubs, then one more)."""
+    data = setup([unit("a1", "hill_giant", [(1, 1)])], [unit("b1", "orc", [(4, 1), (4, 2)])])
+    state = begin(data, ["a1", "b1"])
+    state, events = run(state, "attack", [2, 2], piece="a1.1", attack="greatclub",
+                        target="b1.1")  # fmt: skip
+    assert codes(events).count("dnd5e.attack") == 2
+    state, events = run(state, "attack", [2], piece="a1.1", attack="greatclub", target="b1.1")
+    assert codes(events).count("dnd5e.attack") == 1
+    assert "attack" not in _specs(state)
+
+
+def test_casualty_acts_on_until_the_end_of_the_round():
+    """dnd5e §6.1: a stand at 0 HP keeps acting this round as if at 1 HP."""
+    state = _duel()
+    state = state.put(replace(state.stand("a1.1"), hp=0, casualty=True))
+    assert any(o.params["piece"] == "a1.1" for o in _specs(state)["attack"].options)
+
+
+# --- end of the round ----------------------------------------------------------------------------
+
+
+def test_end_of_round_in_the_fixed_order():
+    """dnd5e §6.2: 1. casualties removed (joined solos freed), dying solos' death saves;
+    2. morale for units that lost more than half (DC 10, highest Wis); 3. objectives."""
+    data = setup(
+        [unit("a1", "orc", [(1, 1), (1, 3), (1, 5)])],
+        [unit("b1", "hobgoblin", [(9, 1)])],
+        a_solos=[{"key": "pc", "creature": "knight", "pc": True, "joined": "a1.1", "hp": 0}],
+        objectives=[{"key": "kill", "type": "attrition", "side": "b", "vp": 1},
+                    {"key": "flag", "type": "custom", "side": "b", "vp": 2}],
+    )  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    for key in ("a1.1", "a1.2"):
+        state = state.put(replace(state.stand(key), hp=0, casualty=True))
+    state, _ = run(state, "award", actor=None, objective="flag")
+    state, _ = run(state, "end_turn")
+    state, events = run(state, "end_turn", [12, 11, 10, 5])
+    order = [c for c in codes(events) if c in ("dnd5e.eliminated", "dnd5e.freed",
+             "dnd5e.death_saves", "dnd5e.morale", "dnd5e.vp", "dnd5e.round")]  # fmt: skip
+    assert order == ["dnd5e.eliminated", "dnd5e.freed", "dnd5e.eliminated",
+                     "dnd5e.death_saves", "dnd5e.morale", "dnd5e.vp", "dnd5e.round"]  # fmt: skip
+    assert state.solo("pc").stable
+    morale = next(e for e in events if e.code == "dnd5e.morale").params
+    assert (morale["die"], morale["total"], morale["dc"], morale["success"]) == (5, 5, 10, False)
+    assert state.unit("a1").broken and state.vp["b"] == 2
+
+
+def test_slide_in_offer_after_removing_a_casualty():
+    """dnd5e §6.2 step 1: for each removed stand its controller may move one adjacent allied
+    stand into the vacated space."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2), (1, 3)])], [unit("b1", "hobgoblin", [(9, 1)])])
+    state = begin(data, ["a1", "b1"])
+    state = state.put(replace(state.stand("a1.2"), hp=0, casualty=True))
+    state, _ = run(state, "end_turn")
+    state, _ = run(state, "end_turn")
+    assert state.phase == "casualties" and state.pending == ("a1",)
+    slide = _specs(state, "a1")["slide_in"]
+    assert {o.params["stand"] for o in slide.options} == {"a1.1", "a1.3"}
+    assert _reject(state, "end_turn", "a1") == ["dnd5e.not_allowed"]
+    state, _ = run(state, "slide_in", actor="a1", offer=0, stand="a1.3")
+    assert state.stand("a1.3").pos == (1, 2)
+    state, events = run(state, "done", actor="a1")
+    assert state.phase == "round" and state.round == 2
+
+
+def test_broken_unit_may_only_retreat():
+    """dnd5e §6.2: a broken unit may take only Retreat (the GM moves it)."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)])], [unit("b1", "hobgoblin", [(2, 1)])])
+    state = begin(data, ["a1", "b1"])
+    state = state.put(replace(state.unit("a1"), broken=True))
+    state = replace(state, turn=replace(state.turn))
+    assert set(_specs(state)) == {"retreat", "move", "end_turn"}
+
+
+# --- hide, solos, commanders, spells -------------------------------------------------------------
+
+
+def test_hide_rolls_stealth_per_stand_against_passive_perception():
+    """dnd5e §5.6 Hide (skirmishers and solos): Dex (Stealth) per stand against the enemy's
+    best passive Perception (guard 12); goblin Stealth +6: 6 → 12 hides, 5 → 11 fails."""
+    data = setup([unit("a1", "goblin", [(1, 1), (1, 2)], kind="skirmisher")],
+                 [unit("b1", "guard", [(9, 1)])])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    check = _specs(state)["hide"].options[0].checks[0]
+    assert (check.modifier, check.dc) == (6, 12)
+    state, _ = run(state, "hide", [6, 5])
+    assert state.stand("a1.1").hidden and not state.stand("a1.2").hidden
+    assert "attack" not in _specs(state)
+    regiment = begin(setup([unit("a1", "orc", [(1, 1)])], [ENEMY]), ["a1", "b1"])
+    assert "hide" not in _specs(regiment)
+
+
+def test_join_size_limit_leave_and_switch():
+    """dnd5e §5.7: a solo joins an allied stand (at most one size larger than its
+    creatures); joined, in place of its move it leaves into an empty adjacent space or
+    switches to an adjacent stand of its unit."""
+    data = setup([unit("a1", "goblin", [(1, 1), (1, 2)])], [ENEMY],
+                 a_solos=[{"key": "sir", "creature": "knight", "pos": [3, 1]},
+                          {"key": "giant", "creature": "hill_giant", "pos": [3, 4]}])  # fmt: skip
+    state = begin(data, ["sir", "giant", "a1", "b1"])
+    assert {o.params["stand"] for o in _specs(state)["join"].options} == {"a1.1", "a1.2"}
+    state, _ = run(state, "join", stand="a1.1")
+    assert state.solo("sir").joined == "a1.1" and state.solo("sir").pos is None
+    state, _ = run(state, "end_turn")
+    assert "join" not in _specs(state)  # huge vs small: two sizes larger
+    state, _ = run(state, "end_turn")
+    assert state.current == "a1"
+    assert [o.params for o in _specs(state, "sir")["switch"].options] == [{"stand": "a1.2"}]
+    state, _ = run(state, "switch", actor="sir", stand="a1.2")
+    assert "leave" not in _specs(state, "sir")
+
+
+def test_commander_prepare_and_incite():
+    """dnd5e §4.5: a joined solo takes command (bonus action); Prepare / Incite are DC 15
+    Charisma checks (knight +2): 13 succeeds; Incite gives advantage on the next turn."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)])], [unit("b1", "hobgoblin", [(2, 1)])],
+                 a_solos=[{"key": "sir", "creature": "knight", "joined": "a1.2"}])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    assert set(_specs(state, "sir")) >= {"take_command", "attack"}
+    state, _ = run(state, "take_command", actor="sir")
+    assert state.unit("a1").commander == "sir" and "incite" not in _specs(state, "sir")
+    state = replace(state, turn=replace(state.turn, bonus=()))
+    check = _specs(state, "sir")["incite"].options[0].checks[0]
+    assert (check.modifier, check.dc) == (2, 15)
+    state, _ = run(state, "incite", [13], actor="sir")
+    assert state.unit("a1").incited == 2
+    state, _ = run(state, "end_turn")
+    state, _ = run(state, "end_turn")  # end of round 1 → round 2, a1 again
+    assert state.current == "a1" and state.unit("a1").incited == 1
+    terms = dict(_specs(state)["attack"].options[0].checks[0].modifier_breakdown)
+    assert "advantage.incite" in terms
+
+
+def test_fireball_from_a_stand_deals_double_damage():
+    """dnd5e §5.5: an area spell cast by a stand deals double damage; targets save (orc Dex
+    save +1 vs DC 14): a failed save takes 2 × 8d6."""
+    data = setup([unit("a1", "mage", [(1, 1)])], [unit("b1", "orc", [(6, 1), (6, 2)])])
+    state = begin(data, ["a1", "b1"])
+    cast = _specs(state)["cast"]
+    assert {"piece": "a1.1", "spell": "fireball", "x": 6, "y": 1} in [
+        o.params for o in cast.options
+    ]
+    state, events = run(state, "cast", [1] * 8 + [5], piece="a1.1", spell="fireball", x=6, y=1)
+    save = next(e for e in events if e.code == "dnd5e.spell_save").params
+    assert save["damage"] == 16 and not save["success"]
+    assert state.stand("b1.1").hp == 0 and state.stand("b1.2").hp == 14  # overflow 1
+
+
+def test_solo_targeted_spell_cannot_target_a_stand():
+    """dnd5e §5.5: a solo's targeted spell affects a stand only if it can target 5+."""
+    data = setup([unit("a1", "orc", [(1, 1)])], [unit("b1", "orc", [(6, 1)])],
+                 a_solos=[{"key": "wiz", "creature": "mage", "pos": [1, 2]}])  # fmt: skip
+    state = begin(data, ["wiz", "a1", "b1"])
+    spells = {o.params["spell"] for o in _specs(state)["cast"].options}
+    assert spells == {"fireball"}
+
+
+# --- siege engines (§8) --------------------------------------------------------------------------
+
+
+def test_ballista_load_aim_fire():
+    """dnd5e §8: a crew stand spends its unit's action on one step a round: load, aim, then
+    fire (+6, 3d10, range 6/24 squares)."""
+    data = setup([unit("a1", "guard", [(1, 1)])], [unit("b1", "orc", [(7, 1), (7, 2)])],
+                 engines=[{"key": "bal", "kind": "ballista", "side": "a", "pos": [1, 2],
+                           "crew": "a1"}], width=30)  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    assert [o.params["step"] for o in _specs(state)["siege"].options] == ["load"]
+    state, _ = run(state, "siege", engine="bal", stand="a1.1", step="load")
+    assert "siege" not in _specs(state) and "attack" not in _specs(state)
+    state = replace(state, turn=replace(state.turn, action=None, acted=()))
+    state, _ = run(state, "siege", engine="bal", stand="a1.1", step="aim")
+    state = replace(state, turn=replace(state.turn, action=None, acted=()))
+    fire = [o for o in _specs(state)["siege"].options if o.params.get("target") == "b1.1"]
+    assert (fire[0].checks[0].modifier, fire[0].checks[0].dc) == (6, 13)
+    state, events = run(state, "siege", [10, 5, 5, 5], engine="bal", stand="a1.1", step="fire",
+                        target="b1.1")  # fmt: skip
+    assert state.stand("b1.1").hp == 0 and state.engine("bal").loaded == 0
+
+
+def test_mangonel_minimum_range():
+    """dnd5e §8: a mangonel cannot hit within 60 ft: targets at least 4 squares away."""
+    data = setup([unit("a1", "guard", [(0, 0)])], [unit("b1", "orc", [(3, 0)]),
+                 unit("b2", "orc", [(6, 0)])],
+                 engines=[{"key": "m", "kind": "mangonel", "side": "a", "pos": [0, 1],
+                           "crew": "a1"}], width=20)  # fmt: skip
+    state = begin(data, ["a1", "b1", "b2"])
+    state = state.put(replace(state.engine("m"), loaded=2, aimed=2))
+    targets = {o.params["target"] for o in _specs(state)["siege"].options}
+    assert targets == {"b2.1"}
+
+
+# --- the end of the battle, GM commands, rejections, board ---------------------------------------
+
+
+def test_total_victory_rolls_for_each_surviving_losing_unit():
+    """dnd5e §7.3: total victory (3+ ahead at 10 VP): d20 per surviving loser unit, 10+
+    eliminated."""
+    data = setup([unit("a1", "orc", [(1, 1)])],
+                 [unit("b1", "goblin", [(9, 1)]), unit("b2", "goblin", [(9, 5)])],
+                 objectives=[{"key": "flag", "type": "custom", "side": "a", "vp": 10}])  # fmt: skip
+    state = begin(data, ["a1", "b1", "b2"])
+    state, _ = run(state, "award", actor=None, objective="flag")
+    for _ in range(2):
+        state, _ = run(state, "end_turn")
+    state, events = run(state, "end_turn", [10, 9])
+    assert state.phase == "ended"
+    result = SYSTEM.outcome(state)
+    assert (result.winner, result.losers) == ("a", ("b",))
+    assert result.details["result"] == "total" and result.details["deserted"] == ["b1"]
+    assert result.details["units"]["b1"]["creatures_lost"] == 10
+    assert _reject(state, "end_turn") == ["dnd5e.finished"]
+
+
+def test_tie_waits_for_the_gm():
+    """dnd5e §7.3/§10 item 9: a tie at 10+: the GM declares a draw or one more round; the
+    seed's variant fights on."""
+    objectives = [{"key": "x", "type": "custom", "side": "a", "vp": 10},
+                  {"key": "y", "type": "custom", "side": "b", "vp": 10}]  # fmt: skip
+    data = setup([unit("a1", "orc", [(1, 1)])], [ENEMY], objectives=objectives)
+    state = begin(data, ["a1", "b1"])
+    state, _ = run(state, "award", actor=None, objective="x")
+    state, _ = run(state, "award", actor=None, objective="y")
+    state, _ = run(state, "end_turn")
+    tied, _ = run(state, "end_turn")
+    assert tied.phase == "draw" and SYSTEM.outcome(tied) is None
+    more, _ = run(tied, "extra_round", actor=None)
+    assert more.round == 2 and more.phase == "round"
+    drawn, _ = run(tied, "declare_draw", actor=None)
+    assert SYSTEM.outcome(drawn).details["result"] == "draw"
+    fight_on = replace(state, options=replace(state.options, draw_fight_on=True))
+    fight_on, _ = run(fight_on, "end_turn")
+    assert fight_on.phase == "round" and fight_on.round == 2
+
+
+@pytest.mark.parametrize(
+    ("kind", "params"),
+    [("attack", {"piece": "a1.1", "attack": "greataxe", "target": "a1.2"}),
+     ("attack", {"piece": "b1.1", "attack": "longsword", "target": "a1.1"}),
+     ("move", {"piece": "a1.2", "x": "one", "y": None}),
+     ("move", {"piece": "a1.2", "x": 40, "y": 40}),
+     ("attack", {"piece": "a1.1", "attack": "greataxe", "target": "b1.1", "overflow": 3}),
+     ("fly_away", {}),
+     ("configure", {"configuration": "turtle"})],
+)  # fmt: skip
+def test_illegal_commands_are_rejected_not_raised(kind, params):
+    """apply returns Rejected(problems) for illegal input (protocol)."""
+    state = _duel()
+    result = SYSTEM.apply(state, Command("a1", kind, params), ScriptedDice(()))
+    assert isinstance(result, Rejected) and result.problems
+    other = SYSTEM.apply(state, Command("b1", "end_turn", {}), ScriptedDice(()))
+    assert isinstance(other, Rejected)
+
+
+def test_gm_correction():
+    """GM corrections are commands too: HP within 0..max, conditions for solos only."""
+    data = setup([unit("a1", "orc", [(1, 1)])], [ENEMY],
+                 a_solos=[{"key": "sir", "creature": "knight", "pos": [1, 2]}])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    state, _ = run(state, "gm_correction", actor=None, piece="sir", conditions=["stunned"])
+    assert not state.solo("sir").can_act
+    assert _reject(state, "gm_correction", None, piece="a1.1", hp=99) == ["dnd5e.gm.bad_hp"]
+
+
+def test_board_rows_and_json_round_trip():
+    """The board helper returns rows of cells (terrain, occupant, objective); the state
+    serialises to JSON and back."""
+    data = setup([unit("a1", "ogre", [(1, 1)])], [ENEMY],
+                 squares=[{"x": 0, "y": 0, "terrain": "forest"}],
+                 objectives=[{"key": "gate", "type": "destruction", "side": "a",
+                              "squares": [{"x": 5, "y": 5, "hp": 30}]}])  # fmt: skip
+    state = begin(data)
+    rows = board(state)
+    assert len(rows) == 8 and len(rows[0]) == 12
+    assert rows[0][0]["terrain"] == "forest" and rows[0][0]["difficult"]
+    assert [rows[y][x]["occupant"]["key"] for x, y in ((1, 1), (2, 1), (1, 2), (2, 2))] == [
+        "a1.1"
+    ] * 4
+    assert rows[1][1]["occupant"]["anchor"] and not rows[2][2]["occupant"]["anchor"]
+    assert rows[5][5]["objective"]["hp"] == 30
+    text = json.dumps(state.to_dict())
+    assert SYSTEM.state_from_dict(json.loads(text)) == state

@@ -1,0 +1,96 @@
+"""The 20-ft grid: distances, movement costs, roads, water, spell areas (dnd5e §3, §4.7,
+§5.3, §5.5)."""
+
+from warfare.engine.systems.dnd5e.grid import (
+    Grid,
+    MoveRules,
+    Square,
+    area_squares,
+    between,
+    enter_cost,
+    reachable,
+    steps,
+)
+
+
+def _grid(squares=None, width=10, height=10):
+    return Grid(width, height, dict(squares or {}))
+
+
+def _free(size=1, swim=False):
+    return MoveRules(size, lambda p: True, lambda p: True, lambda p: False, swim=swim)
+
+
+def test_no_diagonals():
+    """dnd5e §3: corner neighbours are not adjacent; they are 1 square apart."""
+    assert steps([(0, 0)], [(1, 1)]) == 2
+    assert between([(0, 0)], [(1, 1)]) == 1
+    assert between([(0, 0)], [(1, 0)]) == 0
+
+
+def test_difficult_costs_double():
+    """dnd5e §4.7 / §2: forest and shallow water are difficult: 2 squares to enter."""
+    grid = _grid({(1, 0): Square("forest"), (2, 0): Square("water_shallow"),
+                  (3, 0): Square("clear", difficult=True)})  # fmt: skip
+    assert enter_cost(grid, (0, 0), (1, 0)) == 2
+    assert enter_cost(grid, (1, 0), (2, 0)) == 2
+    assert enter_cost(grid, (2, 0), (3, 0)) == 2
+    assert enter_cost(grid, (3, 0), (4, 0)) == 1
+
+
+def test_climbing_costs_one_extra_per_twenty_feet_doubled_if_difficult():
+    """dnd5e §4.7: entering a higher square costs 1 extra per 20 ft of rise; if that square
+    is also difficult the entering cost is doubled; going down costs nothing extra."""
+    grid = _grid({(1, 0): Square(elevation=1), (2, 0): Square(elevation=3),
+                  (0, 1): Square("forest", elevation=1)})  # fmt: skip
+    assert enter_cost(grid, (0, 0), (1, 0)) == 2
+    assert enter_cost(grid, (1, 0), (2, 0)) == 3
+    assert enter_cost(grid, (0, 0), (0, 1)) == 4
+    assert enter_cost(grid, (2, 0), (1, 0)) == 1
+
+
+def test_road_gives_one_more_square():
+    """dnd5e §4.7: a move whose last square is a road may go 1 more square, whatever speed
+    is left."""
+    road = {(x, 0): Square("road") for x in range(10)}
+    result = reachable(_grid(road), (0, 0), 3, _free())
+    assert result[(3, 0)] == (3, False)
+    assert result[(4, 0)] == (3, True)
+    assert (5, 0) not in result
+    plain = reachable(_grid(), (0, 0), 3, _free())
+    assert (4, 0) not in plain
+
+
+def test_deep_water_needs_swim_speed():
+    """dnd5e §4.7: only creatures with a swim speed enter deep water."""
+    grid = _grid({(1, 0): Square("water_deep")}, width=3, height=1)
+    assert (1, 0) not in reachable(grid, (0, 0), 6, _free())
+    assert (1, 0) in reachable(grid, (0, 0), 6, _free(swim=True))
+
+
+def test_stop_when_next_to_enemy_and_leaving_the_grid():
+    """dnd5e §5.3: a stand that becomes adjacent to an enemy stand stops; off the grid =
+    fled (offered as a destination outside the grid)."""
+    rules = MoveRules(1, lambda p: p != (3, 0), lambda p: True, lambda p: p == (2, 0))
+    result = reachable(_grid(width=5, height=1), (0, 0), 6, rules)
+    assert (2, 0) in result and (4, 0) not in result
+    assert (-1, 0) in result
+
+
+def test_large_piece_pays_the_dearest_new_square():
+    """dnd5e §4.1/§4.7: a 2×2 stand entering a forest column pays the difficult cost."""
+    grid = _grid({(2, 0): Square("forest")})
+    assert reachable(grid, (0, 0), 6, _free(2))[(1, 0)] == (2, False)
+
+
+def test_area_shapes():
+    """dnd5e §5.5: 1 square per 20 ft; a sphere fills the origin then squares within 1 of
+    it; a line goes straight; a cone widens by its distance from the origin."""
+    assert area_squares("sphere", 20, (5, 5)) == {(5, 5)}
+    assert len(area_squares("sphere", 60, (5, 5))) == 3
+    assert all(max(abs(x - 5), abs(y - 5)) <= 1 for x, y in area_squares("cube", 180, (5, 5)))
+    assert area_squares("line", 100, (0, 0), "e") == {(x, 0) for x in range(5)}
+    cone = area_squares("cone", 60, (5, 5), "e")
+    assert {x for x, _ in cone} == {5, 6, 7}
+    assert [len([p for p in cone if p[0] == x]) for x in (5, 6, 7)] == [1, 2, 3]
+    assert area_squares("sphere", 10, (0, 0)) == {(0, 0)}

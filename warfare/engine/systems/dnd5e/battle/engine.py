@@ -1,0 +1,886 @@
+"""The D&D 5e "When Armies Clash" battle (dnd5e §5-§7) behind the shared protocol
+(`warfare.engine.battle.protocol`): setup and deployment, initiative, turns, the end of the
+round in the fixed order of §6.2, the end of the battle (§7.3) and the outcome.
+
+Setup (plain JSON)::
+
+    {
+      "grid": {"width": 12, "height": 8,
+               "squares": [{"x": 5, "y": 3, "terrain": "forest", "difficult": false,
+                            "elevation": 0}]},            # clear, road, forest, water_*
+      "creatures": [<Creature.to_dict()>],                # besides the SRD library
+      "options": {<Options fields>},                      # the seed's variants, off
+      "sides": [
+        {"key": "a", "zone": [0, 0, 3, 7],                # deployment zone x0, y0, x1, y1
+         "units": [{"key": "a1", "kind": "regiment",      # or "skirmisher"
+                    "configuration": "march",             # aid / defend / march
+                    "creature": "orc", "stands": 3,       # or a list of {"creature", "pos"}
+                    "positions": [[1, 1], [1, 2], [1, 3]],   # optional: placed at set-up
+                    "surprised": false}],
+         "solos": [{"key": "hero", "creature": "knight", "pc": true, "pos": [2, 2],
+                    "joined": "a1.1", "commander": true, "hp": 52}]}, ...],
+      "objectives": [{"key": "bridge", "type": "destruction", "side": "a",
+                      "squares": [{"x": 6, "y": 4, "hp": 30, "ac": 15, "vp": 5}]},
+                     {"key": "hold", "type": "protection", "side": "b", "paired": "bridge",
+                      "vp": 1},
+                     {"key": "kill", "type": "attrition", "side": "b", "vp": 2},
+                     {"key": "flag", "type": "custom", "side": "a", "vp": 3}],
+      "engines": [{"key": "bal", "kind": "ballista", "side": "a", "pos": [0, 4],
+                   "crew": "a1"}],
+      "initiative_dice": {"a1": 12}                       # typed-in d20s (optional)
+    }
+
+Stands are keyed "<unit>.<n>". A battle whose pieces all have positions starts in round 1;
+otherwise it starts in deployment: each unit and unattached solo sends "place" {piece, x, y}
+inside its side's zone, and the GM sends "begin" once everything is placed.
+
+Commands of a turn: see `actions.TURN_ACTIONS` (actor = the unit or solo whose turn it is;
+solos joined to the acting unit's stands act with their own key), and "end_turn". After the
+last turn of a round: §6.2 step 1 removes casualties; if a removed stand's unit may slide an
+adjacent allied stand into the space or rejoin a freed solo, the battle waits for that unit's
+"slide_in" {offer, stand} / "rejoin" {solo, stand} and its "done"; then death saves, morale,
+objectives and the end of the battle. GM commands (actor None): "begin", "award"
+{objective} (a custom objective met), "declare_draw" / "extra_round" (§7.3, tie) and
+"gm_correction" {piece, hp?, conditions?}.
+"""
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from warfare.engine.battle.protocol import (
+    ActionOption,
+    ActionSpec,
+    Command,
+    CommandDice,
+    Outcome,
+    Rejected,
+    SetupError,
+    start_dice,
+)
+from warfare.engine.dice import DiceError, typed_value_problem
+from warfare.engine.problems import Problem
+from warfare.engine.systems.dnd5e.battle.actions import (
+    COSTS,
+    OPTIONAL,
+    TURN_ACTIONS,
+    Ctx,
+    acting_solo,
+    acting_unit,
+)
+from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature
+from warfare.engine.systems.dnd5e.grid import TERRAINS, Grid, Pos, adjacent, squares_of
+from warfare.engine.systems.dnd5e.house_rules import house_value
+from warfare.engine.systems.dnd5e.rules import (
+    creature_of,
+    death_saves,
+    end_band,
+    is_isolated,
+    lost_more_than_half,
+    occupancy,
+    score_objectives,
+    size_of,
+    squares,
+    wisdom_save,
+)
+from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
+from warfare.engine.systems.dnd5e.state import (
+    CASUALTIES,
+    CONFIGURATIONS,
+    DEPLOY,
+    DRAW,
+    ENDED,
+    MARCH,
+    REGIMENT,
+    ROUND,
+    SKIRMISHER,
+    BattleState,
+    Engine,
+    Event,
+    Objective,
+    ObjectiveSquare,
+    Offer,
+    Options,
+    Solo,
+    Stand,
+    Turn,
+    Unit,
+)
+
+END_TURN, PLACE, BEGIN, SLIDE_IN, REJOIN, DONE = (
+    "end_turn", "place", "begin", "slide_in", "rejoin", "done")  # fmt: skip
+GM_KINDS = ("begin", "award", "declare_draw", "extra_round", "gm_correction")
+OBJECTIVE_TYPES = ("attrition", "destruction", "protection", "custom")
+
+
+def _p(code: str, **params: Any) -> Problem:
+    return Problem(f"dnd5e.{code}", params)
+
+
+# --- setup ----------------------------------------------------------------------------------------
+
+
+def _creatures(setup: Mapping[str, Any]) -> dict[str, Creature]:
+    creatures = dict(LIBRARY)
+    for data in setup.get("creatures") or ():
+        creature = Creature.from_dict(data)
+        creatures[creature.key] = creature
+    return creatures
+
+
+def _unit_stands(unit: Mapping[str, Any]) -> list[tuple[str, Pos | None]]:
+    """(creature, position) per stand of a unit entry."""
+    stands = unit.get("stands")
+    if isinstance(stands, list):
+        return [(str(s["creature"]), _pos(s.get("pos"))) for s in stands]
+    positions = list(unit.get("positions") or ())
+    count = int(stands or 0)
+    return [(str(unit["creature"]), _pos(positions[i]) if i < len(positions) else None)
+            for i in range(count)]  # fmt: skip
+
+
+def _pos(value: Any) -> Pos | None:
+    if value is None:
+        return None
+    x, y = value
+    return (int(x), int(y))
+
+
+def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
+    """Problems with a setup (empty: `start` accepts it)."""
+    try:
+        return _validate(setup)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        return [_p("setup.malformed", error=type(error).__name__)]
+
+
+def _validate(setup: Mapping[str, Any]) -> list[Problem]:
+    problems: list[Problem] = []
+    sides = setup.get("sides")
+    if not isinstance(sides, list | tuple) or len(sides) != 2:
+        return [_p("setup.two_sides_needed")]
+    grid = Grid.from_dict(setup["grid"])
+    if not (1 <= grid.width <= 100 and 1 <= grid.height <= 100):
+        problems.append(_p("setup.bad_grid"))
+    for square in setup["grid"].get("squares") or ():
+        if square.get("terrain", "clear") not in TERRAINS:
+            problems.append(_p("setup.unknown_terrain", terrain=square.get("terrain")))
+    creatures = _creatures(setup)
+    side_keys = [str(s.get("key", "")) for s in sides]
+    if len(set(side_keys)) != 2 or "" in side_keys:
+        problems.append(_p("setup.bad_side_keys", sides=side_keys))
+    keys: set[str] = set()
+
+    def new_key(key: str) -> None:
+        if not key or key in keys or key.startswith("sq:"):
+            problems.append(_p("setup.duplicate_key", key=key))
+        keys.add(key)
+
+    units: dict[str, str] = {}
+    stand_units: dict[str, str] = {}
+    for side in sides:
+        if not side.get("units"):
+            problems.append(_p("setup.side_without_units", side=side.get("key")))
+        for unit in side.get("units") or ():
+            key = str(unit.get("key", ""))
+            new_key(key)
+            units[key] = str(side["key"])
+            kind = unit.get("kind")
+            if kind not in (SKIRMISHER, REGIMENT):
+                problems.append(_p("setup.bad_unit_kind", unit=key, kind=kind))
+            if kind == REGIMENT and unit.get("configuration", MARCH) not in CONFIGURATIONS:
+                problems.append(_p("setup.bad_configuration", unit=key))
+            stands = _unit_stands(unit)
+            if not stands:
+                problems.append(_p("setup.unit_without_stands", unit=key))
+            for n, (creature, _) in enumerate(stands, 1):
+                new_key(f"{key}.{n}")
+                stand_units[f"{key}.{n}"] = key
+                if creature not in creatures:
+                    problems.append(_p("setup.unknown_creature", creature=creature))
+                elif creatures[creature].size == "gargantuan":
+                    problems.append(_p("setup.gargantuan_stand", unit=key))  # §4.1
+        for solo in side.get("solos") or ():
+            key = str(solo.get("key", ""))
+            new_key(key)
+            if solo.get("creature") not in creatures:
+                problems.append(_p("setup.unknown_creature", creature=solo.get("creature")))
+    for side in sides:
+        for solo in side.get("solos") or ():
+            joined = solo.get("joined")
+            if joined is not None and units.get(stand_units.get(joined, "")) != side["key"]:
+                problems.append(_p("setup.bad_join", solo=solo.get("key"), stand=joined))
+            if solo.get("commander") and joined is None:
+                problems.append(_p("setup.commander_not_joined", solo=solo.get("key")))
+    for objective in setup.get("objectives") or ():
+        if objective.get("type") not in OBJECTIVE_TYPES:
+            problems.append(_p("setup.bad_objective", objective=objective.get("key")))
+        if objective.get("side") not in side_keys:
+            problems.append(_p("setup.bad_objective_side", objective=objective.get("key")))
+        for square in objective.get("squares") or ():
+            if not grid.inside((int(square["x"]), int(square["y"]))):
+                problems.append(_p("setup.objective_off_grid", objective=objective.get("key")))
+    for engine in setup.get("engines") or ():
+        new_key(str(engine.get("key", "")))
+        if engine.get("kind") not in SIEGE_ENGINES:
+            problems.append(_p("setup.unknown_engine", kind=engine.get("kind")))
+        if engine.get("side") not in side_keys:
+            problems.append(_p("setup.bad_engine_side", engine=engine.get("key")))
+        if engine.get("crew") is not None and units.get(engine["crew"]) != engine.get("side"):
+            problems.append(_p("setup.bad_crew", engine=engine.get("key")))
+    for key, value in (setup.get("initiative_dice") or {}).items():
+        if key not in units and key not in keys:
+            problems.append(_p("setup.unknown_actor", actor=key))
+        problem = typed_value_problem(value, 20)
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def _build(setup: Mapping[str, Any]) -> BattleState:
+    creatures = _creatures(setup)
+    options = Options.from_dict(
+        {"protection_stands": house_value("protection.stands_needed"),
+         "morale_every_round": bool(house_value("morale.every_round")),
+         "hp_multiplier": house_value("stand.hp_multiplier"),
+         **dict(setup.get("options") or {})}
+    )  # fmt: skip
+    units: list[Unit] = []
+    stands: list[Stand] = []
+    solos: list[Solo] = []
+    zones: dict[str, tuple[int, int, int, int]] = {}
+    grid = Grid.from_dict(setup["grid"])
+    for side in setup["sides"]:
+        key = str(side["key"])
+        zone = side.get("zone") or (0, 0, grid.width - 1, grid.height - 1)
+        zones[key] = tuple(int(v) for v in zone)  # type: ignore[assignment]
+        commanders = {s["joined"]: s["key"] for s in side.get("solos") or () if s.get("commander")}
+        for unit in side["units"]:
+            entries = _unit_stands(unit)
+            unit_stands = [
+                Stand(f"{unit['key']}.{n}", unit["key"], creature, pos,
+                      creatures[creature].hp * options.hp_multiplier,
+                      creatures[creature].hp * options.hp_multiplier)
+                for n, (creature, pos) in enumerate(entries, 1)
+            ]  # fmt: skip
+            stands += unit_stands
+            commander = next((commanders[s.key] for s in unit_stands if s.key in commanders),
+                             None)  # fmt: skip
+            units.append(Unit(
+                unit["key"], key, unit["kind"],
+                unit.get("configuration", MARCH) if unit["kind"] == REGIMENT else None,
+                len(entries), commander, surprised=bool(unit.get("surprised", False))))  # fmt: skip
+        for solo in side.get("solos") or ():
+            creature = creatures[solo["creature"]]
+            hp = int(solo.get("hp", creature.hp))
+            solos.append(Solo(
+                solo["key"], key, creature.key, bool(solo.get("pc", False)),
+                None if solo.get("joined") else _pos(solo.get("pos")), solo.get("joined"),
+                hp, creature.hp, surprised=bool(solo.get("surprised", False)),
+                conditions=tuple(solo.get("conditions") or ())))  # fmt: skip
+    objectives = []
+    for n, o in enumerate(setup.get("objectives") or (), 1):
+        squares_ = tuple(
+            ObjectiveSquare(int(s["x"]), int(s["y"]), int(s.get("hp", 10)),
+                            int(s.get("hp", 10)),
+                            int(s.get("ac", house_value("destruction.ranged_ac"))),
+                            int(s.get("vp", 1)))
+            for s in o.get("squares") or ()
+        )  # fmt: skip
+        default_vp = house_value("attrition.vp_per_unit") if o["type"] == "attrition" else 1
+        objectives.append(Objective(str(o.get("key", f"objective{n}")), o["type"], o["side"],
+                                    int(o.get("vp", default_vp)), squares_,
+                                    o.get("paired")))  # fmt: skip
+    engines = tuple(
+        Engine(e["key"], e["kind"], e["side"], _pos(e["pos"]),  # type: ignore[arg-type]
+               SIEGE_ENGINES[e["kind"]].hp, e.get("crew"))
+        for e in setup.get("engines") or ()
+    )  # fmt: skip
+    return BattleState(
+        grid=grid, creatures=creatures, sides=tuple(str(s["key"]) for s in setup["sides"]),
+        units=tuple(units), stands=tuple(stands), solos=tuple(solos),
+        objectives=tuple(objectives), engines=engines, options=options, order=(),
+        initiative={}, zones=zones, vp={str(s["key"]): 0 for s in setup["sides"]},
+    )  # fmt: skip
+
+
+def _placement_problems(state: BattleState) -> list[Problem]:
+    """Pieces overlapping, off the grid, or in deep water without a swim speed."""
+    problems = []
+    seen: dict[Pos, str] = {}
+    for key in [s.key for s in state.stands if s.pos] + [s.key for s in state.solos if s.pos]:
+        piece = state.find(key)
+        assert isinstance(piece, Stand | Solo)
+        if not state.grid.fits(piece.pos, size_of(state, piece)):  # type: ignore[arg-type]
+            problems.append(_p("setup.off_grid", piece=key))
+            continue
+        for p in squares(state, key):
+            if p in seen:
+                problems.append(_p("setup.overlap", piece=key, other=seen[p]))
+            seen[p] = key
+    for engine in state.engines:
+        for p in squares(state, engine.key):
+            if p in seen or not state.grid.inside(p):
+                problems.append(_p("setup.overlap", piece=engine.key, other=seen.get(p)))
+            seen[p] = engine.key
+    return problems
+
+
+def start(setup: Mapping[str, Any], seed: int) -> BattleState:
+    """Validate, build, roll initiative (§5.2) and open deployment or round 1."""
+    problems = validate_setup(setup)
+    if problems:
+        raise SetupError(problems)
+    state = _build(setup)
+    problems = _placement_problems(state)
+    if problems:
+        raise SetupError(problems)
+    typed = setup.get("initiative_dice") or {}
+    dice = start_dice(seed)
+    rolls: list[tuple[int, int, int, str]] = []
+    events: list[Event] = []
+    actors = [u.key for u in state.units] + [s.key for s in state.solos]
+    for index, key in enumerate(actors):
+        modifier, terms = initiative_modifier(state, key)
+        die = int(typed[key]) if key in typed else dice.d20(purpose="initiative")
+        rolls.append((die + modifier, modifier, -index, key))
+        events.append(Event("dnd5e.initiative", {"actor": key, "die": die, "modifier": modifier,
+                                                 "terms": [list(t) for t in terms],
+                                                 "total": die + modifier,
+                                                 "typed": key in typed}))  # fmt: skip
+    rolls.sort(reverse=True)
+    state = replace(state, order=tuple(r[3] for r in rolls),
+                    initiative={r[3]: r[0] for r in rolls}, opening=tuple(events))  # fmt: skip
+    if all(s.pos for s in state.stands) and all(s.pos or s.joined for s in state.solos):
+        state, more = _begin_round(state, 1, dice)
+        state = replace(state, opening=state.opening + tuple(more))
+    return state
+
+
+def initiative_modifier(state: BattleState, key: str) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """§5.2: a skirmisher unit adds the highest Dex modifier of its stands and joined solos,
+    a regiment the lowest; a solo its own Dex."""
+    item = state.find(key)
+    if isinstance(item, Solo):
+        dex = creature_of(state, item).mod("dex")
+        return dex, (("dex", dex),)
+    assert isinstance(item, Unit)
+    pieces: list[Stand | Solo] = []
+    for stand in state.stands_of(key):
+        pieces += [stand, *state.joined_to(stand.key)]
+    values = [creature_of(state, p).mod("dex") for p in pieces]
+    value = max(values) if item.kind == SKIRMISHER else min(values)
+    return value, (("highest_dex" if item.kind == SKIRMISHER else "lowest_dex", value),)
+
+
+# --- turns ----------------------------------------------------------------------------------------
+
+
+def _can_take_turn(state: BattleState, key: str) -> bool:
+    item = state.find(key)
+    if isinstance(item, Unit):
+        return any(s.on_field for s in state.stands_of(key))
+    return isinstance(item, Solo) and item.on_field and item.can_act
+
+
+def _begin_round(state: BattleState, number: int, dice: Any) -> tuple[BattleState, list[Event]]:
+    events = [Event("dnd5e.round", {"round": number})]
+    state = replace(state, phase=ROUND, round=number, turn_index=-1, turn=None)
+    state = _advance(state, events, dice)
+    return state, events
+
+
+def _advance(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+    """Start the next actor's turn (skipping the absent and, in round 1, the surprised,
+    §2); after the last one, the end of the round."""
+    index = state.turn_index + 1
+    while index < len(state.order):
+        key = state.order[index]
+        if _can_take_turn(state, key):
+            item = state.find(key)
+            surprised = getattr(item, "surprised", False) and state.round == 1
+            if surprised and isinstance(item, Solo):
+                events.append(Event("dnd5e.surprised", {"actor": key}))
+            else:
+                state = replace(state, turn_index=index, turn=Turn(key))
+                events.append(Event("dnd5e.turn", {"actor": key, "round": state.round}))
+                if surprised:
+                    events.append(Event("dnd5e.surprised", {"actor": key}))
+                return _start_of_turn(state, key, events, dice)
+        index += 1
+    return _end_of_round(replace(state, turn=None, turn_index=len(state.order)), events, dice)
+
+
+def _start_of_turn(state: BattleState, key: str, events: list[Event], dice: Any) -> BattleState:
+    """§6.3 Rally: a broken unit with a commander rolls DC 10 Wis (highest) + the
+    commander's Cha at the start of its turn; it uses the commander's bonus action."""
+    item = state.find(key)
+    if not isinstance(item, Unit):
+        return state
+    commander = state.solo(item.commander) if item.commander else None
+    if commander is not None and not commander.can_act:
+        state = state.put(replace(item, commander=None))  # §4.5: a commander who cannot act
+        events.append(Event("dnd5e.command_lost", {"unit": key, "solo": commander.key}))
+        return state
+    if item.broken and commander is not None:
+        cha = creature_of(state, commander).mod("cha")
+        record = wisdom_save(state, key, dice, "rally", (("commander_cha", cha),))
+        events.append(Event("dnd5e.rally", record))
+        if record["success"]:
+            state = state.put(replace(item, broken=False))
+        if house_value("rally.costs_bonus_action"):
+            state = replace(state, turn=replace(state.turn, bonus=(commander.key,)))
+    return state
+
+
+def _end_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+    """Prepare / Incite bookkeeping (§4.5), then the next turn."""
+    actor = state.current
+    item = state.find(str(actor))
+    if isinstance(item, Unit):
+        state = state.put(replace(item, prepared=max(0, item.prepared - 1),
+                                  incited=max(0, item.incited - 1)))  # fmt: skip
+    events.append(Event("dnd5e.turn_end", {"actor": actor}))
+    return _advance(state, events, dice)
+
+
+# --- the end of the round (§6.2) ------------------------------------------------------------------
+
+
+def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+    """Step 1: remove casualties; offer slide-ins and rejoins (then wait) or go on."""
+    events.append(Event("dnd5e.end_of_round", {"round": state.round}))
+    offers: list[Offer] = []
+    for stand in state.stands:
+        if not (stand.casualty and stand.on_field):
+            continue
+        pos = stand.pos
+        assert pos is not None
+        freed = state.joined_to(stand.key)
+        state = state.put(replace(stand, gone="eliminated"))
+        events.append(Event("dnd5e.eliminated", {"stand": stand.key}))
+        for solo in freed:  # §5.7: stays in play in the vacated space unless it rejoins
+            state = state.put(replace(solo, joined=None, pos=pos))
+            events.append(Event("dnd5e.freed", {"solo": solo.key, "stand": stand.key}))
+        offers.append(Offer(stand.unit, pos, size_of(state, stand),
+                            tuple(s.key for s in freed)))  # fmt: skip
+    state = replace(state, offers=tuple(offers), phase=CASUALTIES)
+    pending = tuple(dict.fromkeys(
+        o.unit for o in offers if _slide_options(state, o.unit) or _rejoin_options(state, o.unit)
+    ))  # fmt: skip
+    if pending:
+        events.append(Event("dnd5e.offers", {"units": list(pending)}))
+        return replace(state, pending=pending)
+    return _finish_round(state, events, dice)
+
+
+def _slide_options(state: BattleState, unit: str) -> list[dict[str, Any]]:
+    """§6.2 step 1: one adjacent allied stand may move into each vacated space."""
+    side = state.unit(unit).side
+    occ = occupancy(state)
+    result = []
+    for index, offer in enumerate(state.offers):
+        if offer.unit != unit:
+            continue
+        space = squares_of(offer.pos, offer.size)
+        for stand in state.stands:
+            if not stand.on_field or state.unit(stand.unit).side != side:
+                continue
+            size = size_of(state, stand)
+            new = squares_of(offer.pos, size)
+            if size > offer.size or not adjacent(squares(state, stand.key), space):
+                continue
+            if any(occ.get(p, stand.key) != stand.key for p in new):
+                continue
+            result.append({"offer": index, "stand": stand.key})
+    return result
+
+
+def _rejoin_options(state: BattleState, unit: str) -> list[dict[str, Any]]:
+    """§5.7: a freed solo may join an adjacent stand of its unit."""
+    result = []
+    for offer in state.offers:
+        if offer.unit != unit:
+            continue
+        for key in offer.solos:
+            solo = state.solo(key)
+            if solo.joined or not solo.on_field:
+                continue
+            for stand in state.stands_of(unit):
+                if stand.on_field and adjacent(squares(state, key), squares(state, stand.key)):
+                    result.append({"solo": key, "stand": stand.key})
+    return result
+
+
+def _finish_round(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+    """Steps 1 (death saves), 2 (morale), 3 (objectives) and the end of the battle."""
+    state = replace(state, offers=(), pending=())
+    count = 1 if state.options.seed_one_death_save else house_value("death_saves.per_round")
+    for solo in state.solos:
+        if solo.dying and solo.pc and solo.gone is None:
+            saved, rolls = death_saves(solo, dice, count)
+            state = state.put(saved)
+            events.append(Event("dnd5e.death_saves", {"solo": solo.key, "rolls": rolls,
+                                                      "hp": saved.hp, "stable": saved.stable,
+                                                      "dead": saved.dead}))  # fmt: skip
+    for unit in state.units:
+        if unit.broken or not state.stands_of(unit.key):
+            continue
+        if not lost_more_than_half(state, unit.key):
+            continue
+        if unit.morale_checked and not state.options.morale_every_round:
+            continue
+        record = wisdom_save(state, unit.key, dice, "morale")
+        events.append(Event("dnd5e.morale", record))
+        state = state.put(replace(unit, morale_checked=True, broken=not record["success"]))
+    state, scored = score_objectives(state)
+    events.extend(scored)
+    band = end_band(state.vp, state.sides)
+    if band is None:
+        state, more = _begin_round(state, state.round + 1, dice)
+        events.extend(more)
+        return state
+    result, winner = band
+    if result == "draw":
+        if state.options.draw_fight_on:  # §10 item 9, the seed: fight on until decided
+            events.append(Event("dnd5e.draw_fight_on", {"vp": dict(state.vp)}))
+            state, more = _begin_round(state, state.round + 1, dice)
+            events.extend(more)
+            return state
+        events.append(Event("dnd5e.tie", {"vp": dict(state.vp)}))
+        return replace(state, phase=DRAW)
+    return _finish(state, result, winner, events, dice)
+
+
+def _finish(
+    state: BattleState, result: str, winner: str | None, events: list[Event], dice: Any
+) -> BattleState:
+    """§7.3: on a total victory every surviving unit of the loser rolls a d20: 10+ it is
+    treated as eliminated (its survivors flee and desert)."""
+    deserted: list[str] = []
+    if result == "total" and winner is not None:
+        loser = next(s for s in state.sides if s != winner)
+        for unit in state.units:
+            if unit.side != loser or not state.stands_of(unit.key):
+                continue
+            die = dice.d20(purpose="desertion")
+            gone = die >= 10
+            events.append(Event("dnd5e.desertion", {"unit": unit.key, "die": die,
+                                                    "eliminated": gone}))  # fmt: skip
+            if gone:
+                deserted.append(unit.key)
+                for stand in state.stands_of(unit.key):
+                    state = state.put(replace(stand, gone="deserted"))
+    summary = {"result": result, "winner": winner, "vp": dict(state.vp), "deserted": deserted}
+    events.append(Event("dnd5e.battle_end", summary))
+    return replace(state, phase=ENDED, turn=None, result=summary)
+
+
+# --- protocol: legal actions and apply ------------------------------------------------------------
+
+
+def _listed(state: BattleState, actor: str) -> list[tuple[str, list[tuple[dict, tuple]]]]:
+    """(kind, [(params, checks)]) the actor may send now."""
+    if state.phase == DEPLOY:
+        return [(PLACE, list(_place_options(state, actor)))]
+    if state.phase == CASUALTIES:
+        if actor not in state.pending:
+            return []
+        return [(SLIDE_IN, [(o, ()) for o in _slide_options(state, actor)]),
+                (REJOIN, [(o, ()) for o in _rejoin_options(state, actor)]),
+                (DONE, [({}, ())])]  # fmt: skip
+    if state.phase != ROUND or state.turn is None:
+        return []
+    result = []
+    if acting_unit(state, actor) or acting_solo(state, actor):
+        result = [(kind, list(opts(state, actor))) for kind, (opts, _) in TURN_ACTIONS.items()]
+    if actor == state.current:
+        result.append((END_TURN, [({}, ())]))
+    return result
+
+
+def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
+    """The buttons for `actor` now, each option with its previews (to-hit and AC with their
+    terms, advantage sources as zero terms, DCs). GM commands are not listed."""
+    specs = []
+    for kind, options in _listed(state, actor):
+        if not options:
+            continue
+        specs.append(ActionSpec(
+            kind, COSTS.get(kind, 0 if kind in (END_TURN, PLACE, SLIDE_IN, REJOIN, DONE) else 1),
+            (), tuple(ActionOption(params, checks) for params, checks in options),
+            OPTIONAL.get(kind, ())))  # fmt: skip
+    return specs
+
+
+def _place_options(state: BattleState, actor: str):  # noqa: ANN202 - iterator of options
+    """Deployment: the actor's own pieces on free squares of its side's zone."""
+    item = state.find(actor)
+    if isinstance(item, Unit):
+        pieces: list[Stand | Solo] = list(state.stands_of(actor))
+        side = item.side
+    elif isinstance(item, Solo) and not item.joined:
+        pieces, side = [item], item.side
+    else:
+        return
+    x0, y0, x1, y1 = state.zones[side]
+    occ = occupancy(state)
+    for piece in pieces:
+        size = size_of(state, piece)
+        for y in range(y0, y1 + 1):
+            for x in range(x0, x1 + 1):
+                new = squares_of((x, y), size)
+                if not all(x0 <= px <= x1 and y0 <= py <= y1 for px, py in new):
+                    continue
+                if not state.grid.fits((x, y), size):
+                    continue
+                if any(occ.get(p, piece.key) != piece.key for p in new):
+                    continue
+                if not creature_of(state, piece).speeds.get("swim") and any(
+                    state.grid.at(p).terrain == "water_deep" for p in new
+                ):
+                    continue  # fmt: skip
+                yield {"piece": piece.key, "x": x, "y": y}, ()
+
+
+def _matches(params: Mapping[str, Any], option: Mapping[str, Any], optional: tuple) -> bool:
+    extra = set(params) - set(option)
+    if extra - set(optional):
+        return False
+    return all(params.get(k) == v for k, v in option.items())
+
+
+def _optional_problems(state: BattleState, command: Command) -> list[Problem]:
+    params = command.params
+    for name in OPTIONAL.get(command.kind, ()):
+        if name not in params:
+            continue
+        value = params[name]
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            return [_p("bad_param", param=name)]
+        if name == "stands" and any(v not in {s.key for s in state.stands} for v in value):
+            return [_p("bad_param", param=name)]
+    return []
+
+
+def apply(
+    state: BattleState, command: Command, dice: Any
+) -> tuple[BattleState, list[Event]] | Rejected:
+    """Apply one command; never changes `state`; illegal input gives `Rejected`."""
+    if state.phase == ENDED:
+        return Rejected((_p("finished"),))
+    if command.actor is None:
+        return _gm(state, command, dice)
+    actor = str(command.actor)
+    listed = dict(_listed(state, actor))
+    if command.kind not in listed:
+        return Rejected((_p("not_allowed", kind=command.kind, actor=actor),))
+    optional = OPTIONAL.get(command.kind, ())
+    params = dict(command.params)
+    if not any(_matches(params, option, optional) for option, _ in listed[command.kind]):
+        return Rejected((_p("illegal_params", kind=command.kind),))
+    problems = _optional_problems(state, command)
+    if problems:
+        return Rejected(tuple(problems))
+    ctx = Ctx(dice)
+    try:
+        state = _dispatch(state, actor, command.kind, params, ctx)
+    except DiceError as error:
+        return Rejected((error.problem,))
+    return replace(state, sequence=state.sequence + 1), ctx.events
+
+
+def _dispatch(state: BattleState, actor: str, kind: str, params: dict, ctx: Ctx) -> BattleState:
+    if kind == PLACE:
+        piece = state.find(params["piece"])
+        ctx.events.append(Event("dnd5e.placed", dict(params)))
+        return state.put(replace(piece, pos=(params["x"], params["y"])))  # type: ignore[type-var]
+    if kind == SLIDE_IN:
+        offer = state.offers[params["offer"]]
+        stand = state.stand(params["stand"])
+        ctx.events.append(Event("dnd5e.slid_in", {"stand": stand.key, "to": list(offer.pos)}))
+        return state.put(replace(stand, pos=offer.pos))
+    if kind == REJOIN:
+        ctx.events.append(Event("dnd5e.joined", {"solo": params["solo"],
+                                                 "stand": params["stand"]}))  # fmt: skip
+        return state.put(replace(state.solo(params["solo"]), joined=params["stand"], pos=None))
+    if kind == DONE:
+        state = replace(state, pending=tuple(p for p in state.pending if p != actor))
+        return state if state.pending else _finish_round(state, ctx.events, ctx.dice)
+    if kind == END_TURN:
+        return _end_turn(state, ctx.events, ctx.dice)
+    ctx.events.append(Event("dnd5e.action", {"actor": actor, "kind": kind,
+                                             "params": dict(params)}))  # fmt: skip
+    return TURN_ACTIONS[kind][1](state, actor, params, ctx)
+
+
+# --- GM commands ----------------------------------------------------------------------------------
+
+
+def _gm(
+    state: BattleState, command: Command, dice: Any
+) -> tuple[BattleState, list[Event]] | Rejected:
+    kind, params = command.kind, dict(command.params)
+    events: list[Event] = []
+    if kind == BEGIN:
+        if state.phase != DEPLOY:
+            return Rejected((_p("not_deploying"),))
+        problems = [_p("unplaced", piece=s.key) for s in state.stands if s.pos is None]
+        problems += [_p("unplaced", piece=s.key) for s in state.solos
+                     if s.pos is None and not s.joined]  # fmt: skip
+        if problems:
+            return Rejected(tuple(problems))
+        state, events = _begin_round(state, 1, dice)
+    elif kind == "award":
+        objective = next((o for o in state.objectives if o.key == params.get("objective")),
+                         None)  # fmt: skip
+        if objective is None or objective.type != "custom" or objective.achieved:
+            return Rejected((_p("bad_objective"),))
+        state = state.put(replace(objective, achieved=True))
+        events.append(Event("dnd5e.objective_met", {"objective": objective.key}))
+    elif kind in ("declare_draw", "extra_round"):
+        if state.phase != DRAW:
+            return Rejected((_p("no_tie"),))
+        if kind == "declare_draw":
+            state = _finish(state, "draw", None, events, dice)
+        else:
+            state, events = _begin_round(state, state.round + 1, dice)
+    elif kind == "gm_correction":
+        problem = _gm_correction_problem(state, params)
+        if problem:
+            return Rejected((problem,))
+        item = state.find(params["piece"])
+        changes: dict[str, Any] = {}
+        if "hp" in params:
+            changes["hp"] = params["hp"]
+            if isinstance(item, Stand):
+                changes["casualty"] = params["hp"] == 0
+        if "conditions" in params:
+            changes["conditions"] = tuple(params["conditions"])
+        state = state.put(replace(item, **changes))  # type: ignore[type-var]
+        events.append(Event("dnd5e.gm_correction", params))
+    else:
+        return Rejected((_p("unknown_command", kind=kind),))
+    return replace(state, sequence=state.sequence + 1), events
+
+
+def _gm_correction_problem(state: BattleState, params: Mapping[str, Any]) -> Problem | None:
+    item = state.find(str(params.get("piece")))
+    if not isinstance(item, Stand | Solo):
+        return _p("gm.unknown_piece")
+    hp = params.get("hp")
+    if "hp" in params and (isinstance(hp, bool) or not isinstance(hp, int)
+                           or not 0 <= hp <= item.max_hp):  # fmt: skip
+        return _p("gm.bad_hp")
+    if "conditions" in params:
+        if isinstance(item, Stand):
+            return _p("gm.conditions_for_solos")
+        if not isinstance(params["conditions"], list) or not all(
+            isinstance(c, str) for c in params["conditions"]):  # fmt: skip
+            return _p("gm.bad_conditions")
+    return None
+
+
+# --- outcome and board ----------------------------------------------------------------------------
+
+
+def outcome(state: BattleState) -> Outcome | None:
+    """None while the battle runs; then the winner, the result band (§7.3) and the losses to
+    write back: eliminated stands = 10 creatures each [inferred, §13 item 11]."""
+    if state.phase != ENDED or state.result is None:
+        return None
+    winner = state.result["winner"]
+    losers = tuple(s for s in state.sides if s != winner) if winner else ()
+    units = {
+        u.key: {"side": u.side, "start_stands": u.start_stands,
+                "stands_left": len(state.stands_of(u.key)),
+                "creatures_lost": 10 * (u.start_stands - len(state.stands_of(u.key))),
+                "broken": u.broken}
+        for u in state.units
+    }  # fmt: skip
+    solos = {s.key: {"hp": s.hp, "dead": s.dead, "stable": s.stable, "gone": s.gone,
+                     "conditions": list(s.conditions)} for s in state.solos}  # fmt: skip
+    return Outcome(winner, losers, {**state.result, "units": units, "solos": solos})
+
+
+def board(state: BattleState) -> list[list[dict[str, Any]]]:
+    """The grid as rows of cells for a template to draw (renders nothing): per square its
+    terrain, difficult flag, elevation, occupant (kind, key, side, unit, HP, casualty,
+    hidden, joined solos, isolated) and objective (key, HP)."""
+    occ = occupancy(state)
+    objectives: dict[Pos, dict[str, Any]] = {}
+    for o in state.objectives:
+        for s in o.squares:
+            objectives[s.pos] = {"key": o.key, "type": o.type, "side": o.side, "hp": s.hp,
+                                 "max_hp": s.max_hp, "vp": s.vp}  # fmt: skip
+    rows = []
+    for y in range(state.grid.height):
+        row = []
+        for x in range(state.grid.width):
+            square = state.grid.at((x, y))
+            occupant = None
+            key = occ.get((x, y))
+            if key is not None:
+                item = state.find(key)
+                occupant = {
+                    "key": key,
+                    "side": state.side_of(key),
+                    "kind": type(item).__name__.lower(),
+                    "anchor": tuple(getattr(item, "pos", None) or ()) == (x, y),
+                }
+                if isinstance(item, Stand):
+                    occupant.update(
+                        unit=item.unit,
+                        creature=item.creature,
+                        hp=item.hp,
+                        max_hp=item.max_hp,
+                        casualty=item.casualty,
+                        hidden=item.hidden,
+                        isolated=is_isolated(state, key),
+                        broken=state.unit(item.unit).broken,
+                        solos=[s.key for s in state.joined_to(key)],
+                    )
+                elif isinstance(item, Solo):
+                    occupant.update(
+                        creature=item.creature,
+                        hp=item.hp,
+                        max_hp=item.max_hp,
+                        hidden=item.hidden,
+                        isolated=is_isolated(state, key),
+                    )
+                elif isinstance(item, Engine):
+                    occupant.update(engine=item.kind, hp=item.hp)  # fmt: skip
+            row.append({"x": x, "y": y, "terrain": square.terrain,
+                        "difficult": square.is_difficult, "elevation": square.elevation,
+                        "occupant": occupant, "objective": objectives.get((x, y))})  # fmt: skip
+        rows.append(row)
+    return rows
+
+
+class DnD5eBattleSystem:
+    """D&D 5e "When Armies Clash" as a `warfare.engine.battle.protocol.BattleSystem`."""
+
+    key = "dnd5e"
+
+    def start(self, setup: Mapping[str, Any], seed: int) -> BattleState:
+        return start(setup, seed)
+
+    def start_events(self, state: BattleState) -> list[Event]:
+        return list(state.opening)
+
+    def legal_actions(self, state: BattleState, actor: str) -> list[ActionSpec]:
+        return legal_actions(state, actor)
+
+    def apply(
+        self, state: BattleState, command: Command, dice: CommandDice | Any
+    ) -> tuple[BattleState, list[Event]] | Rejected:
+        return apply(state, command, dice)
+
+    def outcome(self, state: BattleState) -> Outcome | None:
+        return outcome(state)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> BattleState:
+        return BattleState.from_dict(data)
+
+
+SYSTEM = DnD5eBattleSystem()

@@ -1,0 +1,245 @@
+"""The 20-ft square grid (dnd5e §3, §4.7, §5.3, §5.5): terrain, distances, movement costs,
+reachable squares and spell areas. Pure geometry: who stands where is passed in.
+
+Squares touching only at a corner are not adjacent and nobody moves diagonally (§3): a
+distance is always Manhattan. `steps` counts moves (adjacent = 1, used for ranges);
+`between` counts the squares in between (adjacent = 0, diagonal = 1: "1 square apart"),
+used for "within n squares" (integrity, protection) [inferred, house rule
+`within.counts_squares_between`].
+"""
+
+import heapq
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Pos = tuple[int, int]
+
+TERRAINS = ("clear", "road", "forest", "water_shallow", "water_deep")
+DIRECTIONS: dict[str, Pos] = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
+
+
+@dataclass(frozen=True)
+class Square:
+    """One square's terrain (§4.7): base type, extra difficult flag, elevation in 20-ft steps."""
+
+    terrain: str = "clear"
+    difficult: bool = False
+    elevation: int = 0
+
+    @property
+    def is_difficult(self) -> bool:
+        """Forest and shallow water are always difficult; a road never is (unless destroyed,
+        which sets `difficult`)."""
+        return self.difficult or self.terrain in ("forest", "water_shallow")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"terrain": self.terrain, "difficult": self.difficult, "elevation": self.elevation}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Square":
+        terrain = str(data.get("terrain", "clear"))
+        if terrain not in TERRAINS:
+            raise ValueError(terrain)
+        return cls(terrain, bool(data.get("difficult", False)), int(data.get("elevation", 0)))
+
+
+CLEAR = Square()
+
+
+def squares_of(anchor: Pos, size: int) -> tuple[Pos, ...]:
+    """The squares a piece of `size` × `size` squares with top-left `anchor` covers."""
+    x, y = anchor
+    return tuple((x + dx, y + dy) for dy in range(size) for dx in range(size))
+
+
+def steps(a: Iterable[Pos], b: Iterable[Pos]) -> int:
+    """Fewest orthogonal moves between two sets of squares (adjacent = 1, same = 0)."""
+    bs = tuple(b)
+    return min(abs(ax - bx) + abs(ay - by) for ax, ay in a for bx, by in bs)
+
+
+def between(a: Iterable[Pos], b: Iterable[Pos]) -> int:
+    """Squares in between (adjacent 0, diagonal 1); see the module docstring."""
+    return max(0, steps(a, b) - 1)
+
+
+def adjacent(a: Iterable[Pos], b: Iterable[Pos]) -> bool:
+    return steps(a, b) == 1
+
+
+@dataclass(frozen=True)
+class Grid:
+    """`width` × `height` squares; `squares` holds the ones that are not plain clear ground."""
+
+    width: int
+    height: int
+    squares: Mapping[Pos, Square]
+
+    def at(self, pos: Pos) -> Square:
+        return self.squares.get(pos, CLEAR)
+
+    def inside(self, pos: Pos) -> bool:
+        return 0 <= pos[0] < self.width and 0 <= pos[1] < self.height
+
+    def fits(self, anchor: Pos, size: int) -> bool:
+        return all(self.inside(p) for p in squares_of(anchor, size))
+
+    def elevation(self, anchor: Pos, size: int) -> int:
+        """A piece stands as high as its highest square [inferred]."""
+        return max(self.at(p).elevation for p in squares_of(anchor, size))
+
+    def with_square(self, pos: Pos, square: Square) -> "Grid":
+        return Grid(self.width, self.height, {**self.squares, pos: square})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "squares": [
+                {"x": x, "y": y, **sq.to_dict()} for (x, y), sq in sorted(self.squares.items())
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Grid":
+        squares = {
+            (int(s["x"]), int(s["y"])): Square.from_dict(s) for s in data.get("squares") or ()
+        }
+        return cls(int(data["width"]), int(data["height"]), squares)
+
+
+def enter_cost(grid: Grid, old: Pos, new: Pos) -> int:
+    """§4.7: 1 per square; difficult ×2; climbing costs 1 extra per 20 ft of rise, and the
+    whole entering cost doubles if the higher square is also difficult."""
+    square = grid.at(new)
+    rise = max(0, square.elevation - grid.at(old).elevation)
+    cost = 1 + rise
+    return cost * 2 if square.is_difficult else cost
+
+
+def step_cost(grid: Grid, anchor: Pos, new_anchor: Pos, size: int, ignore: bool) -> int:
+    """Cost for a `size` piece to shift one square: the dearest square newly entered."""
+    if ignore:
+        return 1
+    old = set(squares_of(anchor, size))
+    dx, dy = new_anchor[0] - anchor[0], new_anchor[1] - anchor[1]
+    costs = [
+        enter_cost(grid, (p[0] - dx, p[1] - dy), p)
+        for p in squares_of(new_anchor, size)
+        if p not in old
+    ]
+    return max(costs)
+
+
+@dataclass(frozen=True)
+class MoveRules:
+    """What a piece may do while moving. `passable(anchor)`: may move through; `can_stop
+    (anchor)`: may end there; `stops_at(anchor)`: entering it ends the move (adjacent to an
+    enemy stand, §5.3); `swim`: may enter deep water; `ignore_terrain`: flying."""
+
+    size: int
+    passable: Callable[[Pos], bool]
+    can_stop: Callable[[Pos], bool]
+    stops_at: Callable[[Pos], bool]
+    swim: bool = False
+    ignore_terrain: bool = False
+
+
+def _enterable(grid: Grid, anchor: Pos, rules: MoveRules) -> bool:
+    if not grid.fits(anchor, rules.size):
+        return False
+    swims = rules.swim or rules.ignore_terrain
+    if not swims and any(
+        grid.at(p).terrain == "water_deep" for p in squares_of(anchor, rules.size)
+    ):
+        return False
+    return rules.passable(anchor)
+
+
+def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos, tuple[int, bool]]:
+    """Every anchor a piece can end its move on, with (cost, used the road bonus).
+
+    Dijkstra over anchors with `step_cost`; a square that `stops_at` is not left again.
+    §4.7 road: a move whose last square is a road square may go 1 more square whatever speed
+    is left (the bonus step's cost is reported as `budget`, using up the move).
+    Off-grid squares next to a reachable edge anchor are included (leaving = fleeing, §5.3).
+    """
+    best: dict[Pos, int] = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        cost, pos = heapq.heappop(heap)
+        if cost > best.get(pos, 1 << 30):
+            continue
+        if pos != start and rules.stops_at(pos):
+            continue
+        for dx, dy in DIRECTIONS.values():
+            nxt = (pos[0] + dx, pos[1] + dy)
+            if not _enterable(grid, nxt, rules):
+                continue
+            new = cost + step_cost(grid, pos, nxt, rules.size, rules.ignore_terrain)
+            if new <= budget and new < best.get(nxt, 1 << 30):
+                best[nxt] = new
+                heapq.heappush(heap, (new, nxt))
+    result = {pos: (cost, False) for pos, cost in best.items() if pos != start}
+    result = {pos: value for pos, value in result.items() if rules.can_stop(pos)}
+    for pos in list(best):
+        road = all(grid.at(p).terrain == "road" and not grid.at(p).difficult
+                   for p in squares_of(pos, rules.size))  # fmt: skip
+        if not road or (pos != start and rules.stops_at(pos)):
+            continue
+        for dx, dy in DIRECTIONS.values():
+            nxt = (pos[0] + dx, pos[1] + dy)
+            fresh = nxt not in result and nxt != start
+            if fresh and _enterable(grid, nxt, rules) and rules.can_stop(nxt):
+                result[nxt] = (budget, True)
+    for pos, (cost, _road) in list(result.items()) + [(start, (0, False))]:
+        if cost >= budget or (pos != start and rules.stops_at(pos)):
+            continue
+        for dx, dy in DIRECTIONS.values():
+            nxt = (pos[0] + dx, pos[1] + dy)
+            if nxt not in result and not grid.fits(nxt, rules.size):
+                result[nxt] = (budget, False)
+    return result
+
+
+# --- spell areas on the grid (§5.5) -------------------------------------------------------------
+
+
+def area_squares(shape: str, size_ft: int, origin: Pos, direction: str = "n") -> frozenset[Pos]:
+    """The squares an area covers, 1 square per 20 ft (round to nearest, minimum 1 [inferred]).
+
+    sphere/cube/cylinder: n squares: the origin square, then squares within 1 square of it
+    (Chebyshev ring 1), then within 2, and so on (§5.5); the engine fills each ring in a fixed
+    order (orthogonal before diagonal, clockwise from north) [inferred: the caster's choice of
+    squares is not modelled]. line: n squares from the origin going `direction`. cone: n
+    squares long from the origin square, each row as wide as its distance from the origin,
+    added evenly on both sides.
+    """
+    n = max(1, (size_ft + 10) // 20)
+    ox, oy = origin
+    if shape in ("sphere", "cube", "cylinder"):
+        ring = (n + 7) // 8 + 1
+        candidates = [(dx, dy) for dx in range(-ring, ring + 1) for dy in range(-ring, ring + 1)]
+        candidates.sort(key=lambda d: (max(abs(d[0]), abs(d[1])), abs(d[0]) + abs(d[1]),
+                                       _clockwise(d)))  # fmt: skip
+        return frozenset((ox + dx, oy + dy) for dx, dy in candidates[:n])
+    dx, dy = DIRECTIONS[direction]
+    if shape == "line":
+        return frozenset((ox + dx * i, oy + dy * i) for i in range(n))
+    if shape == "cone":
+        result: set[Pos] = set()
+        for i in range(n):
+            width = i + 1
+            cx, cy = ox + dx * i, oy + dy * i
+            for w in range(width):
+                off = w - (width - 1) // 2
+                result.add((cx + dy * off, cy + dx * off) if dx == 0 else (cx, cy + off))
+        return frozenset(result)
+    raise ValueError(shape)
+
+
+def _clockwise(d: Pos) -> float:
+    """Angle clockwise from north, for a stable fill order."""
+    return (math.atan2(d[0], -d[1]) + 2 * math.pi) % (2 * math.pi)

@@ -1,0 +1,386 @@
+"""The battle state of dnd5e "When Armies Clash" (§11.1): frozen dataclasses, plain JSON.
+
+Every piece has a key unique in the battle: units, stands, solos, siege engines; an objective
+square is addressed as "sq:X:Y". Positions are the top-left square of a piece's space.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from warfare.engine.systems.dnd5e.creatures import Creature
+from warfare.engine.systems.dnd5e.grid import Grid, Pos
+
+DEPLOY, ROUND, CASUALTIES, DRAW, ENDED = "deploy", "round", "casualties", "draw", "ended"
+SKIRMISHER, REGIMENT = "skirmisher", "regiment"
+AID, DEFEND, MARCH = "aid", "defend", "march"
+CONFIGURATIONS = (AID, DEFEND, MARCH)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What happened, as a code with params (never prose); the Django layer translates."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "params": _plain(self.params)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Event":
+        return cls(str(data["code"]), dict(data.get("params") or {}))
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses, tuples and mappings as JSON-ready dicts and lists."""
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _pos(value: Any) -> Pos | None:
+    return None if value is None else (int(value[0]), int(value[1]))
+
+
+class _Plain:
+    """`to_dict` of a flat dataclass whose fields are JSON values, tuples and mappings."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Stand(_Plain):
+    """Ten identical creatures acting as one (§4.1). `hp` is never negative; a stand at 0 HP
+    is a `casualty` (acts on as if at 1 HP until the end of the round, §6.1); `gone` once
+    removed ("eliminated" or "fled")."""
+
+    key: str
+    unit: str
+    creature: str
+    pos: Pos | None
+    hp: int
+    max_hp: int
+    casualty: bool = False
+    hidden: bool = False
+    stealth: int | None = None
+    gone: str | None = None
+
+    @property
+    def on_field(self) -> bool:
+        return self.gone is None and self.pos is not None
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Stand":
+        return cls(d["key"], d["unit"], d["creature"], _pos(d["pos"]), d["hp"], d["max_hp"],
+                   d["casualty"], d["hidden"], d["stealth"], d["gone"])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Unit(_Plain):
+    """A group of stands moving and fighting as one (§4.2). `prepared`/`incited`: turns of
+    the unit the commander's Prepare / Incite still covers (§4.5)."""
+
+    key: str
+    side: str
+    kind: str
+    configuration: str | None
+    start_stands: int
+    commander: str | None = None
+    broken: bool = False
+    surprised: bool = False
+    prepared: int = 0
+    incited: int = 0
+    morale_checked: bool = False
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Unit":
+        return cls(d["key"], d["side"], d["kind"], d["configuration"], d["start_stands"],
+                   d["commander"], d["broken"], d["surprised"], d["prepared"], d["incited"],
+                   d["morale_checked"])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Solo(_Plain):
+    """A significant individual (§4.4): full HP, death saves (PCs), conditions. `joined`: the
+    stand it is part of (off the grid then); `dead` also covers a monster dropped to 0 HP."""
+
+    key: str
+    side: str
+    creature: str
+    pc: bool
+    pos: Pos | None
+    joined: str | None
+    hp: int
+    max_hp: int
+    death_successes: int = 0
+    death_failures: int = 0
+    stable: bool = False
+    dead: bool = False
+    gone: str | None = None
+    hidden: bool = False
+    stealth: int | None = None
+    surprised: bool = False
+    conditions: tuple[str, ...] = ()
+    spells_used: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def dying(self) -> bool:
+        return self.hp == 0 and not self.dead and not self.stable
+
+    @property
+    def can_act(self) -> bool:
+        incapacitating = {"incapacitated", "unconscious", "paralyzed", "stunned", "petrified"}
+        return (
+            self.hp > 0 and not self.dead and self.gone is None
+            and not incapacitating & set(self.conditions)
+        )  # fmt: skip
+
+    @property
+    def on_field(self) -> bool:
+        return self.gone is None and not self.dead and self.pos is not None and not self.joined
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Solo":
+        return cls(d["key"], d["side"], d["creature"], d["pc"], _pos(d["pos"]), d["joined"],
+                   d["hp"], d["max_hp"], d["death_successes"], d["death_failures"],
+                   d["stable"], d["dead"], d["gone"], d["hidden"], d["stealth"],
+                   d["surprised"], tuple(d["conditions"]), dict(d["spells_used"]))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ObjectiveSquare(_Plain):
+    """A Destruction square (§7.1): HP 10-100, AC vs ranged attacks, VP 1-5 when destroyed."""
+
+    x: int
+    y: int
+    hp: int
+    max_hp: int
+    ac: int
+    vp: int
+    scored: bool = False
+
+    @property
+    def pos(self) -> Pos:
+        return (self.x, self.y)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ObjectiveSquare":
+        return cls(d["x"], d["y"], d["hp"], d["max_hp"], d["ac"], d["vp"], d["scored"])
+
+
+@dataclass(frozen=True)
+class Objective(_Plain):
+    """An objective scored by `side` (§7.1): attrition (`vp` per enemy unit eliminated),
+    destruction (`squares`), protection (of `paired`'s squares, `vp` per round), custom
+    (`vp` once the GM marks it achieved). `scored`: VP already counted."""
+
+    key: str
+    type: str
+    side: str
+    vp: int
+    squares: tuple[ObjectiveSquare, ...] = ()
+    paired: str | None = None
+    achieved: bool = False
+    counted: tuple[str, ...] = ()
+    scored: int = 0
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Objective":
+        return cls(d["key"], d["type"], d["side"], d["vp"],
+                   tuple(ObjectiveSquare.from_dict(s) for s in d["squares"]), d["paired"],
+                   d["achieved"], tuple(d["counted"]), d["scored"])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Engine(_Plain):
+    """A siege engine on the grid (§8) crewed by a unit's stands; `loaded`/`aimed` count the
+    actions spent on each step (a cauldron's fill counts as loading)."""
+
+    key: str
+    kind: str
+    side: str
+    pos: Pos
+    hp: int
+    crew: str | None
+    loaded: int = 0
+    aimed: int = 0
+    destroyed: bool = False
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Engine":
+        return cls(d["key"], d["kind"], d["side"], _pos(d["pos"]), d["hp"], d["crew"],
+                   d["loaded"], d["aimed"], d["destroyed"])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Turn(_Plain):
+    """The current actor's turn: `action` the unit's one action (§5.4); `spent` squares moved
+    per piece; `done_moving` pieces whose move is over; `acted` pieces that used their action;
+    `attacks` made per piece; `aided` helped stand per helper; `bonus` solos that used their
+    bonus action; `dashed`."""
+
+    actor: str
+    action: str | None = None
+    spent: Mapping[str, int] = field(default_factory=dict)
+    done_moving: tuple[str, ...] = ()
+    acted: tuple[str, ...] = ()
+    attacks: Mapping[str, int] = field(default_factory=dict)
+    aided: Mapping[str, str] = field(default_factory=dict)
+    bonus: tuple[str, ...] = ()
+    dashed: bool = False
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Turn":
+        return cls(d["actor"], d["action"], dict(d["spent"]), tuple(d["done_moving"]),
+                   tuple(d["acted"]), dict(d["attacks"]), dict(d["aided"]), tuple(d["bonus"]),
+                   d["dashed"])  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Offer(_Plain):
+    """§6.2 step 1: a removed casualty's space an adjacent allied stand may slide into."""
+
+    unit: str
+    pos: Pos
+    size: int
+    solos: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Offer":
+        return cls(d["unit"], _pos(d["pos"]), d["size"], tuple(d["solos"]))
+
+
+@dataclass(frozen=True)
+class Options(_Plain):
+    """Per-battle options: the seed's variants of §10 (all off by default) and house choices.
+
+    seed_morale_check (#2: Wisdom check, not save), seed_one_death_save (#5), seed_autohit
+    (#6: ranged attacks also auto-hit Destruction squares), seed_all_or_nothing (#7),
+    protection_stands (#8: 2, the seed 1), draw_fight_on (#9: on a tie keep fighting rounds
+    instead of the GM's draw / one more round), morale_every_round, hp_multiplier (§13.1).
+    """
+
+    seed_morale_check: bool = False
+    seed_one_death_save: bool = False
+    seed_autohit: bool = False
+    seed_all_or_nothing: bool = False
+    protection_stands: int = 2
+    draw_fight_on: bool = False
+    morale_every_round: bool = True
+    hp_multiplier: int = 1
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "Options":
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+@dataclass(frozen=True)
+class BattleState(_Plain):
+    grid: Grid
+    creatures: Mapping[str, Creature]
+    sides: tuple[str, ...]
+    units: tuple[Unit, ...]
+    stands: tuple[Stand, ...]
+    solos: tuple[Solo, ...]
+    objectives: tuple[Objective, ...]
+    engines: tuple[Engine, ...]
+    options: Options
+    order: tuple[str, ...]
+    initiative: Mapping[str, int]
+    phase: str = DEPLOY
+    round: int = 0
+    turn_index: int = 0
+    turn: Turn | None = None
+    vp: Mapping[str, int] = field(default_factory=dict)
+    offers: tuple[Offer, ...] = ()
+    pending: tuple[str, ...] = ()
+    zones: Mapping[str, tuple[int, int, int, int]] = field(default_factory=dict)
+    spell_uses: Mapping[str, int] = field(default_factory=dict)
+    result: Mapping[str, Any] | None = None
+    sequence: int = 0
+    opening: tuple[Event, ...] = ()
+
+    # --- lookups -----------------------------------------------------------------------------
+
+    def unit(self, key: str) -> Unit:
+        return next(u for u in self.units if u.key == key)
+
+    def stand(self, key: str) -> Stand:
+        return next(s for s in self.stands if s.key == key)
+
+    def solo(self, key: str) -> Solo:
+        return next(s for s in self.solos if s.key == key)
+
+    def engine(self, key: str) -> Engine:
+        return next(e for e in self.engines if e.key == key)
+
+    def find(self, key: str) -> Unit | Stand | Solo | Engine | None:
+        for group in (self.units, self.stands, self.solos, self.engines):
+            for item in group:
+                if item.key == key:
+                    return item
+        return None
+
+    def stands_of(self, unit: str) -> tuple[Stand, ...]:
+        return tuple(s for s in self.stands if s.unit == unit and s.gone is None)
+
+    def joined_to(self, stand: str) -> tuple[Solo, ...]:
+        return tuple(s for s in self.solos if s.joined == stand and s.gone is None)
+
+    def side_of(self, key: str) -> str:
+        item = self.find(key)
+        if isinstance(item, Stand):
+            return self.unit(item.unit).side
+        if item is None:
+            raise KeyError(key)
+        return item.side
+
+    @property
+    def current(self) -> str | None:
+        return self.turn.actor if self.turn else None
+
+    # --- updates -----------------------------------------------------------------------------
+
+    def put(self, item: Unit | Stand | Solo | Engine | Objective) -> "BattleState":
+        name = {Unit: "units", Stand: "stands", Solo: "solos", Engine: "engines",
+                Objective: "objectives"}[type(item)]  # fmt: skip
+        group = getattr(self, name)
+        return replace(self, **{name: tuple(item if i.key == item.key else i for i in group)})
+
+    # --- JSON --------------------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "BattleState":
+        turn = d.get("turn")
+        return cls(
+            grid=Grid.from_dict(d["grid"]),
+            creatures={k: Creature.from_dict(v) for k, v in d["creatures"].items()},
+            sides=tuple(d["sides"]),
+            units=tuple(Unit.from_dict(u) for u in d["units"]),
+            stands=tuple(Stand.from_dict(s) for s in d["stands"]),
+            solos=tuple(Solo.from_dict(s) for s in d["solos"]),
+            objectives=tuple(Objective.from_dict(o) for o in d["objectives"]),
+            engines=tuple(Engine.from_dict(e) for e in d["engines"]),
+            options=Options.from_dict(d["options"]),
+            order=tuple(d["order"]),
+            initiative={k: int(v) for k, v in d["initiative"].items()},
+            phase=d["phase"],
+            round=d["round"],
+            turn_index=d["turn_index"],
+            turn=Turn.from_dict(turn) if turn else None,
+            vp={k: int(v) for k, v in d["vp"].items()},
+            offers=tuple(Offer.from_dict(o) for o in d["offers"]),
+            pending=tuple(d["pending"]),
+            zones={k: tuple(v) for k, v in d["zones"].items()},  # type: ignore[misc]
+            spell_uses={k: int(v) for k, v in d["spell_uses"].items()},
+            result=d.get("result"),
+            sequence=d["sequence"],
+            opening=tuple(Event.from_dict(e) for e in d["opening"]),
+        )
