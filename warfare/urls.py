@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("warfare.army_urls")),
     path("", include("battles.urls")),
     path("", include("warfare.gurps4e.urls")),
+    path("", include("warfare.dnd5e.urls")),
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "csp",
     "warfare",
     "warfare.gurps4e",
+    "warfare.dnd5e",
     "kingdoms",
     "battles",
 ]
