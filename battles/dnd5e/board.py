@@ -237,10 +237,10 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                     cells = [offer.pos]
                 if "x" in params and not cells:
                     cells = [(params["x"], params["y"])]
-                for cell in cells:
-                    cell_options.setdefault(tuple(cell), {}).setdefault(
-                        piece, {**entry, "css": "target"}
-                    )
+                for cell in cells:  # a target beats a move onto the same square
+                    here = cell_options.setdefault(tuple(cell), {})
+                    if here.get(piece, {}).get("css") != "target":
+                        here[piece] = {**entry, "css": "target"}
     # --- the grid --------------------------------------------------------------------------
     grid = []
     for row in rows:
@@ -327,7 +327,8 @@ def board_context(membership: Membership, battle: Battle) -> dict:
             log.append((event.round, text))
     log.reverse()
     objectives = [{"name": names.get(f"objective:{o.key}", o.key), "type": o.type,
-                   "side": names[f"side:{o.side}"], "vp": o.vp, "scored": o.scored,
+                   "side": names[f"side:{o.side}"], "scored": o.scored,
+                   "vp": sum(s.vp for s in o.squares) if o.type == "destruction" else o.vp,
                    "achieved": o.achieved, "key": o.key,
                    "squares": [f"({s.x}, {s.y})" for s in o.squares]}
                   for o in state.objectives]  # fmt: skip
@@ -346,6 +347,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         "current": names.get(state.current, "") if state.current else "",
         "grid": grid,
         "names": names,
+        "selectable": selectable,
         "width": state.grid.width,
         "sides": side_rows,
         "order": order,

@@ -180,6 +180,8 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
     for key in ("to", "square"):
         if isinstance(params.get(key), list | tuple) or str(params.get(key, "")).startswith("sq:"):
             shown["square" if key == "to" else key] = _square(params[key])
+    if isinstance(params.get("x"), int) and isinstance(params.get("y"), int):
+        shown["square"] = f"({params['x']}, {params['y']})"
     if code == "dnd5e.overflow":
         shown["from"], shown["to"] = _name(params["from"], names), _name(params["to"], names)
     if code == "dnd5e.initiative":
