@@ -24,6 +24,9 @@ results write back:
     Write a finished battle's outcome back to the persistent forces (one transaction).
 ``event_texts``
     {event code: translatable sentence with %(param)s} for the log, in the page language.
+``event_view(membership, battle) -> (code, params) -> (params, text)`` (optional)
+    How one event reads for `membership` (hidden numbers removed, keys named), for a system
+    whose sentences need more than `event_texts`; the JSON API's log uses it.
 
 Pathfinder 2e, the first system, is built straight into the app's modules; it is the
 fallback when no plugin is registered for a battle's system. A system registers its plugin by
@@ -48,6 +51,7 @@ class BoardPlugin:
     api_create: Callable[..., Any] | None = None
     apply_results: Callable[..., Any] | None = None
     event_texts: Mapping[str, Any] = field(default_factory=dict)
+    event_view: Callable[..., Any] | None = None
 
 
 def register(plugin: BoardPlugin) -> BoardPlugin:

@@ -240,7 +240,7 @@ def army_factions(battle: Battle) -> dict[str, int]:
     return {
         str(entry["army"]["key"]): entry.get("faction")
         for side in battle.setup["sides"]
-        for entry in side["armies"]
+        for entry in side.get("armies", ())
     }
 
 

@@ -23,7 +23,13 @@ from warfare.engine.systems.dnd5e.battle import board as engine_board
 from warfare.engine.systems.dnd5e.battle import legal_actions
 from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND
 
-from .texts import ACTION_LABELS, CONFIGURATION_LABELS, RESULT_LABELS, event_line
+from .texts import (
+    ACTION_LABELS,
+    CONFIGURATION_LABELS,
+    HIDDEN_PARAMS,
+    RESULT_LABELS,
+    event_line,
+)
 
 TERRAIN_LABELS = {
     "clear": _("clear"),
@@ -312,17 +318,10 @@ def board_context(membership: Membership, battle: Battle) -> dict:
               "acting": key == state.current,
               "side": state.side_of(key)} for key in state.order]  # fmt: skip
 
-    def sees(key) -> bool:
-        if membership.is_gm:
-            return True
-        try:
-            return isinstance(key, str) and state.side_of(key) in sides
-        except (KeyError, StopIteration):
-            return False
-
+    view = event_view(membership, battle, state=state, names=names)
     log = []
     for event in live_events(battle):
-        text = event_line(event.code, event.params, names, sees)
+        _params, text = view(event.code, event.params)
         if text:
             log.append((event.round, text))
     log.reverse()
@@ -364,6 +363,31 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         "log": log,
         "result": _result(state, names),
     }
+
+
+def event_view(membership: Membership, battle: Battle, *, state=None, names=None):
+    """(code, params) -> (params, text) of one event as `membership` may read it: another
+    side's HP and Stealth rolls left out (texts.HIDDEN_PARAMS)."""
+    state = state if state is not None else _state(battle)
+    names = names if names is not None else names_of(battle)
+    sides = viewer_sides(membership, battle)
+
+    def sees(key) -> bool:
+        if membership.is_gm:
+            return True
+        try:
+            return isinstance(key, str) and state.side_of(key) in sides
+        except (KeyError, StopIteration):
+            return False
+
+    def view(code: str, params: dict) -> tuple[dict, str]:
+        shown = dict(params)
+        rule = HIDDEN_PARAMS.get(code)
+        if rule is not None and not sees(params.get(rule[0])):
+            shown = {k: v for k, v in params.items() if k not in rule[1]}
+        return shown, event_line(code, params, names, sees)
+
+    return view
 
 
 def _short(name: str, key: str) -> str:

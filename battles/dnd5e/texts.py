@@ -102,8 +102,8 @@ PROBLEM_TEXTS = {
     "dnd5e.setup.unknown_creature": _("There is no creature “%(creature)s”."),
     "dnd5e.setup.side_without_units": _("Each side needs at least one unit."),
     "dnd5e.setup.bad_grid": _("The grid must be 1 to 100 squares each way."),
-    "dnd5e.unplaced": _("%(piece)s is not deployed yet."),
-    "dnd5e.not_allowed": _("%(actor)s cannot do that now."),
+    "dnd5e.unplaced": _("Every stand and solo must be deployed first."),
+    "dnd5e.not_allowed": _("That piece cannot do that now."),
     "dnd5e.illegal_params": _("That move is not allowed now."),
     "dnd5e.finished": _("This battle is over."),
     "dnd5e.not_deploying": _("The armies are already deployed."),
@@ -113,6 +113,14 @@ PROBLEM_TEXTS = {
     "dnd5e.gm.bad_hp": _("HP must be between 0 and the piece's maximum."),
 }
 PROBLEM_FALLBACK = _("The rules refuse this (%(code)s).")
+#: The refusals of a command, which the shared battle service words (warfare.messages):
+#: sentences that name no piece (a piece's board key would show).
+COMMAND_PROBLEMS = {
+    code: PROBLEM_TEXTS[code]
+    for code in ("dnd5e.unplaced", "dnd5e.not_allowed", "dnd5e.illegal_params",
+                 "dnd5e.finished", "dnd5e.not_deploying", "dnd5e.no_tie", "dnd5e.bad_objective",
+                 "dnd5e.gm.unknown_piece", "dnd5e.gm.bad_hp")
+}  # fmt: skip
 
 
 def _square(value) -> str:

@@ -56,7 +56,19 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
     element_type = ElementType.objects.create(campaign=world, name="Pikemen", base_ts=2)
     force = Force.objects.create(campaign=world, faction=kingdom_faction, name="Host")
     row = ForceElement.objects.create(force=force, element_type=element_type, count=3)
+    # D&D 5e rows: the matrix switches the campaign to that rule system for them.
+    from warfare.dnd5e.models import Army as Dnd5eArmy
+    from warfare.dnd5e.models import Creature, Solo, Unit
+
+    creature = Creature.objects.create(campaign=world, key="guard", name="Guard", ac=16, hp=11)
+    dnd_army = Dnd5eArmy.objects.create(campaign=world, faction=kingdom_faction, name="Guards")
+    unit = Unit.objects.create(army=dnd_army, name="Watch", creature=creature, stands=2)
+    solo = Solo.objects.create(army=dnd_army, name="Captain", creature=creature)
     return {
+        "creature_id": creature.pk,
+        "dnd_army_id": dnd_army.pk,
+        "unit_id": unit.pk,
+        "solo_id": solo.pk,
         "element_type_id": element_type.pk,
         "force_id": force.pk,
         "row_id": row.pk,

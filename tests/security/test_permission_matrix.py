@@ -115,6 +115,24 @@ MATRIX = {
     # In use by the force: refused with a message on the list page, nothing deleted.
     "gurps4e:element-type-delete": (
         (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    # D&D 5e creatures and armies (asked of a D&D 5e campaign; other rule systems answer 404).
+    "dnd5e:creatures": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 403, 403, 400)),
+    "dnd5e:library-load": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "dnd5e:creature-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    # In use by a unit: refused with a message on the list page, nothing deleted.
+    "dnd5e:creature-delete": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "dnd5e:army-list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "dnd5e:army-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "dnd5e:army-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "dnd5e:army-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "dnd5e:army-delete": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "dnd5e:unit-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "dnd5e:unit-remove": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "dnd5e:solo-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "dnd5e:solo-remove": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    # The GM's board commands: the empty POST is not understood (400).
+    "dnd5e:battle-gm-command": (
+        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
 }  # fmt: skip
 
 #: Anonymous redirects that do not go to the log-in page.
@@ -132,10 +150,11 @@ def test_status_of_every_url_for_every_role(name, client, users, objects):
     if name not in MATRIX:
         pytest.fail(f"{name} has no row in MATRIX: decide who may open it")
     url = reverse(name, kwargs={key: objects[key] for key in url_names()[name]})
-    if name.startswith("gurps4e:"):
+    if name.startswith(("gurps4e:", "dnd5e:")):
         from kingdoms.models import Campaign, RuleSystem
 
-        Campaign.objects.filter(pk=objects["campaign_id"]).update(rule_system=RuleSystem.GURPS4E)
+        system = RuleSystem.GURPS4E if name.startswith("gurps4e:") else RuleSystem.DND5E
+        Campaign.objects.filter(pk=objects["campaign_id"]).update(rule_system=system)
     expected_get, expected_post = MATRIX[name]
     got_get, got_post = [], []
     for role in ROLES:

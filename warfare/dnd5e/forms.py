@@ -26,7 +26,7 @@ class CreatureForm(VersionedFormMixin, forms.ModelForm):
         widget=forms.Textarea(attrs={"rows": 4, "class": "mono"}),
         help_text=_(
             "One a line: name | to-hit | damage | damage type | reach ft | range ft | count, "
-            "e.g. Javelin | +5 | 1d6+3 | piercing | 5 | 30/120 (“-”: none)."
+            "e.g. Javelin | +5 | 1d6+3 | piercing | 5 | 30/120; an empty reach is 5 ft, “-” none."
         ),
     )
 

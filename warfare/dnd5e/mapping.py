@@ -2,8 +2,8 @@
 
 Attacks are one line each, fields split by "|": name | to-hit | damage | damage type |
 reach ft | range ft "normal/long" | count, e.g. ``Javelin | +5 | 1d6+3 | piercing | 5 | 30/120``
-("-" or empty: no reach, or no range). Saves and speeds are "con +4, wis +2" and
-"walk 30, fly 60".
+(reach: empty 5 ft, "-" none, a ranged-only attack; range: empty or "-" none). Saves and
+speeds are "con +4, wis +2" and "walk 30, fly 60".
 """
 
 import re
@@ -99,7 +99,7 @@ def parse_attacks(text: str) -> list[dict]:
         normal, long = rng, ""
         if "/" in rng:
             normal, long = rng.split("/", 1)
-        reach_ft = _number(reach, _("Reach"))
+        reach_ft = 5 if reach == "" else _number(reach, _("Reach"))
         range_ft = _number(normal, _("Range"))
         if reach_ft is None and range_ft is None:
             raise ValidationError(

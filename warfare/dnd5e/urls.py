@@ -7,7 +7,7 @@ from . import views
 app_name = "dnd5e"
 
 _C = "campaigns/<int:campaign_id>/dnd5e/"
-_A = _C + "armies/<int:army_id>/"
+_A = _C + "armies/<int:dnd_army_id>/"
 
 urlpatterns = [
     path(_C + "creatures/", views.creature_list, name="creatures"),

@@ -135,8 +135,8 @@ def army_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def army_edit(request: HttpRequest, campaign_id: int, army_id: int) -> HttpResponse:
-    membership, army = access_army(request.user, campaign_id, army_id, gm=True)
+def army_edit(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpResponse:
+    membership, army = access_army(request.user, campaign_id, dnd_army_id, gm=True)
     campaign = membership.campaign
     form = ArmyForm(request.POST or None, instance=army, campaign=campaign)
     context = {"campaign": campaign, "form": form, "army": army}
@@ -146,7 +146,7 @@ def army_edit(request: HttpRequest, campaign_id: int, army_id: int) -> HttpRespo
                 army = services.army_update(
                     user=request.user,
                     campaign_id=campaign_id,
-                    army_id=army_id,
+                    army_id=dnd_army_id,
                     version=form.service_version(),
                     **form.model_data(),
                 )
@@ -165,8 +165,8 @@ def army_edit(request: HttpRequest, campaign_id: int, army_id: int) -> HttpRespo
 
 @login_required
 @require_POST
-def army_delete(request: HttpRequest, campaign_id: int, army_id: int) -> HttpResponse:
-    services.army_delete(user=request.user, campaign_id=campaign_id, army_id=army_id)
+def army_delete(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpResponse:
+    services.army_delete(user=request.user, campaign_id=campaign_id, army_id=dnd_army_id)
     messages.success(request, _("Army deleted."))
     return redirect("dnd5e:army-list", campaign_id)
 
@@ -184,22 +184,22 @@ def _army_page(request, membership, army, *, unit_form=None, solo_form=None, sta
 
 
 @login_required
-def army_detail(request: HttpRequest, campaign_id: int, army_id: int) -> HttpResponse:
+def army_detail(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpResponse:
     """An army's units (stands of one creature, commander) and solos with their HP; players
     of other factions see its name only."""
-    membership, army = access_army(request.user, campaign_id, army_id)
+    membership, army = access_army(request.user, campaign_id, dnd_army_id)
     return _army_page(request, membership, army)
 
 
 @login_required
 @require_POST
-def unit_add(request: HttpRequest, campaign_id: int, army_id: int) -> HttpResponse:
-    membership, army = access_army(request.user, campaign_id, army_id, gm=True)
+def unit_add(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpResponse:
+    membership, army = access_army(request.user, campaign_id, dnd_army_id, gm=True)
     form = UnitForm(request.POST, army=army)
     if form.is_valid():
         try:
             services.unit_add(
-                user=request.user, campaign_id=campaign_id, army_id=army_id, **form.cleaned_data
+                user=request.user, campaign_id=campaign_id, army_id=dnd_army_id, **form.cleaned_data
             )
         except ValidationError as error:
             _add_errors(form, error)
@@ -211,11 +211,11 @@ def unit_add(request: HttpRequest, campaign_id: int, army_id: int) -> HttpRespon
 
 @login_required
 @require_POST
-def unit_remove(request: HttpRequest, campaign_id: int, army_id: int, unit_id: int):
-    _membership, army = access_army(request.user, campaign_id, army_id, gm=True)
+def unit_remove(request: HttpRequest, campaign_id: int, dnd_army_id: int, unit_id: int):
+    _membership, army = access_army(request.user, campaign_id, dnd_army_id, gm=True)
     try:
         services.unit_remove(
-            user=request.user, campaign_id=campaign_id, army_id=army_id, unit_id=unit_id
+            user=request.user, campaign_id=campaign_id, army_id=dnd_army_id, unit_id=unit_id
         )
     except ValidationError as error:
         for message in error.messages:
@@ -227,13 +227,13 @@ def unit_remove(request: HttpRequest, campaign_id: int, army_id: int, unit_id: i
 
 @login_required
 @require_POST
-def solo_add(request: HttpRequest, campaign_id: int, army_id: int) -> HttpResponse:
-    membership, army = access_army(request.user, campaign_id, army_id, gm=True)
+def solo_add(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpResponse:
+    membership, army = access_army(request.user, campaign_id, dnd_army_id, gm=True)
     form = SoloForm(request.POST, army=army)
     if form.is_valid():
         try:
             services.solo_add(
-                user=request.user, campaign_id=campaign_id, army_id=army_id, **form.cleaned_data
+                user=request.user, campaign_id=campaign_id, army_id=dnd_army_id, **form.cleaned_data
             )
         except ValidationError as error:
             _add_errors(form, error)
@@ -245,11 +245,11 @@ def solo_add(request: HttpRequest, campaign_id: int, army_id: int) -> HttpRespon
 
 @login_required
 @require_POST
-def solo_remove(request: HttpRequest, campaign_id: int, army_id: int, solo_id: int):
-    _membership, army = access_army(request.user, campaign_id, army_id, gm=True)
+def solo_remove(request: HttpRequest, campaign_id: int, dnd_army_id: int, solo_id: int):
+    _membership, army = access_army(request.user, campaign_id, dnd_army_id, gm=True)
     try:
         services.solo_remove(
-            user=request.user, campaign_id=campaign_id, army_id=army_id, solo_id=solo_id
+            user=request.user, campaign_id=campaign_id, army_id=dnd_army_id, solo_id=solo_id
         )
     except ValidationError as error:
         for message in error.messages:
