@@ -10,7 +10,7 @@ import json
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from battles.models import Battle, BattleStatus
@@ -46,7 +46,7 @@ OBJECTIVE_LABELS = {
 }
 PHASE_LABELS = {
     DEPLOY: _("deployment"),
-    ROUND: _("round"),
+    ROUND: _("fighting"),
     CASUALTIES: _("end of the round: closing gaps"),
     DRAW: _("tied"),
     "ended": _("over"),
@@ -132,18 +132,22 @@ def _preview_text(checks) -> str:
         disadvantage = [t[0].split(".", 1)[1] for t in check.modifier_breakdown
                         if t[0].startswith("disadvantage.")]  # fmt: skip
         if any(t[0] == "auto_hit" for t in check.modifier_breakdown):
-            parts.append(_t("hits automatically"))
+            parts.append(gettext("hits automatically"))
             continue
-        text = f"{check.modifier:+d}" if check.stat != "spell_save" else _t("save")
+        text = f"{check.modifier:+d}" if check.stat != "spell_save" else gettext("save")
         if check.dc is not None:
-            dc_word = _t("AC") if check.stat in ("attack", "spell_attack") else _t("DC")
-            text += f" {_t('vs')} {dc_word} {check.dc}"
+            dc_word = (
+                pgettext("dnd5e", "AC")
+                if check.stat in ("attack", "spell_attack")
+                else gettext("DC")
+            )
+            text += f" {gettext('vs')} {dc_word} {check.dc}"
         if advantage:
-            text += " · " + _t("advantage")
+            text += " · " + gettext("advantage")
         if disadvantage:
-            text += " · " + _t("disadvantage")
+            text += " · " + gettext("disadvantage")
         if any(t[0] == "double_damage" for t in check.modifier_breakdown):
-            text += " · " + _t("double damage")
+            text += " · " + gettext("double damage")
         parts.append(text)
     return "; ".join(parts)
 
@@ -161,7 +165,7 @@ def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
             details.append(
                 names.get(value, value)
                 if not value.startswith("sq:")
-                else _t("objective (%(xy)s)") % {"xy": value[3:].replace(":", ", ")}
+                else gettext("objective (%(xy)s)") % {"xy": value[3:].replace(":", ", ")}
             )
     if "configuration" in params:
         details.append(str(CONFIGURATION_LABELS.get(params["configuration"])))
@@ -432,7 +436,7 @@ def apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int, 
     if battle.seq != expected_seq:
         raise StaleBoard(battle)
     if battle.status != BattleStatus.FINISHED or not battle.outcome:
-        raise ValidationError(_t("Only a finished battle's results can be applied."))
+        raise ValidationError(gettext("Only a finished battle's results can be applied."))
     details = battle.outcome["details"]
     unit_ids, solo_ids = {}, {}
     for side in battle.setup["sides"]:

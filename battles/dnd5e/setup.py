@@ -12,7 +12,7 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services as battle_services
@@ -71,7 +71,7 @@ def parse_map(text: str, width: int, height: int) -> list[dict]:
     lines = [line.strip() for line in text.strip().splitlines()]
     if len(lines) > height or any(len(line) > width for line in lines):
         raise ValidationError(
-            _t("The terrain map is larger than the grid (%(w)s × %(h)s).")
+            gettext("The terrain map is larger than the grid (%(w)s × %(h)s).")
             % {"w": width, "h": height}
         )
     squares = []
@@ -83,7 +83,7 @@ def parse_map(text: str, width: int, height: int) -> list[dict]:
                 continue
             if char not in TERRAIN_CODES:
                 raise ValidationError(
-                    _t("“%(char)s” is not a terrain letter (row %(row)s).")
+                    gettext("“%(char)s” is not a terrain letter (row %(row)s).")
                     % {"char": char, "row": y + 1}
                 )
             terrain, difficult = TERRAIN_CODES[char]
@@ -101,13 +101,13 @@ def parse_squares(text: str, width: int, height: int) -> list[tuple[int, int]]:
     for part in filter(None, (p.strip() for p in re.split(r"[;\n]", text or ""))):
         match = _SQUARE.match(part)
         if not match:
-            raise ValidationError(_t("Write objective squares as x,y; x,y."))
+            raise ValidationError(gettext("Write objective squares as x,y; x,y."))
         x, y = int(match.group(1)), int(match.group(2))
         if not (0 <= x < width and 0 <= y < height):
-            raise ValidationError(_t("Square %(x)s,%(y)s is off the grid.") % {"x": x, "y": y})
+            raise ValidationError(gettext("Square %(x)s,%(y)s is off the grid.") % {"x": x, "y": y})
         result.append((x, y))
     if len(set(result)) != len(result):
-        raise ValidationError(_t("An objective square is listed twice."))
+        raise ValidationError(gettext("An objective square is listed twice."))
     return result
 
 
@@ -203,10 +203,10 @@ class BattleSetupForm(forms.Form):
         if self.errors:
             return cleaned
         if cleaned["army_a"] == cleaned["army_b"]:
-            raise ValidationError(_t("Pick two different armies."))
+            raise ValidationError(gettext("Pick two different armies."))
         width, height = cleaned["width"], cleaned["height"]
         if cleaned["depth"] * 2 >= width:
-            self.add_error("depth", _t("The two deployment zones must not meet."))
+            self.add_error("depth", gettext("The two deployment zones must not meet."))
             return cleaned
         try:
             text = cleaned["terrain_map"] or preset_map(cleaned["preset"], width, height)
@@ -220,7 +220,7 @@ class BattleSetupForm(forms.Form):
             return cleaned
         if bool(cleaned["destruction_side"]) != bool(cleaned["objective_cells"]):
             self.add_error(
-                "objective_squares", _t("Objective squares need the side that destroys them.")
+                "objective_squares", gettext("Objective squares need the side that destroys them.")
             )
         return cleaned
 
@@ -379,12 +379,12 @@ def battle_create(
         .prefetch_related(UNITS, SOLOS)
     }
     if len(armies) != 2:
-        raise ValidationError(_t("Pick two different armies of this campaign."))
+        raise ValidationError(gettext("Pick two different armies of this campaign."))
     by_side = {"a": armies[army_a.pk], "b": armies[army_b.pk]}
     for army in by_side.values():
         if not any(unit.stands > 0 for unit in army.units.all()):
             raise ValidationError(
-                _t("%(army)s has no unit with stands left.") % {"army": army.name}
+                gettext("%(army)s has no unit with stands left.") % {"army": army.name}
             )
     setup = battle_setup(armies=by_side, **layout)
     names = {entry["key"]: entry["name"] for side in setup["sides"]

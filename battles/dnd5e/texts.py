@@ -5,7 +5,7 @@ become names, squares "(x, y)", and the numbers the viewer may not see (another 
 Stealth rolls) are left out (`HIDDEN_PARAMS`).
 """
 
-from django.utils.translation import gettext as _t
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from warfare.engine.problems import Problem
@@ -141,38 +141,38 @@ def _signed(value) -> str:
 
 def _name(value, names: dict[str, str]) -> str:
     if isinstance(value, str) and value.startswith("sq:"):
-        return _t("objective %(square)s") % {"square": _square(value)}
+        return gettext("objective %(square)s") % {"square": _square(value)}
     return names.get(value, value) if isinstance(value, str) else str(value)
 
 
 def _roll(params: dict, bonus_key: str = "to_hit") -> str:
     """ "d20 14 +5 vs AC 13" with the dice kept when advantage or disadvantage rolled two."""
     if params.get("die") is None:
-        return _t("automatic hit")
+        return gettext("automatic hit")
     dice = params.get("dice") or []
     die = f"{params['die']}" + (f" [{', '.join(map(str, dice))}]" if len(dice) > 1 else "")
-    text = f"d20 {die}"
+    text = gettext("d20 %(die)s") % {"die": die}
     if bonus_key in params:
         text += f" {_signed(params[bonus_key])}"
     if "total" in params:
         text += f" = {params['total']}"
     if "ac" in params:
-        text += " " + _t("vs AC %(ac)s") % {"ac": params["ac"]}
+        text += " " + gettext("vs AC %(ac)s") % {"ac": params["ac"]}
     elif "dc" in params:
-        text += " " + _t("vs DC %(dc)s") % {"dc": params["dc"]}
+        text += " " + gettext("vs DC %(dc)s") % {"dc": params["dc"]}
     return text
 
 
 def _hit(params: dict) -> str:
     if not params.get("hit"):
-        return _t("miss")
+        return gettext("miss")
     if params.get("critical"):
-        return _t("critical hit, %(damage)s damage") % {"damage": params.get("damage", 0)}
-    return _t("hit, %(damage)s damage") % {"damage": params.get("damage", 0)}
+        return gettext("critical hit, %(damage)s damage") % {"damage": params.get("damage", 0)}
+    return gettext("hit, %(damage)s damage") % {"damage": params.get("damage", 0)}
 
 
 def _success(params: dict) -> str:
-    return _t("success") if params.get("success") else _t("failure")
+    return gettext("success") if params.get("success") else gettext("failure")
 
 
 def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
@@ -204,11 +204,11 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
         shown["roll"], shown["result"] = _roll(params, "bonus"), _hit(params)
     elif code == "dnd5e.damage":
         shown["hp"] = (
-            (" (" + _t("HP %(hp)s") % {"hp": params["hp"]} + ")") if "hp" in params else ""
+            (" (" + gettext("HP %(hp)s") % {"hp": params["hp"]} + ")") if "hp" in params else ""
         )
     elif code == "dnd5e.hide":
         shown["roll"] = f" ({_roll(params, 'bonus')})" if "die" in params else ""
-        shown["result"] = _t("hidden") if params.get("hidden") else _t("seen")
+        shown["result"] = gettext("hidden") if params.get("hidden") else gettext("seen")
     elif code == "dnd5e.spell_save":
         shown["roll"] = "" if params.get("auto_fail") or "die" not in params else (
             f" ({_roll(params, 'bonus')})")  # fmt: skip
@@ -219,9 +219,11 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
     elif code in ("dnd5e.rally", "dnd5e.morale"):
         shown["roll"] = _roll(params, "")
         if code == "dnd5e.morale":
-            shown["result"] = _t("holds") if params.get("success") else _t("breaks")
+            shown["result"] = gettext("holds") if params.get("success") else gettext("breaks")
         else:
-            shown["result"] = _t("rallies") if params.get("success") else _t("stays broken")
+            shown["result"] = (
+                gettext("rallies") if params.get("success") else gettext("stays broken")
+            )
     elif code == "dnd5e.configured":
         shown["from"] = CONFIGURATION_LABELS.get(params.get("from"), params.get("from"))
         shown["to"] = CONFIGURATION_LABELS.get(params.get("to"), params.get("to"))
@@ -240,7 +242,9 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
         shown["vp"] = " : ".join(str(v) for v in (params.get("vp") or {}).values())
         shown["result"] = RESULT_LABELS.get(params.get("result"), params.get("result"))
     elif code == "dnd5e.desertion":
-        shown["result"] = _t("the unit deserts") if params.get("eliminated") else _t("it stays")
+        shown["result"] = (
+            gettext("the unit deserts") if params.get("eliminated") else gettext("it stays")
+        )
     elif code == "dnd5e.siege_step":
         shown["step"] = SIEGE_STEPS.get(params.get("step"), params.get("step"))
     return shown

@@ -3,6 +3,8 @@ with the selected piece's moves and targets, hidden numbers, GM commands, 409 on
 board, fixed query counts, and the results written back to the armies (§7.3)."""
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -263,3 +265,33 @@ def test_results_are_written_back_to_the_armies(client, gm, dnd_world, wardens, 
     hero.refresh_from_db()
     assert hero.hp == 20 and not hero.dead
     assert client.post(apply, {"seq": battle.seq}).status_code == 400  # only once
+
+
+def test_log_lines_read_in_english_and_russian():
+    """Every dnd5e event code has a sentence; the Russian one uses the glossary (§9)."""
+    from django.utils import translation
+
+    from battles.dnd5e.texts import EVENT_TEXTS, event_line
+    from warfare.engine.systems.dnd5e import rules
+    from warfare.engine.systems.dnd5e.battle import actions, engine
+
+    codes = {"dnd5e.prepare", "dnd5e.incite"}  # Event(f"dnd5e.{kind}", …) in actions
+    for module in (engine, actions, rules):
+        source = Path(module.__file__).read_text(encoding="utf-8")
+        codes |= set(re.findall(r'Event\(\s*"(dnd5e\.[a-z_]+)"', source))
+    assert len(codes) > 40 and codes - set(EVENT_TEXTS) == set()
+    names = {"u1.1": "Orcs #1", "u2.1": "Guards #1"}
+    attack = {"piece": "u1.1", "attack": "greataxe", "target": "u2.1", "die": 14, "dice": [14],
+              "to_hit": 5, "ac": 16, "hit": True, "critical": False, "damage": 9}  # fmt: skip
+    line = event_line("dnd5e.attack", attack, names, lambda key: True)
+    assert line == "Orcs #1 attacks Guards #1 (greataxe): d20 14 +5 vs AC 16, hit, 9 damage."
+    with translation.override("ru"):
+        line = event_line("dnd5e.attack", attack, names, lambda key: True)
+        assert line == ("Orcs #1 атакует Guards #1 (greataxe): к20 14 +5 против КД 16, "
+                        "попадание, урон 9.")  # fmt: skip
+        morale = {"unit": "u1", "die": 7, "dice": [7], "total": 7, "dc": 10, "success": False}
+        assert "сломлено" in event_line("dnd5e.morale", morale, {"u1": "Orcs"}, bool)
+    # Another side's HP stays out of the line.
+    damage = {"target": "u2.1", "amount": 4, "hp": 7}
+    assert event_line("dnd5e.damage", damage, names, lambda key: False) == (
+        "Guards #1 takes 4 damage.")  # fmt: skip

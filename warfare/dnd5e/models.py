@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from kingdoms.models import Campaign, Faction, Versioned
 
@@ -52,9 +53,11 @@ class Creature(Versioned):
     key = models.SlugField(_("key"), max_length=40)
     name = models.CharField(_("name"), max_length=120)
     size = models.CharField(_("size"), max_length=12, choices=Size.choices, default=Size.MEDIUM)
-    ac = models.PositiveSmallIntegerField(_("AC"), validators=[MaxValueValidator(40)])
+    ac = models.PositiveSmallIntegerField(
+        pgettext_lazy("dnd5e", "AC"), validators=[MaxValueValidator(40)]
+    )
     hp = models.PositiveSmallIntegerField(
-        _("HP"), validators=[MinValueValidator(1), MaxValueValidator(999)]
+        pgettext_lazy("dnd5e", "HP"), validators=[MinValueValidator(1), MaxValueValidator(999)]
     )
     speeds = models.JSONField(_("speeds (ft)"), default=dict)
     abilities = models.JSONField(_("ability modifiers"), default=dict)
