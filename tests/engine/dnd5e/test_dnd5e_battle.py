@@ -72,6 +72,12 @@ def test_setup_errors_are_problems():
         SYSTEM.start(overlap, 1)
     with pytest.raises(SetupError):
         SYSTEM.start({"sides": "x"}, 1)
+    knight = {"key": "sir", "creature": "knight", "pos": [2, 2], "hp": 53}  # max 52
+    hurt = setup([unit("a1", "orc", [(1, 1)])], [ENEMY], a_solos=[knight])
+    hurt["sides"][1]["zone"] = [0, 0, 40, 2]
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(hurt, 1)
+    assert [p.code for p in error.value.problems] == ["dnd5e.setup.bad_hp", "dnd5e.setup.bad_zone"]
 
 
 def test_deployment_places_in_the_zone_then_the_gm_begins():
@@ -111,6 +117,20 @@ def test_configuration_speeds_and_dash(configuration, plain, dashed):
     assert _reach(state, "a1.1") == dashed
 
 
+def test_dash_in_aid_moves_the_full_odd_speed():
+    """dnd5e §5.6 [inferred]: Dash in Aid/Defend moves the regiment its full speed: 25 ft =
+    5 squares, halved to 2, dashing back to 5."""
+    slow = {"key": "dwarf", "name": "Dwarf", "size": "medium", "ac": 16, "hp": 11,
+            "speeds": {"walk": 25}, "abilities": {"dex": 0, "wis": 1}}  # fmt: skip
+    data = setup([unit("a1", "dwarf", [(0, 0), (0, 1)], configuration="aid")], [ENEMY],
+                 width=20, height=20)  # fmt: skip
+    data["creatures"] = [slow]
+    state = begin(data, ["a1", "b1"])
+    assert _reach(state, "a1.1") == 2
+    state, _ = run(state, "dash")
+    assert _reach(state, "a1.1") == 5
+
+
 def test_defend_cannot_attack_and_configure_is_the_action():
     """dnd5e §4.3: a unit in Defend cannot take the Attack action; Configure uses the
     regiment's action [inferred] and a regiment does not move after acting (§4.2)."""
@@ -137,6 +157,48 @@ def test_adjacent_to_enemy_cannot_move_unless_retreat():
     assert _moves(state, "a1.2")
     state, _ = run(state, "retreat")
     assert (0, 1) in _moves(state, "a1.1")
+
+
+def test_solos_are_not_held_by_adjacent_enemy_stands():
+    """dnd5e §5.3 holds stands adjacent to enemy stands; a solo moves on [inferred]."""
+    data = setup([unit("a1", "orc", [(1, 4)])], [unit("b1", "hobgoblin", [(2, 1)])],
+                 a_solos=[{"key": "sir", "creature": "knight", "pos": [1, 1]}])  # fmt: skip
+    state = begin(data, ["sir", "a1", "b1"])
+    moves = {(o.params["x"], o.params["y"]) for o in _specs(state)["move"].options}
+    assert (1, 0) in moves and (4, 1) in moves
+
+
+def test_bad_options_are_setup_problems():
+    """The seed's variants are typed options (§10); an unknown or mistyped one is refused."""
+    from warfare.engine.systems.dnd5e.battle import validate_setup
+
+    data = setup([unit("a1", "orc", [(1, 1)])], [ENEMY],
+                 options={"protection_stands": "two", "seed_magic": True})  # fmt: skip
+    assert [p.params["option"] for p in validate_setup(data)] == ["protection_stands",
+                                                                  "seed_magic"]  # fmt: skip
+    assert validate_setup(setup([unit("a1", "orc", [(1, 1)])], [ENEMY],
+                                options={"seed_autohit": True})) == []  # fmt: skip
+
+
+def test_leaving_the_grid_is_fleeing():
+    """dnd5e §5.3: a stand that leaves the grid has fled and is eliminated."""
+    data = setup([unit("a1", "orc", [(0, 1), (0, 2)])], [ENEMY])
+    state = begin(data, ["a1", "b1"])
+    assert (-1, 1) in _moves(state, "a1.1")
+    state, events = run(state, "move", piece="a1.1", x=-1, y=1)
+    assert state.stand("a1.1").gone == "fled" and "dnd5e.fled" in codes(events)
+    assert [s.key for s in state.stands_of("a1")] == ["a1.2"]
+
+
+def test_deep_water_placement_is_refused():
+    """dnd5e §4.7: only swimmers may be in deep water, at set-up too."""
+    from warfare.engine.battle.protocol import SetupError
+
+    data = setup([unit("a1", "orc", [(1, 1)])], [ENEMY],
+                 squares=[{"x": 1, "y": 1, "terrain": "water_deep"}])  # fmt: skip
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(data, 1)
+    assert [p.code for p in error.value.problems] == ["dnd5e.setup.deep_water"]
 
 
 def test_regiment_blocked_by_allies_skirmisher_passes_through():
@@ -190,6 +252,19 @@ def test_attack_roll_and_damage_with_previews():
     crit, _ = run(state, "attack", [20, 7, 5], piece="a1.1", attack="greataxe", target="b1.1")
     assert crit.stand("b1.1").hp == 0 and crit.stand("b1.1").casualty
     assert [e.code for e in events][:2] == ["dnd5e.action", "dnd5e.attack"]
+
+
+def test_isolated_target_takes_double_damage():
+    """dnd5e §4.6: an attack against an isolated stand has advantage and deals double
+    damage: greataxe 7 + 3 = 10, doubled to 20, past a hobgoblin's 11 HP."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)])],
+                 [unit("b1", "hobgoblin", [(2, 1), (5, 5)])])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    state, events = run(state, "attack", [4, 16, 7], piece="a1.1", attack="greataxe",
+                        target="b1.1")  # fmt: skip
+    record = next(e for e in events if e.code == "dnd5e.attack").params
+    assert (record["die"], record["damage"], record["advantage"]) == (16, 20, ["target_isolated"])
+    assert state.stand("b1.1").hp == 0
 
 
 def test_aid_gives_advantage_to_an_adjacent_stand():
@@ -256,6 +331,16 @@ def test_end_of_round_in_the_fixed_order():
     assert state.unit("a1").broken and state.vp["b"] == 2
 
 
+def test_morale_only_after_losing_more_than_half():
+    """dnd5e §6.2: losing exactly half of the starting stands (1 of 2) is not enough."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 3)])], [unit("b1", "hobgoblin", [(9, 1)])])
+    state = begin(data, ["a1", "b1"])
+    state = state.put(replace(state.stand("a1.1"), hp=0, casualty=True))
+    state, _ = run(state, "end_turn")
+    state, events = run(state, "end_turn")
+    assert "dnd5e.eliminated" in codes(events) and "dnd5e.morale" not in codes(events)
+
+
 def test_slide_in_offer_after_removing_a_casualty():
     """dnd5e §6.2 step 1: for each removed stand its controller may move one adjacent allied
     stand into the vacated space."""
@@ -268,6 +353,13 @@ def test_slide_in_offer_after_removing_a_casualty():
     slide = _specs(state, "a1")["slide_in"]
     assert {o.params["stand"] for o in slide.options} == {"a1.1", "a1.3"}
     assert _reject(state, "end_turn", "a1") == ["dnd5e.not_allowed"]
+    ogre = begin(setup([unit("a1", "orc", [(1, 1), (0, 1)]), unit("a2", "ogre", [(2, 0)])],
+                       [unit("b1", "hobgoblin", [(9, 1)])]), ["a1", "a2", "b1"])  # fmt: skip
+    ogre = ogre.put(replace(ogre.stand("a1.1"), hp=0, casualty=True))
+    for _ in range(3):
+        ogre, _ = run(ogre, "end_turn")
+    slides = [o.params["stand"] for o in _specs(ogre, "a1")["slide_in"].options]
+    assert slides == ["a1.2"]  # a Large stand does not fit a Medium stand's space
     state, _ = run(state, "slide_in", actor="a1", offer=0, stand="a1.3")
     assert state.stand("a1.3").pos == (1, 2)
     state, events = run(state, "done", actor="a1")
@@ -299,6 +391,12 @@ def test_hide_rolls_stealth_per_stand_against_passive_perception():
     assert "attack" not in _specs(state)
     regiment = begin(setup([unit("a1", "orc", [(1, 1)])], [ENEMY]), ["a1", "b1"])
     assert "hide" not in _specs(regiment)
+    state, _ = run(state, "end_turn")
+    state, _ = run(state, "end_turn")  # round 2: the hidden goblins attack and are seen
+    option = next(o for o in _specs(state)["attack"].options if o.params["piece"] == "a1.1")
+    assert "advantage.hidden" in dict(option.checks[0].modifier_breakdown)
+    state, _ = run(state, "attack", [2, 2], **option.params)
+    assert not state.stand("a1.1").hidden
 
 
 def test_join_size_limit_leave_and_switch():
@@ -315,10 +413,54 @@ def test_join_size_limit_leave_and_switch():
     state, _ = run(state, "end_turn")
     assert "join" not in _specs(state)  # huge vs small: two sizes larger
     state, _ = run(state, "end_turn")
+    assert state.current == "a1" and _specs(state, "sir") == {}  # sir had its turn
+    for _ in range(3):  # a1, b1, then round 2: sir (joined) has no slot, the giant has
+        state, _ = run(state, "end_turn")
     assert state.current == "a1"
     assert [o.params for o in _specs(state, "sir")["switch"].options] == [{"stand": "a1.2"}]
     state, _ = run(state, "switch", actor="sir", stand="a1.2")
     assert "leave" not in _specs(state, "sir")
+
+
+def test_a_solo_takes_one_turn_a_round():
+    """dnd5e §5.2: joined solos act on their unit's turn, unattached ones on their own; a
+    solo that acted with its unit and then left does not act again on its own initiative."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)])], [unit("b1", "hobgoblin", [(9, 1)])],
+                 a_solos=[{"key": "sir", "creature": "knight", "joined": "a1.2"}])  # fmt: skip
+    state = begin(data, ["a1", "sir", "b1"])
+    state, _ = run(state, "leave", actor="sir", x=2, y=2)
+    state, _ = run(state, "end_turn")
+    assert state.current == "b1" and state.solos_done == ("sir",)
+    state, _ = run(state, "end_turn")  # round 2: sir has its own turn now
+    state, _ = run(state, "end_turn")
+    assert state.current == "sir"
+
+
+def test_seed_variant_switching_uses_the_action():
+    """dnd5e §5.7/§10 item 4: the original switches in place of the move (the solo may still
+    attack); the seed's option uses the solo's action instead."""
+    data = setup([unit("a1", "orc", [(1, 1), (1, 2)])], [unit("b1", "hobgoblin", [(2, 1)])],
+                 a_solos=[{"key": "sir", "creature": "knight", "joined": "a1.2"}])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    original, _ = run(state, "switch", actor="sir", stand="a1.1")
+    assert "attack" in _specs(original, "sir")
+    seeded = replace(state, options=replace(state.options, seed_switch_uses_action=True))
+    seeded, _ = run(seeded, "switch", actor="sir", stand="a1.1")
+    assert "attack" not in _specs(seeded, "sir")
+
+
+def test_surprised_actors_skip_round_one():
+    """dnd5e §2/§5.2: a surprised unit or solo cannot move or act on its first turn."""
+    data = setup([unit("a1", "orc", [(1, 1)], surprised=True)], [ENEMY],
+                 b_solos=[{"key": "wiz", "creature": "mage", "pos": [9, 1], "surprised": True}],
+                 initiative={"a1": 20, "b1": 1, "wiz": 10})  # fmt: skip
+    state = SYSTEM.start(data, 1)
+    assert state.current == "b1"
+    surprised = [e.params["actor"] for e in SYSTEM.start_events(state)
+                 if e.code == "dnd5e.surprised"]  # fmt: skip
+    assert surprised == ["a1", "wiz"]
+    state, _ = run(state, "end_turn")
+    assert state.round == 2 and state.current == "a1"
 
 
 def test_commander_prepare_and_incite():
@@ -335,6 +477,8 @@ def test_commander_prepare_and_incite():
     assert (check.modifier, check.dc) == (2, 15)
     state, _ = run(state, "incite", [13], actor="sir")
     assert state.unit("a1").incited == 2
+    terms = dict(_specs(state)["attack"].options[0].checks[0].modifier_breakdown)
+    assert "advantage.incite" not in terms  # "on its next turn"
     state, _ = run(state, "end_turn")
     state, _ = run(state, "end_turn")  # end of round 1 → round 2, a1 again
     assert state.current == "a1" and state.unit("a1").incited == 1
@@ -355,6 +499,72 @@ def test_fireball_from_a_stand_deals_double_damage():
     save = next(e for e in events if e.code == "dnd5e.spell_save").params
     assert save["damage"] == 16 and not save["success"]
     assert state.stand("b1.1").hp == 0 and state.stand("b1.2").hp == 14  # overflow 1
+
+
+def test_skirmishers_have_advantage_on_dex_saves():
+    """dnd5e §4.2: skirmisher stands have advantage on Dexterity saving throws (goblin +2:
+    3 and 12 keep 12, 14 vs DC 14 saves for half: 8 → 4, doubled from a stand → 8)."""
+    data = setup([unit("a1", "mage", [(1, 1)])],
+                 [unit("b1", "goblin", [(6, 1), (6, 3)], kind="skirmisher")])  # fmt: skip
+    state = begin(data, ["a1", "b1"])
+    state, events = run(state, "cast", [1] * 8 + [3, 12], piece="a1.1", spell="fireball",
+                        x=6, y=1)  # fmt: skip
+    save = next(e for e in events if e.code == "dnd5e.spell_save").params
+    assert (save["dice"], save["advantage"], save["success"]) == ([3, 12], ["skirmisher"], True)
+    assert save["damage"] == 8 and state.stand("b1.1").casualty
+
+
+def test_a_cone_starts_next_to_the_caster_and_points_away():
+    """dnd5e §5.5: a cone's origin is on one side of the caster's space; 60 ft = 3 squares
+    long, each row as wide as its distance from the origin."""
+    cone = {"key": "breath", "range_ft": 0, "damage": "2d6", "save": "dex", "dc": 12,
+            "area": ["cone", 60]}  # fmt: skip
+    dragon = {"key": "drake", "name": "Drake", "size": "medium", "ac": 14, "hp": 30,
+              "speeds": {"walk": 30}, "abilities": {"dex": 1}, "spells": [cone]}  # fmt: skip
+    data = setup([unit("a1", "drake", [(1, 1)])], [unit("b1", "orc", [(3, 2), (4, 0), (3, 0)])])
+    data["creatures"] = [dragon]
+    state = begin(data, ["a1", "b1"])
+    options = [o.params for o in _specs(state)["cast"].options]
+    assert len(options) == 4
+    assert {"piece": "a1.1", "spell": "breath", "x": 2, "y": 1, "direction": "e"} in options
+    state, events = run(state, "cast", [1, 1, 5, 5], piece="a1.1", spell="breath", x=2, y=1,
+                        direction="e")  # fmt: skip
+    hit = [e.params["target"] for e in events if e.code == "dnd5e.spell_save"]
+    assert hit == ["b1.1", "b1.2"]  # rows: (2,1); (3,1),(3,2); (4,0),(4,1),(4,2)
+    assert state.stand("b1.1").hp == 15 - 2 * 2
+
+
+def test_stand_partly_in_an_area_takes_half_damage():
+    """dnd5e §5.5: a stand only partly inside an area takes half damage; a solo's area
+    spell is not doubled. Fireball (20 ft = 1 square) on one square of a Large ogre stand:
+    8d6 of 1s = 8, failed Dex save (-1 + 5 < 14), half = 4."""
+    data = setup([unit("a1", "orc", [(1, 1)])], [unit("b1", "ogre", [(6, 1)])],
+                 a_solos=[{"key": "wiz", "creature": "mage", "pos": [1, 2]}])  # fmt: skip
+    state = begin(data, ["wiz", "a1", "b1"])
+    state, events = run(state, "cast", [1] * 8 + [5], piece="wiz", spell="fireball", x=6, y=1)
+    save = next(e for e in events if e.code == "dnd5e.spell_save").params
+    assert (save["damage"], save["partial"]) == (4, True)
+    assert state.stand("b1.1").hp == 55
+    assert state.solo("wiz").spells_used == {"fireball": 1}
+
+
+def test_a_stands_multi_target_spell_affects_one_stand_per_creature():
+    """dnd5e §5.5: a stand's spell that targets several creatures may affect one stand per
+    creature (2 here): the damage (2d6: 3 + 3) is rolled once, each target saves (orc Dex
+    +1 vs DC 13): 5 fails (6), 15 saves for half (3)."""
+    caster = {"key": "druid", "name": "Druid", "size": "medium", "ac": 11, "hp": 27,
+              "speeds": {"walk": 30}, "abilities": {"dex": 1, "wis": 2},
+              "spells": [{"key": "thorns", "range_ft": 60, "damage": "2d6", "save": "dex",
+                          "dc": 13, "targets": 2}]}  # fmt: skip
+    data = setup([unit("a1", "druid", [(1, 1), (1, 2)])], [unit("b1", "orc", [(4, 1), (3, 2)])])
+    data["creatures"] = [caster]
+    state = begin(data, ["a1", "b1"])
+    params = {"piece": "a1.1", "spell": "thorns", "target": "b1.1"}
+    assert _reject(state, "cast", also=["b1.2", "a1.2"], **params) == ["dnd5e.too_many_targets"]
+    assert _reject(state, "cast", also=["a1.2"], **params) == ["dnd5e.bad_target"]
+    assert _reject(state, "cast", also=["b1.1"], **params) == ["dnd5e.bad_target"]
+    state, _ = run(state, "cast", [3, 3, 5, 15], also=["b1.2"], **params)
+    assert (state.stand("b1.1").hp, state.stand("b1.2").hp) == (9, 12)
 
 
 def test_solo_targeted_spell_cannot_target_a_stand():

@@ -86,10 +86,6 @@ class Grid:
     def fits(self, anchor: Pos, size: int) -> bool:
         return all(self.inside(p) for p in squares_of(anchor, size))
 
-    def elevation(self, anchor: Pos, size: int) -> int:
-        """A piece stands as high as its highest square [inferred]."""
-        return max(self.at(p).elevation for p in squares_of(anchor, size))
-
     def with_square(self, pos: Pos, square: Square) -> "Grid":
         return Grid(self.width, self.height, {**self.squares, pos: square})
 
@@ -185,9 +181,11 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
     result = {pos: (cost, False) for pos, cost in best.items() if pos != start}
     result = {pos: value for pos, value in result.items() if rules.can_stop(pos)}
     for pos in list(best):
+        if pos == start:
+            continue  # the bonus follows a move that ENDS on a road
         road = all(grid.at(p).terrain == "road" and not grid.at(p).difficult
                    for p in squares_of(pos, rules.size))  # fmt: skip
-        if not road or (pos != start and rules.stops_at(pos)):
+        if not road or rules.stops_at(pos):
             continue
         for dx, dy in DIRECTIONS.values():
             nxt = (pos[0] + dx, pos[1] + dy)

@@ -51,7 +51,7 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         value=1,
         tag=Tag.INFERRED,
         source="dnd5e §5.6",
-        note="Dash in Aid/Defend adds the (halved) speed again: the regiment moves its full speed.",
+        note="Dash in Aid/Defend: the regiment moves its full speed (25 ft: 5 squares, not 2 + 2).",
     ),
     HouseDefault(
         key="rally.costs_bonus_action",
@@ -181,6 +181,15 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         note="VP lead for a total victory (printed).",
     ),
     HouseDefault(
+        key="end.army_gone",
+        value=1,
+        tag=Tag.GAP,
+        source="dnd5e §7.3",
+        note="The text ends a battle only at 10 VP. When an army has no stand on the field and "
+        "no solo able to act at the end of a round, the battle ends: the other army wins "
+        "('last_standing'), or a draw when neither has anything left (0: fight on).",
+    ),
+    HouseDefault(
         key="siege.one_square",
         value=0,
         tag=Tag.INFERRED,
@@ -193,14 +202,6 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         tag=Tag.INFERRED,
         source="dnd5e §8",
         note="A suspended cauldron tips onto a square at most this many squares away.",
-    ),
-    HouseDefault(
-        key="solo.own_initiative_dex",
-        value=1,
-        tag=Tag.INFERRED,
-        source="dnd5e §5.2, §13 item 4",
-        note="Unattached solos roll d20 + their own Dex; ties go to the higher Dex, then to the "
-        "first listed.",
     ),
     HouseDefault(
         key="fly.ignores_terrain",

@@ -19,8 +19,10 @@ from warfare.engine.systems.dnd5e.state import (
     DEFEND,
     SKIRMISHER,
     BattleState,
+    Engine,
     Event,
     Objective,
+    ObjectiveSquare,
     Solo,
     Stand,
 )
@@ -47,8 +49,8 @@ def squares(state: BattleState, key: str) -> tuple[Pos, ...]:
         return squares(state, item.joined)
     if isinstance(item, Stand | Solo) and item.pos is not None:
         return squares_of(item.pos, size_of(state, item))
-    if item is not None and hasattr(item, "kind") and hasattr(item, "crew"):
-        return squares_of(item.pos, SIEGE_ENGINES[item.kind].space)  # type: ignore[union-attr]
+    if isinstance(item, Engine):
+        return squares_of(item.pos, SIEGE_ENGINES[item.kind].space)
     return ()
 
 
@@ -81,6 +83,14 @@ def enemy_of(state: BattleState, side: str) -> str:
     return next(s for s in state.sides if s != side)
 
 
+def within(a: tuple[Pos, ...], b: tuple[Pos, ...], n: int) -> bool:
+    """'Within n squares' (§4.6, §7.1): counting the squares between the two (diagonal
+    neighbours are 1 apart, §3), or the steps with house `within.counts_squares_between` 0."""
+    if house_value("within.counts_squares_between"):
+        return between(a, b) <= n
+    return steps(a, b) <= n
+
+
 def is_isolated(state: BattleState, key: str) -> bool:
     """§4.6: a regiment stand not adjacent to another stand of its unit; a skirmisher stand
     more than 1 square from every other stand of its unit; an unattached solo more than 1
@@ -95,12 +105,12 @@ def is_isolated(state: BattleState, key: str) -> bool:
         if not others:
             return bool(house_value("isolation.lone_stand"))
         if state.unit(item.unit).kind == SKIRMISHER:
-            return not any(between(mine, squares(state, o.key)) <= 1 for o in others)
+            return not any(within(mine, squares(state, o.key), 1) for o in others)
         return not any(adjacent(mine, squares(state, o.key)) for o in others)
     if isinstance(item, Solo) and item.on_field:
         mine = squares(state, key)
         allies = field_stands(state, item.side)
-        return not any(between(mine, squares(state, a.key)) <= 1 for a in allies)
+        return not any(within(mine, squares(state, a.key), 1) for a in allies)
     return False
 
 
@@ -122,8 +132,9 @@ def speed(state: BattleState, piece: Stand | Solo, dashed: bool) -> int:
     if isinstance(piece, Stand):
         unit = state.unit(piece.unit)
         if unit.configuration in (AID, DEFEND):
-            half = squares_ // 2
-            return half * 2 if dashed else half
+            if not dashed:
+                return squares_ // 2
+            return squares_ if house_value("dash.half_speed_to_full") else squares_ // 2 * 2
     return squares_ * 2 if dashed else squares_
 
 
@@ -163,8 +174,8 @@ def target_ac(state: BattleState, target: str) -> tuple[int, tuple[tuple[str, in
     if target.startswith("sq:"):
         square = objective_square(state, target)
         return square.ac, (("objective", square.ac),)
-    if item is not None and hasattr(item, "crew"):
-        ac = SIEGE_ENGINES[item.kind].ac  # type: ignore[union-attr]
+    if isinstance(item, Engine):
+        ac = SIEGE_ENGINES[item.kind].ac
         return ac, (("engine", ac),)
     assert isinstance(item, Stand | Solo)
     base = creature_of(state, item).ac
@@ -378,7 +389,7 @@ def wisdom_save(
 # --- objectives and VP (§7) ---------------------------------------------------------------------
 
 
-def objective_square(state: BattleState, key: str):  # noqa: ANN201 - ObjectiveSquare
+def objective_square(state: BattleState, key: str) -> ObjectiveSquare:
     _, x, y = key.split(":")
     for objective in state.objectives:
         for square in objective.squares:
@@ -416,7 +427,7 @@ def protection_holds(state: BattleState, objective: Objective) -> bool:
                    if adjacent(here, squares(state, s.key)))  # fmt: skip
         if near < state.options.protection_stands:
             continue
-        if all(between(here, squares(state, e)) > clearance for e in enemies):
+        if not any(within(here, squares(state, e), clearance) for e in enemies):
             return True
     return False
 
@@ -499,7 +510,3 @@ def balance_hint(objectives: Sequence[Mapping[str, Any]], sides: Sequence[str]) 
     if len(set(values)) > 1:
         hints.append({"code": "balance.uneven", "vp": dict(zip(sides, values, strict=True))})
     return {"sides": per, "hints": hints}
-
-
-def distance(state: BattleState, a: str, b: str) -> int:
-    return steps(squares(state, a), squares(state, b))

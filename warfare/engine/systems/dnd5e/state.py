@@ -223,7 +223,7 @@ class Turn(_Plain):
     """The current actor's turn: `action` the unit's one action (§5.4); `spent` squares moved
     per piece; `done_moving` pieces whose move is over; `acted` pieces that used their action;
     `attacks` made per piece; `aided` helped stand per helper; `bonus` solos that used their
-    bonus action; `dashed`."""
+    bonus action; `dashed`; `solos` joined solos that acted on this unit's turn."""
 
     actor: str
     action: str | None = None
@@ -234,12 +234,13 @@ class Turn(_Plain):
     aided: Mapping[str, str] = field(default_factory=dict)
     bonus: tuple[str, ...] = ()
     dashed: bool = False
+    solos: tuple[str, ...] = ()
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Turn":
         return cls(d["actor"], d["action"], dict(d["spent"]), tuple(d["done_moving"]),
                    tuple(d["acted"]), dict(d["attacks"]), dict(d["aided"]), tuple(d["bonus"]),
-                   d["dashed"])  # fmt: skip
+                   d["dashed"], tuple(d["solos"]))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -260,13 +261,15 @@ class Offer(_Plain):
 class Options(_Plain):
     """Per-battle options: the seed's variants of §10 (all off by default) and house choices.
 
-    seed_morale_check (#2: Wisdom check, not save), seed_one_death_save (#5), seed_autohit
+    seed_morale_check (#2: Wisdom check, not save), seed_switch_uses_action (#4: a joined
+    solo leaves or switches stands instead of its action), seed_one_death_save (#5), seed_autohit
     (#6: ranged attacks also auto-hit Destruction squares), seed_all_or_nothing (#7),
     protection_stands (#8: 2, the seed 1), draw_fight_on (#9: on a tie keep fighting rounds
     instead of the GM's draw / one more round), morale_every_round, hp_multiplier (§13.1).
     """
 
     seed_morale_check: bool = False
+    seed_switch_uses_action: bool = False
     seed_one_death_save: bool = False
     seed_autohit: bool = False
     seed_all_or_nothing: bool = False
@@ -303,6 +306,7 @@ class BattleState(_Plain):
     pending: tuple[str, ...] = ()
     zones: Mapping[str, tuple[int, int, int, int]] = field(default_factory=dict)
     spell_uses: Mapping[str, int] = field(default_factory=dict)
+    solos_done: tuple[str, ...] = ()
     result: Mapping[str, Any] | None = None
     sequence: int = 0
     opening: tuple[Event, ...] = ()
@@ -380,6 +384,7 @@ class BattleState(_Plain):
             pending=tuple(d["pending"]),
             zones={k: tuple(v) for k, v in d["zones"].items()},  # type: ignore[misc]
             spell_uses={k: int(v) for k, v in d["spell_uses"].items()},
+            solos_done=tuple(d["solos_done"]),
             result=d.get("result"),
             sequence=d["sequence"],
             opening=tuple(Event.from_dict(e) for e in d["opening"]),

@@ -84,8 +84,8 @@ def acting_solo(state: BattleState, actor: str) -> Solo | None:
     if not state.turn or not any(s.key == actor for s in state.solos):
         return None
     solo = state.solo(actor)
-    if not solo.can_act:
-        return None
+    if not solo.can_act or actor in state.solos_done:
+        return None  # a solo takes one turn a round, joined or not
     if state.turn.actor == actor and not solo.joined:
         return solo
     if solo.joined and state.stand(solo.joined).unit == state.turn.actor:
@@ -148,7 +148,8 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
         return None
 
     def stops_at(pos: Pos) -> bool:
-        return not retreat and _next_to(squares_of(pos, size), enemy_squares)
+        # §5.3 speaks of stands: a solo is not held by adjacent enemies [inferred].
+        return is_stand and not retreat and _next_to(squares_of(pos, size), enemy_squares)
 
     def can_stop(pos: Pos) -> bool:
         if join:
@@ -188,8 +189,7 @@ def destinations(state: BattleState, piece: Stand | Solo) -> dict[Pos, tuple[int
     rules = move_rules(state, piece, retreat)
     start = piece.pos
     assert start is not None
-    if not retreat and _next_to(squares_of(start, rules.size), _enemy_stand_squares(
-            state, state.side_of(piece.key))):  # fmt: skip
+    if rules.stops_at(start):
         return {}
     budget = speed(state, piece, turn.dashed) - turn.spent.get(piece.key, 0)
     if budget <= 0:
@@ -200,8 +200,6 @@ def destinations(state: BattleState, piece: Stand | Solo) -> dict[Pos, tuple[int
 def movers(state: BattleState, actor: str) -> list[Stand | Solo]:
     unit = acting_unit(state, actor)
     if unit:
-        if state.unit(unit).surprised and state.round == 1:
-            return []
         return [s for s in state.stands_of(unit) if s.on_field and _may_move(state, s)]
     solo = acting_solo(state, actor)
     if solo and not solo.joined and _may_move(state, solo):
@@ -243,7 +241,7 @@ def _attack_allowed(state: BattleState, actor: str) -> bool:
     unit = acting_unit(state, actor)
     if unit:
         u = state.unit(unit)
-        if u.broken or u.configuration == DEFEND or (u.surprised and state.round == 1):
+        if u.broken or u.configuration == DEFEND:
             return False
         return _turn(state).action in (None, "attack")
     return acting_solo(state, actor) is not None
@@ -440,9 +438,6 @@ def _unit_fresh(state: BattleState, actor: str) -> str | None:
     unit = acting_unit(state, actor)
     if not unit or _turn(state).action is not None:
         return None
-    u = state.unit(unit)
-    if u.surprised and state.round == 1:
-        return None
     return unit
 
 
@@ -573,8 +568,7 @@ def casters(state: BattleState, actor: str) -> list[Stand | Solo]:
     turn = _turn(state)
     unit = acting_unit(state, actor)
     if unit:
-        u = state.unit(unit)
-        if u.broken or (u.surprised and state.round == 1):
+        if state.unit(unit).broken:
             return []
         return [s for s in state.stands_of(unit) if s.on_field and s.key not in turn.acted
                 and creature_of(state, s).spells]  # fmt: skip
@@ -626,19 +620,33 @@ def cast_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tuple
                         checks = (CheckPreview("spell_save", 0, (), spell.dc),)
                     yield {"piece": caster.key, "spell": spell.key, "target": target}, checks
                 continue
-            reach = range_squares(spell.range_ft)
-            mine = squares(state, caster.key)
-            shape = spell.area[0]
-            directions = ("n", "e", "s", "w") if shape in ("cone", "line") else ("n",)
-            for y in range(state.grid.height):
-                for x in range(state.grid.width):
-                    if steps(mine, ((x, y),)) > reach or (x, y) in mine:
-                        continue
-                    for direction in directions:
-                        params = {"piece": caster.key, "spell": spell.key, "x": x, "y": y}
-                        if len(directions) > 1:
-                            params["direction"] = direction
-                        yield params, (CheckPreview("spell_save", 0, (), spell.dc),)
+            yield from _area_options(state, caster, spell)
+
+
+def _area_options(
+    state: BattleState, caster: Stand | Solo, spell: Spell
+) -> Iterator[tuple[Params, tuple]]:
+    """§5.5: a cone or line starts at a square next to one side of the caster's space and
+    points away from it; a sphere/cube/cylinder is centred on any square in range."""
+    assert spell.area is not None
+    check = (CheckPreview("spell_save", 0, (), spell.dc),)
+    mine = squares(state, caster.key)
+    base = {"piece": caster.key, "spell": spell.key}
+    if spell.area[0] in ("cone", "line"):
+        seen: set[tuple[Pos, str]] = set()
+        for x, y in mine:
+            for direction, (dx, dy) in DIRECTIONS.items():
+                origin = (x + dx, y + dy)
+                if origin in mine or not state.grid.inside(origin) or (origin, direction) in seen:
+                    continue
+                seen.add((origin, direction))
+                yield {**base, "x": origin[0], "y": origin[1], "direction": direction}, check
+        return
+    reach = range_squares(spell.range_ft)
+    for y in range(state.grid.height):
+        for x in range(state.grid.width):
+            if (x, y) not in mine and steps(mine, ((x, y),)) <= reach:
+                yield {**base, "x": x, "y": y}, check
 
 
 def _save(
@@ -667,6 +675,62 @@ def _save(
                      "advantage": advantage, "success": success}  # fmt: skip
 
 
+def also_problem(state: BattleState, params: Mapping[str, Any]) -> str | None:
+    """§5.5: a stand's spell that targets several creatures affects one stand or unattached
+    solo per creature: `also` lists the extra targets (distinct, in range, at most
+    targets - 1). None if fine, else the problem code."""
+    caster = state.find(str(params.get("piece")))
+    if not isinstance(caster, Stand | Solo):
+        return "bad_param"
+    spell = creature_of(state, caster).spell(str(params.get("spell")))
+    extra = list(params["also"])
+    if spell is None or spell.area is not None or len(extra) > spell.targets - 1:
+        return "too_many_targets"
+    allowed = set(_spell_targets(state, caster, spell)) - {params.get("target")}
+    if len(set(extra)) != len(extra) or not set(extra) <= allowed:
+        return "bad_target"
+    return None
+
+
+def _targeted(
+    state: BattleState,
+    caster: Stand | Solo,
+    spell: Spell,
+    target: str,
+    total: int | None,
+    ctx: Ctx,
+) -> BattleState:
+    """One target of a targeted spell (§5.5): a stand's spell against an isolated solo has
+    advantage and double damage (attack) or gives disadvantage and double damage on a
+    failed save."""
+    by_stand = isinstance(caster, Stand)
+    item = state.find(target)
+    vs_isolated_solo = by_stand and isinstance(item, Solo) and is_isolated(state, target)
+    if spell.attack_bonus is not None:
+        profile = attack_profile(state, caster.key, spell.attack_bonus, False, target)
+        die, dice_ = roll_d20(ctx.dice, profile.mode, "spell_attack")
+        crit = die == 20
+        hit = crit or (die != 1 and die + spell.attack_bonus >= profile.ac)
+        amount = 0
+        if hit:
+            amount = roll_damage(ctx.dice, spell.damage, crit=crit,
+                                 double=profile.double_damage, purpose="damage")  # fmt: skip
+        ctx.events.append(Event("dnd5e.spell_attack", {
+            "piece": caster.key, "target": target, "die": die, "dice": list(dice_),
+            "ac": profile.ac, "hit": hit, "damage": amount}))  # fmt: skip
+        if hit:
+            state = apply_damage(state, target, amount, crit, spell.damage_type, ctx)
+        return state
+    assert total is not None
+    ok, record = _save(state, target, spell.save or "dex", spell.dc or 10, ctx.dice,
+                       vs_isolated_solo)  # fmt: skip
+    amount = (total // 2 if spell.half_on_save else 0) if ok else total
+    if vs_isolated_solo and not ok:
+        amount *= 2
+    ctx.events.append(Event("dnd5e.spell_save", {**record, "damage": amount}))
+    return apply_damage(state, target, amount, False, spell.damage_type, ctx)
+
+
 def resolve_cast(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
     caster = state.find(params["piece"])
     assert isinstance(caster, Stand | Solo)
@@ -685,40 +749,13 @@ def resolve_cast(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Ba
     by_stand = isinstance(caster, Stand)
     ctx.events.append(Event("dnd5e.cast", dict(params)))
     if spell.area is None:
-        target = str(params["target"])
-        item = state.find(target)
-        vs_isolated_solo = by_stand and isinstance(item, Solo) and is_isolated(state, target)
-        if spell.attack_bonus is not None:
-            profile = attack_profile(state, caster.key, spell.attack_bonus, False, target)
-            die, dice_ = roll_d20(ctx.dice, profile.mode, "spell_attack")
-            crit = die == 20
-            hit = crit or (die != 1 and die + spell.attack_bonus >= profile.ac)
-            amount = (
-                roll_damage(
-                    ctx.dice,
-                    spell.damage,
-                    crit=crit,
-                    double=profile.double_damage,
-                    purpose="damage",
-                )
-                if hit
-                else 0
-            )
-            ctx.events.append(Event("dnd5e.spell_attack", {
-                "piece": caster.key, "target": target, "die": die, "dice": list(dice_),
-                "ac": profile.ac, "hit": hit, "damage": amount}))  # fmt: skip
-            if hit:
-                state = apply_damage(state, target, amount, crit, spell.damage_type, ctx)
-        else:
+        chosen = [str(params["target"]), *(str(k) for k in params.get("also") or ())]
+        total = None
+        if spell.attack_bonus is None:  # a save spell's damage is rolled once for all
             total = roll_damage(ctx.dice, spell.damage, crit=False, double=False,
                                 purpose="damage")  # fmt: skip
-            ok, record = _save(state, target, spell.save or "dex", spell.dc or 10, ctx.dice,
-                               vs_isolated_solo)  # fmt: skip
-            amount = (total // 2 if spell.half_on_save else 0) if ok else total
-            if vs_isolated_solo and not ok:
-                amount *= 2
-            ctx.events.append(Event("dnd5e.spell_save", {**record, "damage": amount}))
-            state = apply_damage(state, target, amount, False, spell.damage_type, ctx)
+        for target in chosen:
+            state = _targeted(state, caster, spell, target, total, ctx)
         return _reveal(state, caster.key)
     origin = (int(params["x"]), int(params["y"]))
     area = area_squares(spell.area[0], spell.area[1], origin, params.get("direction", "n"))
@@ -784,10 +821,26 @@ def resolve_join(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Ba
     return state.put(replace(solo, joined=params["stand"], pos=None, hidden=False))
 
 
+def _may_reposition(state: BattleState, solo: Solo | None) -> bool:
+    """§5.7: a joined solo leaves or switches in place of its move (the seed: in place of
+    its action, option `seed_switch_uses_action`, §10 item 4)."""
+    if not solo or not solo.joined:
+        return False
+    used = _turn(state).acted if state.options.seed_switch_uses_action else _turn(state).done_moving
+    return solo.key not in used
+
+
+def _reposition(state: BattleState, actor: str) -> BattleState:
+    turn = _turn(state)
+    if state.options.seed_switch_uses_action:
+        return _set_turn(state, acted=(*turn.acted, actor))
+    return _set_turn(state, done_moving=(*turn.done_moving, actor))
+
+
 def leave_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tuple]]:
-    """§5.7: in place of its move a joined solo leaves into an empty adjacent space."""
+    """§5.7: a joined solo leaves into an empty adjacent space (see `_may_reposition`)."""
     solo = acting_solo(state, actor)
-    if not solo or not solo.joined or solo.key in _turn(state).done_moving:
+    if not _may_reposition(state, solo):
         return
     size = size_of(state, solo)
     occ = occupancy(state)
@@ -814,8 +867,7 @@ def resolve_leave(state: BattleState, actor: str, params: Params, ctx: Ctx) -> B
     if unit.commander == actor:
         state = state.put(replace(unit, commander=None))
         ctx.events.append(Event("dnd5e.command_lost", {"unit": unit.key, "solo": actor}))
-    turn = _turn(state)
-    state = _set_turn(state, done_moving=(*turn.done_moving, actor))
+    state = _reposition(state, actor)
     ctx.events.append(Event("dnd5e.left", {"solo": actor, "to": [params["x"], params["y"]]}))
     return state.put(replace(state.solo(actor), joined=None,
                              pos=(int(params["x"]), int(params["y"]))))  # fmt: skip
@@ -823,9 +875,9 @@ def resolve_leave(state: BattleState, actor: str, params: Params, ctx: Ctx) -> B
 
 def switch_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tuple]]:
     solo = acting_solo(state, actor)
-    if not solo or not solo.joined or solo.key in _turn(state).done_moving:
+    if not solo or not _may_reposition(state, solo):
         return
-    current = state.stand(solo.joined)
+    current = state.stand(str(solo.joined))
     for stand in state.stands_of(current.unit):
         if (
             stand.key != current.key
@@ -837,8 +889,7 @@ def switch_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tup
 
 
 def resolve_switch(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
-    turn = _turn(state)
-    state = _set_turn(state, done_moving=(*turn.done_moving, actor))
+    state = _reposition(state, actor)
     ctx.events.append(Event("dnd5e.switched", {"solo": actor, "stand": params["stand"]}))
     return state.put(replace(state.solo(actor), joined=params["stand"]))
 
@@ -1032,7 +1083,11 @@ TURN_ACTIONS: Mapping[str, tuple[Options, Resolve]] = {
 }
 """Command kind -> (options, resolve), in the order the board lists them."""
 
-OPTIONAL: Mapping[str, tuple[str, ...]] = {"attack": ("overflow",), "hide": ("stands",)}
+OPTIONAL: Mapping[str, tuple[str, ...]] = {
+    "attack": ("overflow",),
+    "hide": ("stands",),
+    "cast": ("also",),
+}
 """Params a command may add to a listed option (validated by the engine)."""
 
 COSTS: Mapping[str, int] = {

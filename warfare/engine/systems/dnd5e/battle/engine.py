@@ -44,8 +44,8 @@ objectives and the end of the battle. GM commands (actor None): "begin", "award"
 "gm_correction" {piece, hp?, conditions?}.
 """
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Iterator, Mapping
+from dataclasses import fields, replace
 from typing import Any
 
 from warfare.engine.battle.protocol import (
@@ -67,6 +67,7 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     Ctx,
     acting_solo,
     acting_unit,
+    also_problem,
 )
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature
 from warfare.engine.systems.dnd5e.grid import TERRAINS, Grid, Pos, adjacent, squares_of
@@ -200,11 +201,19 @@ def _validate(setup: Mapping[str, Any]) -> list[Problem]:
                     problems.append(_p("setup.unknown_creature", creature=creature))
                 elif creatures[creature].size == "gargantuan":
                     problems.append(_p("setup.gargantuan_stand", unit=key))  # §4.1
+        zone = side.get("zone")
+        if zone is not None:
+            x0, y0, x1, y1 = (int(v) for v in zone)
+            if not (grid.inside((x0, y0)) and grid.inside((x1, y1)) and x0 <= x1 and y0 <= y1):
+                problems.append(_p("setup.bad_zone", side=side.get("key")))
         for solo in side.get("solos") or ():
             key = str(solo.get("key", ""))
             new_key(key)
-            if solo.get("creature") not in creatures:
+            creature = creatures.get(solo.get("creature"))
+            if creature is None:
                 problems.append(_p("setup.unknown_creature", creature=solo.get("creature")))
+            elif not 0 <= int(solo.get("hp", creature.hp)) <= creature.hp:
+                problems.append(_p("setup.bad_hp", solo=key))
     for side in sides:
         for solo in side.get("solos") or ():
             joined = solo.get("joined")
@@ -212,6 +221,11 @@ def _validate(setup: Mapping[str, Any]) -> list[Problem]:
                 problems.append(_p("setup.bad_join", solo=solo.get("key"), stand=joined))
             if solo.get("commander") and joined is None:
                 problems.append(_p("setup.commander_not_joined", solo=solo.get("key")))
+    option_types = {f.name: type(f.default) for f in fields(Options)}
+    for name, value in dict(setup.get("options") or {}).items():
+        wanted = option_types.get(name)
+        if wanted is None or type(value) is not wanted:
+            problems.append(_p("setup.bad_option", option=name))
     for objective in setup.get("objectives") or ():
         if objective.get("type") not in OBJECTIVE_TYPES:
             problems.append(_p("setup.bad_objective", objective=objective.get("key")))
@@ -305,7 +319,7 @@ def _build(setup: Mapping[str, Any]) -> BattleState:
 
 
 def _placement_problems(state: BattleState) -> list[Problem]:
-    """Pieces overlapping, off the grid, or in deep water without a swim speed."""
+    """Pieces overlapping, off the grid, or in deep water without a swim speed (§4.7)."""
     problems = []
     seen: dict[Pos, str] = {}
     for key in [s.key for s in state.stands if s.pos] + [s.key for s in state.solos if s.pos]:
@@ -318,6 +332,9 @@ def _placement_problems(state: BattleState) -> list[Problem]:
             if p in seen:
                 problems.append(_p("setup.overlap", piece=key, other=seen[p]))
             seen[p] = key
+        swims = creature_of(state, piece).speeds.get("swim")
+        if not swims and any(state.grid.at(p).terrain == "water_deep" for p in squares(state, key)):
+            problems.append(_p("setup.deep_water", piece=key))  # §4.7
     for engine in state.engines:
         for p in squares(state, engine.key):
             if p in seen or not state.grid.inside(p):
@@ -380,32 +397,33 @@ def _can_take_turn(state: BattleState, key: str) -> bool:
     item = state.find(key)
     if isinstance(item, Unit):
         return any(s.on_field for s in state.stands_of(key))
-    return isinstance(item, Solo) and item.on_field and item.can_act
+    return (
+        isinstance(item, Solo) and item.on_field and item.can_act
+        and key not in state.solos_done
+    )  # fmt: skip
 
 
 def _begin_round(state: BattleState, number: int, dice: Any) -> tuple[BattleState, list[Event]]:
     events = [Event("dnd5e.round", {"round": number})]
-    state = replace(state, phase=ROUND, round=number, turn_index=-1, turn=None)
+    state = replace(state, phase=ROUND, round=number, turn_index=-1, turn=None, solos_done=())
     state = _advance(state, events, dice)
     return state, events
 
 
 def _advance(state: BattleState, events: list[Event], dice: Any) -> BattleState:
-    """Start the next actor's turn (skipping the absent and, in round 1, the surprised,
-    §2); after the last one, the end of the round."""
+    """Start the next actor's turn, skipping the absent and, in round 1, the surprised (they
+    neither move nor act, §2, §5.2; a unit's joined solos with it); after the last one, the
+    end of the round."""
     index = state.turn_index + 1
     while index < len(state.order):
         key = state.order[index]
         if _can_take_turn(state, key):
             item = state.find(key)
-            surprised = getattr(item, "surprised", False) and state.round == 1
-            if surprised and isinstance(item, Solo):
+            if getattr(item, "surprised", False) and state.round == 1:
                 events.append(Event("dnd5e.surprised", {"actor": key}))
             else:
                 state = replace(state, turn_index=index, turn=Turn(key))
                 events.append(Event("dnd5e.turn", {"actor": key, "round": state.round}))
-                if surprised:
-                    events.append(Event("dnd5e.surprised", {"actor": key}))
                 return _start_of_turn(state, key, events, dice)
         index += 1
     return _end_of_round(replace(state, turn=None, turn_index=len(state.order)), events, dice)
@@ -441,6 +459,9 @@ def _end_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState
         state = state.put(replace(item, prepared=max(0, item.prepared - 1),
                                   incited=max(0, item.incited - 1)))  # fmt: skip
     events.append(Event("dnd5e.turn_end", {"actor": actor}))
+    assert state.turn is not None
+    done = [*state.turn.solos, *([actor] if isinstance(item, Solo) else [])]
+    state = replace(state, solos_done=tuple(dict.fromkeys((*state.solos_done, *done))))
     return _advance(state, events, dice)
 
 
@@ -536,6 +557,10 @@ def _finish_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
     state, scored = score_objectives(state)
     events.extend(scored)
     band = end_band(state.vp, state.sides)
+    present = [side for side in state.sides if _present(state, side)]
+    if band is None and len(present) < 2 and house_value("end.army_gone"):
+        winner_ = present[0] if present else None
+        return _finish(state, "last_standing" if winner_ else "draw", winner_, events, dice)
     if band is None:
         state, more = _begin_round(state, state.round + 1, dice)
         events.extend(more)
@@ -550,6 +575,13 @@ def _finish_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
         events.append(Event("dnd5e.tie", {"vp": dict(state.vp)}))
         return replace(state, phase=DRAW)
     return _finish(state, result, winner, events, dice)
+
+
+def _present(state: BattleState, side: str) -> bool:
+    """The army still has a stand on the field or a solo able to act."""
+    if any(s.on_field and state.unit(s.unit).side == side for s in state.stands):
+        return True
+    return any(s.side == side and s.can_act and (s.on_field or s.joined) for s in state.solos)
 
 
 def _finish(
@@ -613,7 +645,7 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     return specs
 
 
-def _place_options(state: BattleState, actor: str):  # noqa: ANN202 - iterator of options
+def _place_options(state: BattleState, actor: str) -> Iterator[tuple[dict[str, Any], tuple]]:
     """Deployment: the actor's own pieces on free squares of its side's zone."""
     item = state.find(actor)
     if isinstance(item, Unit):
@@ -660,6 +692,10 @@ def _optional_problems(state: BattleState, command: Command) -> list[Problem]:
             return [_p("bad_param", param=name)]
         if name == "stands" and any(v not in {s.key for s in state.stands} for v in value):
             return [_p("bad_param", param=name)]
+        if name == "also":
+            problem = also_problem(state, params)
+            if problem:
+                return [_p(problem, param=name)]
     return []
 
 
@@ -711,6 +747,8 @@ def _dispatch(state: BattleState, actor: str, kind: str, params: dict, ctx: Ctx)
         return _end_turn(state, ctx.events, ctx.dice)
     ctx.events.append(Event("dnd5e.action", {"actor": actor, "kind": kind,
                                              "params": dict(params)}))  # fmt: skip
+    if actor != state.current and actor not in state.turn.solos:  # a joined solo acting
+        state = replace(state, turn=replace(state.turn, solos=(*state.turn.solos, actor)))
     return TURN_ACTIONS[kind][1](state, actor, params, ctx)
 
 
