@@ -39,6 +39,9 @@ def _skills(**values: tuple[int, str]) -> dict:
 def load_demo() -> DemoResult:
     gm = _user(*DEMO_GM)
     player = _user(*DEMO_PLAYER)
+    from warfare.dnd5e.demo import load_dnd5e_demo  # a second, D&D 5e campaign
+
+    load_dnd5e_demo(gm=gm, player=player)
     campaign, created = Campaign.objects.get_or_create(
         name=DEMO_CAMPAIGN,
         created_by=gm,

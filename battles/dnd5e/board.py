@@ -235,7 +235,8 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                     actor_actions.append(entry)
                     continue
                 selectable.add(piece)
-                piece_actions.setdefault(piece, []).append(entry)
+                if "x" not in params:  # area spells and shots are picked on the grid
+                    piece_actions.setdefault(piece, []).append(entry)
                 target = (
                     params.get("target")
                     or params.get("helps")
