@@ -26,7 +26,7 @@ results write back:
     {event code: translatable sentence with %(param)s} for the log, in the page language.
 ``event_view(membership, battle) -> (code, params) -> (params, text)`` (optional)
     How one event reads for `membership` (hidden numbers removed, keys named), for a system
-    whose sentences need more than `event_texts`; the JSON API's log uses it.
+    whose sentences need more than `event_texts`; the JSON API's log and the report use it.
 
 Pathfinder 2e, the first system, is built straight into the app's modules; it is the
 fallback when no plugin is registered for a battle's system. A system registers its plugin by

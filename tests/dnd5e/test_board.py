@@ -295,3 +295,15 @@ def test_log_lines_read_in_english_and_russian():
     damage = {"target": "u2.1", "amount": 4, "hp": 7}
     assert event_line("dnd5e.damage", damage, names, lambda key: False) == (
         "Guards #1 takes 4 damage.")  # fmt: skip
+
+
+def test_the_report_tells_the_battle_without_the_enemys_hp(client, gm, player, dnd_battle):
+    orcs = f"u{Unit.objects.get(name='Orcs').pk}"
+    _act(gm, dnd_battle, None, "gm_correction", piece=f"{orcs}.1", hp=4)
+    url = reverse("battles:report", args=[dnd_battle.campaign_id, dnd_battle.pk])
+    client.force_login(player)
+    page = client.get(url).content.decode()
+    assert "The GM corrects Orcs #1." in page and "Round 1 begins." in page
+    client.force_login(gm)
+    markdown = client.get(url, {"format": "md"}).content.decode()
+    assert "Orcs: initiative d20" in markdown
