@@ -14,6 +14,7 @@ PLUGIN = register(
         board_template="battles/dnd5e/board.html",
         board_context=board.board_context,
         create_view=views.create_view,
+        api_create=views.api_create,
         actor_factions=board.actor_factions,
         api_state=board.api_state,
         apply_results=board.apply_results,

@@ -126,7 +126,9 @@ class BattleSetupForm(forms.Form):
         label=_("Deployment zone depth"), min_value=1, max_value=10, initial=3,
         help_text=_("Columns at each side's edge where its army deploys (A left, B right)."),
     )  # fmt: skip
-    preset = forms.ChoiceField(label=_("Terrain preset"), choices=list(PRESETS.items()))
+    preset = forms.ChoiceField(
+        label=_("Terrain preset"), choices=list(PRESETS.items()), initial="open"
+    )
     terrain_map = forms.CharField(
         label=_("Terrain map"),
         required=False,

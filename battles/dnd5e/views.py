@@ -14,6 +14,7 @@ from battles import services
 from battles.models import Battle
 from battles.views import _board_write
 from kingdoms.access import access_campaign
+from warfare.dnd5e.access import access_dnd5e
 
 from .setup import BattleSetupForm, battle_create
 
@@ -27,16 +28,8 @@ def create_view(request: HttpRequest, membership) -> HttpResponse:
     context = {"campaign": campaign, "form": form}
     if request.method == "POST":
         if form.is_valid():
-            data = form.cleaned_data
             try:
-                battle = battle_create(
-                    user=request.user, campaign_id=campaign.pk, name=data["name"],
-                    army_a=data["army_a"], army_b=data["army_b"],
-                    players_may_act=data["players_may_act"], width=data["width"],
-                    height=data["height"], depth=data["depth"], squares=data["squares"],
-                    objectives=form.objectives(), options=form.options(),
-                    auto_deploy=data["auto_deploy"],
-                )  # fmt: skip
+                battle = _start(request.user, campaign, form)
             except ValidationError as error:
                 for message in error.messages:
                     form.add_error(None, message)
@@ -44,6 +37,35 @@ def create_view(request: HttpRequest, membership) -> HttpResponse:
                 return redirect(battle)
         return render(request, "battles/dnd5e/setup.html", context, status=400)
     return render(request, "battles/dnd5e/setup.html", context)
+
+
+def _start(user, campaign, form: BattleSetupForm):
+    data = form.cleaned_data
+    return battle_create(
+        user=user, campaign_id=campaign.pk, name=data["name"], army_a=data["army_a"],
+        army_b=data["army_b"], players_may_act=data["players_may_act"], width=data["width"],
+        height=data["height"], depth=data["depth"], squares=data["squares"],
+        objectives=form.objectives(), options=form.options(), auto_deploy=data["auto_deploy"],
+    )  # fmt: skip
+
+
+def api_create(user, campaign_id: int, data) -> Battle:
+    """The API's set-up: the set-up form's fields as JSON (armies by id, the form's initial
+    values where left out); a bad one is a ValidationError with the form's messages (400)."""
+    membership = access_dnd5e(user, campaign_id, gm=True)
+    blank = BattleSetupForm(campaign=membership.campaign)
+    defaults = {name: blank[name].initial for name in blank.fields
+                if blank[name].initial not in (None, "")}  # fmt: skip
+    form = BattleSetupForm({**defaults, **dict(data)}, campaign=membership.campaign)
+    if not form.is_valid():
+        raise ValidationError(
+            [
+                f"{name}: {error}" if name != "__all__" else str(error)
+                for name, errors in form.errors.items()
+                for error in errors
+            ]
+        )
+    return _start(user, membership.campaign, form)
 
 
 class GMCommandForm(forms.Form):

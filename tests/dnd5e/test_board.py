@@ -307,3 +307,18 @@ def test_the_report_tells_the_battle_without_the_enemys_hp(client, gm, player, d
     client.force_login(gm)
     markdown = client.get(url, {"format": "md"}).content.decode()
     assert "Orcs: initiative d20" in markdown
+
+
+def test_the_api_sets_up_a_battle_and_refuses_bad_input(as_role, wardens, horde):
+    client = as_role("gm")
+    url = reverse("api:battle-list", args=[wardens.campaign_id])
+    body = {"name": "By the API", "army_a": wardens.pk, "army_b": horde.pk,
+            "auto_deploy": True}  # fmt: skip
+    response = client.post(url, body, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["state"]["phase"] == "round"  # deployed automatically
+    battle = Battle.objects.get(name="By the API")
+    assert battle.setup["grid"]["width"] == 12  # the form's initial value
+    bad = client.post(url, {**body, "army_b": wardens.pk}, format="json")
+    assert bad.status_code == 400 and "Pick two different armies." in str(bad.json())
+    assert as_role("player").post(url, body, format="json").status_code == 403
