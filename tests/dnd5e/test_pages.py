@@ -114,7 +114,9 @@ def test_gm_builds_an_army_of_units_and_solos(client, gm, dnd_world, kingdom_fac
     assert client.post(add_unit, data).status_code == 302
     unit = Unit.objects.get(army=army)
     assert (unit.stands, unit.configuration, unit.commander) == (3, "defend", solo)
-    assert client.post(add_unit, {**data, "unit-stands": 0}).status_code == 400
+    no_stands = client.post(add_unit, {**data, "unit-stands": 0, "unit-commander": ""})
+    assert no_stands.status_code == 400 and "greater than or equal to 1" in (
+        no_stands.content.decode())  # fmt: skip
     # A solo commands one unit at most.
     assert client.post(add_unit, {**data, "unit-name": "More"}).status_code == 400
     skirmishers = {**data, "unit-name": "Giants", "unit-kind": "skirmisher",
@@ -156,3 +158,20 @@ def test_the_demo_has_a_dnd5e_campaign_with_a_ready_battle(db):
     assert battle.snapshot["phase"] == "round" and battle.snapshot["round"] == 1
     assert battle_verify(battle)
     assert Army.objects.filter(campaign=battle.campaign).count() == 2
+
+
+def test_gm_edits_a_unit(client, gm, player, wardens):
+    knights = Unit.objects.get(army=wardens, name="Knights")
+    url = _url("unit-edit", wardens.campaign_id, wardens.pk, knights.pk)
+    client.force_login(player)
+    assert client.get(url).status_code == 403
+    client.force_login(gm)
+    page = client.get(url).content.decode()
+    assert "Sir Aldric" in page  # its own commander stays on offer
+    data = {"unit-name": "Knights", "unit-kind": "regiment", "unit-configuration": "aid",
+            "unit-creature": knights.creature_id, "unit-stands": 4,
+            "unit-commander": knights.commander_id}  # fmt: skip
+    assert client.post(url, data).status_code == 302
+    knights.refresh_from_db()
+    assert (knights.stands, knights.configuration) == (4, "aid")
+    assert client.post(url, {**data, "unit-stands": 0}).status_code == 400

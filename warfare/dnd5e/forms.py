@@ -1,5 +1,6 @@
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -129,8 +130,11 @@ class UnitForm(forms.ModelForm):
             campaign=army.campaign_id
         ).exclude(size="gargantuan")
         self.fields["creature"].empty_label = None
-        self.fields["commander"].queryset = Solo.objects.filter(army=army, commands__isnull=True)
-        self.fields["stands"].min_value = 1
+        free = Solo.objects.filter(army=army, commands__isnull=True)
+        if self.instance.pk and self.instance.commander_id:
+            free = free | Solo.objects.filter(pk=self.instance.commander_id)
+        self.fields["commander"].queryset = free
+        self.fields["stands"].validators.append(MinValueValidator(1))
         self.fields["stands"].widget.attrs["min"] = 1
 
     def clean(self):

@@ -135,6 +135,33 @@ def unit_add(
 
 
 @transaction.atomic
+def unit_update(
+    *,
+    user,
+    campaign_id: int,
+    army_id: int,
+    unit_id: int,
+    creature: Creature,
+    commander: Solo | None = None,
+    **fields: Any,
+) -> Unit:
+    """Change a unit: its name, type, configuration, creature, stands or commander."""
+    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    unit = get_object_or_404(Unit.objects.select_for_update(), army=army, pk=unit_id)
+    _check_creature(creature, army)
+    if creature.size == "gargantuan":
+        raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
+    if commander is not None and (
+        commander.army_id != army.pk or Unit.objects.filter(commander=commander)
+        .exclude(pk=unit.pk).exists()
+    ):  # fmt: skip
+        raise ValidationError({"commander": _("Pick a solo of this army who commands no unit.")})
+    unit = _save(unit, creature=creature, commander=commander, **fields)
+    army.save(update_fields=["version"])
+    return unit
+
+
+@transaction.atomic
 def unit_remove(*, user, campaign_id: int, army_id: int, unit_id: int) -> None:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
     deleted, _rows = Unit.objects.filter(army=army, pk=unit_id).delete()

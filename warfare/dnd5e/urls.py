@@ -20,6 +20,7 @@ urlpatterns = [
     path(_A + "edit/", views.army_edit, name="army-edit"),
     path(_A + "delete/", views.army_delete, name="army-delete"),
     path(_A + "units/", views.unit_add, name="unit-add"),
+    path(_A + "units/<int:unit_id>/edit/", views.unit_edit, name="unit-edit"),
     path(_A + "units/<int:unit_id>/delete/", views.unit_remove, name="unit-remove"),
     path(_A + "solos/", views.solo_add, name="solo-add"),
     path(_A + "solos/<int:solo_id>/delete/", views.solo_remove, name="solo-remove"),

@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -14,7 +14,7 @@ from kingdoms.views import _add_errors, _invalid, _stale
 from . import mapping, selectors, services
 from .access import access_army, access_creature, access_dnd5e, sees_army_in_full
 from .forms import ArmyForm, CreatureForm, SoloForm, UnitForm
-from .models import Creature
+from .models import Creature, Unit
 
 
 @login_required
@@ -207,6 +207,30 @@ def unit_add(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpRe
             messages.success(request, _("Unit added."))
             return redirect(army)
     return _army_page(request, membership, army, unit_form=form, status=400)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def unit_edit(request: HttpRequest, campaign_id: int, dnd_army_id: int, unit_id: int):
+    """Change a unit (the GM's fix of stands, configuration or commander)."""
+    membership, army = access_army(request.user, campaign_id, dnd_army_id, gm=True)
+    unit = get_object_or_404(Unit, army=army, pk=unit_id)
+    form = UnitForm(request.POST or None, instance=unit, army=army)
+    context = {"campaign": membership.campaign, "army": army, "unit": unit, "form": form}
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.unit_update(
+                    user=request.user, campaign_id=campaign_id, army_id=dnd_army_id,
+                    unit_id=unit_id, **form.cleaned_data,
+                )  # fmt: skip
+            except ValidationError as error:
+                _add_errors(form, error)
+            else:
+                messages.success(request, _("Unit saved."))
+                return redirect(army)
+        return _invalid(request, "dnd5e/unit_form.html", context)
+    return render(request, "dnd5e/unit_form.html", context)
 
 
 @login_required
