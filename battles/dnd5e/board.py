@@ -17,11 +17,12 @@ from battles.models import Battle, BattleStatus
 from battles.services import StaleBoard, _lock
 from battles.visibility import live_events
 from kingdoms.models import Membership
-from warfare.dnd5e.models import Solo, Unit
+from warfare.dnd5e import models
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.dnd5e.battle import board as engine_board
 from warfare.engine.systems.dnd5e.battle import legal_actions
-from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND
+from warfare.engine.systems.dnd5e.rules import squares
+from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND, Solo, Stand
 
 from .texts import (
     ACTION_LABELS,
@@ -53,8 +54,6 @@ PHASE_LABELS = {
 }
 #: Kinds whose options put a piece on a square (the highlighted cells of the selected piece).
 SQUARE_KINDS = ("place", "move", "leave")
-#: Kinds whose options point at a piece or objective square (highlighted as targets).
-TARGET_KINDS = ("attack", "cast", "siege", "join", "switch", "aid", "rejoin")
 
 
 def _state(battle: Battle):
@@ -179,7 +178,7 @@ def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
 
 def _piece_of(kind: str, actor: str, params: dict) -> str:
     """The piece an option belongs to on the board (the one to select to see it)."""
-    if kind in ("aid", "slide_in"):
+    if kind in ("aid", "slide_in", "siege"):
         return params.get("stand", actor)
     if kind == "rejoin":
         return params.get("solo", actor)
@@ -187,16 +186,14 @@ def _piece_of(kind: str, actor: str, params: dict) -> str:
 
 
 def _cells_of(state, key: str) -> list[tuple[int, int]]:
-    """The squares a piece or objective square covers."""
+    """The squares a piece, siege engine or objective square covers (none off the grid)."""
     if key.startswith("sq:"):
         _sq, x, y = key.split(":")
         return [(int(x), int(y))]
-    from warfare.engine.systems.dnd5e.rules import squares
-
-    try:
-        return list(squares(state, key))
-    except (AttributeError, TypeError, StopIteration, KeyError, AssertionError):
+    item = state.find(key)
+    if getattr(item, "pos", None) is None:
         return []
+    return list(squares(state, key))
 
 
 def board_context(membership: Membership, battle: Battle) -> dict:
@@ -230,9 +227,9 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                     cell = (params["x"], params["y"])
                     cell_options.setdefault(cell, {}).setdefault(piece, {**entry, "css": "move"})
                     continue
-                if not params or spec.key in ("done", "end_turn") or piece == actor and (
-                        spec.key not in TARGET_KINDS):  # fmt: skip
-                    actor_actions.append(entry)
+                if not params or spec.key in ("done", "end_turn") or not isinstance(
+                        state.find(piece), Stand | Solo):  # fmt: skip
+                    actor_actions.append(entry)  # the unit's own choices
                     continue
                 selectable.add(piece)
                 if "x" not in params:  # area spells and shots are picked on the grid
@@ -445,14 +442,14 @@ def apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int, 
             unit_ids[unit["key"]] = unit.get("unit_id")
         for solo in side.get("solos") or ():
             solo_ids[solo["key"]] = solo.get("solo_id")
-    units = {u.pk: u for u in Unit.objects.select_for_update().filter(
+    units = {u.pk: u for u in models.Unit.objects.select_for_update().filter(
         pk__in=[pk for pk in unit_ids.values() if pk])}  # fmt: skip
     for key, result in details.get("units", {}).items():
         unit = units.get(unit_ids.get(key))
         if unit is not None:
             unit.stands = result["stands_left"]
             unit.save(update_fields=["stands"])
-    solos = {s.pk: s for s in Solo.objects.select_for_update().filter(
+    solos = {s.pk: s for s in models.Solo.objects.select_for_update().filter(
         pk__in=[pk for pk in solo_ids.values() if pk])}  # fmt: skip
     for key, result in details.get("solos", {}).items():
         solo = solos.get(solo_ids.get(key))
