@@ -322,3 +322,27 @@ def test_the_api_sets_up_a_battle_and_refuses_bad_input(as_role, wardens, horde)
     bad = client.post(url, {**body, "army_b": wardens.pk}, format="json")
     assert bad.status_code == 400 and "Pick two different armies." in str(bad.json())
     assert as_role("player").post(url, body, format="json").status_code == 403
+
+
+def test_in_deployment_a_player_places_only_their_own_stands(client, gm, player, wardens,
+                                                              horde):  # fmt: skip
+    client.force_login(gm)
+    post = {**SETUP_POST, "army_a": wardens.pk, "army_b": horde.pk}
+    client.post(reverse("battles:create", args=[wardens.campaign_id]), post)
+    battle = Battle.objects.get()
+    guards = f"u{Unit.objects.get(name='Guards').pk}"
+    orcs = f"u{Unit.objects.get(name='Orcs').pk}"
+    client.force_login(player)
+    page = client.get(_board(battle), {"sel": f"{guards}.1"}).content.decode()
+    assert f'data-piece="{guards}.1"' in page and f'data-piece="{orcs}.1"' not in page
+    assert page.count("sq t-clear move") == 12  # the 2 × 6 squares of side A's zone
+    assert "Begin the battle" not in page
+    url = reverse("battles:act", args=[battle.campaign_id, battle.pk])
+    place = {"seq": 0, "actor": guards, "kind": "place",
+             "params": json.dumps({"piece": f"{guards}.1", "x": 1, "y": 3})}  # fmt: skip
+    assert client.post(url, place).status_code == 302
+    enemy = {**place, "seq": 1, "actor": orcs,
+             "params": json.dumps({"piece": f"{orcs}.1", "x": 9, "y": 3})}  # fmt: skip
+    assert client.post(url, enemy).status_code == 403
+    outside = {**place, "seq": 1, "params": json.dumps({"piece": f"{guards}.2", "x": 5, "y": 3})}
+    assert client.post(url, outside).status_code == 400  # §5.1: only inside its zone
