@@ -442,15 +442,16 @@ def apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int, 
             unit_ids[unit["key"]] = unit.get("unit_id")
         for solo in side.get("solos") or ():
             solo_ids[solo["key"]] = solo.get("solo_id")
+    mine = {"army__campaign_id": battle.campaign_id}  # an imported battle's ids name nothing
     units = {u.pk: u for u in models.Unit.objects.select_for_update().filter(
-        pk__in=[pk for pk in unit_ids.values() if pk])}  # fmt: skip
+        pk__in=[pk for pk in unit_ids.values() if pk], **mine)}  # fmt: skip
     for key, result in details.get("units", {}).items():
         unit = units.get(unit_ids.get(key))
         if unit is not None:
             unit.stands = result["stands_left"]
             unit.save(update_fields=["stands"])
     solos = {s.pk: s for s in models.Solo.objects.select_for_update().filter(
-        pk__in=[pk for pk in solo_ids.values() if pk])}  # fmt: skip
+        pk__in=[pk for pk in solo_ids.values() if pk], **mine)}  # fmt: skip
     for key, result in details.get("solos", {}).items():
         solo = solos.get(solo_ids.get(key))
         if solo is not None:
