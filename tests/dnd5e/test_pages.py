@@ -175,3 +175,33 @@ def test_gm_edits_a_unit(client, gm, player, wardens):
     knights.refresh_from_db()
     assert (knights.stands, knights.configuration) == (4, "aid")
     assert client.post(url, {**data, "unit-stands": 0}).status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("language", "markers"),
+    [("en", ("Creatures", "Battlefield", "Knights #1 · HP 52/52")),
+     ("ru", ("Существа", "Поле боя", "Knights #1 · хиты 52/52"))],
+)  # fmt: skip
+def test_dnd5e_pages_render_in_both_languages(client, gm, dnd_battle, wardens, language,
+                                              markers):  # fmt: skip
+    from django.conf import settings
+
+    client.force_login(gm)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    campaign = wardens.campaign_id
+    knights = Unit.objects.get(name="Knights")
+    pages = [
+        _url("creatures", campaign), _url("army-list", campaign),
+        _url("army-detail", campaign, wardens.pk), _url("army-edit", campaign, wardens.pk),
+        _url("army-create", campaign), _url("unit-edit", campaign, wardens.pk, knights.pk),
+        _url("creature-edit", campaign, knights.creature_id),
+        reverse("battles:create", args=[campaign]), dnd_battle.get_absolute_url(),
+        reverse("battles:report", args=[campaign, dnd_battle.pk]),
+    ]  # fmt: skip
+    html = ""
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert f'<html lang="{language}">' in response.content.decode(), url
+        html += response.content.decode()
+    assert all(marker in html for marker in markers)
