@@ -22,9 +22,12 @@ from warfare.engine.dice import DieOutOfRange
 from warfare.engine.systems.pf2e.battle import SYSTEM
 
 
-def test_registry_has_pf2e():
+def test_registry_has_pf2e_and_dnd5e():
+    from warfare.engine.systems.dnd5e.battle import SYSTEM as DND5E
+
     assert get_battle_system("pf2e") is SYSTEM
-    assert set(BATTLE_SYSTEMS) == {"pf2e"}
+    assert get_battle_system("dnd5e") is DND5E
+    assert {"pf2e", "dnd5e"} <= set(BATTLE_SYSTEMS)
     with pytest.raises(KeyError):
         get_battle_system("gurps4e")
 
