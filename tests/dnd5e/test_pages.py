@@ -205,3 +205,24 @@ def test_dnd5e_pages_render_in_both_languages(client, gm, dnd_battle, wardens, l
         assert f'<html lang="{language}">' in response.content.decode(), url
         html += response.content.decode()
     assert all(marker in html for marker in markers)
+
+
+def test_library_and_set_up_pages_keep_a_fixed_query_count(
+    client, gm, wardens, horde, django_assert_max_num_queries
+):
+    client.force_login(gm)
+    urls = [_url("creatures", wardens.campaign_id),
+            reverse("battles:create", args=[wardens.campaign_id])]  # fmt: skip
+
+    def count(url):
+        with django_assert_max_num_queries(12) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured.captured_queries)
+
+    few = [count(url) for url in urls]
+    for n in range(3):
+        Creature.objects.create(campaign_id=wardens.campaign_id, key=f"extra{n}",
+                                name=f"Extra {n}", ac=10, hp=5)  # fmt: skip
+        Army.objects.create(campaign_id=wardens.campaign_id, faction=horde.faction,
+                            name=f"Band {n}")  # fmt: skip
+    assert [count(url) for url in urls] == few
