@@ -636,9 +636,14 @@ class BattleLogApi(ApiListView):
         battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
         viewer = viewer_for(membership, battle)
         names = selectors.army_names(battle)
+        plugin = plugin_for(battle.system)
+        view = plugin.event_view(membership, battle) if plugin and plugin.event_view else None
         data = []
         for event in self.page(live_events(battle)):
-            params, text = visible_event(event.code, event.params, names, viewer)
+            if view is not None:
+                params, text = view(event.code, event.params)
+            else:
+                params, text = visible_event(event.code, event.params, names, viewer)
             data.append(
                 {"id": event.pk, "round": event.round, "code": event.code, "params": params,
                  "text": text}

@@ -7,4 +7,6 @@ class BattlesConfig(AppConfig):
     verbose_name = _("Battles")
 
     def ready(self) -> None:
-        from battles.gurps3e import board  # noqa: F401  (registers the GURPS 3e board)
+        # Each rule system's board registers its plugin (battles.plugins) when imported.
+        import battles.dnd5e.plugin  # noqa: F401
+        import battles.gurps3e.board  # noqa: F401

@@ -38,6 +38,9 @@ results write back:
 ``names(battle) -> {key: name}`` (optional)
     The names of the board's actors and units for the log and the report (None: the
     Pathfinder armies' names).
+``event_view(membership, battle) -> (code, params) -> (params, text)`` (optional)
+    How one event reads for `membership` (hidden numbers removed, keys named), for a system
+    whose sentences need more than `event_texts`; the JSON API's log and the report use it.
 
 Pathfinder 2e, the first system, is built straight into the app's modules; it is the
 fallback when no plugin is registered for a battle's system. A system registers its plugin by
@@ -66,6 +69,7 @@ class BoardPlugin:
     act_form: Callable[..., Any] | None = None
     actor_players: Callable[..., dict[str, int]] | None = None
     names: Callable[..., dict[str, str]] | None = None
+    event_view: Callable[..., Any] | None = None
 
 
 def register(plugin: BoardPlugin) -> BoardPlugin:

@@ -17,6 +17,7 @@ from warfare.engine.battle.registry import get_battle_system
 
 from .forms import TERRAIN_LABELS
 from .models import Battle
+from .plugins import plugin_for
 from .selectors import POSITION_LABELS, army_names
 from .visibility import live_events, viewer_for, visible_event, visible_outcome
 
@@ -68,8 +69,13 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
         )
     side_names = {side["key"]: side["name"] for side in sides}
     rounds: dict[int, list[str]] = {}
+    plugin = plugin_for(battle.system)
+    view = plugin.event_view(membership, battle) if plugin and plugin.event_view else None
     for event in live_events(battle):
-        _params, text = visible_event(event.code, event.params, names, viewer)
+        if view is not None:
+            _params, text = view(event.code, event.params)
+        else:
+            _params, text = visible_event(event.code, event.params, names, viewer)
         if text:
             rounds.setdefault(event.round, []).append(text)
     outcome = visible_outcome(battle, viewer)

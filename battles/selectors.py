@@ -139,7 +139,7 @@ def army_names(battle: Battle) -> dict[str, str]:
     return {
         str(entry["army"]["key"]): entry.get("name") or entry["army"].get("name") or ""
         for side in battle.setup["sides"]
-        for entry in side["armies"]
+        for entry in side.get("armies", ())
     }
 
 

@@ -25,7 +25,7 @@ from kingdoms.models import Membership
 
 from .events import SILENT, event_text
 from .models import Battle, BattleEvent
-from .services import army_factions
+from .services import actor_factions
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class Viewer:
 
 
 def viewer_for(membership: Membership, battle: Battle) -> Viewer:
-    factions = army_factions(battle)
+    factions = actor_factions(battle)
     own = frozenset(
         key
         for key, faction in factions.items()
@@ -55,6 +55,7 @@ def viewer_for(membership: Membership, battle: Battle) -> Viewer:
         for side in battle.setup["sides"]
         if membership.is_gm
         or any(str(entry["army"]["key"]) in own for entry in side.get("armies", ()))
+        or (side.get("faction") is not None and side.get("faction") == membership.faction_id)
     )
     forts = frozenset(
         fort["key"]

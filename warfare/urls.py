@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("battles.urls")),
     path("", include("warfare.gurps4e.urls")),
     path("", include("warfare.gurps3e.urls")),
+    path("", include("warfare.dnd5e.urls")),
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",

@@ -506,10 +506,13 @@ def test_create_refuses_unknown_terrain_and_missing_name(as_role, world, militia
     assert not Battle.objects.exists()
 
 
-def test_battles_are_for_pathfinder_campaigns(as_role, world, militia, raiders):
-    Campaign.objects.filter(pk=world.pk).update(rule_system=RuleSystem.DND5E)
+def test_battles_are_for_rule_systems_with_a_board(as_role, world, militia, raiders):
+    Campaign.objects.filter(pk=world.pk).update(rule_system=RuleSystem.GURPS3E)
     body = {"name": "X", "sides": {"a": [militia.pk], "b": [raiders.pk]}}
     assert as_role("gm").post(url("battle-list", world.pk), body, format="json").status_code == 404
+    # D&D 5e has its own set-up: a Pathfinder body names no D&D armies (400).
+    Campaign.objects.filter(pk=world.pk).update(rule_system=RuleSystem.DND5E)
+    assert as_role("gm").post(url("battle-list", world.pk), body, format="json").status_code == 400
 
 
 def test_undo(as_role, world, battle):

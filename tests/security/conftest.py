@@ -62,16 +62,28 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
 
     g3force = g3.Force.objects.create(campaign=world, faction=kingdom_faction, name="Host")
     troop_type = g3.TroopType.objects.create(campaign=world, name="pikes", ts_per_man=3)
-    unit = g3.Unit.objects.create(force=g3force, name="Pikes", troop_type=troop_type, men=50)
+    g3unit = g3.Unit.objects.create(force=g3force, name="Pikes", troop_type=troop_type, men=50)
     character = g3.Character.objects.create(campaign=world, name="Aldric",
                                             faction=kingdom_faction, owner=player)  # fmt: skip
     entry = g3.Reputation.objects.create(character=character, value=1)
+    # D&D 5e rows: the matrix switches the campaign to that rule system for them.
+    from warfare.dnd5e.models import Army as Dnd5eArmy
+    from warfare.dnd5e.models import Creature, Solo, Unit
+
+    creature = Creature.objects.create(campaign=world, key="guard", name="Guard", ac=16, hp=11)
+    dnd_army = Dnd5eArmy.objects.create(campaign=world, faction=kingdom_faction, name="Guards")
+    dnd_unit = Unit.objects.create(army=dnd_army, name="Watch", creature=creature, stands=2)
+    solo = Solo.objects.create(army=dnd_army, name="Captain", creature=creature)
     return {
+        # Keyword arguments that two apps name alike, by URL namespace.
+        "by_namespace": {"gurps3e": {"unit_id": g3unit.pk}, "dnd5e": {"unit_id": dnd_unit.pk}},
         "g3force_id": g3force.pk,
         "troop_type_id": troop_type.pk,
-        "unit_id": unit.pk,
         "character_id": character.pk,
         "entry_id": entry.pk,
+        "creature_id": creature.pk,
+        "dnd_army_id": dnd_army.pk,
+        "solo_id": solo.pk,
         "element_type_id": element_type.pk,
         "force_id": force.pk,
         "row_id": row.pk,

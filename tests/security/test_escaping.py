@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from .test_permission_matrix import MATRIX
-from .urlmap import url_names
+from .urlmap import url_kwargs
 
 HOSTILE = '<img src=x onerror=alert(1)>" hx-get="/accounts/logout/'
 ESCAPED = "&lt;img src=x onerror=alert(1)&gt;&quot; hx-get=&quot;/accounts/logout/"
@@ -46,9 +46,8 @@ def test_hostile_names_are_escaped_on_every_page(role, client, users, objects, h
     user = hostile_world["intruder"] if role == "intruder" else users[role]
     client.force_login(user)
     shown = []
-    names = url_names()
     for name in _html_pages():
-        url = reverse(name, kwargs={key: objects[key] for key in names[name]})
+        url = reverse(name, kwargs=url_kwargs(name, objects))
         for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
             response = client.get(url, **headers)
             if response.status_code != 200:

@@ -23,6 +23,13 @@ def _walk(patterns, namespace: str | None, keys: tuple[str, ...], prefix: str):
             yield name, route, pattern_keys
 
 
+def url_kwargs(name: str, objects: dict) -> dict:
+    """The keyword arguments of URL `name` from the `objects` fixture (where two apps name a
+    keyword alike, the value of the URL's namespace in `objects["by_namespace"]` wins)."""
+    values = {**objects, **objects.get("by_namespace", {}).get(name.split(":")[0], {})}
+    return {key: values[key] for key in url_names()[name]}
+
+
 def url_names() -> dict[str, tuple[str, ...]]:
     """{"kingdoms:campaign-detail": ("campaign_id",), …}; unnamed routes as "?route"."""
     found = {}

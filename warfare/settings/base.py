@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "warfare",
     "warfare.gurps4e",
     "warfare.gurps3e",
+    "warfare.dnd5e",
     "kingdoms",
     "battles",
 ]

@@ -22,12 +22,14 @@ from warfare.engine.dice import DieOutOfRange
 from warfare.engine.systems.pf2e.battle import SYSTEM
 
 
-def test_registry_has_pf2e_and_gurps3e():
+def test_registry_has_every_system_with_a_board():
+    from warfare.engine.systems.dnd5e.battle import SYSTEM as DND5E
     from warfare.engine.systems.gurps3e.battle import SYSTEM as GURPS3E
 
     assert get_battle_system("pf2e") is SYSTEM
     assert get_battle_system("gurps3e") is GURPS3E
-    assert {"pf2e", "gurps3e"} <= set(BATTLE_SYSTEMS)
+    assert get_battle_system("dnd5e") is DND5E
+    assert {"pf2e", "gurps3e", "dnd5e"} <= set(BATTLE_SYSTEMS)
     with pytest.raises(KeyError):
         get_battle_system("no-such-system")
 

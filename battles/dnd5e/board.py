@@ -1,0 +1,463 @@
+"""The D&D 5e board (dnd5e §5-§7) as the battles app shows it: the grid drawn server-side,
+the legal moves and targets of the selected piece, units and solos per side, VP, initiative
+and the log; who commands which actor; the JSON state; the results written back.
+
+Visibility: the GM sees everything; a side sees its own stands' and solos' HP; of the other
+side it sees positions, casualty, broken and hidden markers, never HP or Stealth totals.
+"""
+
+import json
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext_lazy as _
+
+from battles.models import Battle, BattleStatus
+from battles.services import StaleBoard, _lock
+from battles.visibility import live_events
+from kingdoms.models import Membership
+from warfare.dnd5e import models
+from warfare.engine.battle.registry import get_battle_system
+from warfare.engine.systems.dnd5e.battle import board as engine_board
+from warfare.engine.systems.dnd5e.battle import legal_actions
+from warfare.engine.systems.dnd5e.rules import squares
+from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND, Solo, Stand
+
+from .texts import (
+    ACTION_LABELS,
+    CONFIGURATION_LABELS,
+    HIDDEN_PARAMS,
+    RESULT_LABELS,
+    event_line,
+)
+
+TERRAIN_LABELS = {
+    "clear": _("clear"),
+    "road": _("road"),
+    "forest": _("forest"),
+    "water_shallow": _("shallow water"),
+    "water_deep": _("deep water"),
+}
+OBJECTIVE_LABELS = {
+    "attrition": _("Attrition"),
+    "destruction": _("Destruction"),
+    "protection": _("Protection"),
+    "custom": _("Other objective"),
+}
+PHASE_LABELS = {
+    DEPLOY: _("deployment"),
+    ROUND: _("fighting"),
+    CASUALTIES: _("end of the round: closing gaps"),
+    DRAW: _("tied"),
+    "ended": _("over"),
+}
+#: Kinds whose options put a piece on a square (the highlighted cells of the selected piece).
+SQUARE_KINDS = ("place", "move", "leave")
+
+
+def _state(battle: Battle):
+    return get_battle_system(battle.system).state_from_dict(battle.snapshot)
+
+
+def names_of(battle: Battle) -> dict[str, str]:
+    """{board key: name} for units, stands ("<unit> #n"), solos, sides ("side:a") and
+    objectives ("objective:<key>")."""
+    names: dict[str, str] = {}
+    for side in battle.setup["sides"]:
+        names[f"side:{side['key']}"] = side.get("name") or side["key"]
+        for unit in side.get("units") or ():
+            name = unit.get("name") or unit["key"]
+            names[unit["key"]] = name
+            count = unit["stands"] if isinstance(unit["stands"], int) else len(unit["stands"])
+            for n in range(1, count + 1):
+                names[f"{unit['key']}.{n}"] = f"{name} #{n}"
+        for solo in side.get("solos") or ():
+            names[solo["key"]] = solo.get("name") or solo["key"]
+    for objective in battle.setup.get("objectives") or ():
+        label = objective.get("label") or OBJECTIVE_LABELS.get(objective["type"], "")
+        names[f"objective:{objective['key']}"] = str(label)
+    return names
+
+
+def actor_factions(battle: Battle) -> dict[str, int | None]:
+    """Each unit and solo is commanded by its army's faction."""
+    result: dict[str, int | None] = {}
+    for side in battle.setup["sides"]:
+        for entry in (side.get("units") or []) + (side.get("solos") or []):
+            result[entry["key"]] = side.get("faction")
+    return result
+
+
+def viewer_sides(membership: Membership, battle: Battle) -> frozenset[str]:
+    """The sides whose numbers the member sees: all for the GM, else their faction's."""
+    return frozenset(
+        side["key"]
+        for side in battle.setup["sides"]
+        if membership.is_gm
+        or (membership.faction_id is not None and side.get("faction") == membership.faction_id)
+    )
+
+
+def _commanded(membership: Membership, battle: Battle, actor: str) -> bool:
+    if membership.is_gm:
+        return True
+    return (
+        battle.players_may_act
+        and membership.faction_id is not None
+        and actor_factions(battle).get(actor) == membership.faction_id
+    )
+
+
+def _candidate_actors(state) -> list[str]:
+    """Who may send a command now: everyone placing in deployment; the units waiting to
+    close gaps; in a round the current actor and the solos joined to its stands."""
+    if state.phase == DEPLOY:
+        return [u.key for u in state.units] + [s.key for s in state.solos if not s.joined]
+    if state.phase == CASUALTIES:
+        return list(state.pending)
+    if state.phase != ROUND or state.turn is None:
+        return []
+    current = state.turn.actor
+    joined = [s.key for s in state.solos if s.joined and state.stand(s.joined).unit == current]
+    return [current, *joined]
+
+
+def _preview_text(checks) -> str:
+    parts = []
+    for check in checks:
+        advantage = [t[0].split(".", 1)[1] for t in check.modifier_breakdown
+                     if t[0].startswith("advantage.")]  # fmt: skip
+        disadvantage = [t[0].split(".", 1)[1] for t in check.modifier_breakdown
+                        if t[0].startswith("disadvantage.")]  # fmt: skip
+        if any(t[0] == "auto_hit" for t in check.modifier_breakdown):
+            parts.append(gettext("hits automatically"))
+            continue
+        text = f"{check.modifier:+d}" if check.stat != "spell_save" else gettext("save")
+        if check.dc is not None:
+            dc_word = (
+                pgettext("dnd5e", "AC")
+                if check.stat in ("attack", "spell_attack")
+                else gettext("DC")
+            )
+            text += f" {gettext('vs')} {dc_word} {check.dc}"
+        if advantage:
+            text += " · " + gettext("advantage")
+        if disadvantage:
+            text += " · " + gettext("disadvantage")
+        if any(t[0] == "double_damage" for t in check.modifier_breakdown):
+            text += " · " + gettext("double damage")
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
+    label = str(ACTION_LABELS.get(kind, kind))
+    details = []
+    if "attack" in params:
+        details.append(str(params["attack"]).replace("_", " "))
+    if "spell" in params:
+        details.append(str(params["spell"]).replace("_", " "))
+    for key in ("target", "stand", "helps", "solo"):
+        value = params.get(key)
+        if isinstance(value, str):
+            details.append(
+                names.get(value, value)
+                if not value.startswith("sq:")
+                else gettext("objective (%(xy)s)") % {"xy": value[3:].replace(":", ", ")}
+            )
+    if "configuration" in params:
+        details.append(str(CONFIGURATION_LABELS.get(params["configuration"])))
+    if "step" in params:
+        details.append(str(params["step"]))
+    if "x" in params and kind not in SQUARE_KINDS:
+        details.append(f"({params['x']}, {params['y']})" + (
+            f" {params['direction']}" if "direction" in params else ""))  # fmt: skip
+    return label + (": " + ", ".join(details) if details else "")
+
+
+def _piece_of(kind: str, actor: str, params: dict) -> str:
+    """The piece an option belongs to on the board (the one to select to see it)."""
+    if kind in ("aid", "slide_in", "siege"):
+        return params.get("stand", actor)
+    if kind == "rejoin":
+        return params.get("solo", actor)
+    return params.get("piece", actor)
+
+
+def _cells_of(state, key: str) -> list[tuple[int, int]]:
+    """The squares a piece, siege engine or objective square covers (none off the grid)."""
+    if key.startswith("sq:"):
+        _sq, x, y = key.split(":")
+        return [(int(x), int(y))]
+    item = state.find(key)
+    if getattr(item, "pos", None) is None:
+        return []
+    return list(squares(state, key))
+
+
+def board_context(membership: Membership, battle: Battle) -> dict:
+    """Everything the board template draws, as `membership` may see it."""
+    state = _state(battle)
+    names = names_of(battle)
+    sides = viewer_sides(membership, battle)
+    rows = engine_board(state)
+    # --- the actions of the pieces the viewer commands ----------------------------------------
+    cell_options: dict[tuple[int, int], dict[str, dict]] = {}
+    piece_actions: dict[str, list[dict]] = {}
+    actor_actions: list[dict] = []
+    selectable: set[str] = set()
+    active = battle.status == BattleStatus.ACTIVE
+    for actor in _candidate_actors(state) if active else []:
+        if not _commanded(membership, battle, actor):
+            continue
+        for spec in legal_actions(state, actor):
+            for option in spec.options:
+                params = dict(option.params)
+                entry = {
+                    "actor": actor,
+                    "kind": spec.key,
+                    "params": json.dumps(params),
+                    "label": _option_label(spec.key, params, names),
+                    "preview": _preview_text(option.checks),
+                }
+                piece = _piece_of(spec.key, actor, params)
+                if spec.key in SQUARE_KINDS:
+                    selectable.add(piece)
+                    cell = (params["x"], params["y"])
+                    cell_options.setdefault(cell, {}).setdefault(piece, {**entry, "css": "move"})
+                    continue
+                if not params or spec.key in ("done", "end_turn") or not isinstance(
+                        state.find(piece), Stand | Solo):  # fmt: skip
+                    actor_actions.append(entry)  # the unit's own choices
+                    continue
+                selectable.add(piece)
+                if "x" not in params:  # area spells and shots are picked on the grid
+                    piece_actions.setdefault(piece, []).append(entry)
+                target = (
+                    params.get("target")
+                    or params.get("helps")
+                    or (params.get("stand") if spec.key in ("join", "switch", "rejoin") else None)
+                )
+                cells = _cells_of(state, target) if isinstance(target, str) else []
+                if spec.key == "slide_in":
+                    offer = state.offers[params["offer"]]
+                    cells = [offer.pos]
+                if "x" in params and not cells:
+                    cells = [(params["x"], params["y"])]
+                for cell in cells:  # a target beats a move onto the same square
+                    here = cell_options.setdefault(tuple(cell), {})
+                    if here.get(piece, {}).get("css") != "target":
+                        here[piece] = {**entry, "css": "target"}
+    # --- the grid --------------------------------------------------------------------------
+    grid = []
+    for row in rows:
+        line = []
+        for cell in row:
+            occupant = cell["occupant"]
+            shown = None
+            if occupant:
+                own = occupant["side"] in sides
+                shown = {
+                    "key": occupant["key"],
+                    "side": occupant["side"],
+                    "kind": occupant["kind"],
+                    "anchor": occupant["anchor"],
+                    "name": names.get(occupant["key"], occupant["key"]),
+                    "short": _short(
+                        names.get(occupant.get("unit") or occupant["key"], "?"), occupant["key"]
+                    ),  # fmt: skip
+                    "casualty": occupant.get("casualty", False),
+                    "hidden": occupant.get("hidden", False),
+                    "broken": occupant.get("broken", False),
+                    "isolated": occupant.get("isolated", False),
+                    "solos": [names.get(s, s) for s in occupant.get("solos", ())],
+                    "hp": occupant.get("hp") if own else None,
+                    "max_hp": occupant.get("max_hp") if own else None,
+                    "selectable": occupant["key"] in selectable,
+                }
+            objective = cell["objective"]
+            line.append({
+                "x": cell["x"], "y": cell["y"], "terrain": cell["terrain"],
+                "terrain_label": TERRAIN_LABELS.get(cell["terrain"], cell["terrain"]),
+                "difficult": cell["difficult"], "elevation": cell["elevation"],
+                "occupant": shown,
+                "objective": objective and {**objective, "name": names.get(
+                    f"objective:{objective['key']}", objective["key"])},
+                "options": cell_options.get((cell["x"], cell["y"]), {}),
+            })  # fmt: skip
+        grid.append(line)
+    # --- sides, initiative, VP, log --------------------------------------------------------
+    side_rows = []
+    for side in battle.setup["sides"]:
+        key = side["key"]
+        own = key in sides
+        units = []
+        for unit in state.units:
+            if unit.side != key:
+                continue
+            stands = state.stands_of(unit.key)
+            units.append({
+                "key": unit.key, "name": names.get(unit.key, unit.key),
+                "kind": unit.kind, "configuration": CONFIGURATION_LABELS.get(
+                    unit.configuration, "") if unit.configuration else "",
+                "left": len(stands), "start": unit.start_stands, "broken": unit.broken,
+                "commander": names.get(unit.commander, "") if unit.commander else "",
+                "stands": [{"key": s.key, "name": names.get(s.key, s.key),
+                            "hp": s.hp if own else None, "max_hp": s.max_hp if own else None,
+                            "casualty": s.casualty, "hidden": s.hidden,
+                            "placed": s.pos is not None} for s in stands],
+            })  # fmt: skip
+        solos = [{"key": s.key, "name": names.get(s.key, s.key), "pc": s.pc,
+                  "hp": s.hp if own else None, "max_hp": s.max_hp if own else None,
+                  "dead": s.dead, "gone": s.gone, "hidden": s.hidden,
+                  "joined": names.get(s.joined, "") if s.joined else "",
+                  "conditions": list(s.conditions)}
+                 for s in state.solos if s.side == key]  # fmt: skip
+        side_rows.append({"key": key, "name": names[f"side:{key}"], "own": own,
+                          "vp": state.vp.get(key, 0), "units": units, "solos": solos})  # fmt: skip
+    order = [{"key": key, "name": names.get(key, key), "initiative": state.initiative.get(key),
+              "acting": key == state.current,
+              "side": state.side_of(key)} for key in state.order]  # fmt: skip
+
+    view = event_view(membership, battle, state=state, names=names)
+    log = []
+    for event in live_events(battle):
+        _params, text = view(event.code, event.params)
+        if text:
+            log.append((event.round, text))
+    log.reverse()
+    objectives = [{"name": names.get(f"objective:{o.key}", o.key), "type": o.type,
+                   "side": names[f"side:{o.side}"], "scored": o.scored,
+                   "vp": sum(s.vp for s in o.squares) if o.type == "destruction" else o.vp,
+                   "achieved": o.achieved, "key": o.key,
+                   "squares": [f"({s.x}, {s.y})" for s in o.squares]}
+                  for o in state.objectives]  # fmt: skip
+    unplaced = [s.key for s in state.stands if s.pos is None and s.gone is None]
+    unplaced += [s.key for s in state.solos if s.pos is None and not s.joined and not s.gone]
+    return {
+        "battle": battle,
+        "campaign": battle.campaign,
+        "membership": membership,
+        "state": state,
+        "phase": PHASE_LABELS.get(state.phase, state.phase),
+        "deploying": state.phase == DEPLOY,
+        "all_placed": not unplaced,
+        "tied": state.phase == DRAW,
+        "round": state.round,
+        "current": names.get(state.current, "") if state.current else "",
+        "grid": grid,
+        "names": names,
+        "selectable": selectable,
+        "width": state.grid.width,
+        "sides": side_rows,
+        "order": order,
+        "actor_actions": actor_actions,
+        "piece_actions": piece_actions,
+        "objectives": objectives,
+        "custom_objectives": [
+            o for o in objectives if o["type"] == "custom" and not o["achieved"]
+        ],  # fmt: skip
+        "correction_pieces": [
+            (s.key, names.get(s.key, s.key)) for s in state.stands if s.gone is None
+        ]
+        + [(s.key, names.get(s.key, s.key)) for s in state.solos],  # fmt: skip
+        "log": log,
+        "result": _result(state, names),
+    }
+
+
+def event_view(membership: Membership, battle: Battle, *, state=None, names=None):
+    """(code, params) -> (params, text) of one event as `membership` may read it: another
+    side's HP and Stealth rolls left out (texts.HIDDEN_PARAMS)."""
+    state = state if state is not None else _state(battle)
+    names = names if names is not None else names_of(battle)
+    sides = viewer_sides(membership, battle)
+
+    def sees(key) -> bool:
+        if membership.is_gm:
+            return True
+        try:
+            return isinstance(key, str) and state.side_of(key) in sides
+        except (KeyError, StopIteration):
+            return False
+
+    def view(code: str, params: dict) -> tuple[dict, str]:
+        shown = dict(params)
+        rule = HIDDEN_PARAMS.get(code)
+        if rule is not None and not sees(params.get(rule[0])):
+            shown = {k: v for k, v in params.items() if k not in rule[1]}
+        return shown, event_line(code, params, names, sees)
+
+    return view
+
+
+def _short(name: str, key: str) -> str:
+    """Two letters of the unit's name and the stand's number: "Or2"."""
+    letters = "".join(ch for ch in name if ch.isalnum())[:2] or "?"
+    number = key.rsplit(".", 1)[1] if "." in key else ""
+    return letters + number
+
+
+def _result(state, names) -> dict | None:
+    if not state.result:
+        return None
+    winner = state.result.get("winner")
+    return {"band": RESULT_LABELS.get(state.result.get("result"), ""),
+            "winner": names.get(f"side:{winner}", "") if winner else "",
+            "vp": state.result.get("vp", {}),
+            "deserted": [names.get(k, k) for k in state.result.get("deserted", ())]}  # fmt: skip
+
+
+def api_state(membership: Membership, battle: Battle) -> dict:
+    """The board for the JSON API, with another side's HP and Stealth left out."""
+    state = _state(battle)
+    sides = viewer_sides(membership, battle)
+    data = state.to_dict()
+    own_units = {u.key for u in state.units if u.side in sides}
+    for stand in data["stands"]:
+        if stand["unit"] not in own_units:
+            stand.update(hp=None, max_hp=None, stealth=None)
+    for solo in data["solos"]:
+        if solo["side"] not in sides:
+            solo.update(hp=None, max_hp=None, stealth=None, death_successes=None,
+                        death_failures=None)  # fmt: skip
+    data.pop("opening", None)
+    return {"system": "dnd5e", "names": names_of(battle), "state": data}
+
+
+@transaction.atomic
+def apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int, data=None):
+    """Write a finished battle's losses back to the armies: each unit keeps the stands left
+    on the field (§7.3: deserted units keep none), each solo its HP (dead solos are marked)."""
+    _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
+    if battle.seq != expected_seq:
+        raise StaleBoard(battle)
+    if battle.status != BattleStatus.FINISHED or not battle.outcome:
+        raise ValidationError(gettext("Only a finished battle's results can be applied."))
+    details = battle.outcome["details"]
+    unit_ids, solo_ids = {}, {}
+    for side in battle.setup["sides"]:
+        for unit in side.get("units") or ():
+            unit_ids[unit["key"]] = unit.get("unit_id")
+        for solo in side.get("solos") or ():
+            solo_ids[solo["key"]] = solo.get("solo_id")
+    mine = {"army__campaign_id": battle.campaign_id}  # an imported battle's ids name nothing
+    units = {u.pk: u for u in models.Unit.objects.select_for_update().filter(
+        pk__in=[pk for pk in unit_ids.values() if pk], **mine)}  # fmt: skip
+    for key, result in details.get("units", {}).items():
+        unit = units.get(unit_ids.get(key))
+        if unit is not None:
+            unit.stands = result["stands_left"]
+            unit.save(update_fields=["stands"])
+    solos = {s.pk: s for s in models.Solo.objects.select_for_update().filter(
+        pk__in=[pk for pk in solo_ids.values() if pk], **mine)}  # fmt: skip
+    for key, result in details.get("solos", {}).items():
+        solo = solos.get(solo_ids.get(key))
+        if solo is not None:
+            solo.hp = result["hp"]
+            solo.dead = bool(result["dead"])
+            solo.save(update_fields=["hp", "dead"])
+    battle.status = BattleStatus.APPLIED
+    battle.save(update_fields=["status", "updated_at"])
+    return battle

@@ -1,0 +1,24 @@
+"""The D&D 5e board plugin (battles.plugins), registered when the battles app is ready."""
+
+from battles.plugins import BoardPlugin, register
+from warfare.messages import MESSAGES
+
+from . import board, views
+from .texts import COMMAND_PROBLEMS, EVENT_TEXTS
+
+MESSAGES.update(COMMAND_PROBLEMS)  # the words of the shared battle service's refusals
+
+PLUGIN = register(
+    BoardPlugin(
+        key="dnd5e",
+        board_template="battles/dnd5e/board.html",
+        board_context=board.board_context,
+        create_view=views.create_view,
+        api_create=views.api_create,
+        actor_factions=board.actor_factions,
+        api_state=board.api_state,
+        apply_results=board.apply_results,
+        event_texts=EVENT_TEXTS,
+        event_view=board.event_view,
+    )
+)

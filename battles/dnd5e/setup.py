@@ -1,0 +1,397 @@
+"""D&D 5e battles set up from the campaign's armies (dnd5e §5.1, §7): the set-up form, the
+engine setup it builds, and the service that starts the battle.
+
+Board keys: a unit is "u<unit id>", its stands "u<unit id>.<n>", a solo "s<solo id>"; a unit's
+commander (a solo of its army) starts joined to its first stand (§5.1 step 3-4). The setup
+carries what the Django side needs besides the engine's fields (names, faction and army ids);
+the engine ignores them.
+"""
+
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from battles import services as battle_services
+from battles.models import Battle
+from warfare.dnd5e.access import access_dnd5e
+from warfare.dnd5e.models import Army
+from warfare.dnd5e.selectors import SOLOS, UNITS
+from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature, footprint
+from warfare.engine.systems.dnd5e.house_rules import house_value
+
+SIDES = ("a", "b")
+#: Terrain map letters (§4.7): one line per row of the grid.
+TERRAIN_CODES = {
+    ".": ("clear", False),
+    "r": ("road", False),
+    "f": ("forest", False),
+    "s": ("water_shallow", False),
+    "d": ("water_deep", False),
+    "x": ("clear", True),
+}
+PRESETS = {
+    "open": _("open field"),
+    "river": _("river with a ford"),
+    "woods": _("woods on the flanks"),
+    "hill": _("a hill in the middle"),
+}
+OPTION_LABELS = {
+    "seed_morale_check": _("Morale is a Wisdom check, not a save (§10 item 2)"),
+    "seed_one_death_save": _("One death save per round (§10 item 5)"),
+    "seed_autohit": _("Ranged attacks also hit objective squares automatically (§10 item 6)"),
+    "seed_all_or_nothing": _("Destruction scores only when every square is destroyed (§10 item 7)"),
+    "draw_fight_on": _("On a tie, fight on until one side leads (§10 item 9)"),
+}
+
+
+def preset_map(preset: str, width: int, height: int) -> str:
+    """A terrain map (see TERRAIN_CODES) for one of the PRESETS."""
+    rows = [["."] * width for _ in range(height)]
+    mid_x, mid_y = width // 2, height // 2
+    if preset == "river":
+        for y in range(height):
+            rows[y][mid_x] = "r" if y == mid_y else ("s" if abs(y - mid_y) <= 1 else "d")
+    elif preset == "woods":
+        for y in list(range(0, min(2, height))) + list(range(max(0, height - 2), height)):
+            for x in range(max(0, mid_x - 2), min(width, mid_x + 2)):
+                rows[y][x] = "f"
+    elif preset == "hill":
+        for y in range(max(0, mid_y - 1), min(height, mid_y + 1)):
+            for x in range(max(0, mid_x - 1), min(width, mid_x + 1)):
+                rows[y][x] = "1"
+    return "\n".join("".join(row) for row in rows)
+
+
+def parse_map(text: str, width: int, height: int) -> list[dict]:
+    """The non-clear squares of a terrain map; a digit is high ground of that many 20-ft steps."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if len(lines) > height or any(len(line) > width for line in lines):
+        raise ValidationError(
+            gettext("The terrain map is larger than the grid (%(w)s × %(h)s).")
+            % {"w": width, "h": height}
+        )
+    squares = []
+    for y, line in enumerate(lines):
+        for x, char in enumerate(line):
+            if char.isdigit():
+                if char != "0":
+                    squares.append({"x": x, "y": y, "terrain": "clear", "elevation": int(char)})
+                continue
+            if char not in TERRAIN_CODES:
+                raise ValidationError(
+                    gettext("“%(char)s” is not a terrain letter (row %(row)s).")
+                    % {"char": char, "row": y + 1}
+                )
+            terrain, difficult = TERRAIN_CODES[char]
+            if terrain != "clear" or difficult:
+                squares.append({"x": x, "y": y, "terrain": terrain, "difficult": difficult})
+    return squares
+
+
+_SQUARE = re.compile(r"^\s*(\d+)\s*[,:]\s*(\d+)\s*$")
+
+
+def parse_squares(text: str, width: int, height: int) -> list[tuple[int, int]]:
+    """ "3,4; 5,6" → [(3, 4), (5, 6)] (columns and rows count from 0)."""
+    result = []
+    for part in filter(None, (p.strip() for p in re.split(r"[;\n]", text or ""))):
+        match = _SQUARE.match(part)
+        if not match:
+            raise ValidationError(gettext("Write objective squares as x,y; x,y."))
+        x, y = int(match.group(1)), int(match.group(2))
+        if not (0 <= x < width and 0 <= y < height):
+            raise ValidationError(gettext("Square %(x)s,%(y)s is off the grid.") % {"x": x, "y": y})
+        result.append((x, y))
+    if len(set(result)) != len(result):
+        raise ValidationError(gettext("An objective square is listed twice."))
+    return result
+
+
+class BattleSetupForm(forms.Form):
+    """Two armies, the grid and its terrain, deployment zones, objectives and their VP, and
+    the seed's variants (§10)."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    army_a = forms.ModelChoiceField(label=_("Army of side A"), queryset=Army.objects.none())
+    army_b = forms.ModelChoiceField(label=_("Army of side B"), queryset=Army.objects.none())
+    width = forms.IntegerField(label=_("Grid width (squares)"), min_value=4, max_value=40,
+                               initial=12)  # fmt: skip
+    height = forms.IntegerField(label=_("Grid height (squares)"), min_value=3, max_value=30,
+                                initial=8)  # fmt: skip
+    depth = forms.IntegerField(
+        label=_("Deployment zone depth"), min_value=1, max_value=10, initial=3,
+        help_text=_("Columns at each side's edge where its army deploys (A left, B right)."),
+    )  # fmt: skip
+    preset = forms.ChoiceField(
+        label=_("Terrain preset"), choices=list(PRESETS.items()), initial="open"
+    )
+    terrain_map = forms.CharField(
+        label=_("Terrain map"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "class": "mono", "spellcheck": "false"}),
+        help_text=_(
+            "Optional, replaces the preset: one line per row; . clear, r road, f forest, "
+            "s shallow water, d deep water, x rubble (difficult), 1-9 high ground."
+        ),
+    )
+    attrition_a = forms.IntegerField(
+        label=_("Attrition: VP side A scores per enemy unit eliminated"), min_value=0,
+        max_value=10, initial=0, help_text=_("0: no such objective."),
+    )  # fmt: skip
+    attrition_b = forms.IntegerField(
+        label=_("Attrition: VP side B scores per enemy unit eliminated"), min_value=0,
+        max_value=10, initial=0,
+    )  # fmt: skip
+    destruction_side = forms.ChoiceField(
+        label=_("Destruction: the side that scores by destroying the objective squares"),
+        required=False,
+        choices=[("", _("no objective squares")), ("a", _("side A")), ("b", _("side B"))],
+    )
+    objective_squares = forms.CharField(
+        label=_("Objective squares"), required=False,
+        help_text=_("x,y; x,y — columns and rows count from 0 at the top left."),
+    )  # fmt: skip
+    square_hp = forms.IntegerField(label=_("HP per square"), min_value=10, max_value=100,
+                                   initial=30)  # fmt: skip
+    square_ac = forms.IntegerField(label=_("AC per square (vs ranged attacks)"), min_value=5,
+                                   max_value=30, initial=15)  # fmt: skip
+    square_vp = forms.IntegerField(label=_("VP per square destroyed"), min_value=1,
+                                   max_value=10, initial=5)  # fmt: skip
+    protection_vp = forms.IntegerField(
+        label=_("Protection: VP per round the other side scores while it guards the squares"),
+        min_value=0, max_value=5, initial=1, help_text=_("0: no such objective."),
+    )  # fmt: skip
+    custom_a = forms.CharField(label=_("Other objective of side A"), required=False,
+                               max_length=80)  # fmt: skip
+    custom_a_vp = forms.IntegerField(label=_("its VP"), min_value=1, max_value=10, initial=3)
+    custom_b = forms.CharField(label=_("Other objective of side B"), required=False,
+                               max_length=80)  # fmt: skip
+    custom_b_vp = forms.IntegerField(label=_("its VP"), min_value=1, max_value=10, initial=3)
+    protection_stands = forms.TypedChoiceField(
+        label=_("Stands that must guard an objective square"),
+        coerce=int,
+        choices=[(2, _("two (the original)")), (1, _("one (the seed, §10 item 8)"))],
+        initial=2,
+    )
+    auto_deploy = forms.BooleanField(
+        label=_("Deploy the armies automatically"), required=False,
+        help_text=_("Otherwise each side places its units by clicking squares of its zone."),
+    )  # fmt: skip
+    players_may_act = forms.BooleanField(
+        label=_("Players act for their own units"), required=False, initial=True
+    )
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        armies = Army.objects.filter(campaign=campaign).select_related("faction")
+        for side in SIDES:
+            self.fields[f"army_{side}"].queryset = armies
+            self.fields[f"army_{side}"].label_from_instance = lambda army: (
+                f"{army.name} ({army.faction.name})"
+            )
+        for key, label in OPTION_LABELS.items():
+            self.fields[key] = forms.BooleanField(label=label, required=False)
+        self.fields["square_ac"].initial = house_value("destruction.ranged_ac")
+
+    def option_fields(self):
+        return [self[key] for key in OPTION_LABELS]
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        if cleaned["army_a"] == cleaned["army_b"]:
+            raise ValidationError(gettext("Pick two different armies."))
+        width, height = cleaned["width"], cleaned["height"]
+        if cleaned["depth"] * 2 >= width:
+            self.add_error("depth", gettext("The two deployment zones must not meet."))
+            return cleaned
+        try:
+            text = cleaned["terrain_map"] or preset_map(cleaned["preset"], width, height)
+            cleaned["squares"] = parse_map(text, width, height)
+        except ValidationError as error:
+            self.add_error("terrain_map", error)
+        try:
+            cleaned["objective_cells"] = parse_squares(cleaned["objective_squares"], width, height)
+        except ValidationError as error:
+            self.add_error("objective_squares", error)
+            return cleaned
+        if bool(cleaned["destruction_side"]) != bool(cleaned["objective_cells"]):
+            self.add_error(
+                "objective_squares", gettext("Objective squares need the side that destroys them.")
+            )
+        return cleaned
+
+    def objectives(self) -> list[dict]:
+        data = self.cleaned_data
+        result: list[dict] = []
+        for side in SIDES:
+            if data[f"attrition_{side}"]:
+                result.append({"key": f"attrition_{side}", "type": "attrition", "side": side,
+                               "vp": data[f"attrition_{side}"]})  # fmt: skip
+        side = data["destruction_side"]
+        if side:
+            squares = [{"x": x, "y": y, "hp": data["square_hp"], "ac": data["square_ac"],
+                        "vp": data["square_vp"]} for x, y in data["objective_cells"]]  # fmt: skip
+            result.append({"key": "destruction", "type": "destruction", "side": side,
+                           "squares": squares})  # fmt: skip
+            if data["protection_vp"]:
+                other = "b" if side == "a" else "a"
+                result.append({"key": "protection", "type": "protection", "side": other,
+                               "paired": "destruction", "vp": data["protection_vp"]})  # fmt: skip
+        for side in SIDES:
+            if data[f"custom_{side}"]:
+                result.append({"key": f"custom_{side}", "type": "custom", "side": side,
+                               "vp": data[f"custom_{side}_vp"],
+                               "label": data[f"custom_{side}"]})  # fmt: skip
+        return result
+
+    def options(self) -> dict:
+        options = {key: self.cleaned_data[key] for key in OPTION_LABELS}
+        options["protection_stands"] = self.cleaned_data["protection_stands"]
+        return options
+
+
+def battle_setup(
+    *,
+    armies: dict[str, Army],
+    width: int,
+    height: int,
+    depth: int,
+    squares: list[dict],
+    objectives: list[dict],
+    options: dict,
+    auto_deploy: bool,
+) -> dict:
+    """The engine setup (see warfare.engine.systems.dnd5e.battle.engine) of a battle between
+    two armies as they are now: units with their current stands, solos with their HP."""
+    creatures: dict[str, dict] = {}
+    sides = []
+    zones = {"a": [0, 0, depth - 1, height - 1], "b": [width - depth, 0, width - 1, height - 1]}
+    for side in SIDES:
+        army = armies[side]
+        units, solos = [], []
+        commanders = {}
+        for unit in army.units.all():
+            if unit.stands <= 0:
+                continue
+            creatures[unit.creature.key] = unit.creature.to_engine()
+            units.append({"key": f"u{unit.pk}", "kind": unit.kind,
+                          "configuration": unit.configuration, "creature": unit.creature.key,
+                          "stands": unit.stands, "name": unit.name,
+                          "unit_id": unit.pk})  # fmt: skip
+            if unit.commander_id:
+                commanders[unit.commander_id] = f"u{unit.pk}.1"
+        for solo in army.solos.all():
+            if solo.dead or solo.current_hp <= 0:
+                continue
+            creatures[solo.creature.key] = solo.creature.to_engine()
+            entry = {"key": f"s{solo.pk}", "creature": solo.creature.key, "pc": solo.pc,
+                     "hp": solo.current_hp, "name": solo.name, "solo_id": solo.pk}  # fmt: skip
+            if solo.pk in commanders:
+                entry.update(joined=commanders[solo.pk], commander=True)
+            solos.append(entry)
+        sides.append({"key": side, "name": army.name, "army": army.pk,
+                      "faction": army.faction_id, "zone": zones[side], "units": units,
+                      "solos": solos})  # fmt: skip
+    setup = {
+        "grid": {"width": width, "height": height, "squares": squares},
+        "creatures": list(creatures.values()),
+        "options": options,
+        "sides": sides,
+        "objectives": objectives,
+    }
+    if auto_deploy:
+        _deploy(setup)
+    return setup
+
+
+def _free_anchor(zone, size: int, taken: set, side: str) -> list[int] | None:
+    """The first free anchor of a `size` piece in `zone`, front columns first; its squares
+    are added to `taken`."""
+    x0, y0, x1, y1 = zone
+    columns = range(x1, x0 - 1, -1) if side == "a" else range(x0, x1 + 1)
+    for x in columns:
+        for y in range(y0, y1 + 1):
+            cells = {(x + dx, y + dy) for dx in range(size) for dy in range(size)}
+            inside = all(x0 <= cx <= x1 and y0 <= cy <= y1 for cx, cy in cells)
+            if inside and not cells & taken:
+                taken.update(cells)
+                return [x, y]
+    return None
+
+
+def _deploy(setup: dict) -> None:
+    """Place every stand and unattached solo in its side's zone, front columns first,
+    avoiding deep water and objective squares; a zone too small leaves the rest unplaced
+    (then the battle starts in deployment)."""
+    taken = {(s["x"], s["y"]) for s in setup["grid"]["squares"]
+             if s.get("terrain") == "water_deep"}  # fmt: skip
+    for objective in setup["objectives"]:
+        taken |= {(s["x"], s["y"]) for s in objective.get("squares") or ()}
+    stats = {**{k: c.to_dict() for k, c in LIBRARY.items()},
+             **{c["key"]: c for c in setup["creatures"]}}  # fmt: skip
+
+    def size(creature: str) -> int:
+        return footprint(Creature.from_dict(stats[creature]).size)
+
+    for side in setup["sides"]:
+        zone, key = side["zone"], side["key"]
+        for unit in side["units"]:
+            positions = [_free_anchor(zone, size(unit["creature"]), taken, key)
+                         for _ in range(unit["stands"])]  # fmt: skip
+            if all(positions):
+                unit["positions"] = positions
+        for solo in side["solos"]:
+            if not solo.get("joined"):
+                pos = _free_anchor(zone, size(solo["creature"]), taken, key)
+                if pos:
+                    solo["pos"] = pos
+
+
+def setup_messages(problems, names: dict[str, str]) -> list[str]:
+    """The engine's set-up problems as sentences (piece keys named)."""
+    from .texts import problem_text
+
+    return [problem_text(problem, names) for problem in problems]
+
+
+@transaction.atomic
+def battle_create(
+    *,
+    user,
+    campaign_id: int,
+    name: str,
+    army_a: Army,
+    army_b: Army,
+    players_may_act: bool,
+    **layout,
+) -> Battle:
+    """The GM sets two armies of the campaign against each other on a grid (§5.1, §7)."""
+    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
+    campaign = membership.campaign
+    armies = {
+        army.pk: army
+        for army in Army.objects.filter(campaign=campaign, pk__in=[army_a.pk, army_b.pk])
+        .select_related("faction")
+        .prefetch_related(UNITS, SOLOS)
+    }
+    if len(armies) != 2:
+        raise ValidationError(gettext("Pick two different armies of this campaign."))
+    by_side = {"a": armies[army_a.pk], "b": armies[army_b.pk]}
+    for army in by_side.values():
+        if not any(unit.stands > 0 for unit in army.units.all()):
+            raise ValidationError(
+                gettext("%(army)s has no unit with stands left.") % {"army": army.name}
+            )
+    setup = battle_setup(armies=by_side, **layout)
+    names = {entry["key"]: entry["name"] for side in setup["sides"]
+             for entry in side["units"] + side["solos"]}  # fmt: skip
+    return battle_services.battle_start(
+        user=user, campaign=campaign, name=name, setup=setup, players_may_act=players_may_act,
+        problem_messages=lambda problems: setup_messages(problems, names),
+    )  # fmt: skip

@@ -1,0 +1,274 @@
+"""D&D 5e battle events and problems as sentences in the page's language.
+
+`EVENT_TEXTS` is the plugin's {code: sentence}; `event_line` fills one for a viewer: piece keys
+become names, squares "(x, y)", and the numbers the viewer may not see (another side's HP,
+Stealth rolls) are left out (`HIDDEN_PARAMS`).
+"""
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from warfare.engine.problems import Problem
+
+EVENT_TEXTS = {
+    "dnd5e.initiative": _("%(actor)s: initiative d20 %(die)s %(modifier)s = %(total)s."),
+    "dnd5e.round": _("Round %(round)s begins."),
+    "dnd5e.turn": _("%(actor)s takes its turn."),
+    "dnd5e.turn_end": _("%(actor)s ends its turn."),
+    "dnd5e.surprised": _("%(actor)s is surprised."),
+    "dnd5e.placed": _("%(piece)s deploys at %(square)s."),
+    "dnd5e.moved": _("%(piece)s moves to %(square)s."),
+    "dnd5e.fled": _("%(piece)s leaves the battlefield."),
+    "dnd5e.action": _("%(actor)s: %(kind)s."),
+    "dnd5e.attack": _("%(piece)s attacks %(target)s (%(attack)s): %(roll)s, %(result)s."),
+    "dnd5e.damage": _("%(target)s takes %(amount)s damage%(hp)s."),
+    "dnd5e.casualty": _("%(stand)s drops to 0 HP: a casualty."),
+    "dnd5e.overflow": _("%(amount)s damage overflows from %(from)s to %(to)s."),
+    "dnd5e.solo_down": _("%(solo)s drops to 0 HP."),
+    "dnd5e.solo_dead": _("%(solo)s dies."),
+    "dnd5e.aid": _("%(stand)s aids %(helps)s."),
+    "dnd5e.configured": _("%(unit)s changes configuration: %(from)s → %(to)s."),
+    "dnd5e.hide": _("%(piece)s tries to hide%(roll)s: %(result)s."),
+    "dnd5e.cast": _("%(piece)s casts %(spell)s."),
+    "dnd5e.spell_attack": _("Spell attack on %(target)s: %(roll)s, %(result)s."),
+    "dnd5e.spell_save": _("%(target)s saves%(roll)s: %(result)s, %(damage)s damage."),
+    "dnd5e.joined": _("%(solo)s joins %(stand)s."),
+    "dnd5e.left": _("%(solo)s leaves its stand for %(square)s."),
+    "dnd5e.switched": _("%(solo)s switches to %(stand)s."),
+    "dnd5e.command_taken": _("%(solo)s takes command of %(unit)s."),
+    "dnd5e.command_lost": _("%(unit)s loses its commander %(solo)s."),
+    "dnd5e.prepare": _("%(solo)s prepares %(unit)s: d20 %(die)s %(cha)s vs DC %(dc)s, %(result)s."),
+    "dnd5e.incite": _("%(solo)s incites %(unit)s: d20 %(die)s %(cha)s vs DC %(dc)s, %(result)s."),
+    "dnd5e.rally": _("%(unit)s tries to rally (“Close ranks!”): %(roll)s, %(result)s."),
+    "dnd5e.morale": _("%(unit)s checks morale: %(roll)s, %(result)s."),
+    "dnd5e.end_of_round": _("Round %(round)s ends: casualties are removed."),
+    "dnd5e.eliminated": _("%(stand)s is eliminated."),
+    "dnd5e.freed": _("%(solo)s stands alone where %(stand)s fell."),
+    "dnd5e.offers": _("Gaps to close: %(units)s."),
+    "dnd5e.slid_in": _("%(stand)s closes the gap at %(square)s."),
+    "dnd5e.death_saves": _("%(solo)s makes death saves: %(rolls)s."),
+    "dnd5e.vp": _("%(side)s scores %(vp)s VP for %(objective)s (%(total)s in all)."),
+    "dnd5e.objective_destroyed": _("Objective square %(square)s is destroyed."),
+    "dnd5e.objective_met": _("The GM marks “%(objective)s” as achieved."),
+    "dnd5e.tie": _("Tied at %(vp)s VP: the GM declares a draw or orders one more round."),
+    "dnd5e.draw_fight_on": _("Tied at %(vp)s VP: the battle goes on."),
+    "dnd5e.desertion": _("%(unit)s: desertion d20 %(die)s, %(result)s."),
+    "dnd5e.battle_end": _("The battle is over: %(result)s (%(vp)s VP)."),
+    "dnd5e.gm_correction": _("The GM corrects %(piece)s."),
+    "dnd5e.siege_step": _("%(engine)s: %(step)s."),
+    "dnd5e.siege_fire": _("%(engine)s fires at %(target)s: %(roll)s, %(result)s."),
+}
+
+ACTION_LABELS = {
+    "place": _("Deploy"),
+    "move": _("Move"),
+    "attack": _("Attack"),
+    "aid": _("Aid"),
+    "configure": _("Configure"),
+    "dash": _("Dash"),
+    "retreat": _("Retreat"),
+    "hide": _("Hide"),
+    "cast": _("Cast a spell"),
+    "join": _("Join"),
+    "leave": _("Leave the stand"),
+    "switch": _("Switch stands"),
+    "take_command": _("Take command"),
+    "step_down": _("Step down"),
+    "prepare": _("Prepare"),
+    "incite": _("Incite"),
+    "siege": _("Siege engine"),
+    "slide_in": _("Close the gap"),
+    "rejoin": _("Rejoin"),
+    "done": _("Done closing gaps"),
+    "end_turn": _("End turn"),
+}
+CONFIGURATION_LABELS = {"march": _("March"), "aid": _("Aid"), "defend": _("Defend")}
+RESULT_LABELS = {"total": _("total victory"), "tactical": _("tactical victory"),
+                 "draw": _("draw")}  # fmt: skip
+SIEGE_STEPS = {"load": _("loaded"), "aim": _("aimed"), "fire": _("fired")}
+
+#: {code: (the param naming whose numbers these are, params only that side sees)}.
+HIDDEN_PARAMS = {
+    "dnd5e.damage": ("target", ("hp",)),
+    "dnd5e.hide": ("piece", ("die", "bonus", "dc")),
+    "dnd5e.gm_correction": ("piece", ("hp", "conditions")),
+    "dnd5e.death_saves": ("solo", ("hp",)),
+}
+
+PROBLEM_TEXTS = {
+    "dnd5e.setup.overlap": _("%(piece)s and %(other)s would stand on the same square."),
+    "dnd5e.setup.off_grid": _("%(piece)s does not fit on the grid."),
+    "dnd5e.setup.gargantuan_stand": _("%(unit)s: Gargantuan creatures fight as solos."),
+    "dnd5e.setup.unknown_creature": _("There is no creature “%(creature)s”."),
+    "dnd5e.setup.side_without_units": _("Each side needs at least one unit."),
+    "dnd5e.setup.bad_grid": _("The grid must be 1 to 100 squares each way."),
+    "dnd5e.unplaced": _("Every stand and solo must be deployed first."),
+    "dnd5e.not_allowed": _("That piece cannot do that now."),
+    "dnd5e.illegal_params": _("That move is not allowed now."),
+    "dnd5e.finished": _("This battle is over."),
+    "dnd5e.not_deploying": _("The armies are already deployed."),
+    "dnd5e.no_tie": _("The battle is not tied."),
+    "dnd5e.bad_objective": _("That objective cannot be marked achieved."),
+    "dnd5e.gm.unknown_piece": _("There is no such stand or solo."),
+    "dnd5e.gm.bad_hp": _("HP must be between 0 and the piece's maximum."),
+}
+PROBLEM_FALLBACK = _("The rules refuse this (%(code)s).")
+#: The refusals of a command, which the shared battle service words (warfare.messages):
+#: sentences that name no piece (a piece's board key would show).
+COMMAND_PROBLEMS = {
+    code: PROBLEM_TEXTS[code]
+    for code in ("dnd5e.unplaced", "dnd5e.not_allowed", "dnd5e.illegal_params",
+                 "dnd5e.finished", "dnd5e.not_deploying", "dnd5e.no_tie", "dnd5e.bad_objective",
+                 "dnd5e.gm.unknown_piece", "dnd5e.gm.bad_hp")
+}  # fmt: skip
+
+
+def _square(value) -> str:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return f"({value[0]}, {value[1]})"
+    if isinstance(value, str) and value.startswith("sq:"):
+        _sq, x, y = value.split(":")
+        return f"({x}, {y})"
+    return str(value)
+
+
+def _signed(value) -> str:
+    try:
+        return f"{int(value):+d}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _name(value, names: dict[str, str]) -> str:
+    if isinstance(value, str) and value.startswith("sq:"):
+        return gettext("objective %(square)s") % {"square": _square(value)}
+    return names.get(value, value) if isinstance(value, str) else str(value)
+
+
+def _roll(params: dict, bonus_key: str = "to_hit") -> str:
+    """ "d20 14 +5 vs AC 13" with the dice kept when advantage or disadvantage rolled two."""
+    if params.get("die") is None:
+        return gettext("automatic hit")
+    dice = params.get("dice") or []
+    die = f"{params['die']}" + (f" [{', '.join(map(str, dice))}]" if len(dice) > 1 else "")
+    text = gettext("d20 %(die)s") % {"die": die}
+    if bonus_key in params:
+        text += f" {_signed(params[bonus_key])}"
+    if "total" in params:
+        text += f" = {params['total']}"
+    if "ac" in params:
+        text += " " + gettext("vs AC %(ac)s") % {"ac": params["ac"]}
+    elif "dc" in params:
+        text += " " + gettext("vs DC %(dc)s") % {"dc": params["dc"]}
+    return text
+
+
+def _hit(params: dict) -> str:
+    if not params.get("hit"):
+        return gettext("miss")
+    if params.get("critical"):
+        return gettext("critical hit, %(damage)s damage") % {"damage": params.get("damage", 0)}
+    return gettext("hit, %(damage)s damage") % {"damage": params.get("damage", 0)}
+
+
+def _success(params: dict) -> str:
+    return gettext("success") if params.get("success") else gettext("failure")
+
+
+def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
+    """The params of one event as `sees(key) -> bool` (the viewer sees that piece's numbers)
+    may read them, ready for EVENT_TEXTS[code]."""
+    params = dict(params)
+    rule = HIDDEN_PARAMS.get(code)
+    hidden = rule is not None and not sees(params.get(rule[0]))
+    if hidden:
+        for key in rule[1]:
+            params.pop(key, None)
+    shown = {key: _name(value, names) for key, value in params.items()}
+    for key in ("to", "square"):
+        if isinstance(params.get(key), list | tuple) or str(params.get(key, "")).startswith("sq:"):
+            shown["square" if key == "to" else key] = _square(params[key])
+    if isinstance(params.get("x"), int) and isinstance(params.get("y"), int):
+        shown["square"] = f"({params['x']}, {params['y']})"
+    if code == "dnd5e.overflow":
+        shown["from"], shown["to"] = _name(params["from"], names), _name(params["to"], names)
+    if code == "dnd5e.initiative":
+        shown["modifier"] = _signed(params.get("modifier", 0))
+    elif code == "dnd5e.action":
+        shown["kind"] = ACTION_LABELS.get(params.get("kind"), params.get("kind"))
+    elif code == "dnd5e.attack":
+        shown["roll"] = _roll(params)
+        shown["attack"] = str(params.get("attack", "")).replace("_", " ")
+        shown["result"] = _hit(params)
+    elif code in ("dnd5e.spell_attack", "dnd5e.siege_fire"):
+        shown["roll"], shown["result"] = _roll(params, "bonus"), _hit(params)
+    elif code == "dnd5e.damage":
+        shown["hp"] = (
+            (" (" + gettext("HP %(hp)s") % {"hp": params["hp"]} + ")") if "hp" in params else ""
+        )
+    elif code == "dnd5e.hide":
+        shown["roll"] = f" ({_roll(params, 'bonus')})" if "die" in params else ""
+        shown["result"] = gettext("hidden") if params.get("hidden") else gettext("seen")
+    elif code == "dnd5e.spell_save":
+        shown["roll"] = "" if params.get("auto_fail") or "die" not in params else (
+            f" ({_roll(params, 'bonus')})")  # fmt: skip
+        shown["result"] = _success(params)
+        shown.setdefault("damage", 0)
+    elif code in ("dnd5e.prepare", "dnd5e.incite"):
+        shown["cha"], shown["result"] = _signed(params.get("cha", 0)), _success(params)
+    elif code in ("dnd5e.rally", "dnd5e.morale"):
+        shown["roll"] = _roll(params, "")
+        if code == "dnd5e.morale":
+            shown["result"] = gettext("holds") if params.get("success") else gettext("breaks")
+        else:
+            shown["result"] = (
+                gettext("rallies") if params.get("success") else gettext("stays broken")
+            )
+    elif code == "dnd5e.configured":
+        shown["from"] = CONFIGURATION_LABELS.get(params.get("from"), params.get("from"))
+        shown["to"] = CONFIGURATION_LABELS.get(params.get("to"), params.get("to"))
+    elif code == "dnd5e.offers":
+        shown["units"] = ", ".join(_name(u, names) for u in params.get("units", ()))
+    elif code == "dnd5e.death_saves":
+        shown["rolls"] = ", ".join(str(r.get("die")) for r in params.get("rolls", ()))
+    elif code == "dnd5e.vp":
+        shown["side"] = names.get(f"side:{params.get('side')}", params.get("side"))
+        shown["objective"] = names.get(f"objective:{params.get('objective')}",
+                                       params.get("objective"))  # fmt: skip
+    elif code == "dnd5e.objective_met":
+        shown["objective"] = names.get(f"objective:{params.get('objective')}",
+                                       params.get("objective"))  # fmt: skip
+    elif code in ("dnd5e.tie", "dnd5e.draw_fight_on", "dnd5e.battle_end"):
+        shown["vp"] = " : ".join(str(v) for v in (params.get("vp") or {}).values())
+        shown["result"] = RESULT_LABELS.get(params.get("result"), params.get("result"))
+    elif code == "dnd5e.desertion":
+        shown["result"] = (
+            gettext("the unit deserts") if params.get("eliminated") else gettext("it stays")
+        )
+    elif code == "dnd5e.siege_step":
+        shown["step"] = SIEGE_STEPS.get(params.get("step"), params.get("step"))
+    return shown
+
+
+def event_line(code: str, params: dict, names: dict[str, str], sees) -> str:
+    """One log line ("" for bookkeeping the log leaves out)."""
+    if code == "dnd5e.action" and params.get("kind") not in ("dash", "retreat"):
+        return ""  # the action's own events tell what happened
+    template = EVENT_TEXTS.get(code)
+    if template is None:
+        return code
+    try:
+        return str(template) % shown_params(code, params, names, sees)
+    except (KeyError, TypeError, ValueError):
+        return code
+
+
+def problem_text(problem: Problem, names: dict[str, str]) -> str:
+    params = {key: _name(value, names) for key, value in dict(problem.params).items()}
+    template = PROBLEM_TEXTS.get(problem.code)
+    try:
+        if template is not None:
+            return str(template) % params
+    except (KeyError, TypeError, ValueError):
+        pass
+    return str(PROBLEM_FALLBACK) % {"code": problem.code}

@@ -1,0 +1,115 @@
+"""D&D 5e battle pages: the set-up (the battles app's create page for dnd5e campaigns) and
+the GM's commands (begin after deployment, award a custom objective, settle a tie, correct
+a piece), answered like every board action (battles.views)."""
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from battles import services
+from battles.models import Battle
+from battles.views import _board_write
+from kingdoms.access import access_campaign
+from warfare.dnd5e.access import access_dnd5e
+
+from .setup import BattleSetupForm, battle_create
+
+GM_COMMANDS = ("begin", "award", "declare_draw", "extra_round", "gm_correction")
+
+
+def create_view(request: HttpRequest, membership) -> HttpResponse:
+    """GET: the set-up form; POST: start the battle and go to its board (bad input: 400)."""
+    campaign = membership.campaign
+    form = BattleSetupForm(request.POST or None, campaign=campaign)
+    context = {"campaign": campaign, "form": form}
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                battle = _start(request.user, campaign, form)
+            except ValidationError as error:
+                for message in error.messages:
+                    form.add_error(None, message)
+            else:
+                return redirect(battle)
+        return render(request, "battles/dnd5e/setup.html", context, status=400)
+    return render(request, "battles/dnd5e/setup.html", context)
+
+
+def _start(user, campaign, form: BattleSetupForm):
+    data = form.cleaned_data
+    return battle_create(
+        user=user, campaign_id=campaign.pk, name=data["name"], army_a=data["army_a"],
+        army_b=data["army_b"], players_may_act=data["players_may_act"], width=data["width"],
+        height=data["height"], depth=data["depth"], squares=data["squares"],
+        objectives=form.objectives(), options=form.options(), auto_deploy=data["auto_deploy"],
+    )  # fmt: skip
+
+
+def api_create(user, campaign_id: int, data) -> Battle:
+    """The API's set-up: the set-up form's fields as JSON (armies by id, the form's initial
+    values where left out); a bad one is a ValidationError with the form's messages (400)."""
+    membership = access_dnd5e(user, campaign_id, gm=True)
+    blank = BattleSetupForm(campaign=membership.campaign)
+    defaults = {name: blank[name].initial for name in blank.fields
+                if blank[name].initial not in (None, "")}  # fmt: skip
+    form = BattleSetupForm({**defaults, **dict(data)}, campaign=membership.campaign)
+    if not form.is_valid():
+        raise ValidationError(
+            [
+                f"{name}: {error}" if name != "__all__" else str(error)
+                for name, errors in form.errors.items()
+                for error in errors
+            ]
+        )
+    return _start(user, membership.campaign, form)
+
+
+class GMCommandForm(forms.Form):
+    """A GM command: `kind`, and for a correction the piece, its HP and a solo's conditions;
+    for an award the custom objective."""
+
+    seq = forms.IntegerField(min_value=0)
+    kind = forms.ChoiceField(choices=[(k, k) for k in GM_COMMANDS])
+    objective = forms.CharField(required=False, max_length=40)
+    piece = forms.CharField(required=False, max_length=40)
+    hp = forms.IntegerField(required=False, min_value=0, max_value=999)
+    conditions = forms.CharField(required=False, max_length=200)
+
+    def command(self) -> dict:
+        data = self.cleaned_data
+        params: dict = {}
+        if data["kind"] == "award":
+            params["objective"] = data["objective"]
+        if data["kind"] == "gm_correction":
+            params["piece"] = data["piece"]
+            if data.get("hp") is not None:
+                params["hp"] = data["hp"]
+            if data.get("conditions"):
+                params["conditions"] = [c.strip() for c in data["conditions"].split(",")
+                                        if c.strip()]  # fmt: skip
+        return {"actor": None, "kind": data["kind"], "params": params}
+
+
+@login_required
+@require_POST
+def gm_command(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    membership = access_campaign(request.user, campaign_id, gm=True)
+    battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
+    form = GMCommandForm(request.POST)
+    if form.is_valid() and battle.system != "dnd5e":
+        raise Http404
+
+    def write():
+        if not form.is_valid():
+            raise ValidationError(_("That action was not understood."))
+        battle_after, _events = services.battle_act(
+            user=request.user, campaign_id=campaign_id, battle_id=battle_id,
+            expected_seq=form.cleaned_data["seq"], command=form.command(),
+        )  # fmt: skip
+        return battle_after
+
+    return _board_write(request, membership, battle, write, _("Done."))

@@ -1,0 +1,188 @@
+"""Use cases for D&D 5e creatures and armies; each is one user action and one transaction."""
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models.deletion import ProtectedError
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from kingdoms.models import Faction
+from kingdoms.services import _check_version, _save
+from warfare.engine.systems.dnd5e.creatures import LIBRARY
+
+from .access import access_army, access_dnd5e
+from .models import Army, Creature, Solo, Unit
+
+
+@transaction.atomic
+def library_load_srd(*, user, campaign_id: int) -> int:
+    """Copy the engine's SRD starting library into the campaign (creatures it already has, by
+    key, are left as the GM edited them). Returns how many were added."""
+    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
+    campaign = membership.campaign
+    have = set(Creature.objects.filter(campaign=campaign).values_list("key", flat=True))
+    rows = []
+    for key, creature in LIBRARY.items():
+        if key in have:
+            continue
+        data = creature.to_dict()
+        rows.append(Creature(campaign=campaign, from_srd=True, **data))
+    Creature.objects.bulk_create(rows)
+    return len(rows)
+
+
+def _check_key(campaign, key: str, instance: Creature | None = None) -> None:
+    clash = Creature.objects.filter(campaign=campaign, key=key)
+    if instance is not None:
+        clash = clash.exclude(pk=instance.pk)
+    if clash.exists():
+        raise ValidationError({"key": _("This campaign already has a creature with that key.")})
+
+
+@transaction.atomic
+def creature_create(*, user, campaign_id: int, **fields: Any) -> Creature:
+    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
+    _check_key(membership.campaign, fields["key"])
+    return _save(Creature(campaign=membership.campaign), **fields)
+
+
+@transaction.atomic
+def creature_update(
+    *, user, campaign_id: int, creature_id: int, version: int | None = None, **fields: Any
+) -> Creature:
+    """Edit a stat block; its key stays (battles already set up name it)."""
+    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
+    creature = get_object_or_404(
+        Creature.objects.select_for_update(no_key=True),
+        campaign=membership.campaign,
+        pk=creature_id,
+    )
+    _check_version(creature, version)
+    fields.pop("key", None)
+    return _save(creature, **fields)
+
+
+@transaction.atomic
+def creature_delete(*, user, campaign_id: int, creature_id: int) -> None:
+    """Delete a stat block no unit or solo uses."""
+    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
+    creature = get_object_or_404(
+        Creature.objects.select_for_update(), campaign=membership.campaign, pk=creature_id
+    )
+    try:
+        creature.delete()
+    except ProtectedError:
+        raise ValidationError(
+            _("Units or solos still use %(name)s: remove them first.") % {"name": creature},
+            code="creature_in_use",
+        ) from None
+
+
+def _check_faction(faction: Faction | None, campaign) -> None:
+    if faction is None or faction.campaign_id != campaign.pk:
+        raise ValidationError({"faction": _("That faction belongs to another campaign.")})
+
+
+@transaction.atomic
+def army_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Army:
+    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
+    _check_faction(faction, membership.campaign)
+    return _save(Army(campaign=membership.campaign, faction=faction), **fields)
+
+
+@transaction.atomic
+def army_update(
+    *, user, campaign_id: int, army_id: int, version: int | None = None, **fields: Any
+) -> Army:
+    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    _check_version(army, version)
+    return _save(army, **fields)
+
+
+@transaction.atomic
+def army_delete(*, user, campaign_id: int, army_id: int) -> None:
+    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    army.delete()
+
+
+def _check_creature(creature: Creature, army: Army) -> None:
+    if creature.campaign_id != army.campaign_id:
+        raise ValidationError({"creature": _("That creature belongs to another campaign.")})
+
+
+@transaction.atomic
+def unit_add(
+    *,
+    user,
+    campaign_id: int,
+    army_id: int,
+    creature: Creature,
+    commander: Solo | None = None,
+    **fields: Any,
+) -> Unit:
+    """Add a unit of stands of one creature type (§4.1: Huge or smaller) to an army."""
+    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    _check_creature(creature, army)
+    if creature.size == "gargantuan":
+        raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
+    if commander is not None and (commander.army_id != army.pk or hasattr(commander, "commands")):
+        raise ValidationError({"commander": _("Pick a solo of this army who commands no unit.")})
+    unit = _save(Unit(army=army, creature=creature, commander=commander), **fields)
+    army.save(update_fields=["version"])
+    return unit
+
+
+@transaction.atomic
+def unit_update(
+    *,
+    user,
+    campaign_id: int,
+    army_id: int,
+    unit_id: int,
+    creature: Creature,
+    commander: Solo | None = None,
+    **fields: Any,
+) -> Unit:
+    """Change a unit: its name, type, configuration, creature, stands or commander."""
+    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    unit = get_object_or_404(Unit.objects.select_for_update(), army=army, pk=unit_id)
+    _check_creature(creature, army)
+    if creature.size == "gargantuan":
+        raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
+    if commander is not None and (
+        commander.army_id != army.pk or Unit.objects.filter(commander=commander)
+        .exclude(pk=unit.pk).exists()
+    ):  # fmt: skip
+        raise ValidationError({"commander": _("Pick a solo of this army who commands no unit.")})
+    unit = _save(unit, creature=creature, commander=commander, **fields)
+    army.save(update_fields=["version"])
+    return unit
+
+
+@transaction.atomic
+def unit_remove(*, user, campaign_id: int, army_id: int, unit_id: int) -> None:
+    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    deleted, _rows = Unit.objects.filter(army=army, pk=unit_id).delete()
+    if not deleted:
+        raise ValidationError(_("That unit is already gone."))
+    army.save(update_fields=["version"])
+
+
+@transaction.atomic
+def solo_add(*, user, campaign_id: int, army_id: int, creature: Creature, **fields: Any) -> Solo:
+    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    _check_creature(creature, army)
+    solo = _save(Solo(army=army, creature=creature), **fields)
+    army.save(update_fields=["version"])
+    return solo
+
+
+@transaction.atomic
+def solo_remove(*, user, campaign_id: int, army_id: int, solo_id: int) -> None:
+    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    deleted, _rows = Solo.objects.filter(army=army, pk=solo_id).delete()
+    if not deleted:
+        raise ValidationError(_("That solo is already gone."))
+    army.save(update_fields=["version"])
