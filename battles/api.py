@@ -53,7 +53,7 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
     names = selectors.army_names(battle)
     factions = services.army_factions(battle)
     current = state.current
-    to_act = state.to_act  # the reacting army while a reaction is offered
+    to_act = state.to_act  # the reacting or start-choosing army, else the one whose turn it is
     snapshot = {entry["key"]: entry for entry in battle.snapshot["armies"]}
     sides = []
     for side in battle.setup["sides"]:

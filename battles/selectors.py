@@ -170,7 +170,7 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
             }
         )
     current = state.current
-    to_act = state.to_act  # the reacting army while a reaction is offered
+    to_act = state.to_act  # the reacting or start-choosing army, else the one whose turn it is
     actions = []
     if to_act and may_command(membership, battle, to_act):
         for spec in system.legal_actions(state, to_act):
