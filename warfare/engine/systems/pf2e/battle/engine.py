@@ -20,7 +20,7 @@ Setup (plain JSON)::
       "fortifications": [{"key": "keep", "kind": "keep", "side": "kingdom", "hp": 5}],
       "terrain": ["strong_wind", "dim_light"],   # §7.4 features, plus "swamp" / "water"
       "initiative_dice": {"a1": 17},             # typed-in initiative d20s (optional)
-      "offer_starts": true                        # offer the starting positions (below)
+      "offer_starts": true                       # offer the starting positions (below)
     }
 
 Starting positions (§7.3, §6.1 Ambush / Opening Salvo, §6.2 Swamp Charge): after initiative,
