@@ -53,7 +53,7 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
     names = selectors.army_names(battle)
     factions = services.army_factions(battle)
     current = state.current
-    to_act = state.to_act  # the reacting army while a reaction is offered
+    to_act = state.to_act  # the reacting or start-choosing army, else the one whose turn it is
     snapshot = {entry["key"]: entry for entry in battle.snapshot["armies"]}
     sides = []
     for side in battle.setup["sides"]:
@@ -94,7 +94,16 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
         "may_act": may_act,
         "actions": _actions(system, state, to_act, names) if may_act else [],
         "reaction": _reaction(state, names),
+        "start_choice": _start_choice(state, names),
     }
+
+
+def _start_choice(state, names: dict[str, str]) -> dict[str, Any] | None:
+    """The army choosing its starting position before round 1 (§7.3; None: none)."""
+    if not state.positions:
+        return None
+    key = state.to_act
+    return {"army": {"key": key, "name": names.get(key, key)}}
 
 
 def _reaction(state, names: dict[str, str]) -> dict[str, Any] | None:
@@ -157,6 +166,7 @@ def _army(key: str, entry: dict, state, names, factions, full: bool) -> dict[str
 ANSWER_LABELS = {
     "use_reaction": gettext_lazy("Use the reaction"),
     "decline_reaction": gettext_lazy("Decline the reaction"),
+    "choose_start": gettext_lazy("Choose the starting position"),
 }
 
 
@@ -303,12 +313,18 @@ class BattleStateOutput(serializers.Serializer):
     actions = LegalActionOutput(
         many=True,
         help_text="The legal actions, if the reader may act for the army the board waits for "
-        "(the reacting army while a reaction is offered: use_reaction / decline_reaction).",
+        "(the reacting army while a reaction is offered: use_reaction / decline_reaction; the "
+        "army choosing its starting position before round 1: choose_start).",
     )
     reaction = serializers.DictField(
         allow_null=True,
         help_text="The reaction offered to its army's commander and waiting for the answer: "
         "army, reaction, label, trigger, by, target (None: none).",
+    )
+    start_choice = serializers.DictField(
+        allow_null=True,
+        help_text="Before round 1, the army whose commander chooses its starting position "
+        "(§7.3): {army: {key, name}}; its `choose_start` actions are the options (None: none).",
     )
 
 
@@ -352,8 +368,8 @@ def _army_ids(mapping: dict) -> dict[int, Any]:
 
 class _StartInput(serializers.Serializer):
     start = serializers.ChoiceField(
-        choices=["distant", "engaged"],
-        help_text="distant (Opening Salvo) or engaged with `target` (Ambush, Swamp Charge).",
+        choices=["near", "distant", "engaged"],
+        help_text="near, distant (Opening Salvo) or engaged with `target` (Ambush, Swamp Charge).",
     )
     target = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, required=False, allow_null=True, default=None,
@@ -395,9 +411,11 @@ class BattleCreateInput(serializers.Serializer):
     )  # fmt: skip
     starts = serializers.DictField(
         child=_StartInput(), required=False, default=dict,
-        help_text="{army id: starting position} for armies with Opening Salvo, Ambush or "
-        "Swamp Charge (§7.3); the others start near. A start the initiative order does not "
-        "allow is refused in the log (`battle.start_refused`).",
+        help_text="{army id: starting position} chosen in advance for armies with Opening "
+        "Salvo, Ambush or Swamp Charge (§7.3). The others that may choose (by the initiative "
+        "order and the terrain) are asked after initiative: `start_choice` on the board, "
+        "`choose_start` actions. A start the initiative order does not allow is refused in "
+        "the log (`battle.start_refused`).",
     )  # fmt: skip
     initiative_dice = serializers.DictField(
         child=serializers.IntegerField(min_value=1, max_value=20), required=False,

@@ -32,6 +32,8 @@ BATTLE_TEXTS = {
     "battle.disengage_blocked": _("%(army)s cannot disengage."),
     "battle.lost_distant": _("%(army)s is no longer distant."),
     "battle.start_distant": _("%(army)s starts distant from the enemy."),
+    "battle.start_near": _("%(army)s starts near the enemy."),
+    "battle.start_offered": _("%(army)s may choose its starting position."),
     "battle.start_refused": _("%(army)s cannot take its chosen starting position."),
     "battle.pinned": _("%(army)s is pinned."),
     "battle.potion_used": _("%(army)s drinks a healing potion (%(doses_left)s left)."),

@@ -90,14 +90,20 @@ class BattleCreateForm(forms.Form):
             starts = self._start_choices(army)
             if starts:
                 self.fields[f"start_{army.pk}"] = forms.ChoiceField(
-                    label=_("%(army)s: starting position") % {"army": army.name},
+                    label=_("%(army)s: starting position (optional pre-choice)")
+                    % {"army": army.name},
                     required=False,
-                    choices=[("", _("near (the usual start)")), *starts],
+                    choices=[
+                        ("", _("ask after initiative, if it may choose")),
+                        ("near", _("near (the usual start)")),
+                        *starts,
+                    ],
                 )
 
     def _start_choices(self, army) -> list[tuple[str, str]]:
         """§7.3: Opening Salvo may start distant; Ambush and Swamp Charge engaged with an
-        enemy (which must end up on the other side)."""
+        enemy (which must end up on the other side). Left empty, the choice is offered to
+        whoever commands the army once initiative shows whether it may choose."""
         tactics = set(army.tactics or ())
         choices = []
         if "opening_salvo" in tactics:
@@ -162,8 +168,8 @@ class BattleCreateForm(forms.Form):
             value = self.cleaned_data.get(f"start_{army.pk}")
             if not value or not self.cleaned_data.get(f"army_{army.pk}"):
                 continue
-            if value == "distant":
-                starts[army.pk] = ("distant", None)
+            if value in ("near", "distant"):
+                starts[army.pk] = (value, None)
             else:
                 starts[army.pk] = ("engaged", int(value.split(":", 1)[1]))
         return starts

@@ -34,6 +34,7 @@ MESSAGES = {
         "A %(fortification)s holds at most %(capacity)s armies; %(armies)s are put inside."
     ),
     "battle.setup.bad_start": _("%(army)s cannot start there."),
+    "battle.setup.bad_offer_starts": _("Offering the starting positions is on or off."),
     "battle.setup.bad_initiative_bonus": _("%(army)s has a bad initiative bonus."),
     "battle.aftermath.bad_pc_encounter": _("The PCs' own fight was won, lost or not fought."),
     "battle.aftermath.bad_choice": _("%(army)s gets weary or shaken, nothing else."),

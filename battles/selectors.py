@@ -1,4 +1,5 @@
-"""What the board shows a viewer: cards, the initiative strip, buttons, the log.
+"""What the board shows a viewer: cards, the initiative strip, buttons (and the banners of an
+offered reaction or starting position), the log.
 
 Visibility: the GM and an army's own side see its numbers; everyone else sees its name,
 position and visible conditions, never its HP or modifiers (DESIGN.md "Visibility").
@@ -174,7 +175,7 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
             }
         )
     current = state.current
-    to_act = state.to_act  # the reacting army while a reaction is offered
+    to_act = state.to_act  # the reacting or start-choosing army, else the one whose turn it is
     actions = []
     if to_act and may_command(membership, battle, to_act):
         for spec in system.legal_actions(state, to_act):
@@ -207,8 +208,9 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                     }
                 )
     reaction = _reaction(state, names, actions)
-    if reaction is not None:
-        actions = []  # answered from the reaction banner
+    start_choice = _start_choice(state, names, actions)
+    if reaction is not None or start_choice is not None:
+        actions = []  # answered from the banner
     finished = membership.is_gm and battle.status == BattleStatus.FINISHED
     apply_form = None
     if finished:
@@ -232,6 +234,7 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
         "order": [(names.get(key, key), key == current) for key in state.order],
         "actions": actions,
         "reaction": reaction,
+        "start_choice": start_choice,
         "log": battle_log(battle=battle, names=names, viewer=viewer, limit=40),
         "outcome": battle.outcome,
         "correction_armies": [(army["key"], names.get(army["key"])) for army in snapshot_armies]
@@ -263,6 +266,28 @@ def _reaction(state, names: dict[str, str], actions: list[dict]) -> dict | None:
         "use": answers.get("use_reaction"),
         "answers": [answers[key] for key in ("use_reaction", "decline_reaction") if key in answers],
     }
+
+
+START_LABELS = {"near": _("Near"), "distant": _("Distant (Opening Salvo)")}
+ENGAGED_START_LABEL = _("Engaged with %(army)s")
+
+
+def _start_choice(state, names: dict[str, str], actions: list[dict]) -> dict | None:
+    """The army choosing its starting position before round 1 as the board's banner shows
+    it (§7.3; None: none): its options as buttons (`answers`; none for a viewer who may not
+    choose for it: they see that the board waits)."""
+    if not state.positions:
+        return None
+    key = state.to_act
+    answers = []
+    for action in actions:
+        start = json.loads(action["params"]).get("start")
+        if start in START_LABELS:
+            label = str(START_LABELS[start])
+        else:
+            label = str(ENGAGED_START_LABEL) % {"army": action["target"]}
+        answers.append({**action, "choice_label": label})
+    return {"army": names.get(key, key), "answers": answers}
 
 
 def _option_choice(params, names: dict[str, str]) -> dict:

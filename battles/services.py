@@ -40,7 +40,7 @@ from .problems import setup_problem_messages
 SIDES = ("a", "b")
 GM_ONLY_COMMANDS = {"gm_correction"}
 #: §7.3: the tactics that let an army choose its starting position (the engine then checks
-#: the initiative order and the swamp).
+#: the initiative order and the swamp); "near" needs none.
 START_TACTICS = {"distant": ("opening_salvo",), "engaged": ("ambush", "swamp_charge")}
 
 
@@ -86,8 +86,10 @@ def battle_setup(
 
     `fortifications`: {side: §7.5 kind} (one per side, key "fort_<side>"); `inside`: the ids
     of armies garrisoned inside their side's fortification (fortified, §7.5); `starts`: {army
-    id: ("distant", None) | ("engaged", enemy army id)} from Opening Salvo, Ambush or Swamp
-    Charge (§7.3) — the engine checks the tactic and the initiative order;
+    id: ("near", None) | ("distant", None) | ("engaged", enemy army id)}, starting positions
+    of Opening Salvo, Ambush or Swamp Charge (§7.3) chosen in advance — the engine checks the
+    tactic and the initiative order; an army with such a tactic and no start here is offered
+    the choice after initiative (the setup's "offer_starts");
     `initiative_dice`: {army id: d20 of its §7.3 Scouting check rolled at the table} (the
     others are rolled by the server; both are logged, with their source);
     `auto_reactions`: {side: False} for a side whose reactions are offered to whoever
@@ -123,7 +125,7 @@ def battle_setup(
                 "armies": entries,
             }
         )
-    setup = {"sides": sides, "terrain": list(terrain)}
+    setup = {"sides": sides, "terrain": list(terrain), "offer_starts": True}
     if fortifications:
         setup["fortifications"] = [
             {"key": f"fort_{side}", "kind": kind, "side": side}
@@ -151,8 +153,9 @@ def battle_create(
     auto_reactions: Mapping[str, bool | None] | None = None,
 ) -> Battle:
     """The GM sets two sides of the campaign's armies against each other (§7.1-7.5), with a
-    fortification per side and the armies garrisoned inside it, the starting positions
-    their tactics allow and the initiative dice rolled at the table (see `battle_setup`).
+    fortification per side and the armies garrisoned inside it, starting positions their
+    tactics allow chosen in advance (the others are offered to whoever commands the army
+    after initiative) and the initiative dice rolled at the table (see `battle_setup`).
     Bad input, or a setup the engine refuses, is a ValidationError with one message per
     problem; nothing is saved.
 
@@ -194,7 +197,9 @@ def battle_create(
             raise ValidationError(_("An army starts distant, or engaged with an enemy army."))
         if target is not None and side_of.get(target) in (None, side_of[pk]):
             raise ValidationError(_("An army can start engaged only with an enemy army."))
-        if not set(START_TACTICS.get(start, ())) & set(armies[pk].tactics or ()):
+        if start != "near" and not set(START_TACTICS.get(start, ())) & set(
+            armies[pk].tactics or ()
+        ):
             raise ValidationError(
                 _("%(army)s knows no tactic that lets it start there.") % {"army": armies[pk].name}
             )

@@ -127,6 +127,12 @@ MESSAGES = {
     ),
     "battle.not_your_reaction": _("Only the reacting army's commander answers the reaction."),
     "battle.no_reaction_pending": _("No reaction is waiting for an answer."),
+    "battle.start_pending": _(
+        "An army is choosing its starting position: that comes before anything else."
+    ),
+    "battle.not_your_start": _("Only the choosing army's commander picks its starting position."),
+    "battle.bad_start_choice": _("The army cannot take that starting position."),
+    "battle.no_start_pending": _("No starting position is waiting to be chosen."),
     "dice.not_a_number": _("A d%(sides)s result must be a whole number."),
     "dice.out_of_range": _("A d%(sides)s shows 1 to %(sides)s, not %(value)s."),
 }

@@ -506,13 +506,14 @@ def test_create_refuses_unknown_terrain_and_missing_name(as_role, world, militia
     assert not Battle.objects.exists()
 
 
-def test_battles_are_for_rule_systems_with_a_board(as_role, world, militia, raiders):
-    Campaign.objects.filter(pk=world.pk).update(rule_system=RuleSystem.GURPS3E)
+def test_each_rule_system_takes_its_own_set_up(as_role, world, militia, raiders):
+    """A Pathfinder body names no GURPS forces nor D&D armies: a 400, nothing created."""
     body = {"name": "X", "sides": {"a": [militia.pk], "b": [raiders.pk]}}
-    assert as_role("gm").post(url("battle-list", world.pk), body, format="json").status_code == 404
-    # D&D 5e has its own set-up: a Pathfinder body names no D&D armies (400).
-    Campaign.objects.filter(pk=world.pk).update(rule_system=RuleSystem.DND5E)
-    assert as_role("gm").post(url("battle-list", world.pk), body, format="json").status_code == 400
+    for system in (RuleSystem.GURPS3E, RuleSystem.DND5E):
+        Campaign.objects.filter(pk=world.pk).update(rule_system=system)
+        response = as_role("gm").post(url("battle-list", world.pk), body, format="json")
+        assert response.status_code == 400, (system, response.content)
+    assert not Battle.objects.exists()
 
 
 def test_undo(as_role, world, battle):

@@ -2,9 +2,10 @@
 
 Random sequences of LEGAL commands (drawn from `legal_actions`, with optional potions,
 typed-in dice and GM corrections; sides that react automatically or are asked, so answers
-to offered reactions are commands too) must: replay to the identical state; undo then redo to the
-same state; keep HP within 0..max (§0.3) and engagements within 4 per army (§7.2); stay
-JSON-serialisable.
+to offered reactions are commands too; armies with Ambush, Opening Salvo or Swamp Charge
+that choose their starting position (§7.3), so those choices are commands too) must: replay
+to the identical state; undo then redo to the same state; keep HP within 0..max (§0.3) and
+engagements within 4 per army (§7.2); stay JSON-serialisable.
 """
 
 import json
@@ -37,8 +38,11 @@ POOL = (
     lambda k: army(k, SKI, 5, ("flexible_tactics",)),  # Counterattack, False Retreat (§8.2)
     lambda k: _specialized(k, "tiger_lord_berserkers", 4),  # Revel in Battle (§6.2)
     lambda k: _specialized(k, "sootscale_warriors", 4),  # Accustomed to Panic (§6.2)
+    lambda k: army(k, SKI, 5, ("ambush",)),  # choose their start (§6.1, §6.2)
+    lambda k: army(k, CAV, 5, ("opening_salvo",)),
+    lambda k: _specialized(k, "mbotuu_frog_riders", 6),
 )
-TERRAIN = ((), ("strong_wind",), ("dim_light", "difficult_terrain"), ("darkness",))
+TERRAIN = ((), ("strong_wind",), ("dim_light", "difficult_terrain"), ("darkness",), ("swamp",))
 
 
 @st.composite
@@ -55,6 +59,7 @@ def battles(draw):
     data = setup(armies_ours, armies_theirs, terrain=terrain, fortifications=forts)
     for side in data["sides"]:
         side["auto_reactions"] = draw(st.booleans())
+    data["offer_starts"] = draw(st.booleans())
     return data
 
 
@@ -74,7 +79,8 @@ def _gm_command(draw, state: BattleState) -> Command:
 
 
 def _legal_command(draw, state: BattleState) -> Command:
-    if state.pending is None and draw(st.integers(0, 14)) == 0:
+    waiting = state.pending is not None or state.positions
+    if not waiting and draw(st.integers(0, 14)) == 0:
         return _gm_command(draw, state)
     actor = state.to_act
     specs = SYSTEM.legal_actions(state, actor)
@@ -109,6 +115,8 @@ def _check_invariants(state: BattleState) -> None:
 @given(data=st.data(), battle=battles(), seed=st.integers(0, 2**31))
 def test_legal_commands_replay_undo_and_keep_invariants(data, battle, seed):
     state = SYSTEM.start(battle, seed)
+    if state.positions:
+        event("starting position offered")
     commands: list[Command] = []
     history = [state]
     for _ in range(data.draw(st.integers(1, 40))):
@@ -121,6 +129,8 @@ def test_legal_commands_replay_undo_and_keep_invariants(data, battle, seed):
         json.dumps([e.to_dict() for e in events])
         if state.pending is not None:
             event(f"reaction offered: {state.pending.reaction}")
+        if state.positions:
+            event("starting position offered after a choice")
         commands.append(command)
         history.append(state)
         _check_invariants(state)

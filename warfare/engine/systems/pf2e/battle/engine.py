@@ -12,20 +12,34 @@ Setup (plain JSON)::
             "fortification": null,               # key of a fortification of its side
             "pcs": false,                        # PC leaders alongside: +1 status Morale (§7.7)
             "initiative_bonus": 0,               # Offensive Gambit, circumstance (§4.5)
-            "start": null,                       # "distant" (Opening Salvo) or "engaged"
-            "start_target": null}]},             #   with this enemy (Ambush, Swamp Charge)
+            "start": null,                       # pre-chosen: "near", "distant" (Opening
+            "start_target": null}]},             #   Salvo) or "engaged" with this enemy
+                                                 #   (Ambush, Swamp Charge)
         {"key": "enemy", "auto_reactions": true,  # reactions used automatically (§0.5)
          "armies": [...]}],
       "fortifications": [{"key": "keep", "kind": "keep", "side": "kingdom", "hp": 5}],
       "terrain": ["strong_wind", "dim_light"],   # §7.4 features, plus "swamp" / "water"
-      "initiative_dice": {"a1": 17}              # typed-in initiative d20s (optional)
+      "initiative_dice": {"a1": 17},             # typed-in initiative d20s (optional)
+      "offer_starts": true                       # offer the starting positions (below)
     }
 
-Commands: every war action key of `actions.WAR_ACTIONS` (actor = the army whose turn it is,
-params as in its `ActionOption`), "end_turn" (the last army's end of turn runs the end of the
-round: rout checks, §7.3) and "gm_correction" (actor None; params {"army", and any of "hp",
-"conditions" {key: value}, "position" near/distant, "engage" [keys], "disengage" [keys],
-"shots"}) which is logged as an event like everything else.
+Starting positions (§7.3, §6.1 Ambush / Opening Salvo, §6.2 Swamp Charge): after initiative,
+the starts are taken in initiative order. A start given in the setup is a pre-answer (applied,
+or refused with `battle.start_refused` when the tactic, the initiative order or the terrain do
+not allow it). With `"offer_starts": true`, an army without one whose tactics, initiative
+order and terrain give it a choice beyond staying near chooses it itself: the state is in the
+positions phase (`state.positions`, `battle.start_offered`), `legal_actions` of that army
+lists "choose_start" options (params {"start": "near"} / {"start": "distant"} / {"start":
+"engaged", "target": <enemy>}; no dice), and every other command is rejected
+(`battle.start_pending`; GM corrections wait too: the GM may answer for the army). Once all
+have chosen, round 1 begins. Without the flag (older battles) such an army stays near, so
+their commands replay to the same states.
+
+Commands: "choose_start" (above), every war action key of `actions.WAR_ACTIONS` (actor = the
+army whose turn it is, params as in its `ActionOption`), "end_turn" (the last army's end of
+turn runs the end of the round: rout checks, §7.3) and "gm_correction" (actor None; params
+{"army", and any of "hp", "conditions" {key: value}, "position" near/distant, "engage" [keys],
+"disengage" [keys], "shots"}) which is logged as an event like everything else.
 
 Reactions (see `reactions`): Counterattack, False Retreat, Revel in Battle and Accustomed to
 Panic, 1 per round per army. A side with `"auto_reactions": true` (the default) uses them
@@ -69,6 +83,7 @@ from warfare.engine.systems.pf2e.battle.actions import (
     NO_COUNTERATTACK,
     WAR_ACTIONS,
     Ctx,
+    _can_engage,
     cost_of,
     engage,
     traits_of,
@@ -126,7 +141,9 @@ from warfare.engine.systems.pf2e.house_rules import house_value
 from warfare.engine.systems.pf2e.modifiers import Modifier
 from warfare.engine.systems.pf2e.xp import kingdom_xp_for_defeated_army
 
-END_TURN, GM_CORRECTION = "end_turn", "gm_correction"
+END_TURN, GM_CORRECTION, CHOOSE_START = "end_turn", "gm_correction", "choose_start"
+ENGAGED = "engaged"
+STARTS = (NEAR, DISTANT, ENGAGED)
 USE_REACTION, DECLINE_REACTION = "use_reaction", "decline_reaction"
 ANSWERS = (USE_REACTION, DECLINE_REACTION)
 GM_CONDITIONS = tuple(k for k in CONDITIONS if k not in ("defeated", "destroyed", "distant",
@@ -195,7 +212,7 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
                     problems.append(_p("setup.fortification_needs_garrison", army=key))
                 occupants[fort] = occupants.get(fort, 0) + 1
             start = entry.get("start")
-            if start not in (None, "distant", "engaged"):
+            if start not in (None, *STARTS):
                 problems.append(_p("setup.bad_start", army=key, start=start))
             bonus = entry.get("initiative_bonus", 0)
             if isinstance(bonus, bool) or not isinstance(bonus, int):
@@ -206,6 +223,8 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
             if count > capacity:
                 problems.append(_p("setup.fortification_full", fortification=fort,
                                    capacity=capacity, armies=count))  # fmt: skip
+    if not isinstance(setup.get("offer_starts", False), bool):
+        problems.append(_p("setup.bad_offer_starts"))
     for key, value in (setup.get("initiative_dice") or {}).items():
         if key not in seen:
             problems.append(_p("setup.unknown_army", army=key))
@@ -240,7 +259,8 @@ def _initiative(state: BattleState, key: str, seed: int, typed: int | None) -> I
 
 
 def start(setup: Mapping[str, Any], seed: int) -> BattleState:
-    """Validate `setup`, roll initiative, place the armies (§7.1-§7.3)."""
+    """Validate `setup`, roll initiative, place the armies (§7.1-§7.3): up to the first
+    army whose controller chooses its starting position, else into round 1."""
     problems = validate_setup(setup)
     if problems:
         raise SetupError(problems)
@@ -297,12 +317,65 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
     state = replace(state, order=order, initiative=tuple(rolls))
     events: list[Event] = [Event("battle.started", {"sides": list(sides), "order": list(order)})]
     events += [Event("battle.initiative", roll.to_dict()) for roll in rolls]
-    for key in order:
-        if key in starts:
-            state = _start_option(state, key, *starts[key], events)
-    events.append(Event("battle.round_started", {"round": 1}))
-    state = _begin_turn(state, events, None)
+    offer = setup.get("offer_starts", False)
+    positions = tuple(
+        (key, *starts[key]) if key in starts else (key, None, None)
+        for key in order
+        if key in starts or (offer and _may_choose_start(state, key))
+    )
+    state = _place(replace(state, positions=positions), events, None)
     return replace(state, opening=tuple(events))
+
+
+def _may_choose_start(state: BattleState, key: str) -> bool:
+    """Do its tactics, the initiative order and the terrain give `key` a start beyond near
+    (§6.1 Ambush and Opening Salvo: acting before every enemy; §6.2 Swamp Charge: swamp or
+    water)?"""
+    if knows(state, key, "swamp_charge") and _swampy(state):
+        return True
+    tactics = knows(state, key, "opening_salvo") or knows(state, key, "ambush")
+    return tactics and _acts_before_enemies(state, key)
+
+
+def _swampy(state: BattleState) -> bool:
+    return "swamp" in state.terrain or "water" in state.terrain
+
+
+def _start_options(state: BattleState, key: str) -> list[dict[str, Any]]:
+    """The "choose_start" params open to `key` now: stay near; start distant (Opening Salvo,
+    acting before every enemy); start engaged with each enemy it may engage (§7.2: neither
+    fortified, both below 4 engagements) by Ambush (acting before every enemy, who all rolled
+    lower) or Swamp Charge (swamp or water)."""
+    first = _acts_before_enemies(state, key)
+    options: list[dict[str, Any]] = [{"start": NEAR}]
+    if first and knows(state, key, "opening_salvo"):
+        options.append({"start": DISTANT})
+    if (first and knows(state, key, "ambush")) or (
+        knows(state, key, "swamp_charge") and _swampy(state)
+    ):
+        options += [
+            {"start": ENGAGED, "target": enemy.key}
+            for enemy in state.enemies(key)
+            if enemy.present and _can_engage(state, key, enemy.key)
+        ]
+    return options
+
+
+def _place(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+    """Take the starting positions left in `state.positions`, in initiative order; stop at
+    the first army whose controller chooses (when it has more than staying near to choose
+    from: `battle.start_offered`); once none is left, round 1 begins."""
+    while state.positions:
+        (key, option, target), rest = state.positions[0], state.positions[1:]
+        if option is None:
+            if len(_start_options(state, key)) > 1:
+                events.append(Event("battle.start_offered", {"army": key}))
+                return state
+        else:
+            state = _start_option(state, key, option, target, events)
+        state = replace(state, positions=rest)
+    events.append(Event("battle.round_started", {"round": 1}))
+    return _begin_turn(state, events, dice)
 
 
 def _acts_before_enemies(state: BattleState, key: str) -> bool:
@@ -313,15 +386,19 @@ def _acts_before_enemies(state: BattleState, key: str) -> bool:
 def _start_option(
     state: BattleState, key: str, option: str, target: Any, events: list[Event]
 ) -> BattleState:
-    """§7.3 / §6.1 / §6.2: Opening Salvo (start distant), Ambush and Swamp Charge (start
-    engaged with an enemy, with a bonus to attacks on it in the first turn)."""
+    """§7.3 / §6.1 / §6.2: stay near (the default), Opening Salvo (start distant), Ambush and
+    Swamp Charge (start engaged with an enemy, with a bonus to attacks on it in the first
+    turn)."""
 
     def refuse(reason: str) -> BattleState:
         events.append(Event("battle.start_refused", {"army": key, "start": option,
                                                       "reason": reason}))  # fmt: skip
         return state
 
-    if option == "distant":
+    if option == NEAR:
+        events.append(Event("battle.start_near", {"army": key}))
+        return state
+    if option == DISTANT:
         if not knows(state, key, "opening_salvo"):
             return refuse("needs_opening_salvo")
         if not _acts_before_enemies(state, key):
@@ -332,10 +409,9 @@ def _start_option(
         return refuse("unknown_target")
     if state.army(target).side == state.army(key).side:
         return refuse("target_not_enemy")
-    swamp = "swamp" in state.terrain or "water" in state.terrain
     if knows(state, key, "ambush") and _acts_before_enemies(state, key):
         code, value = "ambush", 2
-    elif knows(state, key, "swamp_charge") and swamp:
+    elif knows(state, key, "swamp_charge") and _swampy(state):
         code, value = "swamp_charge", 1
     else:
         return refuse("not_allowed")
@@ -524,7 +600,8 @@ def _action_problems(state: BattleState, command: Command) -> list[Problem]:
 
 def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     """The buttons for `actor` now (empty unless it is its turn), each option valid; while a
-    reaction is offered, only "use_reaction" / "decline_reaction" for the reacting army."""
+    reaction is offered, only "use_reaction" / "decline_reaction" for the reacting army;
+    while starting positions are chosen, only "choose_start" for the army choosing."""
     if state.finished:
         return []
     if state.pending is not None:
@@ -535,6 +612,11 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
             ActionSpec(USE_REACTION, 0, ("reaction",), (ActionOption({}, checks),)),
             ActionSpec(DECLINE_REACTION, 0, ("reaction",), (ActionOption({}),)),
         ]
+    if state.positions:
+        if actor != state.to_act:
+            return []
+        options = tuple(ActionOption(params) for params in _start_options(state, actor))
+        return [ActionSpec(CHOOSE_START, 0, ("start",), options)]
     if actor != state.current:
         return []
     block = effective_block(state, actor)
@@ -584,6 +666,10 @@ def apply(
             _ResumeDice(pending.rolls, dice, pending.typed), answers, pending.logged,
             state.sequence + 1,
         )  # fmt: skip
+    if state.positions:
+        return _choose_start(state, command, dice)
+    if command.kind == CHOOSE_START:
+        return Rejected((_p("no_start_pending"),))
     if command.kind in ANSWERS:
         return Rejected((_p("no_reaction_pending"),))
     if command.kind == GM_CORRECTION:
@@ -593,6 +679,26 @@ def apply(
     if problems:
         return Rejected(tuple(problems))
     return _run(state, command, _ResumeDice((), dice), (), 0, state.sequence + 1)
+
+
+def _choose_start(
+    state: BattleState, command: Command, dice: Any
+) -> tuple[BattleState, list[Event]] | Rejected:
+    """The positions phase (§7.3): only the choosing army's "choose_start" with one of its
+    options is accepted; the starts after it are taken, up to the next choice or round 1."""
+    key = str(state.to_act)
+    if command.kind != CHOOSE_START:
+        return Rejected((_p("start_pending", army=key),))
+    if command.actor != key:
+        return Rejected((_p("not_your_start", army=command.actor, choosing=key),))
+    params = {k: v for k, v in dict(command.params).items() if v is not None}
+    if params not in _start_options(state, key):
+        return Rejected((_p("bad_start_choice", army=key, start=params.get("start"),
+                            target=params.get("target")),))  # fmt: skip
+    events: list[Event] = []
+    state = _start_option(state, key, params["start"], params.get("target"), events)
+    state = _place(replace(state, positions=state.positions[1:]), events, dice)
+    return replace(state, sequence=state.sequence + 1), events
 
 
 class _ResumeDice:

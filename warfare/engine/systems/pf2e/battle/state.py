@@ -7,6 +7,8 @@
   turn"), kept apart from the army's lasting conditions and merged in when a stat block is
   derived (`rules.effective_block`).
 * `Fortification` (§7.5) and engagement as a relation between pairs of armies (§7.2).
+* `BattleState.positions`: the starting positions still to take before round 1 (§7.3), while
+  an army's controller chooses its own (Ambush, Opening Salvo, Swamp Charge).
 """
 
 from collections.abc import Mapping
@@ -315,6 +317,10 @@ class BattleState:
     its 3 (§0.5). `finished` / `winner`: set when a side is beaten (§7.3 step 5).
     `kingdoms`: {side: {"level": int | None}} for XP (§7.6). `sequence`: commands applied.
     `pending`: a reaction offered to its controller, waiting for the answer (None: none).
+    `positions`: the positions phase before round 1 (§7.3, §6.1 Ambush / Opening Salvo, §6.2
+    Swamp Charge): the starting positions still to take, in initiative order, as (army,
+    start, target); start None: its controller chooses it now (the first entry is the army
+    whose choice is due). Empty once round 1 has begun.
     """
 
     sides: tuple[str, ...]
@@ -336,6 +342,7 @@ class BattleState:
     opening: tuple[Event, ...] = ()
     """The events of `start` (initiative, starting positions, refused start options)."""
     pending: Pending | None = None
+    positions: tuple[tuple[str, str | None, str | None], ...] = ()
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -356,17 +363,21 @@ class BattleState:
 
     @property
     def current(self) -> str | None:
-        """The army whose turn it is (None once the battle is over, and while a reaction
-        offered at the end of a round waits for its answer)."""
-        if self.finished or not self.order or self.turn >= len(self.order):
+        """The army whose turn it is (None once the battle is over, while a reaction offered
+        at the end of a round waits for its answer, and before round 1 while starting
+        positions are chosen)."""
+        if self.positions or self.finished or not self.order or self.turn >= len(self.order):
             return None
         return self.order[self.turn]
 
     @property
     def to_act(self) -> str | None:
         """The army whose controller the board waits for: the reacting army while a reaction
-        is offered (`pending`), else the army whose turn it is."""
-        return self.pending.army if self.pending is not None else self.current
+        is offered (`pending`), the army choosing its starting position (`positions`), else
+        the army whose turn it is."""
+        if self.pending is not None:
+            return self.pending.army
+        return self.positions[0][0] if self.positions else self.current
 
     def engaged_with(self, key: str) -> tuple[str, ...]:
         return tuple(sorted(b if a == key else a for a, b in self.engagements if key in (a, b)))
@@ -439,6 +450,8 @@ class BattleState:
         }
         if self.pending is not None:  # only while a reaction waits (older snapshots lack it)
             data["pending"] = self.pending.to_dict()
+        if self.positions:  # only while starting positions are chosen (idem)
+            data["positions"] = [list(entry) for entry in self.positions]
         return data
 
     @classmethod
@@ -464,4 +477,7 @@ class BattleState:
             sequence=int(data.get("sequence", 0)),
             opening=tuple(Event.from_dict(event) for event in data.get("opening", ())),
             pending=Pending.from_dict(data["pending"]) if data.get("pending") else None,
+            positions=tuple(
+                (str(key), start, target) for key, start, target in data.get("positions", ())
+            ),
         )
