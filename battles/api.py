@@ -584,6 +584,15 @@ class BattleLogApi(ApiListView):
         full are left out of their params and texts."""
         membership = access_campaign(request.user, campaign_id)
         battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
+        plugin = plugin_for(battle.system)
+        if plugin is not None and plugin.event_view is not None:
+            page = plugin.event_view(membership, battle, self.page(live_events(battle)))
+            data = [
+                {"id": event.pk, "round": event.round, "code": event.code, "params": params,
+                 "text": text}
+                for event, params, text in page
+            ]  # fmt: skip
+            return self.get_paginated_response(data)
         viewer = viewer_for(membership, battle)
         names = selectors.army_names(battle)
         data = []

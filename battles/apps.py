@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class BattlesConfig(AppConfig):
     name = "battles"
     verbose_name = _("Battles")
+
+    def ready(self) -> None:
+        from battles.gurps4e import plugin  # noqa: F401  (registers the GURPS 4e board)

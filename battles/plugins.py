@@ -24,6 +24,16 @@ results write back:
     Write a finished battle's outcome back to the persistent forces (one transaction).
 ``event_texts``
     {event code: translatable sentence with %(param)s} for the log, in the page language.
+``may_command(membership, battle, actor) -> bool`` (optional)
+    Whether a player (not the GM; `players_may_act` is checked before) commands `actor`, when
+    the faction of `actor_factions` is not enough (e.g. a PC played by one user).
+``act_form`` (optional)
+    The form class of the board's action POST (an `ActForm` with its own `command()`).
+``event_view(membership, battle, events) -> [(event, params, text)]`` (optional)
+    The events as `membership` may see them (the API's log), when `battles.visibility`'s
+    army-based rules do not fit the system.
+``report_context(membership, battle) -> dict`` (optional)
+    The battle report's context (the keys of `battles.report.battle_report`).
 
 Pathfinder 2e, the first system, is built straight into the app's modules; it is the
 fallback when no plugin is registered for a battle's system. A system registers its plugin by
@@ -48,6 +58,10 @@ class BoardPlugin:
     api_create: Callable[..., Any] | None = None
     apply_results: Callable[..., Any] | None = None
     event_texts: Mapping[str, Any] = field(default_factory=dict)
+    may_command: Callable[..., bool] | None = None
+    act_form: type | None = None
+    event_view: Callable[..., list] | None = None
+    report_context: Callable[..., dict] | None = None
 
 
 def register(plugin: BoardPlugin) -> BoardPlugin:

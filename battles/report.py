@@ -17,6 +17,7 @@ from warfare.engine.battle.registry import get_battle_system
 
 from .forms import TERRAIN_LABELS
 from .models import Battle
+from .plugins import plugin_for
 from .selectors import POSITION_LABELS, army_names
 from .visibility import live_events, viewer_for, visible_event, visible_outcome
 
@@ -184,7 +185,11 @@ def report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespon
     battle = get_object_or_404(
         Battle.objects.select_related("campaign"), campaign=membership.campaign, pk=battle_id
     )
-    context = battle_report(membership=membership, battle=battle)
+    plugin = plugin_for(battle.system)
+    if plugin is not None and plugin.report_context is not None:
+        context = plugin.report_context(membership, battle)
+    else:
+        context = battle_report(membership=membership, battle=battle)
     if request.GET.get("format") == "md":
         response = HttpResponse(
             report_markdown(context), content_type="text/markdown; charset=utf-8"

@@ -253,10 +253,13 @@ def actor_factions(battle: Battle) -> dict[str, int | None]:
 def may_command(membership: Membership, battle: Battle, actor: str | None) -> bool:
     if membership.is_gm:
         return True
+    if not battle.players_may_act or actor is None:
+        return False
+    plugin = plugin_for(battle.system)
+    if plugin is not None and plugin.may_command is not None:
+        return plugin.may_command(membership, battle, actor)
     return (
-        battle.players_may_act
-        and actor is not None
-        and membership.faction_id is not None
+        membership.faction_id is not None
         and actor_factions(battle).get(actor) == membership.faction_id
     )
 

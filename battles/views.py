@@ -123,8 +123,9 @@ def _board_response(request, membership, battle, *, status: int = 200) -> HttpRe
 def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """One war action / end of turn. Answers the new board (or 409 with the current one)."""
     membership, battle = _battle(request, campaign_id, battle_id)
-    form = ActForm(request.POST)
-    if request.POST.get("kind") == "gm_correction":
+    plugin = plugin_for(battle.system)
+    form = (plugin.act_form if plugin and plugin.act_form else ActForm)(request.POST)
+    if plugin is None and request.POST.get("kind") == "gm_correction":
         form = CorrectionForm(request.POST, conditions=selectors.GM_CONDITION_CHOICES)
     status = 200
     if not form.is_valid():

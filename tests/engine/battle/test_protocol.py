@@ -22,11 +22,14 @@ from warfare.engine.dice import DieOutOfRange
 from warfare.engine.systems.pf2e.battle import SYSTEM
 
 
-def test_registry_has_pf2e():
+def test_registry_has_pf2e_and_gurps4e():
+    from warfare.engine.systems.gurps4e.battle import SYSTEM as GURPS4E
+
     assert get_battle_system("pf2e") is SYSTEM
-    assert set(BATTLE_SYSTEMS) == {"pf2e"}
+    assert get_battle_system("gurps4e") is GURPS4E
+    assert set(BATTLE_SYSTEMS) == {"pf2e", "gurps4e"}
     with pytest.raises(KeyError):
-        get_battle_system("gurps4e")
+        get_battle_system("dnd5e")
 
 
 def test_command_round_trips_through_json():

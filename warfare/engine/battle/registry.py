@@ -5,9 +5,10 @@ this module imports the systems.
 """
 
 from warfare.engine.battle.protocol import BattleSystem
+from warfare.engine.systems.gurps4e.battle import SYSTEM as GURPS4E
 from warfare.engine.systems.pf2e.battle import SYSTEM as PF2E
 
-BATTLE_SYSTEMS: dict[str, BattleSystem] = {"pf2e": PF2E}
+BATTLE_SYSTEMS: dict[str, BattleSystem] = {"pf2e": PF2E, "gurps4e": GURPS4E}
 
 
 def get_battle_system(key: str) -> BattleSystem:
