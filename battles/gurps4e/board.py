@@ -411,6 +411,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "membership": membership,
         "state": state,
         "round": state.round,
+        "choosing": state.phase == CHOOSING and not state.finished,
         "round_length": state.round_length,
         "battle_type": texts.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type),
         "terrain": texts.TERRAIN_LABELS.get(state.terrain, state.terrain),

@@ -72,7 +72,7 @@ DEGREE_LABELS = {
     "critical_failure": gettext_lazy("critical failure"),
 }
 END_LABELS = {
-    "destroyed": gettext_lazy("a force is destroyed (100 % casualties)"),
+    "destroyed": gettext_lazy("a force is destroyed (all its troops are casualties)"),
     "mutual_destruction": gettext_lazy("mutual destruction"),
     "retreat": gettext_lazy("a force left the field"),
     "avoided": gettext_lazy("the battle was avoided"),
