@@ -58,7 +58,16 @@ def test_start_without_recon_sets_bsm_db_and_round_length():
 def test_db_is_rolled_when_the_gm_sets_none():
     """gurps §A.5.4: woodlands DB 1d/2 (a typed 5 -> 3)."""
     state = SYSTEM.start(_setup(db=None, start_dice=[5]), 1)
-    assert state.sides[0].db == 3
+    assert (state.sides[0].db, state.sides[1].db) == (3, 0)
+
+
+def test_gm_grants_a_db_after_a_tied_recon_pitched_battle():
+    """gurps §A.5.4: a pitched battle from a tied recon contest: the GM chooses who holds
+    the DB [inferred] (tie 3d6 10 vs 10, 1d 2 ≤ TR 5 -> pitched)."""
+    setup = _setup(recon={"a": {}, "b": {}}, start_dice=[3, 3, 4, 3, 3, 4, 2], db={"b": 1})
+    state = SYSTEM.start(setup, 1)
+    assert (state.kind, state.initiative) == ("pitched", None)
+    assert (state.sides[0].db, state.sides[1].db) == (0, 1)
 
 
 def test_bad_setup_raises_setup_error_with_codes():
@@ -67,6 +76,51 @@ def test_bad_setup_raises_setup_error_with_codes():
         SYSTEM.start(_setup(terrain="moon", sides={"a": {}}), 1)
     assert "gurps4e.setup.bad_terrain" in codes(list(error.value.problems))
     assert "gurps4e.setup.two_sides_needed" in codes(list(error.value.problems))
+    sides = _setup()["sides"]
+    sides["a"]["pcs"] = [{"key": "ann", "element": "tank"}]
+    sides["b"]["force"]["staff"]["chain"][0]["pc"] = "nobody"
+    bad = _setup(sides=sides, recon={"a": {"march": 3}}, extra_classes=["Magic"],
+                 house_rules={"recovery.winner": "x", "nope": 1})  # fmt: skip
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(bad, 1)
+    assert set(codes(list(error.value.problems))) == {
+        "gurps4e.setup.unknown_element", "gurps4e.setup.unknown_successor_pc",
+        "gurps4e.setup.bad_recon", "gurps4e.setup.unknown_class",
+        "gurps4e.setup.house_rule_fixed", "gurps4e.setup.unknown_house_rule"}  # fmt: skip
+
+
+def test_naval_battle_leaves_out_land_elements():
+    """gurps §A.3.1: a naval battle is fought by naval and air elements (and Nav
+    neutralizers); §A.2.2 its superiority classes [inferred]."""
+    sides = _setup()["sides"]
+    sides["a"]["force"]["rows"].append(row("ship", 10, 2, mobility="naval"))
+    sides["b"]["force"]["rows"].append(row("gulls", 1, 1, mobility="fast_air"))
+    state = SYSTEM.start(_setup(battle_type="naval", sides=sides), 1)
+    assert [r.key for r in state.sides[0].force.rows] == ["ship"]
+    assert state.sides[0].ts == 20 and state.sides[1].ts == 1
+    assert state.classes == ("Air", "Nav", "C3I", "F", "Rec")
+    assert SYSTEM.start_events(state)[0].params["not_taking_part"] == {
+        "a": ["hi", "bow"], "b": ["hi", "bow"]}  # fmt: skip
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(_setup(battle_type="air"), 1)
+    assert "gurps4e.setup.no_element_takes_part" in codes(list(error.value.problems))
+    with pytest.raises(SetupError) as error:
+        SYSTEM.start(_setup(house_rules={"mobility.air": 5, "desperate.bonus": "4"}), 1)
+    assert codes(list(error.value.problems)) == ["gurps4e.setup.bad_house_rule"] * 2
+
+
+def test_gm_commander_out_hands_command_to_a_pc_successor():
+    """gurps §A.6.5: the successor (a PC here) takes over and rolls Leadership (11: 3d6 = 9
+    succeeds); the PC now commands and no longer chooses Risk separately."""
+    sides = _setup()["sides"]
+    sides["a"]["pcs"] = [{"key": "ann", "element": "hi"}]
+    sides["a"]["force"]["staff"]["chain"][0]["pc"] = "ann"
+    state = SYSTEM.start(_setup(sides=sides), 1)
+    assert SYSTEM.legal_actions(state, "ann")
+    state, events = _apply(state, None, "gm_commander_out", [3, 3, 3], side="a")
+    assert _event(events, "commander_replaced")["confused"] is False
+    assert state.pc("ann").commander and SYSTEM.legal_actions(state, "ann") == []
+    assert state.sides[0].officer.name == "second"
 
 
 def test_round_resolves_when_both_secret_choices_are_in():
@@ -359,9 +413,72 @@ def test_state_round_trips_through_json_and_replays():
 
 
 def test_public_state_hides_enemy_details_and_shows_intelligence():
-    """gurps §A.5.1: a side sees the enemy at the precision of its intelligence."""
-    state = SYSTEM.start(_setup(), 1)
+    """gurps §A.5.1: a side sees the enemy at the precision of its intelligence; DESIGN
+    "Visibility": no enemy HP, no pending enemy strategy; a spectator sees neither side's."""
+    sides = _setup()["sides"]
+    sides["b"]["pcs"] = [{"key": "bob", "hp": 9, "element": "hi"}]
+    state = SYSTEM.start(_setup(sides=sides), 1)
+    state, _ = _apply(state, "b", "choose_strategy", strategy="attack")
     view = public_state(state, "a")
     assert set(view["sides"][1]) == {"casualties", "pb", "confused", "left"}
+    assert view["choices"] == [None, {"chosen": True}]
+    assert view["pcs"] == [{"key": "bob", "name": "", "side": 1, "status": "active"}]
     assert view["intelligence"]["precision"] == "exact"
-    assert "_neutralize" not in view["overrides"]
+    assert "opening" not in view
+    assert public_state(state, "bob")["choices"][1]["strategy"] == "attack"
+    assert public_state(state, "bob")["pcs"][0]["hp"] == 9
+    spectator = public_state(state, "someone")
+    assert spectator["choices"][1] == {"chosen": True} and "intelligence" not in spectator
+    assert public_state(state, None)["sides"][1]["bsm"] == []
+
+
+def _with(state, index, **changes):
+    side = state.sides[index]
+    return state.with_side(index, side.__class__(**{**side.__dict__, **changes}))
+
+
+def test_mutual_destruction_both_recover_as_winners():
+    """gurps §A.6.6, §A.7.2: both at 100 % -> no victor; each recovers as a winner would
+    (100 % -> 50 %). All-Out Attack on both sides, tie: 10 % × 2 = 20 % each."""
+    state = SYSTEM.start(_setup(), 1)
+    state = _with(_with(state, 0, casualties=80), 1, casualties=80)
+    state, _ = _apply(state, "a", "choose_strategy", strategy="all_out_attack")
+    # skills 3 (14 + BSM 3 + 2 − 16) and 0 (14 + 2 − 16): 12 vs 9 tie at margin −9
+    state, events = _apply(state, "b", "choose_strategy", [4, 4, 4, 3, 3, 3],
+                           strategy="all_out_attack")  # fmt: skip
+    assert _event(events, "strategy_contest")["winner"] is None
+    outcome = SYSTEM.outcome(state)
+    assert (outcome.winner, outcome.losers) == (None, ())
+    assert outcome.details["end_reason"] == "mutual_destruction"
+    assert [outcome.details["sides"][k]["final_casualties"] for k in "ab"] == [50, 50]
+    assert outcome.details["sides"]["a"]["new_ts"] == 25  # TS 50 at 50 %
+
+
+def test_the_loser_recovers_nothing_and_loses_its_fanatic_elements():
+    """gurps §A.7.2-A.7.3: the loser keeps its casualties (30 %) and its Fanatic elements are
+    destroyed (TS 36 − 8 = 28 × 70 % -> 19); the winner recovers half to the lower 5 %
+    (10 % -> 5 %: TS 50 -> 47); §A.7.4 loot time for 23 elements: 1 hour."""
+    sides = _setup()["sides"]
+    sides["b"]["force"]["rows"].append(row("zed", 2, 4, features=["fanatic"]))
+    state = SYSTEM.start(_setup(sides=sides), 1)
+    state = _with(_with(state, 0, casualties=10), 1, casualties=30)
+    state, _ = _apply(state, None, "gm_end_battle", victor="a", reason="gm")
+    details = SYSTEM.outcome(state).details
+    b = details["sides"]["b"]
+    assert (b["role"], b["final_casualties"], b["destroyed_rows"], b["new_ts"]) == (
+        "loser", 30, ["zed"], 19)  # fmt: skip
+    a = details["sides"]["a"]
+    assert (a["role"], a["final_casualties"], a["new_ts"]) == ("winner", 5, 47)
+    assert details["loot"] == {"minutes": 60, "holder": "a"}
+    assert SYSTEM.outcome(state).losers == ("b",)
+
+
+def test_both_sides_retreating_leave_no_victor():
+    """gurps §A.6.6 [impl]: both retreat -> no battle, no victor; both recover [inferred]."""
+    state = SYSTEM.start(_setup(), 1)
+    state = _with(_with(state, 0, casualties=30), 1, casualties=20)
+    state, _ = _apply(state, "a", "choose_strategy", strategy="full_retreat")
+    state, events = _apply(state, "b", "choose_strategy", strategy="fighting_retreat")
+    outcome = SYSTEM.outcome(state)
+    assert outcome.winner is None and outcome.details["end_reason"] == "retreat"
+    assert [outcome.details["sides"][k]["final_casualties"] for k in "ab"] == [15, 10]

@@ -6,6 +6,7 @@ import pytest
 
 from tests.engine.gurps4e.helpers import force, row
 from warfare.engine.systems.gurps4e.forces import (
+    ElementType,
     applicable_classes,
     calculator,
     class_superiority,
@@ -14,6 +15,7 @@ from warfare.engine.systems.gurps4e.forces import (
     force_ts,
     relative_ts_bonus,
     superiority_step,
+    takes_part,
 )
 
 
@@ -155,3 +157,32 @@ def test_force_problems_report_bad_input_as_codes():
     }
     assert codes == {"gurps4e.setup.unknown_class", "gurps4e.setup.bad_troop_quality"}
     assert force_problems("nope", "a")[0].code == "gurps4e.setup.bad_force"
+
+
+@pytest.mark.parametrize(
+    ("element", "land", "naval", "air", "amphibious"),
+    [({"mobility": "foot"}, True, False, False, True),
+     ({"mobility": "fast_air"}, True, True, True, True),
+     ({"mobility": "naval"}, False, True, False, True),
+     ({"mobility": "foot", "neutralizes": ["Nav"]}, True, True, False, True),
+     ({"mobility": "foot", "neutralizes": ["Air"]}, True, False, True, True),
+     ({"mobility": "foot", "classes": ["Air"]}, True, True, True, True)],
+)  # fmt: skip
+def test_who_takes_part_by_battle_type(element, land, naval, air, amphibious):
+    """gurps §A.3.1: land: land + air elements; naval: naval, Nav neutralizers, air; air: air
+    and Air neutralizers; amphibious: any."""
+    kind = ElementType.from_dict({"key": "x", **element})
+    assert [takes_part(kind, t) for t in ("land", "naval", "air", "amphibious")] == [
+        land, naval, air, amphibious]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tl", "ts"), [(None, 1), (2, 1), (3, 2), (4, 4), (5, 8), (1, 1)])
+def test_starred_ts_doubles_per_tl_above_the_listed_one(tl, ts):
+    """gurps §A.2.1: Light Artillery TS (1) at TL2, (2) at TL3, (4) at TL4, (8) at TL5."""
+    kind = {"key": "la", "ts": 1, "tl": 2, "doubles_per_tl": True, "support": True,
+            "classes": ["Art"]}  # fmt: skip
+    f = force({"type": kind, "count": 1, "tl": tl})
+    assert class_ts(f, "Art") == ts
+    assert force_ts(f) == Fraction(ts, 10)  # support TS at 10 %
+    plain = force({"type": {**kind, "doubles_per_tl": False}, "count": 1, "tl": tl})
+    assert class_ts(plain, "Art") == 1

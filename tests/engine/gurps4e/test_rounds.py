@@ -50,6 +50,9 @@ def test_encounter_battle_restrictions():
     assert _problems("mobile_defense", encounter=True, mobile=True) == []
     assert _problems("defense", encounter=True, mobile=True, round_no=2) == []
     assert _problems("defense", encounter=True, mobile=False) == []
+    # [inferred] a confused mobile force still has Rally and Full Retreat
+    assert _problems("rally", encounter=True, mobile=True, confused=True) == []
+    assert _problems("full_retreat", encounter=True, mobile=True, confused=True) == []
 
 
 def test_ambusher_may_not_defend_in_round_one():

@@ -40,7 +40,8 @@ def _fraction(value: Any) -> Fraction:
 class ElementType:
     """An element line (§A.2.1): TS (support TS if printed in parentheses), its classes, the
     classes it neutralizes, mobility, features (fanatic, impetuous, terrain specialities…),
-    raise cost per element."""
+    raise and monthly cost per element, its listed TL and whether its TS doubles for each TL
+    above that (`*` in the element tables)."""
 
     key: str
     name: str = ""
@@ -51,7 +52,9 @@ class ElementType:
     mobility: str = "foot"
     features: tuple[str, ...] = ()
     raise_cost: int = 0
+    monthly_cost: int = 0
     tl: int | None = None
+    doubles_per_tl: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -64,7 +67,9 @@ class ElementType:
             "mobility": self.mobility,
             "features": list(self.features),
             "raise_cost": self.raise_cost,
+            "monthly_cost": self.monthly_cost,
             "tl": self.tl,
+            "doubles_per_tl": self.doubles_per_tl,
         }
 
     @classmethod
@@ -79,7 +84,9 @@ class ElementType:
             mobility=str(data.get("mobility", "foot")),
             features=tuple(data.get("features") or ()),
             raise_cost=int(data.get("raise_cost", 0)),
-            tl=data.get("tl"),
+            monthly_cost=int(data.get("monthly_cost", 0)),
+            tl=int(data["tl"]) if data.get("tl") is not None else None,
+            doubles_per_tl=bool(data.get("doubles_per_tl", False)),
         )
 
     @property
@@ -90,7 +97,8 @@ class ElementType:
 @dataclass(frozen=True)
 class ElementRow:
     """A row of a force: `count` elements of one type, their qualities and the GM's per-battle
-    circumstance multiplier (×2 / ×½, §A.2.4); `logistics` marks logistics troops."""
+    circumstance multiplier (×2 / ×½, §A.2.4); `logistics` marks logistics troops; `tl` the
+    TL it is fielded at (None: the type's)."""
 
     type: ElementType
     count: int = 1
@@ -98,6 +106,16 @@ class ElementRow:
     equipment_quality: str = "average"
     circumstance: Fraction = Fraction(1)
     logistics: bool = False
+    tl: int | None = None
+
+    @property
+    def base_ts(self) -> Fraction:
+        """§A.2.1: the type's TS, doubled for each TL above its listed one when marked `*`
+        (Light Artillery (1) at TL2: (2) at TL3, (4) at TL4, (8) at TL5)."""
+        listed, fielded = self.type.tl, self.tl
+        if self.type.doubles_per_tl and listed is not None and fielded is not None:
+            return self.type.ts * 2 ** max(0, fielded - listed)
+        return self.type.ts
 
     @property
     def key(self) -> str:
@@ -111,6 +129,7 @@ class ElementRow:
             "equipment_quality": self.equipment_quality,
             "circumstance": str(self.circumstance),
             "logistics": self.logistics,
+            "tl": self.tl,
         }
 
     @classmethod
@@ -122,6 +141,7 @@ class ElementRow:
             equipment_quality=str(data.get("equipment_quality", "average")),
             circumstance=_fraction(data.get("circumstance", 1)),
             logistics=bool(data.get("logistics", False)),
+            tl=int(data["tl"]) if data.get("tl") is not None else None,
         )
 
 
@@ -257,10 +277,11 @@ def force_problems(data: Any, where: str) -> list[Problem]:
 
 
 def row_ts(row: ElementRow, overrides: Mapping[str, Any] | None = None) -> Fraction:
-    """§A.2.4: count × base TS × troop quality × equipment quality × circumstance."""
+    """§A.2.4: count × base TS (§A.2.1, TL doubling) × troop quality × equipment quality ×
+    circumstance."""
     troop = Fraction(house_value(f"troop_quality.{row.troop_quality}", overrides))
     equipment = Fraction(house_value(f"equipment_quality.{row.equipment_quality}", overrides))
-    return row.count * row.type.ts * troop * equipment * row.circumstance
+    return row.count * row.base_ts * troop * equipment * row.circumstance
 
 
 def support_share(row: ElementRow, overrides: Mapping[str, Any] | None = None) -> Fraction:
@@ -285,7 +306,7 @@ def ts_working(force: Force, overrides: Mapping[str, Any] | None = None) -> dict
             "code": "ts.row",
             "element": row.key,
             "count": row.count,
-            "base_ts": num(row.type.ts),
+            "base_ts": num(row.base_ts),
             "troop_quality": num(Fraction(house_value(f"troop_quality.{row.troop_quality}",
                                                       overrides))),
             "equipment_quality": num(Fraction(house_value(
@@ -406,6 +427,32 @@ def class_superiority(
     if encounter and cls in house_value("superiority.encounter_reduced", overrides) and bonus:
         bonus, code = bonus - 1, f"{code}_encounter"
     return Superiority(cls, holder, bonus, code, a, b, neutral, ratio)
+
+
+def element_kind(element: ElementType, overrides: Mapping[str, Any] | None = None) -> str:
+    """ "air", "naval" or "land": air if its mobility is an air one (or it has the Air class),
+    naval if its mobility is a naval one (or it has the Nav class), else land [inferred]."""
+    if element.mobility in house_value("mobility.air", overrides) or "Air" in element.classes:
+        return "air"
+    if element.mobility in house_value("mobility.naval", overrides) or "Nav" in element.classes:
+        return "naval"
+    return "land"
+
+
+def takes_part(
+    element: ElementType, battle_type: str, overrides: Mapping[str, Any] | None = None
+) -> bool:
+    """§A.3.1 who takes part: land battle -> land and air elements; naval -> naval elements,
+    elements that neutralize Nav, air elements; air -> air elements and elements that
+    neutralize Air; amphibious -> any."""
+    kind = element_kind(element, overrides)
+    if battle_type == "land":
+        return kind in ("land", "air")
+    if battle_type == "naval":
+        return kind in ("naval", "air") or "Nav" in element.neutralizes
+    if battle_type == "air":
+        return kind == "air" or "Air" in element.neutralizes
+    return True
 
 
 def applicable_classes(

@@ -7,6 +7,7 @@ Code reads these through `house_value(key)`. The strategy table (§A.6.3, all [i
 other data table, in `strategies`.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -29,11 +30,14 @@ class HouseRule:
     source: str
     """Where the reference discusses it, e.g. 'gurps §A.2.4'."""
     note: str
+    configurable: bool = True
+    """False: a reading documented here (and shown to the GM) but fixed in the code named in
+    `note`; a setup may not override it."""
 
     def to_dict(self) -> dict[str, Any]:
         value = list(self.value) if isinstance(self.value, tuple) else self.value
         return {"key": self.key, "value": value, "tag": str(self.tag), "source": self.source,
-                "note": self.note}  # fmt: skip
+                "note": self.note, "configurable": self.configurable}  # fmt: skip
 
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
@@ -82,13 +86,29 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "gurps §A.2.2, §A.3.1",
         "Superiority classes of an amphibious battle: the land ones plus Naval.",
     ),
+    HouseRule(
+        "mobility.air",
+        ("air", "fast_air", "slow_air"),
+        Tag.GAP,
+        "gurps §A.2.3, §A.3.1",
+        "Mobility values of air elements (the full mobility list is not in any source).",
+    ),
+    HouseRule(
+        "mobility.naval",
+        ("naval", "water", "submarine"),
+        Tag.GAP,
+        "gurps §A.2.3, §A.3.1",
+        "Mobility values of naval elements.",
+    ),
     # --- §A.4 reconnaissance ------------------------------------------------------------------
     HouseRule(
         "recon.skill_rounding",
         "down",
         Tag.INFERRED,
         "gurps §A.4.2",
-        "The average of Intelligence Analysis and Strategy is rounded down.",
+        "The average of Intelligence Analysis and Strategy is rounded down."
+        " Fixed in `prebattle.recon_skill_terms`.",
+        configurable=False,
     ),
     HouseRule(
         "recon.no_rec_elements",
@@ -139,7 +159,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "up",
         Tag.INFERRED,
         "gurps §0.2, §A.5.4",
-        "1d/2 for the Defense Bonus rounds up.",
+        "1d/2 for the Defense Bonus rounds up. Fixed in `prebattle.roll_defense_bonus`.",
+        configurable=False,
     ),
     HouseRule(
         "db.ambusher_any_strategy",
@@ -162,6 +183,23 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         Tag.INFERRED,
         "gurps §A.6.2",
         "Significant-action results of several PCs of a side add up.",
+    ),
+    HouseRule(
+        "significant_actions.detailed_success_bonus",
+        1,
+        Tag.INFERRED,
+        "gurps §A.6.2",
+        "Bonus to the commander's roll from a GM-resolved detailed action that succeeds.",
+    ),
+    HouseRule(
+        "confused.overrides_encounter_restriction",
+        True,
+        Tag.INFERRED,
+        "gurps §A.6.3",
+        "A confused mobile force in round 1 of an encounter battle may still Rally or Full"
+        " Retreat (the two restrictions would otherwise leave it no strategy)."
+        " Fixed in `rounds.strategy_problems`.",
+        configurable=False,
     ),
     HouseRule(
         "desperate.casualty_gap",
@@ -204,35 +242,45 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "down",
         Tag.IMPL,
         "gurps §A.6.3",
-        "Fighting Retreat halves the enemy's casualties, rounding down.",
+        "Fighting Retreat halves the enemy's casualties, rounding down."
+        " Fixed in `rounds.round_casualties`.",
+        configurable=False,
     ),
     HouseRule(
         "misfortune.per_character",
         True,
         Tag.SEED_READING,
         "gurps §A.6.5",
-        "Misfortunes of War are rolled per PC / named NPC (the seed says 'per side').",
+        "Misfortunes of War are rolled per PC / named NPC (the seed says 'per side')."
+        " Fixed in `battle.engine._misfortunes`.",
+        configurable=False,
     ),
     HouseRule(
         "misfortune.this_round_casualties",
         True,
         Tag.INFERRED,
         "gurps §A.6.5",
-        "The chance is read from the character's side's casualties of this round.",
+        "The chance is read from the character's side's casualties of this round."
+        " Fixed in `battle.engine._misfortunes`.",
+        configurable=False,
     ),
     HouseRule(
         "misfortune.no_roll_at_zero",
         True,
         Tag.INFERRED,
         "gurps §A.6.5",
-        "No roll when the side took 0 % casualties this round.",
+        "No roll when the side took 0 % casualties this round."
+        " Fixed in `rounds.misfortune_chance`.",
+        configurable=False,
     ),
     HouseRule(
         "misfortune.between_bands",
         "lower",
         Tag.INFERRED,
         "gurps §A.6.5",
-        "Casualties between the printed bands (e.g. 7 %) use the band below (min 5).",
+        "Casualties between the printed bands (e.g. 7 %) use the band below (min 5)."
+        " Fixed in `rounds.misfortune_chance`.",
+        configurable=False,
     ),
     HouseRule(
         "misfortune.damage_minimum",
@@ -275,21 +323,26 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "floor(c/10)*5",
         Tag.IMPL,
         "gurps §A.7.2",
-        "A winner's final casualties: half, rounded to the lower 5 % (35 % -> 15 %).",
+        "A winner's final casualties: half, rounded to the lower 5 % (35 % -> 15 %)."
+        " Fixed in `aftermath.recovered_winner`.",
+        configurable=False,
     ),
     HouseRule(
         "new_ts.rounding",
         "down",
         Tag.IMPL,
         "gurps §A.7.3",
-        "New TS = old TS x (1 - final casualties), rounded down.",
+        "New TS = old TS x (1 - final casualties), rounded down. Fixed in `aftermath.new_ts`.",
+        configurable=False,
     ),
     HouseRule(
         "loot.time_doubles_per_decade",
         True,
         Tag.INFERRED,
         "gurps §A.7.4",
-        "Loot time 30 min for 1-9 elements, doubling per power of ten; both sides count.",
+        "Loot time 30 min for 1-9 elements, doubling per power of ten; both sides count."
+        " Fixed in `aftermath.loot_minutes`.",
+        configurable=False,
     ),
 )
 
@@ -302,7 +355,7 @@ def house_rule(key: str) -> HouseRule:
     raise KeyError(key)
 
 
-def house_value(key: str, overrides: dict[str, Any] | None = None) -> Any:
+def house_value(key: str, overrides: Mapping[str, Any] | None = None) -> Any:
     """The value of house rule `key`, or a per-battle override of it."""
     if overrides and key in overrides:
         return overrides[key]

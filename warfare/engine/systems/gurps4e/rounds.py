@@ -64,7 +64,8 @@ def strategy_problems(
 
     Confused: only Rally or Full Retreat (and Rally only when confused). Encounter battle: no
     Deliberate Attack/Defense; a mobile force in round 1 no Retreat and no Defense but Mobile
-    Defense. Ambusher in round 1: no Defense strategy. Deliberate Attack: not by a force that
+    Defense (a confused force keeps Rally and Full Retreat [inferred]). Ambusher in round 1:
+    no Defense strategy. Deliberate Attack: not by a force that
     began the battle confused. Deliberate Defense: DB > 0 and round 1 or a siege. Desperate:
     casualty gap, not with Deliberate Attack/Defense or Skirmish."""
     row = STRATEGIES.get(key)

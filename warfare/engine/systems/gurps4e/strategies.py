@@ -118,11 +118,6 @@ DEFENSE_PAIRING = (ALL_OUT_DEFENSE, DEFENSE_S, DELIBERATE_DEFENSE, MOBILE_DEFENS
 """§A.6.3 pairing [impl]: two of these face to face are both fought as Skirmish."""
 
 
-def strategy(key: str) -> Strategy:
-    """The row of strategy `key` (KeyError if unknown)."""
-    return STRATEGIES[key]
-
-
 def superiority_bonus_terms(key: str, superiorities: dict[str, int]) -> list[tuple[str, int]]:
     """§A.6.3: the strategy's +1s for class superiorities the side holds (bonus > 0)."""
     row = STRATEGIES[key]

@@ -10,7 +10,10 @@ Setup (plain JSON)::
       "siege": false, "obscured": false,   # obscured: bad weather or night (§A.5.1)
       "recon": {"a": {conditions}, "b": {conditions}},   # §A.4.3; null: no contest
       "kind": "pitched", "initiative": "a",  # without a recon contest (set-piece battle)
-      "db": {"a": 2},                      # GM-set Defense Bonus (else rolled, §A.5.4)
+      "db": {"a": 2},                      # GM-set Defense Bonus per side (§A.5.4): its
+                                           #   size, and who holds one beyond the rule
+                                           #   (e.g. a tied recon's pitched battle); the
+                                           #   rule's other holders roll it
       "neutralize": {"a": true, "b": true},  # GM: use neutralizers (§A.5.3)
       "house_rules": {"recon.ambush_margin": 5},   # per-battle house_rules overrides
       "start_dice": [3, 4, 5],             # typed-in dice for the start (recon)
@@ -25,9 +28,11 @@ Setup (plain JSON)::
 Actors: "a" and "b" are the two sides: their commander's choices (choose_battle_kind,
 choose_strategy, answer_parley, change_strategy / keep_strategy, choose_pursuit). A PC key
 is that PC's own choices (choose_risk, significant_action); a PC who is the force commander
-has no separate choice (its Risk is the side's). The GM (actor None) sends gm_circumstance
-{side, value -3..3}, gm_commander_out {side}, gm_detailed_action {pc, success} and
-gm_end_battle {reason, victor}.
+has no separate choice (its Risk is the side's). The GM (actor None) sends, while the round's
+choices are open, gm_circumstance {side, value -3..3} (special circumstances, this round
+only), gm_commander_out {side} (an NPC commander falls: successor's Leadership roll),
+gm_detailed_action {pc, success} (a cinematic significant action: no Misfortunes roll for
+that PC this round); and at any time gm_end_battle {reason, victor} (e.g. an agreed Parley).
 
 A round resolves inside the `apply` of the last required choice (both strategies, every
 active PC's Risk): reveal, a one-sided Parley waits for the other side's answer, a single slow
@@ -36,8 +41,18 @@ PB, Misfortunes of War, successor and Rally rolls, and the victory check (§A.6.
 battle ends, pursuit (a Leadership success waits for the victor's choose_pursuit) and the
 aftermath run (§A.7).
 
-SECRET: `state.choices` holds both commanders' pending strategies until the reveal; the
-Django layer must show a player `public_state(state, viewer)`, never `state.to_dict()`.
+Params: choose_strategy / change_strategy {strategy, desperate (bool), risk (-3..3, the
+commander's Risk), raid_logistics (bool: a winning Raid hits the enemy's logistics)};
+choose_risk / significant_action {risk, on_critical: "injury" (6d) | "surrender"};
+choose_battle_kind {kind: pitched | encounter | avoid}; answer_parley {accept};
+choose_pursuit {pursue}.
+
+SECRET: `state.choices` holds both commanders' pending strategies until the reveal. The
+Django layer must show a player `public_state(state, viewer)`, never `state.to_dict()`, and
+must not show the other side the params of a stored choose_strategy command before the
+`gurps4e.strategies_revealed` event (its own `gurps4e.strategy_chosen` event carries no
+strategy). Events are codes "gurps4e.*" with params; every roll carries its dice, skill,
+margin and the breakdown of its effective skill.
 """
 
 from collections.abc import Mapping
@@ -84,6 +99,7 @@ from warfare.engine.systems.gurps4e.forces import (
     applicable_classes,
     force_problems,
     force_ts,
+    takes_part,
 )
 from warfare.engine.systems.gurps4e.house_rules import HOUSE_RULES, house_value
 from warfare.engine.systems.gurps4e.strategies import (
@@ -99,7 +115,10 @@ from warfare.engine.systems.gurps4e.tables import (
     BATTLE_TYPES,
     MISFORTUNE_CRITICAL_DAMAGE,
     MISFORTUNE_DAMAGE,
+    RECON_ROAD,
+    RECON_TERRAIN_FEATURE,
     RISK_RANGE,
+    SUPERIORITY_CLASSES,
     TERRAIN_RATING,
     round_length,
 )
@@ -120,12 +139,53 @@ def _side_index(key: Any) -> int | None:
 # --- setup ---------------------------------------------------------------------------------------
 
 
+def _is_key(value: Any, table: Mapping[str, Any]) -> bool:
+    return isinstance(value, str) and value in table
+
+
+def _shape_problems(setup: Any) -> list[Problem]:
+    """The setup's containers have the right JSON types (checked before anything else)."""
+    if not isinstance(setup, Mapping):
+        return [_p("setup.malformed", field="setup")]
+    problems = []
+    for name in ("db", "house_rules", "neutralize", "recon"):
+        if not isinstance(setup.get(name) or {}, Mapping):
+            problems.append(_p("setup.malformed", field=name))
+    for name in ("extra_classes", "start_dice"):
+        if not isinstance(setup.get(name) or [], list | tuple):
+            problems.append(_p("setup.malformed", field=name))
+    sides = setup.get("sides")
+    if isinstance(sides, Mapping):
+        for key, side in sides.items():
+            pcs = side.get("pcs") or [] if isinstance(side, Mapping) else None
+            if not isinstance(pcs, list | tuple):
+                problems.append(_p("setup.malformed", field=f"sides.{key}"))
+                continue
+            for pc in pcs:
+                if not isinstance(pc, Mapping) or not _pc_fields_ok(pc):
+                    problems.append(_p("setup.bad_pc", side=key))
+    return problems
+
+
+def _pc_fields_ok(pc: Mapping[str, Any]) -> bool:
+    ints = [pc.get(k, 10) for k in ("hp", "max_hp")]
+    flags = [pc.get(k, False) for k in ("skill_15", "commands_element", "commander", "exempt")]
+    return (
+        all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in ints)
+        and all(isinstance(v, bool) for v in flags)
+        and isinstance(pc.get("name", ""), str)
+        and isinstance(pc.get("element") or "", str)
+    )
+
+
 def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
     """Problems with a setup (empty: `start` accepts it)."""
-    problems: list[Problem] = []
+    problems = _shape_problems(setup)
+    if problems:
+        return problems
     if setup.get("battle_type", "land") not in BATTLE_TYPES:
         problems.append(_p("setup.bad_battle_type", battle_type=setup.get("battle_type")))
-    if setup.get("terrain", "plains") not in TERRAIN_RATING:
+    if not _is_key(setup.get("terrain", "plains"), TERRAIN_RATING):
         problems.append(_p("setup.bad_terrain", terrain=setup.get("terrain")))
     sides = setup.get("sides")
     if not isinstance(sides, Mapping) or set(sides) != set(SIDE_KEYS):
@@ -146,11 +206,10 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
                 continue
             pc_keys.add(pc_key)
             commanders += bool(pc.get("commander"))
-            hp = pc.get("hp", 10)
-            if isinstance(hp, bool) or not isinstance(hp, int) or hp <= 0:
-                problems.append(_p("setup.bad_pc_hp", pc=pc_key))
         if commanders > 1:
             problems.append(_p("setup.two_commanders", side=key))
+        problems += _links_problems(sides[key], key)
+        problems += _participation_problems(setup, sides[key], key)
     if setup.get("recon") is None and setup.get("kind", pre.PITCHED) not in (
         pre.PITCHED,
         pre.ENCOUNTER,
@@ -166,14 +225,108 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
             or value < 0
         ):
             problems.append(_p("setup.bad_db", side=key))
-    known = {entry.key for entry in HOUSE_RULES}
+    rules_by_key = {entry.key: entry for entry in HOUSE_RULES}
     for key in setup.get("house_rules") or {}:
-        if key not in known:
+        if key not in rules_by_key:
             problems.append(_p("setup.unknown_house_rule", key=key))
+        elif not rules_by_key[key].configurable:
+            problems.append(_p("setup.house_rule_fixed", key=key))
+        elif not _override_ok(rules_by_key[key].value, setup["house_rules"][key]):
+            problems.append(_p("setup.bad_house_rule", key=key))
+    for cls in setup.get("extra_classes") or ():
+        if cls not in SUPERIORITY_CLASSES:
+            problems.append(_p("setup.unknown_class", cls=cls))
+    recon = setup.get("recon")
+    if recon is not None:
+        problems += _recon_problems(recon)
     for value in setup.get("start_dice") or ():
         problem = typed_value_problem(value, 6)
         if problem is not None:
             problems.append(problem)
+    return problems
+
+
+def _pc_from(data: Mapping[str, Any], side: int) -> PC:
+    fields = ("name", "hp", "element", "skill_15", "commands_element", "commander", "exempt")
+    values = {k: data[k] for k in fields if k in data}
+    max_hp = int(data.get("max_hp", data.get("hp", 10)))
+    return PC(key=str(data["key"]), side=side, max_hp=max_hp, **values)
+
+
+def _override_ok(default: Any, value: Any) -> bool:
+    """A per-battle house-rule value has the default's type (a fraction as text or int)."""
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, tuple):
+        return isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+    try:
+        return not isinstance(value, bool) and Fraction(str(value)) >= 0
+    except (ValueError, ZeroDivisionError):
+        return False
+
+
+def _recon_problems(recon: Any) -> list[Problem]:
+    """§A.4.3: the GM-entered recon conditions of each side."""
+    if not isinstance(recon, Mapping):
+        return [_p("setup.bad_recon")]
+    problems = []
+    for key, conditions in recon.items():
+        if key not in SIDE_KEYS or not isinstance(conditions, Mapping):
+            problems.append(_p("setup.bad_recon", side=key))
+            continue
+        ints_ok = all(
+            conditions.get(name) is None
+            or (isinstance(conditions[name], int) and not isinstance(conditions[name], bool))
+            for name in ("recon_bonus", "extra")
+        )
+        if (
+            conditions.get("march", 0) not in (0, 1, 2)
+            or not _is_key(conditions.get("road", "none"), RECON_ROAD)
+            or not _is_key(conditions.get("terrain_feature", "none"), RECON_TERRAIN_FEATURE)
+            or not ints_ok
+        ):
+            problems.append(_p("setup.bad_recon", side=key))
+    return problems
+
+
+def _participation_problems(setup: Mapping[str, Any], side: Mapping[str, Any], key: str):
+    """§A.3.1: a side needs at least one element that can take part in this type of battle."""
+    if (
+        force_problems(side.get("force"), key)
+        or setup.get("battle_type", "land") not in BATTLE_TYPES
+    ):
+        return []
+    force = Force.from_dict(side["force"])
+    known = {entry.key: entry.value for entry in HOUSE_RULES}
+    overrides = {
+        k: v
+        for k, v in (setup.get("house_rules") or {}).items()
+        if k in known and _override_ok(known[k], v)
+    }
+    battle_type = setup.get("battle_type", "land")
+    if not any(row.count and takes_part(row.type, battle_type, overrides) for row in force.rows):
+        return [_p("setup.no_element_takes_part", side=key, battle_type=battle_type)]
+    return []
+
+
+def _links_problems(side: Mapping[str, Any], key: str) -> list[Problem]:
+    """A PC's element must be a row of its force; a successor who is a PC must be one of its
+    side's PCs."""
+    force = side.get("force")
+    if not isinstance(force, Mapping):
+        return []
+    rows = {r.get("type", {}).get("key") for r in force.get("rows") or () if isinstance(r, Mapping)}
+    pcs = {pc.get("key") for pc in side.get("pcs") or () if isinstance(pc, Mapping)}
+    problems = []
+    for pc in side.get("pcs") or ():
+        if isinstance(pc, Mapping) and pc.get("element") not in (None, *rows):
+            problems.append(_p("setup.unknown_element", pc=pc.get("key"), side=key))
+    staff = force.get("staff") or {}
+    for officer in staff.get("chain") or () if isinstance(staff, Mapping) else ():
+        if isinstance(officer, Mapping) and officer.get("pc") not in (None, *pcs):
+            problems.append(_p("setup.unknown_successor_pc", pc=officer.get("pc"), side=key))
     return problems
 
 
@@ -185,34 +338,21 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
     if problems:
         raise SetupError(problems)
     overrides = dict(setup.get("house_rules") or {})
-    forces = [Force.from_dict(setup["sides"][key]["force"]) for key in SIDE_KEYS]
     battle_type = str(setup.get("battle_type", "land"))
+    forces, absent = [], {}
+    for key in SIDE_KEYS:
+        force = Force.from_dict(setup["sides"][key]["force"])
+        rows = [r for r in force.rows if takes_part(r.type, battle_type, overrides)]
+        absent[key] = [r.key for r in force.rows if r not in rows]
+        forces.append(replace(force, rows=tuple(rows)))
     terrain = str(setup.get("terrain", "plains"))
-    pcs = []
-    for index, key in enumerate(SIDE_KEYS):
-        for data in setup["sides"][key].get("pcs") or ():
-            values = {
-                k: data[k]
-                for k in (
-                    "name",
-                    "hp",
-                    "element",
-                    "skill_15",
-                    "commands_element",
-                    "commander",
-                    "exempt",
-                )
-                if k in data
-            }
-            pcs.append(
-                PC(
-                    key=str(data["key"]),
-                    side=index,
-                    max_hp=int(data.get("max_hp", data.get("hp", 10))),
-                    **values,
-                )
-            )
+    pcs = [
+        _pc_from(data, index)
+        for index, key in enumerate(SIDE_KEYS)
+        for data in setup["sides"][key].get("pcs") or ()
+    ]
     sides = tuple(SideState(force=f, ts=force_ts(f, overrides)) for f in forces)
+    neutralize = setup.get("neutralize") or {}
     state = BattleState(
         battle_type=battle_type,
         terrain=terrain,
@@ -223,48 +363,29 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
         siege=bool(setup.get("siege", False)),
         obscured=bool(setup.get("obscured", False)),
         overrides=overrides,
+        neutralize=(bool(neutralize.get("a", True)), bool(neutralize.get("b", True))),
+        gm_db=dict(setup.get("db") or {}),
         round_length=round_length(min(f.elements for f in forces)),
     )
     dice = start_dice(seed, setup.get("start_dice"))
-    events = [
-        Event(
-            "gurps4e.battle_started",
-            {
-                "ts": [str(s.ts) for s in sides],
-                "round_length": state.round_length,
-                "terrain_rating": state.terrain_rating,
-                "classes": list(state.classes),
-            },
-        )
-    ]
-    neutralize = setup.get("neutralize") or {}
-    state = replace(
-        state,
-        overrides={**overrides, "_neutralize": [bool(neutralize.get(k, True)) for k in SIDE_KEYS]},
-    )
+    started = {
+        "ts": [str(side.ts) for side in sides],
+        "round_length": state.round_length,
+        "terrain_rating": state.terrain_rating,
+        "classes": list(state.classes),
+        "not_taking_part": absent,
+    }
+    events = [Event("gurps4e.battle_started", started)]
     recon = setup.get("recon")
     if recon is None:
-        initiative = _side_index(setup.get("initiative"))
-        state = replace(state, initiative=initiative)
-        state = _fix_kind(
-            state, str(setup.get("kind", pre.PITCHED)), (), dice, setup.get("db") or {}, events
-        )
+        state = replace(state, initiative=_side_index(setup.get("initiative")))
+        state = _fix_kind(state, str(setup.get("kind", pre.PITCHED)), (), dice, events)
     else:
         state = _recon(state, recon, dice, events)
         if state.phase != BATTLE_KIND:
             result = state.recon or {}
-            state = _fix_kind(
-                state,
-                str(result["kind"]),
-                tuple(result["confused"]),
-                dice,
-                setup.get("db") or {},
-                events,
-            )
-        else:
-            state = replace(
-                state, overrides={**state.overrides, "_db": dict(setup.get("db") or {})}
-            )
+            confused = tuple(result["confused"])
+            state = _fix_kind(state, str(result["kind"]), confused, dice, events)
     return replace(state, opening=tuple(events))
 
 
@@ -301,19 +422,17 @@ def _recon(
 
 
 def _fix_kind(
-    state: BattleState,
-    kind: str,
-    confused: tuple[int, ...],
-    dice: Dice,
-    db_given: Mapping[str, Any],
-    events: list[Event],
+    state: BattleState, kind: str, confused: tuple[int, ...], dice: Dice, events: list[Event]
 ) -> BattleState:
     """§A.4.4-A.5.4: the kind of battle is known: confusion, BSM, DB, round 1."""
     encounter = kind == pre.ENCOUNTER
     forces = (state.sides[0].force, state.sides[1].force)
-    neutralize = tuple(state.overrides.get("_neutralize", (True, True)))
     sups = pre.superiorities(
-        forces, state.classes, encounter=encounter, neutralize=neutralize, overrides=state.overrides
+        forces,
+        state.classes,
+        encounter=encounter,
+        neutralize=state.neutralize,
+        overrides=state.overrides,
     )
     ambusher = None
     if state.recon and state.recon.get("result") == pre.AMBUSH:
@@ -322,14 +441,15 @@ def _fix_kind(
         kind, state.initiative, (not forces[0].mobile, not forces[1].mobile)
     )
     if ambusher is not None and house_value("db.ambusher_any_strategy", state.overrides):
-        holders = sorted({*holders, ambusher})
+        holders = [*holders, ambusher]
+    holders = sorted({*holders, *(i for i in (0, 1) if SIDE_KEYS[i] in state.gm_db)})
     db_value, db_terms = 0, []
-    if holders and not all(SIDE_KEYS[h] in db_given for h in holders):
+    if holders and not all(SIDE_KEYS[h] in state.gm_db for h in holders):
         db_value, db_terms = pre.roll_defense_bonus(dice, state.terrain)
     ts = (state.sides[0].ts, state.sides[1].ts)
     new_sides = []
     for i, side in enumerate(state.sides):
-        db = int(db_given.get(SIDE_KEYS[i], db_value)) if i in holders else 0
+        db = int(state.gm_db.get(SIDE_KEYS[i], db_value)) if i in holders else 0
         confused_now = i in confused
         new_sides.append(
             replace(
@@ -495,7 +615,7 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
             ActionSpec(
                 "change_strategy",
                 0,
-                options=_strategy_options(state, index),
+                options=_strategy_options(state, index, after_reveal=True),
                 optional_params=("risk", "raid_logistics"),
             ),
             ActionSpec("keep_strategy", 0, options=(ActionOption({}),)),
@@ -511,10 +631,17 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     return []
 
 
-def _strategy_options(state: BattleState, index: int) -> tuple[ActionOption, ...]:
+def _strategy_options(
+    state: BattleState, index: int, *, after_reveal: bool = False
+) -> tuple[ActionOption, ...]:
+    """One option per strategy (and Desperate variant) side `index` may choose, each with the
+    preview of its Strategy roll (against an enemy Attack; the enemy's choice is secret).
+    After the reveal (the slow-strategy change) Parley is no longer offered."""
     options = []
     neutral = SideChoice("attack")
     for key in STRATEGIES:
+        if after_reveal and key == PARLEY_S:
+            continue
         for desperate in (False, True):
             if _strategy_problems(state, index, key, desperate):
                 continue
@@ -614,8 +741,7 @@ def _cmd_battle_kind(state, command, dice, events):
     recon = state.recon or {}
     confused = pre.confused_after_kind(str(recon.get("result")), state.initiative, kind)
     events.append(Event("gurps4e.battle_kind_chosen", {"side": command.actor, "kind": kind}))
-    db_given = dict(state.overrides.get("_db") or {})
-    return _fix_kind(state, kind, confused, dice, db_given, events)
+    return _fix_kind(state, kind, confused, dice, events)
 
 
 def _choice_from(params: Mapping[str, Any]) -> SideChoice | list[Problem]:
@@ -774,7 +900,8 @@ def _cmd_gm(state, command, dice, events):
         if not _needs_pc_choice(state, pc) or not isinstance(params.get("success"), bool):
             return [_p("command.bad_params")]
         risk = state.pc_choices[pc.key].risk if pc.key in state.pc_choices else 0
-        effect = 1 if params["success"] else 0
+        bonus = int(house_value("significant_actions.detailed_success_bonus", state.overrides))
+        effect = bonus if params["success"] else 0
         choices = {**state.pc_choices, pc.key: PCChoice(risk, "injury", None, effect, True)}
         events.append(Event("gurps4e.detailed_action", {"pc": pc.key, "effect": effect}))
         return _maybe_resolve(replace(state, pc_choices=choices), dice, events)
@@ -1054,6 +1181,9 @@ def _commander_out(state: BattleState, index: int, dice: Dice, events: list[Even
         confused = not roll.succeeded
     params["confused"] = confused
     events.append(Event("gurps4e.commander_replaced", params))
+    for pc in state.pcs:
+        if pc.side == index and pc.commander:
+            state = state.with_pc(replace(pc, commander=False))
     if officer is not None and officer.pc:
         state = state.with_pc(replace(state.pc(officer.pc), commander=True))
     return state.with_side(index, replace(side, confused=side.confused or confused))
@@ -1181,34 +1311,39 @@ def outcome(state: BattleState) -> Outcome | None:
 
 
 def public_state(state: BattleState, viewer: str | None) -> dict[str, Any]:
-    """The state as `viewer` may see it: None (the GM) sees everything; a side ("a"/"b") or a
-    PC key sees its own side's pending choice but only *whether* the enemy has chosen."""
+    """The state as `viewer` may see it (DESIGN "Visibility").
+
+    None (the GM) sees everything. A side ("a"/"b") or one of its PCs sees its own side in
+    full; of the other side (and a spectator, of both) only whether its commander has chosen
+    (never the pending strategy), its casualties, PB, confusion, whether it left, and its
+    PCs' names and status (not their HP). A side also gets `intelligence`: what it knows of
+    the enemy force at the precision of §A.5.1."""
     data = state.to_dict()
-    index = _side_index(viewer)
-    if viewer is not None and index is None:
-        try:
-            index = state.pc(viewer).side
-        except KeyError:
-            index = None
     if viewer is None:
         return data
-    data["choices"] = [
-        c if i == index else ({"chosen": True} if c else None)
-        for i, c in enumerate(data["choices"])
+    index = _side_index(viewer)
+    if index is None:
+        index = next((pc.side for pc in state.pcs if pc.key == viewer), None)
+    data.pop("opening")
+    for i in (0, 1):
+        if i == index:
+            continue
+        data["choices"][i] = {"chosen": True} if data["choices"][i] else None
+        data["sides"][i] = {
+            k: data["sides"][i][k] for k in ("casualties", "pb", "confused", "left")
+        }
+    data["pcs"] = [
+        pc if pc["side"] == index else {k: pc[k] for k in ("key", "name", "side", "status")}
+        for pc in data["pcs"]
     ]
-    data["overrides"] = {k: v for k, v in data["overrides"].items() if not k.startswith("_")}
     if index is not None:
-        enemy = state.sides[1 - index]
         data["intelligence"] = pre.initial_intelligence(
-            enemy.force,
+            state.sides[1 - index].force,
             kind=state.kind or pre.ENCOUNTER,
             confused=state.sides[index].started_confused,
             initiative=state.initiative == index,
             obscured=state.obscured,
         )
-        data["sides"][1 - index] = {
-            k: data["sides"][1 - index][k] for k in ("casualties", "pb", "confused", "left")
-        }
     return data
 
 

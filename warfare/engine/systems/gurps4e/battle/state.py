@@ -188,6 +188,10 @@ class BattleState:
     siege: bool = False
     obscured: bool = False
     overrides: Mapping[str, Any] = field(default_factory=dict)
+    neutralize: tuple[bool, bool] = (True, True)
+    """GM decision per side: use its neutralizers (§A.5.3)."""
+    gm_db: Mapping[str, int] = field(default_factory=dict)
+    """Defense Bonus the GM set per side key (§A.5.4); other holders roll it."""
     recon: Mapping[str, Any] | None = None
     initiative: int | None = None
     kind: str | None = None
@@ -229,6 +233,8 @@ class BattleState:
             "siege": self.siege,
             "obscured": self.obscured,
             "overrides": dict(self.overrides),
+            "neutralize": list(self.neutralize),
+            "gm_db": dict(self.gm_db),
             "recon": dict(self.recon) if self.recon is not None else None,
             "initiative": self.initiative,
             "kind": self.kind,
@@ -254,6 +260,9 @@ class BattleState:
         values["sides"] = (sides[0], sides[1])
         values["pcs"] = tuple(PC.from_dict(pc) for pc in data.get("pcs") or ())
         values["overrides"] = dict(data.get("overrides") or {})
+        neutralize = data.get("neutralize") or (True, True)
+        values["neutralize"] = (bool(neutralize[0]), bool(neutralize[1]))
+        values["gm_db"] = dict(data.get("gm_db") or {})
         choices = [SideChoice.from_dict(c) if c else None for c in data["choices"]]
         values["choices"] = (choices[0], choices[1])
         values["pc_choices"] = {
