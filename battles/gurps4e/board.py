@@ -7,7 +7,8 @@ plays it (`owner`), or by the GM for an NPC. The GM may do everything.
 Secrecy (gurps §A.6.3): every view of the state goes through `engine.public_state`, so a side's
 pending strategy reaches only that side (and the GM) until both are in; a bystander (a player
 whose faction fights on neither side) sees neither side's numbers. Of the enemy a side sees
-its casualties, Position Bonus, confusion, and the initial intelligence of §A.5.1.
+its casualties, Position Bonus, confusion, its PCs' names and status, and the initial
+intelligence of §A.5.1; after the battle, its final casualties but not its new TS or loot.
 """
 
 from fractions import Fraction
@@ -37,7 +38,6 @@ from . import log, texts
 from .forms import ON_CRITICAL_CHOICES, RISK_CHOICES, option_value
 
 BYSTANDER = ""
-PUBLIC_SIDE_KEYS = ("casualties", "pb", "confused", "left")
 
 
 def _setup_side(battle: Battle, key: str) -> dict:
@@ -103,10 +103,11 @@ def visible_state(state: BattleState, battle: Battle, viewer: str | None) -> dic
     if viewer is None:
         return state.to_dict()
     data = public_state(state, viewer)
-    if viewer_index(battle, viewer) == -1:
-        data["sides"] = [{k: side[k] for k in PUBLIC_SIDE_KEYS} for side in data["sides"]]
-        data.pop("intelligence", None)
-    data.pop("opening", None)
+    if data.get("aftermath"):
+        aftermath = log.visible_params(
+            "gurps4e.aftermath", data["aftermath"], viewer_index(battle, viewer)
+        )
+        data["aftermath"] = aftermath
     return data
 
 
@@ -191,7 +192,7 @@ def sides_view(battle: Battle, state: BattleState, viewer: str | None) -> list[d
             "commander": (officer.name if officer else "—") if full else None,
             "logistics": side.logistics if full else None,
             "intelligence": (
-                _intelligence(battle, SIDE_KEYS[1 - i], public.get("intelligence"))
+                _intelligence(battle, key, public.get("intelligence"))
                 if index is not None and index == 1 - i
                 else []
             ),
@@ -400,7 +401,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
                 "side": names(battle)[SIDE_KEYS[pc.side]],
                 "hp": pc.hp if full else None,
                 "max_hp": pc.max_hp if full else None,
-                "status": pc.status,
+                "status": str(texts.PC_STATUS_LABELS.get(pc.status, pc.status)),
                 "commander": pc.commander,
                 "chosen": pc.key in state.pc_choices,
             }

@@ -78,6 +78,11 @@ END_LABELS = {
     "avoided": gettext_lazy("the battle was avoided"),
     "gm": gettext_lazy("the GM ended the battle"),
 }
+PC_STATUS_LABELS = {
+    "active": gettext_lazy("fighting"),
+    "down": gettext_lazy("down"),
+    "captured": gettext_lazy("captured"),
+}
 MISFORTUNE_LABELS = {
     "unharmed": gettext_lazy("unharmed"),
     "injured": gettext_lazy("injured"),
@@ -162,23 +167,22 @@ def term_label(code: str) -> str:
 
 
 def signed(value: int) -> str:
-    return f"{value:+d}"
+    """+2, 0 as +0, −3 (a true minus sign)."""
+    return f"{value:+d}".replace("-", "−")
 
 
 def working(terms) -> str:
     """A breakdown as one line: "Strategy 14 +2 relative TS −1 casualties"."""
     parts = []
     for index, (code, value) in enumerate(terms):
-        number = str(value) if index == 0 else signed(int(value)).replace("-", "−")
+        number = str(value) if index == 0 else signed(int(value))
         parts.append(f"{term_label(str(code))} {number}")
     return " ".join(parts)
 
 
 def signed_working(terms) -> str:
     """Terms that are all modifiers: "+2 relative TS +1 Fire superiority"."""
-    return " ".join(
-        f"{signed(int(value)).replace('-', '−')} {term_label(str(code))}" for code, value in terms
-    )
+    return " ".join(f"{signed(int(value))} {term_label(str(code))}" for code, value in terms)
 
 
 def _when(value: str) -> str:
@@ -312,7 +316,22 @@ PROBLEM_TEXTS = {
     "gurps4e.setup.bad_terrain": gettext_lazy("Unknown terrain."),
     "gurps4e.setup.two_sides_needed": gettext_lazy("A battle needs two sides."),
     "gurps4e.setup.bad_pc_key": gettext_lazy("Every PC needs a name of its own."),
-    "gurps4e.setup.bad_pc_hp": gettext_lazy("A PC's HP must be above 0."),
+    "gurps4e.setup.bad_pc": gettext_lazy("A PC of side %(side)s cannot be read."),
+    "gurps4e.setup.malformed": gettext_lazy("The battle's set-up cannot be read (%(field)s)."),
+    "gurps4e.setup.bad_recon": gettext_lazy("The reconnaissance conditions cannot be read."),
+    "gurps4e.setup.house_rule_fixed": gettext_lazy(
+        "House rule %(key)s is a fixed reading and cannot be changed."
+    ),
+    "gurps4e.setup.bad_house_rule": gettext_lazy("House rule %(key)s: that value does not fit."),
+    "gurps4e.setup.no_element_takes_part": gettext_lazy(
+        "No element of side %(side)s can fight in this type of battle."
+    ),
+    "gurps4e.setup.unknown_element": gettext_lazy(
+        "A PC of side %(side)s fights in an element its force does not have."
+    ),
+    "gurps4e.setup.unknown_successor_pc": gettext_lazy(
+        "A successor of side %(side)s is not one of its PCs."
+    ),
     "gurps4e.setup.two_commanders": gettext_lazy("A side has one commander."),
     "gurps4e.setup.bad_kind": gettext_lazy("Choose a pitched or an encounter battle."),
     "gurps4e.setup.bad_initiative": gettext_lazy("The initiative goes to side A, side B or none."),
@@ -326,7 +345,7 @@ PROBLEM_TEXTS = {
     "gurps4e.setup.bad_equipment_quality": gettext_lazy(
         "Force %(force)s: unknown equipment quality."
     ),
-    "gurps4e.setup.unknown_class": gettext_lazy("Force %(force)s: unknown class %(cls)s."),
+    "gurps4e.setup.unknown_class": gettext_lazy("Unknown class %(cls)s."),
     "gurps4e.setup.bad_posture": gettext_lazy("Force %(force)s: unknown posture."),
     "gurps4e.setup.bad_relations": gettext_lazy("Force %(force)s: unknown relations."),
 }

@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from rest_framework import exceptions
 
 from battles.models import Battle
@@ -91,9 +92,11 @@ def report_context(membership: Membership, battle: Battle) -> dict:
         for pc in state.pcs:
             if pc.side != i:
                 continue
-            row = {"key": pc.key, "name": who[pc.key], "state": pc.status}
+            status = str(texts.PC_STATUS_LABELS.get(pc.status, pc.status))
             if index is None or index == i:
-                row.update(hp=pc.hp, max_hp=pc.max_hp)
+                hp = pgettext("GURPS hit points", "HP %(hp)s of %(max)s")
+                status += " · " + hp % {"hp": pc.hp, "max": pc.max_hp}
+            row = {"key": pc.key, "name": who[pc.key], "state": status}
             rows.append(row)
         sides.append({"key": key, "name": who[key], "pcs": False, "armies": rows})
     rounds: dict[int, list[str]] = {}

@@ -113,6 +113,7 @@ def test_a_force_weakened_by_earlier_battles_fights_at_its_share(
         {"pc1_side": ""},
         {"terrain": "moon"},
         {"db_a": "-1"},
+        {"battle_type": "naval"},
     ],
 )
 def test_bad_setup_is_a_400_and_saves_nothing(client, gm, gurps_world, legion, horde, changes):
@@ -120,6 +121,8 @@ def test_bad_setup_is_a_400_and_saves_nothing(client, gm, gurps_world, legion, h
     client.force_login(gm)
     response = _post_setup(client, gurps_world, legion, horde, **changes)
     assert response.status_code == 400
+    if "battle_type" in changes:  # gurps §A.3.1: foot and horse do not fight at sea
+        assert "No element of side a can fight in this type of battle." in response.content.decode()
     assert not Battle.objects.exists()
 
 
@@ -371,3 +374,62 @@ def test_services_verify_replays_a_gurps_battle(client, gm, battle):
     client.force_login(gm)
     _play_round(client, battle)
     assert services.battle_verify(Battle.objects.get(pk=battle.pk))
+
+
+def test_a_side_learns_the_enemy_at_the_precision_of_its_intelligence(client, other_player, battle):
+    """gurps §A.5.1: in a pitched battle (not confused, fair weather) a side learns the
+    enemy's identity and exact size: the Legion's 10 Heavy Infantry and 5 Light Artillery."""
+    client.force_login(other_player)
+    page = _board(client, battle)
+    assert "Exact (pitched battle): Legion" in page
+    assert "Heavy Infantry: 10" in page and "Light Artillery: 5" in page
+
+
+def test_a_bystander_sees_neither_sides_numbers_nor_choices(client, gm, battle, hidden_faction):
+    """A player whose faction fights on neither side: no TS, no BSM, no pending choice."""
+    from kingdoms.models import Membership, Role
+    from tests.factories import UserFactory
+
+    bystander = UserFactory(username="bystander")
+    Membership.objects.create(
+        campaign=battle.campaign, user=bystander, role=Role.PLAYER, faction=hidden_faction
+    )
+    client.force_login(gm)
+    _act(client, battle, actor="a", kind="choose_strategy", option=ATTACK, risk="1")
+    client.force_login(bystander)
+    page = _board(client, battle)
+    assert "Troop Strength" not in page and "Basic Strategy Modifier" not in page
+    assert "Choose in secret" not in page and "Chosen (secret" not in page
+    api = client.get(reverse("api:battle-detail", args=[battle.campaign_id, battle.pk])).json()
+    assert api["state"]["choices"] == [{"chosen": True}, None]
+    assert all(
+        set(side) == {"casualties", "pb", "confused", "left"} for side in api["state"]["sides"]
+    )
+    assert api["actions"] == []
+
+
+def test_the_enemy_does_not_learn_the_victors_new_ts_or_loot(client, gm, other_player, battle):
+    """gurps §A.7: each side sees the final casualties of both, its own new TS and loot."""
+    client.force_login(gm)
+    _act(client, battle, kind="gm_end_battle", victor="a")
+    battle.refresh_from_db()
+    assert battle.status == "finished"
+    client.force_login(other_player)
+    api = client.get(reverse("api:battle-detail", args=[battle.campaign_id, battle.pk])).json()
+    legion, horde = api["outcome"]["sides"]
+    assert "new_ts" not in legion and horde["new_ts"] == 36
+    assert set(api["state"]["aftermath"]["sides"]["a"]) == {
+        "role", "casualties", "final_casualties"
+    }  # fmt: skip
+    assert "Apply the results" not in _board(client, battle)
+
+
+def test_the_demo_has_a_gurps4e_battle_ready(db):
+    """`make run` loads a GURPS Mass Combat campaign with a battle on the board, once."""
+    from battles.gurps4e.demo import DEMO_CAMPAIGN, load_demo
+
+    assert load_demo().created
+    assert not load_demo().created
+    battle = Battle.objects.get(campaign__name=DEMO_CAMPAIGN)
+    assert battle.system == "gurps4e" and battle.snapshot["phase"] == "choosing"
+    assert services.battle_verify(battle)
