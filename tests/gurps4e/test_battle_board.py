@@ -319,21 +319,44 @@ def test_new_strength_share_follows_the_new_ts():
     assert new_strength_percent(100, Fraction(0), 0) == 0
 
 
-def test_the_board_costs_a_fixed_number_of_queries(client, gm, player, battle):
-    """The board page does not grow with the log or the PCs."""
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_pages_cost_a_fixed_number_of_queries(client, gm, player, battle):
+    """The board, the API's board and log, and the report do not grow with the log or the
+    PCs: session, user, (the board's ETag), membership, battle, (campaign), events."""
+    args = [battle.campaign_id, battle.pk]
+    urls = {
+        reverse("battles:board", args=args): 7,
+        reverse("api:battle-detail", args=args): 4,
+        reverse("api:battle-log", args=args): 6,
+        reverse("battles:report", args=args): 5,
+    }
     client.force_login(gm)
-    url = reverse("battles:board", args=[battle.campaign_id, battle.pk])
-    client.get(url)
-    with CaptureQueriesContext(connection) as before:
-        assert client.get(url).status_code == 200
+    assert {url: _queries(client, url) for url in urls} == urls
     _play_round(client, battle)
-    with CaptureQueriesContext(connection) as after:
-        assert client.get(url).status_code == 200
-    assert len(after) == len(before) <= 12
+    assert {url: _queries(client, url) for url in urls} == urls
     client.force_login(player)
-    with CaptureQueriesContext(connection) as as_player:
-        assert client.get(url).status_code == 200
-    assert len(as_player) <= 12
+    assert {url: _queries(client, url) for url in urls} == urls
+
+
+def test_gm_tools_circumstance_and_a_players_gm_command_is_refused(client, gm, player, battle):
+    """gurps §A.6.4: the GM's special-circumstances modifier (−3…+3) counts in this round's
+    Strategy roll; a player cannot send a GM command (403)."""
+    client.force_login(player)
+    response = _act(client, battle, kind="gm_circumstance", side="b", value="3")
+    assert response.status_code == 403
+    client.force_login(gm)
+    assert _act(client, battle, kind="gm_circumstance", side="b", value="3").status_code == 200
+    page = _board(client, battle)
+    assert "The GM gives Horde +3 for special circumstances this round." in page
+    _play_round(client, battle)
+    contest = Battle.objects.get(pk=battle.pk).events.get(code="gurps4e.strategy_contest")
+    assert ["gm_circumstance", 3] in contest.params["rolls"][1]["breakdown"]
+    assert "special circumstances (GM) +3" in _board(client, battle)
 
 
 def test_api_creates_a_battle_and_acts(as_role, gurps_world, legion, horde, player):
