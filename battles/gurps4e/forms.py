@@ -15,7 +15,7 @@ from .setup import BattleInput, PCInput
 from .texts import BATTLE_TYPE_LABELS, CLASS_LABELS, KIND_LABELS, TERRAIN_LABELS
 
 PC_ROWS = 4
-RECON_FIELDS = ("march", "road", "terrain_feature", "flying")
+RECON_FIELDS = ("march", "road", "terrain_feature", "flying", "recon_bonus", "extra")
 EXTRA_CLASSES = ("Eng", "Nav", "Rec")
 SIDE_CHOICES = [("a", _("side A")), ("b", _("side B"))]
 MARCH_CHOICES = [(0, _("not marching")), (1, _("on the march (−1)")), (2, _("on the march (−2)"))]
@@ -110,6 +110,19 @@ class BattleCreateForm(forms.Form):
             self.fields[f"recon_{side}_flying"] = forms.BooleanField(
                 label=_("%(side)s: flying") % {"side": label}, required=False
             )
+            self.fields[f"recon_{side}_recon_bonus"] = forms.IntegerField(
+                label=_("%(side)s: Recon modifier instead of the Rec elements'") % {"side": label},
+                required=False, min_value=-5, max_value=5,
+                help_text=_("Empty: −1 without Recon elements, +2 if all are Recon (§A.4.3)."),
+            )  # fmt: skip
+            self.fields[f"recon_{side}_extra"] = forms.IntegerField(
+                label=_("%(side)s: other GM modifier") % {"side": label}, required=False,
+                min_value=-10, max_value=10,
+            )  # fmt: skip
+            self.fields[f"neutralize_{side}"] = forms.BooleanField(
+                label=_("%(side)s uses its neutralizers (§A.5.3)") % {"side": label},
+                required=False, initial=True,
+            )  # fmt: skip
         owner_choices = [("", _("the GM (an NPC)"))] + [
             (str(m.user_id), f"{m.user.username} ({m.faction.name if m.faction else '—'})")
             for m in players
@@ -179,9 +192,13 @@ class BattleCreateForm(forms.Form):
                 "road": data.get(f"recon_{side}_road") or "none",
                 "terrain_feature": data.get(f"recon_{side}_terrain_feature") or "none",
                 "flying": data.get(f"recon_{side}_flying", False),
+                "extra": data.get(f"recon_{side}_extra") or 0,
             }
             for side, _label in SIDE_CHOICES
         }
+        for side, _label in SIDE_CHOICES:
+            if data.get(f"recon_{side}_recon_bonus") is not None:
+                recon[side]["recon_bonus"] = data[f"recon_{side}_recon_bonus"]
         db = {side: data[f"db_{side}"] for side in ("a", "b") if data.get(f"db_{side}") is not None}
         return BattleInput(
             name=data["name"],
@@ -196,9 +213,13 @@ class BattleCreateForm(forms.Form):
             kind=data["kind"],
             initiative=data["initiative"] or None,
             db=db,
+            neutralize={side: data[f"neutralize_{side}"] for side, _label in SIDE_CHOICES},
             pcs=tuple(pcs),
             players_may_act=data["players_may_act"],
         )
+
+    def neutralize_fields(self):
+        return [self[f"neutralize_{side}"] for side, _label in SIDE_CHOICES]
 
 
 STRATEGY_KINDS = ("choose_strategy", "change_strategy")
@@ -273,6 +294,11 @@ class _ReconInput(serializers.Serializer):
         choices=["none", "some", "all"], required=False, default="none"
     )
     flying = serializers.BooleanField(required=False, default=False)
+    recon_bonus = serializers.IntegerField(
+        min_value=-5, max_value=5, required=False,
+        help_text="Replaces the Rec-element modifier (e.g. a Recon-superiority reading).",
+    )  # fmt: skip
+    extra = serializers.IntegerField(min_value=-10, max_value=10, required=False, default=0)
 
 
 class _PCInput(serializers.Serializer):
@@ -291,6 +317,11 @@ class _PCInput(serializers.Serializer):
 class _ForcesInput(serializers.Serializer):
     a = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     b = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+
+
+class _NeutralizeInput(serializers.Serializer):
+    a = serializers.BooleanField(required=False, default=True)
+    b = serializers.BooleanField(required=False, default=True)
 
 
 class _DBInput(serializers.Serializer):
@@ -320,6 +351,9 @@ class BattleCreateInput(serializers.Serializer):
     initiative = serializers.ChoiceField(choices=["a", "b"], required=False, allow_null=True,
                                          default=None)  # fmt: skip
     db = _DBInput(required=False, default=dict)
+    neutralize = _NeutralizeInput(
+        required=False, default=dict, help_text="{side: use its neutralizers (§A.5.3)}."
+    )
     pcs = _PCInput(many=True, required=False, default=list, max_length=20)
     players_may_act = serializers.BooleanField(required=False, default=True)
 
@@ -343,6 +377,7 @@ class BattleCreateInput(serializers.Serializer):
             kind=data["kind"],
             initiative=data["initiative"],
             db=dict(data["db"]),
+            neutralize=dict(data["neutralize"]),
             pcs=tuple(PCInput(**dict(pc)) for pc in data["pcs"]),
             players_may_act=data["players_may_act"],
         )

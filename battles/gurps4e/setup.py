@@ -58,6 +58,7 @@ class BattleInput:
     kind: str = "pitched"
     initiative: str | None = None
     db: dict[str, int] = field(default_factory=dict)
+    neutralize: dict[str, bool] = field(default_factory=dict)
     pcs: tuple[PCInput, ...] = ()
     players_may_act: bool = True
 
@@ -133,6 +134,8 @@ def build_setup(data: BattleInput, forces: dict[str, Force], owners: dict[int, i
         setup["initiative"] = data.initiative
     if data.db:
         setup["db"] = dict(data.db)
+    if data.neutralize:
+        setup["neutralize"] = {key: bool(data.neutralize.get(key, True)) for key in SIDE_KEYS}
     return setup
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from battles import services
 from battles.gurps4e.services import new_strength_percent
 from battles.models import Battle, BattleCommand
-from warfare.gurps4e.models import Force
+from warfare.gurps4e.models import Force, ForceElement
 
 pytestmark = pytest.mark.django_db
 ATTACK = json.dumps({"strategy": "attack", "desperate": False})
@@ -29,6 +29,8 @@ def _post_setup(client, campaign, legion, horde, **changes):
         "initiative": "a",
         "db_a": "2",
         "players_may_act": "on",
+        "neutralize_a": "on",
+        "neutralize_b": "on",
         "pc1_name": "Ann",
         "pc1_side": "a",
         "pc1_hp": "12",
@@ -124,6 +126,27 @@ def test_bad_setup_is_a_400_and_saves_nothing(client, gm, gurps_world, legion, h
     if "battle_type" in changes:  # gurps §A.3.1: foot and horse do not fight at sea
         assert "No element of side a can fight in this type of battle." in response.content.decode()
     assert not Battle.objects.exists()
+
+
+@pytest.mark.parametrize(("neutralize", "cavalry"), [("on", None), ("", 3)])
+def test_the_gm_decides_whether_neutralizers_count(
+    client, gm, gurps_world, legion, horde, neutralize, cavalry
+):
+    """gurps §A.5.3: 10 pikemen (TS 20, neutralize Cav) against the Horde's Cav TS 36: with
+    neutralizers 36 : 20 = 1.8 : 1, no bonus; without, only the Horde has Cav: +3."""
+    from decimal import Decimal
+
+    from warfare.gurps4e.models import ElementType
+
+    pikes = ElementType.objects.create(
+        campaign=gurps_world, name="Pikemen", tl=2, base_ts=Decimal(2), neutralizes=["Cav"]
+    )
+    ForceElement.objects.create(force=legion, element_type=pikes, count=10)
+    client.force_login(gm)
+    response = _post_setup(client, gurps_world, legion, horde, neutralize_a=neutralize)
+    assert response.status_code == 302
+    bsm = dict(Battle.objects.get().snapshot["sides"][1]["bsm"])
+    assert bsm.get("bsm.superiority.Cav") == cavalry
 
 
 def test_a_player_cannot_set_up_a_battle(client, player, gurps_world, legion, horde):
@@ -375,7 +398,10 @@ def test_api_creates_a_battle_and_acts(as_role, gurps_world, legion, horde, play
     data = response.json()
     assert data["system"] == "gurps4e"
     battle = Battle.objects.get(name="API battle")
-    assert battle.events.filter(code="gurps4e.recon").exists()
+    recon = battle.events.get(code="gurps4e.recon").params
+    # gurps §A.4.3: on the march −1 (side a), along a road −1 (side b).
+    assert ["recon.march", -1] in recon["rolls"][0]["breakdown"]
+    assert ["recon.road", -1] in recon["rolls"][1]["breakdown"]
     assert as_role("player").post(url, body, format="json").status_code == 403
     bad = gm.post(url, {**body, "forces": {"a": legion.pk, "b": legion.pk}}, format="json")
     assert bad.status_code == 400
