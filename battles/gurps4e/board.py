@@ -2,7 +2,8 @@
 
 Who is who: the actors of the engine are the sides "a" and "b" (their commanders' choices)
 and the PCs (by key). A side is commanded by the faction of its force; a PC by the player who
-plays it (`owner`), or by the GM for an NPC. The GM may do everything.
+plays it (`owner`), or any player of its `faction`, or only the GM (an NPC). The GM may do
+everything.
 
 Secrecy (gurps §A.6.3): every view of the state goes through `engine.public_state`, so a side's
 pending strategy reaches only that side (and the GM) until both are in; a bystander (a player
@@ -68,8 +69,12 @@ def may_command(membership: Membership, battle: Battle, actor: str) -> bool:
     if actor in SIDE_KEYS:
         faction = _setup_side(battle, actor).get("faction")
         return faction is not None and faction == membership.faction_id
-    owner = next((pc.get("owner") for pc in _pcs(battle) if pc["key"] == actor), None)
-    return owner is not None and owner == membership.user_id
+    pc = next((pc for pc in _pcs(battle) if pc["key"] == actor), None)
+    if pc is None:
+        return False
+    if pc.get("owner") is not None:
+        return pc["owner"] == membership.user_id
+    return pc.get("faction") is not None and pc["faction"] == membership.faction_id
 
 
 def viewer_of(membership: Membership, battle: Battle) -> str | None:

@@ -89,7 +89,7 @@ class BattleCreateForm(forms.Form):
         label=_("Players choose for their own side and PCs"), required=False, initial=True
     )
 
-    def __init__(self, *args, forces, players, **kwargs):
+    def __init__(self, *args, forces, players, factions, rows, **kwargs):
         super().__init__(*args, **kwargs)
         for key in ("force_a", "force_b"):
             self.fields[key].queryset = forces
@@ -123,9 +123,17 @@ class BattleCreateForm(forms.Form):
                 label=_("%(side)s uses its neutralizers (§A.5.3)") % {"side": label},
                 required=False, initial=True,
             )  # fmt: skip
-        owner_choices = [("", _("the GM (an NPC)"))] + [
-            (str(m.user_id), f"{m.user.username} ({m.faction.name if m.faction else '—'})")
+        owner_choices = [("", _("the GM (an NPC)"))]
+        owner_choices += [
+            (f"user:{m.user_id}", f"{m.user.username} ({m.faction.name if m.faction else '—'})")
             for m in players
+        ]
+        owner_choices += [
+            (f"faction:{f.pk}", _("any player of %(faction)s") % {"faction": f.name})
+            for f in factions
+        ]
+        element_choices = [("", _("none in particular"))] + [
+            (str(row.pk), f"{row.force.name}: {row.element_type.name}") for row in rows
         ]
         for number in range(1, PC_ROWS + 1):
             self.fields[f"pc{number}_name"] = forms.CharField(
@@ -136,6 +144,10 @@ class BattleCreateForm(forms.Form):
             )
             self.fields[f"pc{number}_owner"] = forms.ChoiceField(
                 label=_("PC %(n)s: played by") % {"n": number}, choices=owner_choices,
+                required=False,
+            )  # fmt: skip
+            self.fields[f"pc{number}_element"] = forms.ChoiceField(
+                label=_("PC %(n)s: fights in") % {"n": number}, choices=element_choices,
                 required=False,
             )  # fmt: skip
             self.fields[f"pc{number}_hp"] = forms.IntegerField(
@@ -158,7 +170,8 @@ class BattleCreateForm(forms.Form):
         ]
 
     def pc_rows(self):
-        names = ("name", "side", "owner", "hp", "skill_15", "commands_element", "exempt")
+        names = ("name", "side", "owner", "element", "hp", "skill_15", "commands_element",
+                 "exempt")  # fmt: skip
         return [[self[f"pc{n}_{name}"] for name in names] for n in range(1, PC_ROWS + 1)]
 
     def clean(self):
@@ -174,12 +187,15 @@ class BattleCreateForm(forms.Form):
         for number in range(1, PC_ROWS + 1):
             if not data.get(f"pc{number}_name"):
                 continue
-            owner = data.get(f"pc{number}_owner")
+            kind, _sep, pk = (data.get(f"pc{number}_owner") or "").partition(":")
+            element = data.get(f"pc{number}_element")
             pcs.append(
                 PCInput(
                     name=data[f"pc{number}_name"],
                     side=data[f"pc{number}_side"],
-                    owner=int(owner) if owner else None,
+                    owner=int(pk) if kind == "user" else None,
+                    faction=int(pk) if kind == "faction" else None,
+                    element=int(element) if element else None,
                     hp=data.get(f"pc{number}_hp") or 10,
                     skill_15=data[f"pc{number}_skill_15"],
                     commands_element=data[f"pc{number}_commands_element"],
@@ -305,9 +321,24 @@ class _PCInput(serializers.Serializer):
     name = serializers.CharField(max_length=60)
     side = serializers.ChoiceField(choices=["a", "b"])
     owner = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True, default=None,
-        help_text="The user id of the player who plays it (null: the GM's NPC).",
+        min_value=1, max_value=2**63 - 1, required=False, allow_null=True, default=None,
+        help_text="The user id of the player who plays it.",
     )  # fmt: skip
+    faction = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, allow_null=True, default=None,
+        help_text="Without an owner: the faction whose players choose for it (neither: an NPC "
+        "of the GM).",
+    )  # fmt: skip
+    element = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, required=False, allow_null=True, default=None,
+        help_text="The id of the element row of its side's force it fights in.",
+    )  # fmt: skip
+
+    def validate(self, data):
+        if data.get("owner") is not None and data.get("faction") is not None:
+            raise serializers.ValidationError(_("A PC has an owner or a faction, not both."))
+        return data
+
     hp = serializers.IntegerField(min_value=1, max_value=99, required=False, default=10)
     skill_15 = serializers.BooleanField(required=False, default=False)
     commands_element = serializers.BooleanField(required=False, default=False)

@@ -5,8 +5,9 @@ input against the campaign (forces, players), builds the engine setup (gurps §A
 engine's `validate_setup` documents its shape) and starts the battle in one transaction.
 
 The setup keeps, beside what the engine reads, what the Django layer needs later: each side's
-`force_id`, `faction` and display `name`; each PC's `faction` and `owner` (a user id, or None
-for the GM's NPCs). The engine ignores those keys.
+`force_id`, `faction` and display `name`; each PC's `owner` (the user id of the player who
+plays it) and `faction` (that player's faction; or, without an owner, a faction any of whose
+players may choose for it; neither: the GM's NPC). The engine ignores those keys.
 """
 
 from dataclasses import dataclass, field, replace
@@ -35,7 +36,11 @@ class PCInput:
     name: str
     side: str
     owner: int | None = None
-    """The user id of the player who plays it (None: the GM's NPC)."""
+    """The user id of the player who plays it."""
+    faction: int | None = None
+    """Without an owner: the faction whose players choose for it (neither: the GM's NPC)."""
+    element: int | None = None
+    """The id of the element row of its side's force it fights in (§A.6.2 modifiers)."""
     hp: int = 10
     skill_15: bool = False
     commands_element: bool = False
@@ -108,7 +113,8 @@ def build_setup(data: BattleInput, forces: dict[str, Force], owners: dict[int, i
                     "commands_element": pc.commands_element,
                     "exempt": pc.exempt,
                     "owner": pc.owner,
-                    "faction": owners.get(pc.owner) if pc.owner else None,
+                    "faction": owners.get(pc.owner) if pc.owner else pc.faction,
+                    **({"element": str(pc.element)} if pc.element else {}),
                 }
             )
         sides[key] = {
@@ -174,9 +180,16 @@ def gurps4e_battle_create(*, user, campaign_id: int, data: BattleInput) -> Battl
             "user_id", "faction_id"
         )
     )
+    factions = set(campaign.factions.values_list("pk", flat=True))
+    rows = {key: {row.pk for row in forces[key].elements.all()} for key in SIDE_KEYS}
     for pc in data.pcs:
         if pc.owner is not None and pc.owner not in owners:
             message = _("%(pc)s: the owner is not a player of this campaign.")
+            errors.append(message % {"pc": pc.name})
+        if pc.faction is not None and pc.faction not in factions:
+            errors.append(_("%(pc)s: no such faction in this campaign.") % {"pc": pc.name})
+        if pc.element is not None and pc.element not in rows.get(pc.side, ()):
+            message = _("%(pc)s fights in an element of another force.")
             errors.append(message % {"pc": pc.name})
     if errors:
         raise ValidationError(errors)

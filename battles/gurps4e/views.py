@@ -10,9 +10,9 @@ from rest_framework import exceptions
 
 from battles.models import Battle
 from battles.visibility import live_events
-from kingdoms.models import Membership, Role
+from kingdoms.models import Controller, Faction, Membership, Role
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
-from warfare.gurps4e.models import Force
+from warfare.gurps4e.models import Force, ForceElement
 
 from . import board, texts
 from .forms import BattleCreateForm, BattleCreateInput
@@ -31,7 +31,15 @@ def _form(membership: Membership, data=None) -> BattleCreateForm:
         .select_related("user", "faction")
         .order_by("user__username")
     )
-    return BattleCreateForm(data, forces=forces, players=list(players))
+    factions = Faction.objects.filter(campaign=campaign, controlled_by=Controller.PLAYERS)
+    rows = (
+        ForceElement.objects.filter(force__campaign=campaign)
+        .select_related("force", "element_type")
+        .order_by("force__name", "pk")
+    )
+    return BattleCreateForm(
+        data, forces=forces, players=list(players), factions=list(factions), rows=list(rows)
+    )
 
 
 def create_view(request: HttpRequest, membership: Membership) -> HttpResponse:

@@ -43,7 +43,7 @@ def _post_setup(client, campaign, legion, horde, **changes):
 @pytest.fixture
 def owned_setup(gurps_world, player):
     """The set-up POST with PC 1 played by `player`."""
-    return {"pc1_owner": str(player.pk)}
+    return {"pc1_owner": f"user:{player.pk}"}
 
 
 @pytest.fixture
@@ -493,3 +493,35 @@ def test_a_campaign_with_a_gurps4e_battle_still_exports_and_imports(gm, battle):
     assert data["battles"] == []
     copy_ = campaign_import(user=gm, data=data)
     assert copy_.rule_system == "gurps4e" and not Battle.objects.filter(campaign=copy_).exists()
+
+
+def test_a_pc_of_a_faction_is_chosen_for_by_any_of_its_players(
+    client, gm, player, other_player, gurps_world, legion, horde
+):
+    """A PC given to a faction (no single owner): its players choose its Risk, nobody else."""
+    client.force_login(gm)
+    owner = {"pc1_owner": f"faction:{legion.faction_id}"}
+    assert _post_setup(client, gurps_world, legion, horde, **owner).status_code == 302
+    battle = Battle.objects.get()
+    client.force_login(other_player)
+    assert _act(client, battle, actor="pc1", kind="choose_risk", risk="1").status_code == 403
+    client.force_login(player)
+    assert _act(client, battle, actor="pc1", kind="choose_risk", risk="1").status_code == 200
+
+
+def test_a_pc_fights_in_an_element_of_its_own_force(client, gm, gurps_world, legion, horde):
+    """gurps §A.6.2: the PC's element row (support −1, Fanatic +1) must be its side's."""
+    client.force_login(gm)
+    own = legion.elements.order_by("pk").last()  # the Light Artillery: support
+    other = horde.elements.get()
+    response = _post_setup(client, gurps_world, legion, horde, pc1_element=str(other.pk))
+    assert response.status_code == 400
+    assert "Ann fights in an element of another force." in response.content.decode()
+    assert not Battle.objects.exists()
+    response = _post_setup(client, gurps_world, legion, horde, pc1_element=str(own.pk))
+    assert response.status_code == 302
+    battle = Battle.objects.get()
+    assert battle.snapshot["pcs"][0]["element"] == str(own.pk)
+    client.force_login(gm)
+    # More than one element fights and Ann is in a support element: −1 to her heroism roll.
+    assert "support element or logistics −1" in _board(client, battle)
