@@ -116,7 +116,8 @@ def visible_state(state: BattleState, battle: Battle, viewer: str | None) -> dic
     return data
 
 
-def _state(battle: Battle) -> BattleState:
+def engine_state(battle: Battle) -> BattleState:
+    """The battle's engine state (its snapshot, in full: filter it before showing it)."""
     return get_battle_system(battle.system).state_from_dict(battle.snapshot)
 
 
@@ -158,7 +159,7 @@ def _intelligence(battle: Battle, enemy_key: str, data: dict | None) -> list[str
 def _choice_line(choice: dict | None) -> str | None:
     if not choice or "strategy" not in choice:
         return None
-    return log._choice_text(choice)
+    return log.choice_text(choice)
 
 
 def sides_view(battle: Battle, state: BattleState, viewer: str | None) -> list[dict[str, Any]]:
@@ -390,7 +391,7 @@ def battle_log(battle: Battle, viewer: str | None, limit: int | None = None) -> 
 
 
 def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
-    state = _state(battle)
+    state = engine_state(battle)
     viewer = viewer_of(membership, battle)
     index = viewer_index(battle, viewer)
     sides = sides_view(battle, state, viewer)
@@ -439,7 +440,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
 def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
     """The board as JSON for `membership`: the visible state, the sides, the checklist and
     the legal actions of the actors they may choose for (with previews and effects)."""
-    state = _state(battle)
+    state = engine_state(battle)
     viewer = viewer_of(membership, battle)
     data = visible_state(state, battle, viewer)
     actions = []

@@ -87,7 +87,8 @@ def roll_text(roll: dict[str, Any] | None) -> str:
     }
 
 
-def _choice_text(choice: dict[str, Any]) -> str:
+def choice_text(choice: dict[str, Any]) -> str:
+    """A commander's choice: "All-Out Attack (Desperate, Risk +2)"."""
     text = texts.strategy_name(choice.get("strategy", ""))
     extras = []
     if choice.get("desperate"):
@@ -184,7 +185,7 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
         flat["effect"] = texts.signed(int(p.get("effect", 0)))
     elif code == "gurps4e.strategies_revealed":
         flat["choices"] = "; ".join(
-            f"{name(key)}: {_choice_text(choice)}" for key, choice in p.items() if choice
+            f"{name(key)}: {choice_text(choice)}" for key, choice in p.items() if choice
         )
     elif code == "gurps4e.parley_answered":
         flat["answer"] = _("accepts") if p.get("accepted") else _("refuses")

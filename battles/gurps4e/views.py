@@ -87,7 +87,7 @@ def report_context(membership: Membership, battle: Battle) -> dict:
     """The battle report's context (`templates/battles/report.html` and its Markdown): each
     side's force with its casualties, its PCs, the outcome and the log round by round."""
     viewer = board.viewer_of(membership, battle)
-    state = board._state(battle)
+    state = board.engine_state(battle)
     index = board.viewer_index(battle, viewer)
     who = board.names(battle)
     sides = []
