@@ -37,6 +37,7 @@ from warfare.gurps4e.mapping import display
 
 from . import log, texts
 from .forms import ON_CRITICAL_CHOICES, RISK_CHOICES, option_value
+from .log import choice_text
 
 BYSTANDER = ""
 
@@ -159,7 +160,7 @@ def _intelligence(battle: Battle, enemy_key: str, data: dict | None) -> list[str
 def _choice_line(choice: dict | None) -> str | None:
     if not choice or "strategy" not in choice:
         return None
-    return log.choice_text(choice)
+    return choice_text(choice)
 
 
 def sides_view(battle: Battle, state: BattleState, viewer: str | None) -> list[dict[str, Any]]:
@@ -276,6 +277,7 @@ def panels(battle: Battle, state: BattleState, actors: list[str]) -> list[dict[s
             "name": who.get(actor, actor),
             "forms": [],
             "heroism": [],
+            "current": _current_choice(state, actor),
         }
         for spec in specs:
             entry: dict[str, Any] = {"kind": spec.key}
@@ -303,6 +305,19 @@ def panels(battle: Battle, state: BattleState, actors: list[str]) -> list[dict[s
             panel["forms"].append(entry)
         result.append(panel)
     return result
+
+
+def _current_choice(state: BattleState, actor: str) -> str | None:
+    """What `actor` (whose panel this is, so its own) has chosen so far this round."""
+    if state.phase != CHOOSING:
+        return None
+    if actor in SIDE_KEYS:
+        choice = state.choices[SIDE_KEYS.index(actor)]
+        return choice_text(choice.to_dict()) if choice else None
+    pc_choice = state.pc_choices.get(actor)
+    if pc_choice is None:
+        return None
+    return _("Risk %(risk)s") % {"risk": texts.signed(pc_choice.risk)}
 
 
 def _button_label(kind: str, params: dict) -> str:

@@ -188,10 +188,12 @@ def test_a_players_secret_strategy_stays_hidden_from_the_other_side(
     assert response.status_code == 200, response.content.decode()[:3000]
     own = _board(client, battle)
     assert "Chosen (secret until both are in): All-Out Attack (Risk +2)" in own
+    assert "Chosen so far: All-Out Attack (Risk +2)." in own
     client.force_login(other_player)
     enemy = _board(client, battle)
     assert "Chosen (secret until both are in)" not in enemy
     assert "All-Out Attack (Risk +2)" not in enemy and "Risk +2" not in enemy
+    assert "Chosen so far" not in enemy
     assert "The commander has chosen." in enemy
     api = client.get(reverse("api:battle-detail", args=[battle.campaign_id, battle.pk])).json()
     assert api["state"]["choices"][0] == {"chosen": True}
