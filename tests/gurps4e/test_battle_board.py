@@ -374,6 +374,10 @@ def test_gm_tools_circumstance_and_a_players_gm_command_is_refused(client, gm, p
     client.force_login(player)
     response = _act(client, battle, kind="gm_circumstance", side="b", value="3")
     assert response.status_code == 403
+    # Sent in the name of their own side, the engine refuses a GM command: nothing changes.
+    response = _act(client, battle, actor="a", kind="gm_end_battle", victor="a")
+    assert response.status_code == 400 and "Only the GM does that." in response.content.decode()
+    assert Battle.objects.get(pk=battle.pk).seq == 0
     client.force_login(gm)
     assert _act(client, battle, kind="gm_circumstance", side="b", value="3").status_code == 200
     page = _board(client, battle)
