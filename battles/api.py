@@ -652,16 +652,18 @@ class BattleLogApi(ApiListView):
         full are left out of their params and texts."""
         membership = access_campaign(request.user, campaign_id)
         battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
-        viewer = viewer_for(membership, battle)
-        names = selectors.army_names(battle)
         plugin = plugin_for(battle.system)
-        view = plugin.event_view(membership, battle) if plugin and plugin.event_view else None
+        if plugin is not None and plugin.event_view is not None:
+            view = plugin.event_view(membership, battle)
+        else:
+            viewer, names = viewer_for(membership, battle), selectors.army_names(battle)
+
+            def view(code, params):
+                return visible_event(code, params, names, viewer)
+
         data = []
         for event in self.page(live_events(battle)):
-            if view is not None:
-                params, text = view(event.code, event.params)
-            else:
-                params, text = visible_event(event.code, event.params, names, viewer)
+            params, text = view(event.code, event.params)
             data.append(
                 {"id": event.pk, "round": event.round, "code": event.code, "params": params,
                  "text": text}

@@ -10,3 +10,4 @@ class BattlesConfig(AppConfig):
         # Each rule system's board registers its plugin (battles.plugins) when imported.
         import battles.dnd5e.plugin  # noqa: F401
         import battles.gurps3e.board  # noqa: F401
+        import battles.gurps4e.plugin  # noqa: F401

@@ -32,15 +32,18 @@ results write back:
     The form of the board's act view when the generic one cannot carry the system's
     commands (GM commands without an actor, several fields); its `command()` is what
     `services.battle_act` applies. None: the generic `ActForm`.
-``actor_players(battle) -> {actor: user id}`` (optional)
-    Actors played by one member only (a player's own character): only that member (and the
-    GM) may act for them, whatever their faction.
+``may_command(membership, battle, actor) -> bool`` (optional)
+    Whether a player (not the GM; `players_may_act` is checked before) commands `actor`, when
+    the faction of `actor_factions` is not enough (e.g. a PC played by one member).
 ``names(battle) -> {key: name}`` (optional)
     The names of the board's actors and units for the log and the report (None: the
     Pathfinder armies' names).
 ``event_view(membership, battle) -> (code, params) -> (params, text)`` (optional)
-    How one event reads for `membership` (hidden numbers removed, keys named), for a system
-    whose sentences need more than `event_texts`; the JSON API's log and the report use it.
+    How one event reads for `membership` (hidden numbers and secret choices removed, keys
+    named), for a system whose sentences need more than `event_texts`; the JSON API's log and
+    the report use it.
+``report_context(membership, battle) -> dict`` (optional)
+    The battle report's context (the keys of `battles.report.battle_report`).
 
 Pathfinder 2e, the first system, is built straight into the app's modules; it is the
 fallback when no plugin is registered for a battle's system. A system registers its plugin by
@@ -67,9 +70,10 @@ class BoardPlugin:
     event_texts: Mapping[str, Any] = field(default_factory=dict)
     event_params: Callable[..., dict] | None = None
     act_form: Callable[..., Any] | None = None
-    actor_players: Callable[..., dict[str, int]] | None = None
+    may_command: Callable[..., bool] | None = None
     names: Callable[..., dict[str, str]] | None = None
     event_view: Callable[..., Any] | None = None
+    report_context: Callable[..., dict] | None = None
 
 
 def register(plugin: BoardPlugin) -> BoardPlugin:

@@ -174,7 +174,7 @@ def report_markdown(report: dict) -> str:
             lines.append(_md(_("%(side)s: %(xp)s kingdom XP") % {"side": side, "xp": xp}))
     lines.append("")
     for number, texts in report["rounds"]:
-        heading = _("Day %(day)s") % {"day": number} if report["by_day"] else None
+        heading = _("Day %(day)s") % {"day": number} if report.get("by_day") else None
         heading = heading or _("Round %(round)s") % {"round": number}
         lines += [f"## {_md(heading)}", ""]
         lines += [f"- {_md(text)}" for text in texts]
@@ -194,7 +194,11 @@ def report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespon
     battle = get_object_or_404(
         Battle.objects.select_related("campaign"), campaign=membership.campaign, pk=battle_id
     )
-    context = battle_report(membership=membership, battle=battle)
+    plugin = plugin_for(battle.system)
+    if plugin is not None and plugin.report_context is not None:
+        context = plugin.report_context(membership, battle)
+    else:
+        context = battle_report(membership=membership, battle=battle)
     if request.GET.get("format") == "md":
         response = HttpResponse(
             report_markdown(context), content_type="text/markdown; charset=utf-8"

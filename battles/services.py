@@ -277,15 +277,14 @@ def actor_factions(battle: Battle) -> dict[str, int | None]:
 
 def may_command(membership: Membership, battle: Battle, actor: str | None) -> bool:
     """The GM always; a player, when the GM lets players act, for an actor of their faction,
-    or for an actor the rule system gives to one member (`actor_players`) if it is theirs."""
+    or as the rule system's plugin decides (`may_command`: a PC played by one member)."""
     if membership.is_gm:
         return True
     if not battle.players_may_act or actor is None:
         return False
     plugin = plugin_for(battle.system)
-    players = plugin.actor_players(battle) if plugin and plugin.actor_players else {}
-    if players.get(actor) is not None:
-        return players[actor] == membership.user_id
+    if plugin is not None and plugin.may_command is not None:
+        return plugin.may_command(membership, battle, actor)
     return (
         membership.faction_id is not None
         and actor_factions(battle).get(actor) == membership.faction_id

@@ -276,18 +276,25 @@ def _engagements_by_ref(snapshot):
 
 
 def _export_battles(campaign: Campaign, army_refs: dict[int, int | None], factions) -> list:
+    # Pathfinder battles only: another system's battle names its forces by database id, and
+    # the file does not carry those forces (yet).
     battles = list(
-        Battle.objects.filter(campaign=campaign).select_related("created_by").order_by("pk")
+        Battle.objects.filter(campaign=campaign, system=RuleSystem.PF2E)
+        .select_related("created_by")
+        .order_by("pk")
     )
     commands: dict[int, list[BattleCommand]] = {}
     for command in (
-        BattleCommand.objects.filter(battle__campaign=campaign)
+        BattleCommand.objects.filter(battle__campaign=campaign, battle__system=RuleSystem.PF2E)
         .select_related("actor")
         .order_by("battle_id", "pk")
     ):
         commands.setdefault(command.battle_id, []).append(command)
     events: dict[int, list[BattleEvent]] = {}
-    for event in BattleEvent.objects.filter(battle__campaign=campaign).order_by("battle_id", "pk"):
+    pf2e_events = BattleEvent.objects.filter(
+        battle__campaign=campaign, battle__system=RuleSystem.PF2E
+    )
+    for event in pf2e_events.order_by("battle_id", "pk"):
         events.setdefault(event.battle_id, []).append(event)
     keys = _lookup({str(pk): str(ref) for pk, ref in army_refs.items()})
     faction_names = {f.pk: f.name for f in factions}

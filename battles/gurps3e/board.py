@@ -76,9 +76,15 @@ def actor_factions(battle: Battle) -> dict[str, int | None]:
     return out
 
 
-def actor_players(battle: Battle) -> dict[str, int]:
-    """A PC with a player: only that member (and the GM) chooses his Risk."""
-    return {pc["key"]: pc["owner"] for pc in battle.setup.get("pcs") or () if pc.get("owner")}
+def may_command(membership: Membership, battle: Battle, actor: str) -> bool:
+    """A PC with a player: only that member (and the GM) chooses his Risk; any other actor
+    (a side, a PC of a whole faction) is commanded by its faction's players."""
+    players = {pc["key"]: pc["owner"] for pc in battle.setup.get("pcs") or () if pc.get("owner")}
+    if players.get(actor) is not None:
+        return players[actor] == membership.user_id
+    return membership.faction_id is not None and actor_factions(battle).get(actor) == (
+        membership.faction_id
+    )
 
 
 def names(battle: Battle) -> dict[str, str]:
@@ -479,7 +485,7 @@ PLUGIN = register(
         event_texts=EVENT_TEXTS,
         event_params=event_params,
         act_form=ActForm,
-        actor_players=actor_players,
+        may_command=may_command,
         names=names,
     )
 )

@@ -12,6 +12,11 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"Loaded “{DEMO_CAMPAIGN}”."))
         else:
             self.stdout.write(f"“{DEMO_CAMPAIGN}” is already loaded; nothing changed.")
+        from battles.gurps4e.demo import DEMO_CAMPAIGN as GURPS4E
+        from battles.gurps4e.demo import load_demo as gurps4e_demo
+
+        if gurps4e_demo().created:
+            self.stdout.write(self.style.SUCCESS(f"Loaded “{GURPS4E}”."))
         self.stdout.write(
             f"Demo accounts: GM {DEMO_GM[0]} / {DEMO_GM[1]}, "
             f"player {DEMO_PLAYER[0]} / {DEMO_PLAYER[1]}"

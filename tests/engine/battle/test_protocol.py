@@ -22,14 +22,16 @@ from warfare.engine.dice import DieOutOfRange
 from warfare.engine.systems.pf2e.battle import SYSTEM
 
 
-def test_registry_has_every_system_with_a_board():
+def test_registry_has_every_rule_system():
     from warfare.engine.systems.dnd5e.battle import SYSTEM as DND5E
     from warfare.engine.systems.gurps3e.battle import SYSTEM as GURPS3E
+    from warfare.engine.systems.gurps4e.battle import SYSTEM as GURPS4E
 
     assert get_battle_system("pf2e") is SYSTEM
+    assert get_battle_system("gurps4e") is GURPS4E
     assert get_battle_system("gurps3e") is GURPS3E
     assert get_battle_system("dnd5e") is DND5E
-    assert {"pf2e", "gurps3e", "dnd5e"} <= set(BATTLE_SYSTEMS)
+    assert set(BATTLE_SYSTEMS) == {"pf2e", "gurps4e", "gurps3e", "dnd5e"}
     with pytest.raises(KeyError):
         get_battle_system("no-such-system")
 

@@ -7,9 +7,15 @@ this module imports the systems.
 from warfare.engine.battle.protocol import BattleSystem
 from warfare.engine.systems.dnd5e.battle import SYSTEM as DND5E
 from warfare.engine.systems.gurps3e.battle import SYSTEM as GURPS3E
+from warfare.engine.systems.gurps4e.battle import SYSTEM as GURPS4E
 from warfare.engine.systems.pf2e.battle import SYSTEM as PF2E
 
-BATTLE_SYSTEMS: dict[str, BattleSystem] = {"pf2e": PF2E, "gurps3e": GURPS3E, "dnd5e": DND5E}
+BATTLE_SYSTEMS: dict[str, BattleSystem] = {
+    "pf2e": PF2E,
+    "gurps4e": GURPS4E,
+    "gurps3e": GURPS3E,
+    "dnd5e": DND5E,
+}
 
 
 def get_battle_system(key: str) -> BattleSystem:

@@ -1,0 +1,506 @@
+"""What the GURPS Mass Combat 4e board shows a viewer (page, JSON API, log, report).
+
+Who is who: the actors of the engine are the sides "a" and "b" (their commanders' choices)
+and the PCs (by key). A side is commanded by the faction of its force; a PC by the player who
+plays it (`owner`), or any player of its `faction`, or only the GM (an NPC). The GM may do
+everything.
+
+Secrecy (gurps §A.6.3): every view of the state goes through `engine.public_state`, so a side's
+pending strategy reaches only that side (and the GM) until both are in; a bystander (a player
+whose faction fights on neither side) sees neither side's numbers. Of the enemy a side sees
+its casualties, Position Bonus, confusion, its PCs' names and status, and the initial
+intelligence of §A.5.1; after the battle, its final casualties but not its new TS or loot.
+"""
+
+from fractions import Fraction
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from battles.models import Battle, BattleStatus
+from battles.visibility import live_events
+from kingdoms.models import Membership
+from warfare.engine.battle.registry import get_battle_system
+from warfare.engine.systems.gurps4e.battle.engine import public_state
+from warfare.engine.systems.gurps4e.battle.state import (
+    ACTIVE,
+    BATTLE_KIND,
+    CHANGE,
+    CHOOSING,
+    PARLEY,
+    PURSUIT,
+    SIDE_KEYS,
+    BattleState,
+)
+from warfare.engine.systems.gurps4e.strategies import STRATEGIES
+from warfare.gurps4e.mapping import display
+
+from . import log, texts
+from .forms import ON_CRITICAL_CHOICES, RISK_CHOICES, option_value
+from .log import choice_text
+
+BYSTANDER = ""
+
+
+def _setup_side(battle: Battle, key: str) -> dict:
+    return battle.setup["sides"][key]
+
+
+def _pcs(battle: Battle) -> list[dict]:
+    return [pc for key in SIDE_KEYS for pc in _setup_side(battle, key).get("pcs") or ()]
+
+
+def names(battle: Battle) -> dict[str, str]:
+    """{actor: name}: the sides by their force's name, the PCs by theirs."""
+    result = {key: _setup_side(battle, key).get("name") or key for key in SIDE_KEYS}
+    result.update({pc["key"]: pc.get("name") or pc["key"] for pc in _pcs(battle)})
+    return result
+
+
+def actor_factions(battle: Battle) -> dict[str, int | None]:
+    """{actor: the faction that commands it}: a side's force's faction; a PC its player's."""
+    result = {key: _setup_side(battle, key).get("faction") for key in SIDE_KEYS}
+    result.update({pc["key"]: pc.get("faction") for pc in _pcs(battle)})
+    return result
+
+
+def may_command(membership: Membership, battle: Battle, actor: str) -> bool:
+    """A player (the caller checked `players_may_act`) commands the side of their faction and
+    the PCs they play; nobody but the GM commands an NPC."""
+    if actor in SIDE_KEYS:
+        faction = _setup_side(battle, actor).get("faction")
+        return faction is not None and faction == membership.faction_id
+    pc = next((pc for pc in _pcs(battle) if pc["key"] == actor), None)
+    if pc is None:
+        return False
+    if pc.get("owner") is not None:
+        return pc["owner"] == membership.user_id
+    return pc.get("faction") is not None and pc["faction"] == membership.faction_id
+
+
+def viewer_of(membership: Membership, battle: Battle) -> str | None:
+    """Whose eyes: None (the GM), a side key, a PC key (its side's), or BYSTANDER."""
+    if membership.is_gm:
+        return None
+    for key in SIDE_KEYS:
+        faction = _setup_side(battle, key).get("faction")
+        if faction is not None and faction == membership.faction_id:
+            return key
+    for pc in _pcs(battle):
+        if pc.get("owner") is not None and pc.get("owner") == membership.user_id:
+            return pc["key"]
+    return BYSTANDER
+
+
+def viewer_index(battle: Battle, viewer: str | None) -> int | None:
+    """None for the GM, 0/1 for a side (or a PC's side), -1 for a bystander."""
+    if viewer is None:
+        return None
+    if viewer in SIDE_KEYS:
+        return SIDE_KEYS.index(viewer)
+    for pc in _pcs(battle):
+        if pc["key"] == viewer:
+            return 0 if pc in (_setup_side(battle, "a").get("pcs") or ()) else 1
+    return -1
+
+
+def visible_state(state: BattleState, battle: Battle, viewer: str | None) -> dict[str, Any]:
+    """The state as plain JSON, as `viewer` may see it (see the module docstring)."""
+    if viewer is None:
+        return state.to_dict()
+    data = public_state(state, viewer)
+    if data.get("aftermath"):
+        aftermath = log.visible_params(
+            "gurps4e.aftermath", data["aftermath"], viewer_index(battle, viewer)
+        )
+        data["aftermath"] = aftermath
+    return data
+
+
+def engine_state(battle: Battle) -> BattleState:
+    """The battle's engine state (its snapshot, in full: filter it before showing it)."""
+    return get_battle_system(battle.system).state_from_dict(battle.snapshot)
+
+
+def _ts(value) -> str:
+    return display(Fraction(str(value)))
+
+
+def _terms(terms) -> list[dict[str, Any]]:
+    return [
+        {"code": code, "label": texts.term_label(code), "value": int(value)}
+        for code, value in terms
+    ]
+
+
+def _intelligence(battle: Battle, enemy_key: str, data: dict | None) -> list[str]:
+    """§A.5.1 initial intelligence as lines (element names from the setup)."""
+    if not data:
+        return []
+    rows = {
+        row["type"]["key"]: row["type"].get("name") or row["type"]["key"]
+        for row in _setup_side(battle, enemy_key)["force"]["rows"]
+    }
+    lines = []
+    if data.get("precision") == "none":
+        return [_("Confused: nothing is known of the enemy.")]
+    if data.get("precision") == "exact":
+        lines.append(_("Exact (pitched battle): %(name)s") % {"name": data.get("name", "")})
+        lines += [f"{rows.get(k, k)}: {n}" for k, n in (data.get("elements") or {}).items()]
+    else:
+        lines.append(_("Approximate (±20 %) by mobility:"))
+        lines += [f"{m}: {lo}–{hi}" for m, (lo, hi) in (data.get("by_mobility") or {}).items()]
+    estimate = data.get("initiative_estimate")
+    if estimate:
+        lines.append(_("Your intelligence chief's estimate (±25 %):"))
+        lines += [f"{rows.get(k, k)}: {lo}–{hi}" for k, (lo, hi) in estimate["elements"].items()]
+    return lines
+
+
+def _choice_line(choice: dict | None) -> str | None:
+    if not choice or "strategy" not in choice:
+        return None
+    return choice_text(choice)
+
+
+def sides_view(battle: Battle, state: BattleState, viewer: str | None) -> list[dict[str, Any]]:
+    """Each side as `viewer` may see it: TS, casualties bar, PB, DB, BSM with every addend,
+    the commander, the pending choice (own side and GM only), intelligence of the enemy."""
+    index = viewer_index(battle, viewer)
+    public = visible_state(state, battle, viewer)
+    result = []
+    for i, key in enumerate(SIDE_KEYS):
+        side = state.sides[i]
+        setup = _setup_side(battle, key)
+        full = index is None or index == i
+        choice = public["choices"][i]
+        bsm = list(side.bsm)
+        penalty = -(side.casualties // 5)
+        if penalty:
+            bsm.append(("bsm.casualties", penalty))
+        officer = side.officer
+        view = {
+            "key": key,
+            "name": setup.get("name") or key,
+            "faction": setup.get("faction_name", ""),
+            "full": full,
+            "casualties": side.casualties,
+            "bar": min(100, side.casualties),
+            "pb": side.pb,
+            "confused": side.confused,
+            "left": side.left,
+            "chosen": choice is not None,
+            "choice": _choice_line(choice) if full else None,
+            "ts": _ts(side.ts) if full else None,
+            "elements": side.force.elements if full else None,
+            "db": side.db if full else None,
+            "bsm": _terms(bsm) if full else [],
+            "bsm_total": sum(v for _c, v in bsm) if full else None,
+            "commander": (officer.name if officer else "—") if full else None,
+            "logistics": side.logistics if full else None,
+            "intelligence": (
+                _intelligence(battle, key, public.get("intelligence"))
+                if index is not None and index == 1 - i
+                else []
+            ),
+        }
+        result.append(view)
+    return result
+
+
+def pb_holder(state: BattleState) -> int | None:
+    """§A.6.4: only one side holds Position Bonus at a time."""
+    return next((i for i in (0, 1) if state.sides[i].pb > 0), None)
+
+
+def checklist(battle: Battle, state: BattleState) -> list[dict[str, Any]]:
+    """The round's steps: who has chosen and who still has to (no choice is shown)."""
+    who = names(battle)
+    if state.finished:
+        return []
+    items = []
+    if state.phase == BATTLE_KIND and state.initiative is not None:
+        items.append({"text": _("%(side)s chooses the kind of battle")
+                      % {"side": who[SIDE_KEYS[state.initiative]]}, "done": False})  # fmt: skip
+    elif state.phase == CHOOSING:
+        for i, key in enumerate(SIDE_KEYS):
+            if state.sides[i].left:
+                continue
+            items.append({"text": _("%(side)s: the commander's strategy (secret) and Risk")
+                          % {"side": who[key]}, "done": state.choices[i] is not None})  # fmt: skip
+        for pc in state.pcs:
+            if pc.status != ACTIVE or pc.commander or state.sides[pc.side].left:
+                continue
+            items.append({"text": _("%(pc)s: Risk, and a significant action if wanted")
+                          % {"pc": who.get(pc.key, pc.key)},
+                          "done": pc.key in state.pc_choices})  # fmt: skip
+    elif state.phase == PARLEY:
+        items.append({"text": _("The other side answers the Parley"), "done": False})
+    elif state.phase == CHANGE:
+        items.append({"text": _("The side facing a slow strategy may change its own once"),
+                      "done": False})  # fmt: skip
+    elif state.phase == PURSUIT and state.victor is not None:
+        items.append({"text": _("%(side)s chooses: pursue or hold the field")
+                      % {"side": who[SIDE_KEYS[state.victor]]}, "done": False})  # fmt: skip
+    return items
+
+
+def _strategy_option(option) -> dict[str, Any]:
+    params = dict(option.params)
+    check = option.checks[0] if option.checks else None
+    return {
+        "value": option_value(params),
+        "strategy": params["strategy"],
+        "label": texts.strategy_name(params["strategy"]),
+        "desperate": params.get("desperate", False),
+        "group": STRATEGIES[params["strategy"]].group,
+        "skill": check.modifier if check else None,
+        "working": texts.working(check.modifier_breakdown) if check else "",
+        "effects": texts.strategy_effect_lines(params["strategy"]),
+    }
+
+
+def panels(battle: Battle, state: BattleState, actors: list[str]) -> list[dict[str, Any]]:
+    """One panel per actor with choices now: its forms, with each option's roll preview and
+    each strategy's effects (gurps §A.6.3) shown before choosing."""
+    if battle.status != BattleStatus.ACTIVE:
+        return []
+    system = get_battle_system(battle.system)
+    who = names(battle)
+    result = []
+    for actor in actors:
+        specs = system.legal_actions(state, actor)
+        if not specs:
+            continue
+        panel: dict[str, Any] = {
+            "actor": actor,
+            "name": who.get(actor, actor),
+            "forms": [],
+            "heroism": [],
+            "current": _current_choice(state, actor),
+        }
+        for spec in specs:
+            entry: dict[str, Any] = {"kind": spec.key}
+            if spec.key in ("choose_strategy", "change_strategy"):
+                entry["options"] = [_strategy_option(o) for o in spec.options]
+                entry["risks"] = RISK_CHOICES
+            elif spec.key == "choose_risk":
+                entry["risks"] = RISK_CHOICES
+                entry["on_critical"] = ON_CRITICAL_CHOICES
+            elif spec.key == "significant_action":
+                panel["heroism"] = [
+                    {
+                        "risk": f"{o.params['risk']:+d}",
+                        "skill": o.checks[0].modifier,
+                        "working": texts.working(o.checks[0].modifier_breakdown),
+                    }
+                    for o in spec.options
+                ]
+                continue
+            else:
+                entry["buttons"] = [
+                    {"params": option_value(o.params), "label": _button_label(spec.key, o.params)}
+                    for o in spec.options
+                ]
+            panel["forms"].append(entry)
+        result.append(panel)
+    return result
+
+
+def _current_choice(state: BattleState, actor: str) -> str | None:
+    """What `actor` (whose panel this is, so its own) has chosen so far this round."""
+    if state.phase != CHOOSING:
+        return None
+    if actor in SIDE_KEYS:
+        choice = state.choices[SIDE_KEYS.index(actor)]
+        return choice_text(choice.to_dict()) if choice else None
+    pc_choice = state.pc_choices.get(actor)
+    if pc_choice is None:
+        return None
+    return _("Risk %(risk)s") % {"risk": texts.signed(pc_choice.risk)}
+
+
+def _button_label(kind: str, params: dict) -> str:
+    if kind == "choose_battle_kind":
+        return str(texts.KIND_LABELS.get(params.get("kind"), params.get("kind")))
+    if kind == "answer_parley":
+        return _("Accept the Parley") if params.get("accept") else _("Refuse the Parley")
+    if kind == "choose_pursuit":
+        return _("Pursue") if params.get("pursue") else _("Hold the field")
+    if kind == "keep_strategy":
+        return _("Keep our strategy")
+    return kind
+
+
+def commandable(membership: Membership, battle: Battle, state: BattleState) -> list[str]:
+    """The actors `membership` may choose for now."""
+    actors = [*SIDE_KEYS, *(pc.key for pc in state.pcs)]
+    if membership.is_gm:
+        return actors
+    if not battle.players_may_act:
+        return []
+    return [actor for actor in actors if may_command(membership, battle, actor)]
+
+
+def outcome_view(battle: Battle, viewer: str | None) -> dict[str, Any] | None:
+    """The end (gurps §A.7): victor, reason, per side the final casualties; new TS, loot and
+    logistics for the GM and the side itself."""
+    outcome = battle.outcome
+    if not outcome:
+        return None
+    details = outcome.get("details") or {}
+    index = viewer_index(battle, viewer)
+    who = names(battle)
+    sides = []
+    for i, key in enumerate(SIDE_KEYS):
+        data = (details.get("sides") or {}).get(key) or {}
+        full = index is None or index == i
+        row = {
+            "key": key,
+            "name": who[key],
+            "role": data.get("role"),
+            "casualties": data.get("casualties"),
+            "final": data.get("final_casualties"),
+        }
+        if full:
+            row.update(
+                old_ts=_ts(data.get("old_ts", 0)),
+                new_ts=data.get("new_ts"),
+                remaining=data.get("remaining_share"),
+                logistics=data.get("logistics_losses"),
+                loot_value=data.get("loot_value"),
+            )
+        sides.append(row)
+    winner = outcome.get("winner")
+    loot = details.get("loot") or {}
+    return {
+        "winner": winner,
+        "winner_name": who.get(winner) if winner else None,
+        "reason": str(texts.END_LABELS.get(details.get("end_reason"), details.get("end_reason"))),
+        "sides": sides,
+        "loot_minutes": loot.get("minutes"),
+        "loot_holder": who.get(loot.get("holder")) if loot.get("holder") else None,
+        "applied": outcome.get("applied") if index is None else None,
+    }
+
+
+def event_view(battle: Battle, viewer: str | None):
+    """(code, params) -> (params, sentence) of one event as `viewer` may see it."""
+    index = viewer_index(battle, viewer)
+    who = names(battle)
+
+    def view(code: str, params: dict) -> tuple[dict, str]:
+        shown = log.visible_params(code, params, index)
+        return shown, log.event_line(code, shown, who)
+
+    return view
+
+
+def event_lines(battle: Battle, viewer: str | None, events) -> list[tuple[Any, dict, str]]:
+    """(event, params, sentence) of `events` as `viewer` may see them (those with a text)."""
+    view = event_view(battle, viewer)
+    lines = [(event, *view(event.code, event.params)) for event in events]
+    return [(event, params, text) for event, params, text in lines if text]
+
+
+def battle_log(battle: Battle, viewer: str | None, limit: int | None = None) -> list:
+    """(round, sentence) of the live events, newest first."""
+    events = live_events(battle).order_by("-pk")
+    if limit:
+        events = events[:limit]
+    return [(event.round, text) for event, _params, text in event_lines(battle, viewer, events)]
+
+
+def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
+    state = engine_state(battle)
+    viewer = viewer_of(membership, battle)
+    index = viewer_index(battle, viewer)
+    sides = sides_view(battle, state, viewer)
+    holder = pb_holder(state)
+    finished = battle.status == BattleStatus.FINISHED
+    pcs = []
+    for pc in state.pcs:
+        full = index is None or index == pc.side
+        pcs.append(
+            {
+                "key": pc.key,
+                "name": names(battle).get(pc.key, pc.key),
+                "side": names(battle)[SIDE_KEYS[pc.side]],
+                "hp": pc.hp if full else None,
+                "max_hp": pc.max_hp if full else None,
+                "status": str(texts.PC_STATUS_LABELS.get(pc.status, pc.status)),
+                "commander": pc.commander,
+                "chosen": pc.key in state.pc_choices,
+            }
+        )
+    return {
+        "battle": battle,
+        "campaign": battle.campaign,
+        "membership": membership,
+        "state": state,
+        "round": state.round,
+        "choosing": state.phase == CHOOSING and not state.finished,
+        "round_length": state.round_length,
+        "battle_type": texts.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type),
+        "terrain": texts.TERRAIN_LABELS.get(state.terrain, state.terrain),
+        "terrain_rating": state.terrain_rating,
+        "kind": texts.KIND_LABELS.get(state.kind, state.kind) if state.kind else None,
+        "sides": sides,
+        "pb_holder": sides[holder]["name"] if holder is not None else None,
+        "pcs": pcs,
+        "checklist": checklist(battle, state),
+        "panels": panels(battle, state, commandable(membership, battle, state)),
+        "gm_tools": membership.is_gm and battle.status == BattleStatus.ACTIVE,
+        "gm_pcs": [(pc.key, names(battle)[pc.key]) for pc in state.pcs],
+        "outcome": outcome_view(battle, viewer),
+        "may_apply": membership.is_gm and finished,
+        "log": battle_log(battle, viewer, limit=60),
+    }
+
+
+def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
+    """The board as JSON for `membership`: the visible state, the sides, the checklist and
+    the legal actions of the actors they may choose for (with previews and effects)."""
+    state = engine_state(battle)
+    viewer = viewer_of(membership, battle)
+    data = visible_state(state, battle, viewer)
+    actions = []
+    system = get_battle_system(battle.system)
+    if battle.status == BattleStatus.ACTIVE:
+        for actor in commandable(membership, battle, state):
+            for spec in system.legal_actions(state, actor):
+                actions.append(
+                    {
+                        "key": spec.key,
+                        "actor": actor,
+                        "optional_params": list(spec.optional_params),
+                        "options": [
+                            {
+                                "params": dict(o.params),
+                                "checks": [c.to_dict() for c in o.checks],
+                                "effects": texts.strategy_effect_lines(o.params["strategy"])
+                                if "strategy" in o.params
+                                else [],
+                            }
+                            for o in spec.options
+                        ],
+                    }
+                )
+    return {
+        "id": battle.pk,
+        "name": battle.name,
+        "system": battle.system,
+        "status": battle.status,
+        "status_label": str(battle.get_status_display()),
+        "seq": battle.seq,
+        "players_may_act": battle.players_may_act,
+        "round": state.round,
+        "phase": state.phase,
+        "names": names(battle),
+        "sides": sides_view(battle, state, viewer),
+        "checklist": checklist(battle, state),
+        "state": data,
+        "outcome": outcome_view(battle, viewer),
+        "may_act": bool(actions),
+        "actions": actions,
+    }

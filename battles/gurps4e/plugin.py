@@ -1,0 +1,31 @@
+"""The GURPS Mass Combat 4e board plugin (imported by `battles.apps.BattlesConfig.ready`)."""
+
+from battles.plugins import BoardPlugin, register
+from warfare.messages import MESSAGES
+
+from . import board, views
+from .forms import GurpsActForm
+from .log import EVENT_TEXTS
+from .services import gurps4e_apply_results
+from .texts import PROBLEM_TEXTS
+
+# The engine's problem codes, as sentences, beside the other systems' (warfare.messages).
+MESSAGES.update(PROBLEM_TEXTS)
+
+PLUGIN = register(
+    BoardPlugin(
+        key="gurps4e",
+        board_template="battles/gurps4e/board.html",
+        board_context=board.board_context,
+        create_view=views.create_view,
+        actor_factions=board.actor_factions,
+        api_state=board.api_state,
+        api_create=views.api_create,
+        apply_results=gurps4e_apply_results,
+        event_texts=EVENT_TEXTS,
+        may_command=board.may_command,
+        act_form=lambda data, battle: GurpsActForm(data),
+        event_view=views.event_view,
+        report_context=views.report_context,
+    )
+)

@@ -1,0 +1,79 @@
+"""Writing a finished GURPS Mass Combat 4e battle back to the persistent forces (gurps §A.7)."""
+
+from fractions import Fraction
+from math import floor
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from battles.models import Battle, BattleStatus
+from battles.services import StaleBoard, _lock
+from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
+from warfare.gurps4e.models import Force
+
+
+def new_strength_percent(old_percent: int, old_ts: Fraction, new_ts: int) -> int:
+    """§A.7.3: the share of its full TS a force keeps. The battle started at TS `old_ts`
+    (= full × old_percent) and ends at `new_ts`, so the share becomes old_percent × new/old,
+    rounded down like the engine's new TS."""
+    if old_ts <= 0:
+        return 0
+    return max(0, min(100, floor(Fraction(old_percent) * Fraction(new_ts) / old_ts)))
+
+
+@transaction.atomic
+def gurps4e_apply_results(
+    *, user, campaign_id: int, battle_id: int, expected_seq: int, data: Any = None
+) -> Battle:
+    """The GM confirms a finished battle: each force's `strength_percent` becomes what its
+    new TS (§A.7.3, after the recovered casualties of §A.7.2) leaves of its full TS, and the
+    loot (§A.7.4) is noted in the battle's outcome and the victor's force notes. One
+    transaction; a second apply is refused."""
+    _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
+    if battle.seq != expected_seq:
+        raise StaleBoard(battle)
+    if battle.status != BattleStatus.FINISHED or not battle.outcome:
+        raise ValidationError(_("Only a finished battle's results can be applied."))
+    details = battle.outcome.get("details") or {}
+    ids = {key: battle.setup["sides"][key].get("force_id") for key in SIDE_KEYS}
+    forces = {
+        force.pk: force
+        for force in Force.objects.select_for_update(no_key=True).filter(
+            pk__in=[pk for pk in ids.values() if pk]
+        )
+    }
+    applied: dict[str, Any] = {}
+    loot = details.get("loot") or {}
+    for key in SIDE_KEYS:
+        force = forces.get(ids[key])
+        side = (details.get("sides") or {}).get(key)
+        if force is None or not side:
+            continue
+        old = force.strength_percent
+        force.strength_percent = new_strength_percent(
+            old, Fraction(str(side["old_ts"])), int(side["new_ts"])
+        )
+        enemy = (details.get("sides") or {}).get(SIDE_KEYS[1 - SIDE_KEYS.index(key)]) or {}
+        entry = {
+            "force": force.name,
+            "strength_before": old,
+            "strength_after": force.strength_percent,
+            "new_ts": side["new_ts"],
+        }
+        if loot.get("holder") == key:
+            entry["loot_value"] = enemy.get("loot_value", 0)
+            entry["loot_minutes"] = loot.get("minutes")
+            note = _("%(battle)s: loot worth $%(value)s (%(minutes)s minutes to gather).") % {
+                "battle": battle.name,
+                "value": entry["loot_value"],
+                "minutes": entry["loot_minutes"],
+            }
+            force.notes = f"{force.notes}\n{note}".strip()
+        force.save()
+        applied[key] = entry
+    battle.outcome = {**battle.outcome, "applied": applied}
+    battle.status = BattleStatus.APPLIED
+    battle.save(update_fields=["status", "outcome", "updated_at"])
+    return battle

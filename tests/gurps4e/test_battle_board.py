@@ -1,0 +1,533 @@
+"""GURPS Mass Combat 4e battles on the shared board (gurps §A.3-A.7): set-up, secret
+strategies, who may choose what, the log, query counts, applying the results, the API."""
+
+import json
+from fractions import Fraction
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from battles import services
+from battles.gurps4e.services import new_strength_percent
+from battles.models import Battle, BattleCommand
+from warfare.gurps4e.models import Force, ForceElement
+
+pytestmark = pytest.mark.django_db
+ATTACK = json.dumps({"strategy": "attack", "desperate": False})
+
+
+def _post_setup(client, campaign, legion, horde, **changes):
+    data = {
+        "name": "Battle of the Ford",
+        "force_a": legion.pk,
+        "force_b": horde.pk,
+        "battle_type": "land",
+        "terrain": "plains",
+        "kind": "pitched",
+        "initiative": "a",
+        "db_a": "2",
+        "players_may_act": "on",
+        "neutralize_a": "on",
+        "neutralize_b": "on",
+        "pc1_name": "Ann",
+        "pc1_side": "a",
+        "pc1_hp": "12",
+        "pc1_skill_15": "on",
+    }
+    data.update(changes)
+    return client.post(reverse("battles:create", args=[campaign.pk]), data)
+
+
+@pytest.fixture
+def owned_setup(gurps_world, player):
+    """The set-up POST with PC 1 played by `player`."""
+    return {"pc1_owner": f"user:{player.pk}"}
+
+
+@pytest.fixture
+def battle(client, gm, gurps_world, legion, horde, owned_setup):
+    client.force_login(gm)
+    response = _post_setup(client, gurps_world, legion, horde, **owned_setup)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    client.logout()
+    return Battle.objects.get(name="Battle of the Ford")
+
+
+def _act(client, battle, **data):
+    data.setdefault("seq", Battle.objects.get(pk=battle.pk).seq)
+    url = reverse("battles:act", args=[battle.campaign_id, battle.pk])
+    return client.post(url, data, HTTP_HX_REQUEST="true")
+
+
+def _board(client, battle) -> str:
+    url = reverse("battles:board", args=[battle.campaign_id, battle.pk])
+    return client.get(url).content.decode()
+
+
+def test_gm_sets_up_a_battle_from_the_campaign_forces(battle, legion, horde):
+    """gurps §A.5.2: Legion TS 41 vs Horde 36 (ratio 1.14: no relative bonus); §A.5.3 only
+    the Legion has Art (+3), only the Horde Cav and F (+3 each); §A.5.4 the GM's DB 2 for
+    the initiative holder of a pitched battle; §A.6.1 6 elements in the smaller force ->
+    rounds of 15 minutes."""
+    setup = battle.setup
+    assert battle.system == "gurps4e"
+    assert setup["sides"]["a"]["force_id"] == legion.pk
+    assert setup["sides"]["b"]["force_id"] == horde.pk
+    snapshot = battle.snapshot
+    assert snapshot["phase"] == "choosing"
+    assert snapshot["sides"][0]["ts"] == "41"
+    assert snapshot["sides"][1]["ts"] == "36"
+    assert snapshot["sides"][0]["bsm"] == [["bsm.superiority.Art", 3]]
+    assert snapshot["sides"][1]["bsm"] == [["bsm.superiority.Cav", 3], ["bsm.superiority.F", 3]]
+    assert snapshot["sides"][0]["db"] == 2
+    assert snapshot["round_length"] == 15
+    assert snapshot["pcs"][0]["name"] == "Ann"
+    assert battle.events.filter(code="gurps4e.battle_started").exists()
+
+
+def test_the_commander_comes_from_the_faction_command_staff(battle, legion):
+    """gurps §A.2.5: the faction's commander (Strategy, Tactics, Leadership) commands."""
+    from kingdoms.models import CommandStaff
+
+    staff = CommandStaff.objects.get(faction=legion.faction)
+    commander = battle.setup["sides"]["a"]["force"]["staff"]["commander"]
+    assert commander["strategy"] == staff.strategy
+    assert commander["leadership"] == staff.leadership
+
+
+def test_a_force_weakened_by_earlier_battles_fights_at_its_share(
+    client, gm, gurps_world, legion, horde
+):
+    """gurps §A.7.3: TS × strength left: 41 at 50 % = 20.5."""
+    Force.objects.filter(pk=legion.pk).update(strength_percent=50)
+    client.force_login(gm)
+    assert _post_setup(client, gurps_world, legion, horde).status_code == 302
+    assert Battle.objects.get().snapshot["sides"][0]["ts"] == "41/2"
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"name": ""},
+        {"force_b": "__legion__"},
+        {"pc1_side": ""},
+        {"terrain": "moon"},
+        {"db_a": "-1"},
+        {"battle_type": "naval"},
+    ],
+)
+def test_bad_setup_is_a_400_and_saves_nothing(client, gm, gurps_world, legion, horde, changes):
+    changes = {k: (legion.pk if v == "__legion__" else v) for k, v in changes.items()}
+    client.force_login(gm)
+    response = _post_setup(client, gurps_world, legion, horde, **changes)
+    assert response.status_code == 400
+    if "battle_type" in changes:  # gurps §A.3.1: foot and horse do not fight at sea
+        assert "No element of side a can fight in this type of battle." in response.content.decode()
+    assert not Battle.objects.exists()
+
+
+@pytest.mark.parametrize(("neutralize", "cavalry"), [("on", None), ("", 3)])
+def test_the_gm_decides_whether_neutralizers_count(
+    client, gm, gurps_world, legion, horde, neutralize, cavalry
+):
+    """gurps §A.5.3: 10 pikemen (TS 20, neutralize Cav) against the Horde's Cav TS 36: with
+    neutralizers 36 : 20 = 1.8 : 1, no bonus; without, only the Horde has Cav: +3."""
+    from decimal import Decimal
+
+    from warfare.gurps4e.models import ElementType
+
+    pikes = ElementType.objects.create(
+        campaign=gurps_world, name="Pikemen", tl=2, base_ts=Decimal(2), neutralizes=["Cav"]
+    )
+    ForceElement.objects.create(force=legion, element_type=pikes, count=10)
+    client.force_login(gm)
+    response = _post_setup(client, gurps_world, legion, horde, neutralize_a=neutralize)
+    assert response.status_code == 302
+    bsm = dict(Battle.objects.get().snapshot["sides"][1]["bsm"])
+    assert bsm.get("bsm.superiority.Cav") == cavalry
+
+
+def test_a_player_cannot_set_up_a_battle(client, player, gurps_world, legion, horde):
+    client.force_login(player)
+    assert _post_setup(client, gurps_world, legion, horde).status_code == 403
+    assert not Battle.objects.exists()
+
+
+def test_board_shows_ts_bsm_breakdown_casualties_and_the_checklist(client, gm, battle):
+    client.force_login(gm)
+    page = _board(client, battle)
+    assert "Troop Strength" in page and "<dd>41</dd>" in page and "<dd>36</dd>" in page
+    assert "Basic Strategy Modifier +6" in page
+    assert "Cavalry superiority" in page and "Fire superiority" in page
+    assert "Casualties 0 %" in page
+    assert "the commander&#x27;s strategy (secret) and Risk" in page
+    assert "Ann: Risk, and a significant action if wanted" in page
+
+
+def test_strategy_effects_are_shown_before_choosing(client, player, battle):
+    """gurps §A.6.3 [impl]: All-Out Attack +2, own casualties ×2, enemy +5 % on a win."""
+    client.force_login(player)
+    page = _board(client, battle)
+    assert "All-Out Attack" in page
+    assert "+2 to the Strategy roll" in page
+    assert "own casualties ×2" in page
+    assert "if it wins: enemy +5 %" in page
+
+
+def test_a_players_secret_strategy_stays_hidden_from_the_other_side(
+    client, player, other_player, battle
+):
+    """gurps §A.6.3: commanders choose secretly; the board shows the first choice to
+    nobody but its side and the GM until both are in (HTML, JSON, log)."""
+    client.force_login(player)
+    response = _act(client, battle, actor="a", kind="choose_strategy",
+                    option=json.dumps({"strategy": "all_out_attack", "desperate": False}),
+                    risk="2", raid_logistics="1")  # fmt: skip
+    assert response.status_code == 200, response.content.decode()[:3000]
+    own = _board(client, battle)
+    assert "Chosen (secret until both are in): All-Out Attack (Risk +2)" in own
+    assert "Chosen so far: All-Out Attack (Risk +2)." in own
+    client.force_login(other_player)
+    enemy = _board(client, battle)
+    assert "Chosen (secret until both are in)" not in enemy
+    assert "All-Out Attack (Risk +2)" not in enemy and "Risk +2" not in enemy
+    assert "Chosen so far" not in enemy
+    assert "The commander has chosen." in enemy
+    api = client.get(reverse("api:battle-detail", args=[battle.campaign_id, battle.pk])).json()
+    assert api["state"]["choices"][0] == {"chosen": True}
+    assert "all_out_attack" not in json.dumps(api["state"])
+    assert api["sides"][0]["choice"] is None
+    log = client.get(reverse("api:battle-log", args=[battle.campaign_id, battle.pk])).json()
+    assert "all_out_attack" not in json.dumps(log) and "All-Out Attack" not in json.dumps(log)
+    assert "Legion has chosen its strategy (secret)." in json.dumps(log)
+    report = client.get(reverse("battles:report", args=[battle.campaign_id, battle.pk]))
+    assert report.status_code == 200 and "All-Out Attack" not in report.content.decode()
+
+
+def test_enemy_troop_strength_stays_hidden(client, other_player, battle):
+    """gurps §A.5.1: a side learns the enemy at the precision of its intelligence, never its
+    exact TS or BSM working."""
+    client.force_login(other_player)
+    page = _board(client, battle)
+    assert "<dd>36</dd>" in page and "<dd>41</dd>" not in page
+    assert "Basic Strategy Modifier +6" in page and "Basic Strategy Modifier +3" not in page
+    api = client.get(reverse("api:battle-detail", args=[battle.campaign_id, battle.pk])).json()
+    assert api["sides"][0]["ts"] is None and api["sides"][0]["bsm"] == []
+    assert "ts" not in api["state"]["sides"][0]
+    log = client.get(reverse("api:battle-log", args=[battle.campaign_id, battle.pk])).json()
+    started = next(e for e in log["results"] if e["code"] == "gurps4e.battle_started")
+    assert started["params"]["ts"] == [None, "36"]
+
+
+def test_a_player_cannot_choose_for_the_other_side(client, player, battle):
+    client.force_login(player)
+    response = _act(client, battle, actor="b", kind="choose_strategy",
+                    option=json.dumps({"strategy": "attack", "desperate": False}))  # fmt: skip
+    assert response.status_code == 403
+    assert Battle.objects.get(pk=battle.pk).seq == 0
+
+
+def test_only_its_player_chooses_a_pcs_risk(client, player, other_player, battle):
+    client.force_login(other_player)
+    assert _act(client, battle, actor="pc1", kind="choose_risk", risk="1").status_code == 403
+    client.force_login(player)
+    assert _act(client, battle, actor="pc1", kind="choose_risk", risk="1").status_code == 200
+    assert Battle.objects.get(pk=battle.pk).snapshot["pc_choices"]["pc1"]["risk"] == 1
+
+
+def test_players_only_watch_when_the_gm_says_so(client, player, battle):
+    Battle.objects.filter(pk=battle.pk).update(players_may_act=False)
+    client.force_login(player)
+    assert "Choose in secret" not in _board(client, battle)
+    response = _act(client, battle, actor="a", kind="choose_strategy", option=ATTACK)
+    assert response.status_code == 403
+
+
+def test_non_members_get_404(client, outsider, battle):
+    client.force_login(outsider)
+    board = client.get(reverse("battles:board", args=[battle.campaign_id, battle.pk]))
+    assert board.status_code == 404
+    assert _act(client, battle, actor="a", kind="choose_risk").status_code == 404
+    api = client.get(reverse("api:battle-detail", args=[battle.campaign_id, battle.pk]))
+    assert api.status_code == 404
+
+
+def test_stale_choice_is_a_409_and_the_poll_answers_304(client, gm, battle):
+    client.force_login(gm)
+    url = reverse("battles:board", args=[battle.campaign_id, battle.pk])
+    assert client.get(url + "?since=0").status_code == 304
+    assert _act(client, battle, actor="pc1", kind="choose_risk", risk="0").status_code == 200
+    response = _act(client, battle, seq=0, actor="a", kind="choose_strategy", option=ATTACK)
+    assert response.status_code == 409
+    assert client.get(url + "?since=0").status_code == 200
+
+
+def test_undo_takes_back_the_last_choice(client, gm, battle):
+    client.force_login(gm)
+    before = Battle.objects.get(pk=battle.pk).snapshot
+    _act(client, battle, actor="pc1", kind="choose_risk", risk="3")
+    response = client.post(
+        reverse("battles:undo", args=[battle.campaign_id, battle.pk]), {"seq": 1},
+        HTTP_HX_REQUEST="true",
+    )  # fmt: skip
+    assert response.status_code == 200
+    after = Battle.objects.get(pk=battle.pk)
+    assert after.seq == 0 and after.snapshot == before
+    assert BattleCommand.objects.get(battle=battle).undone_at is not None
+
+
+def _play_round(client, battle, a="all_out_attack", b="attack"):
+    for actor, strategy in (("a", a), ("b", b)):
+        response = _act(client, battle, actor=actor, kind="choose_strategy",
+                        option=json.dumps({"strategy": strategy, "desperate": False}))  # fmt: skip
+        assert response.status_code == 200, response.content.decode()[:3000]
+    response = _act(client, battle, actor="pc1", kind="significant_action", risk="0")
+    assert response.status_code == 200
+
+
+def test_a_round_resolves_with_every_roll_in_the_log(client, gm, battle):
+    """gurps §A.6.2-A.6.5: the significant action, the Quick Contest with its breakdown, the
+    CRT casualties and PB, and Misfortunes of War are logged with dice and margins."""
+    client.force_login(gm)
+    _play_round(client, battle)
+    state = Battle.objects.get(pk=battle.pk).snapshot
+    assert state["round"] == 2 or state["finished"]
+    page = _board(client, battle)
+    assert "Strategies revealed: Legion: All-Out Attack; Horde: Attack." in page
+    assert "Strategy contest (All-Out Attack / Attack): Legion 3d6" in page
+    assert "margin" in page
+    assert "Ann attempts a significant action: 3d6" in page
+
+
+def test_gm_plays_to_the_end_and_applies_the_results(client, gm, battle, legion, horde):
+    """gurps §A.7.3: each force keeps the share of its TS the aftermath leaves it."""
+    client.force_login(gm)
+    for _round in range(30):
+        snapshot = Battle.objects.get(pk=battle.pk).snapshot
+        if snapshot["finished"]:
+            break
+        if snapshot["phase"] == "pursuit":
+            _act(client, battle, actor=("a", "b")[snapshot["victor"]], kind="choose_pursuit",
+                 params=json.dumps({"pursue": True}))  # fmt: skip
+            continue
+        _play_round(client, battle, a="all_out_attack", b="all_out_attack")
+    battle.refresh_from_db()
+    assert battle.status == "finished", battle.snapshot["phase"]
+    page = _board(client, battle)
+    assert "The battle is over" in page and "Apply the results" in page
+    details = battle.outcome["details"]["sides"]
+    response = client.post(
+        reverse("battles:apply", args=[battle.campaign_id, battle.pk]), {"seq": battle.seq}
+    )
+    assert response.status_code == 302
+    legion.refresh_from_db()
+    horde.refresh_from_db()
+    assert legion.strength_percent == new_strength_percent(
+        100, Fraction(details["a"]["old_ts"]), details["a"]["new_ts"]
+    )
+    assert horde.strength_percent < 100 or details["b"]["final_casualties"] == 0
+    assert Battle.objects.get(pk=battle.pk).status == "applied"
+    report = client.get(reverse("battles:report", args=[battle.campaign_id, battle.pk]))
+    assert report.status_code == 200
+    markdown = client.get(
+        reverse("battles:report", args=[battle.campaign_id, battle.pk]) + "?format=md"
+    )
+    assert "Strategy contest" in markdown.content.decode()
+
+
+def test_new_strength_share_follows_the_new_ts():
+    """gurps §A.7.3: a force at 80 % (TS 32.8 of 41) that ends at TS 24 keeps 58 % of 41."""
+    assert new_strength_percent(80, Fraction(164, 5), 24) == 58
+    assert new_strength_percent(100, Fraction(41), 41) == 100
+    assert new_strength_percent(100, Fraction(0), 0) == 0
+
+
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_pages_cost_a_fixed_number_of_queries(client, gm, player, battle):
+    """The board, the API's board and log, and the report do not grow with the log or the
+    PCs: session, user, (the board's ETag), membership, battle, (campaign), events."""
+    args = [battle.campaign_id, battle.pk]
+    urls = {
+        reverse("battles:board", args=args): 7,
+        reverse("api:battle-detail", args=args): 4,
+        reverse("api:battle-log", args=args): 6,
+        reverse("battles:report", args=args): 5,
+    }
+    client.force_login(gm)
+    assert {url: _queries(client, url) for url in urls} == urls
+    _play_round(client, battle)
+    assert {url: _queries(client, url) for url in urls} == urls
+    client.force_login(player)
+    assert {url: _queries(client, url) for url in urls} == urls
+
+
+def test_gm_tools_circumstance_and_a_players_gm_command_is_refused(client, gm, player, battle):
+    """gurps §A.6.4: the GM's special-circumstances modifier (−3…+3) counts in this round's
+    Strategy roll; a player cannot send a GM command (403)."""
+    client.force_login(player)
+    response = _act(client, battle, kind="gm_circumstance", side="b", value="3")
+    assert response.status_code == 403
+    # Sent in the name of their own side, the engine refuses a GM command: nothing changes.
+    response = _act(client, battle, actor="a", kind="gm_end_battle", victor="a")
+    assert response.status_code == 400 and "Only the GM does that." in response.content.decode()
+    assert Battle.objects.get(pk=battle.pk).seq == 0
+    client.force_login(gm)
+    assert _act(client, battle, kind="gm_circumstance", side="b", value="3").status_code == 200
+    page = _board(client, battle)
+    assert "The GM gives Horde +3 for special circumstances this round." in page
+    _play_round(client, battle)
+    contest = Battle.objects.get(pk=battle.pk).events.get(code="gurps4e.strategy_contest")
+    assert ["gm_circumstance", 3] in contest.params["rolls"][1]["breakdown"]
+    assert "special circumstances (GM) +3" in _board(client, battle)
+
+
+def test_api_creates_a_battle_and_acts(as_role, gurps_world, legion, horde, player):
+    gm = as_role("gm")
+    url = reverse("api:battle-list", args=[gurps_world.pk])
+    body = {
+        "name": "API battle",
+        "forces": {"a": legion.pk, "b": horde.pk},
+        "terrain": "hills",
+        "recon": True,
+        "recon_conditions": {"a": {"march": 1}, "b": {"road": "road"}},
+        "pcs": [{"name": "Bo", "side": "a", "owner": player.pk}],
+    }
+    response = gm.post(url, body, format="json")
+    assert response.status_code == 201, response.json()
+    data = response.json()
+    assert data["system"] == "gurps4e"
+    battle = Battle.objects.get(name="API battle")
+    recon = battle.events.get(code="gurps4e.recon").params
+    # gurps §A.4.3: on the march −1 (side a), along a road −1 (side b).
+    assert ["recon.march", -1] in recon["rolls"][0]["breakdown"]
+    assert ["recon.road", -1] in recon["rolls"][1]["breakdown"]
+    assert as_role("player").post(url, body, format="json").status_code == 403
+    bad = gm.post(url, {**body, "forces": {"a": legion.pk, "b": legion.pk}}, format="json")
+    assert bad.status_code == 400
+    assert Battle.objects.count() == 1
+    # Act through the API: the recon winner (if any) picks the kind, then choices.
+    act = reverse("api:battle-actions", args=[gurps_world.pk, battle.pk])
+    state = gm.get(reverse("api:battle-detail", args=[gurps_world.pk, battle.pk])).json()
+    action = state["actions"][0]
+    response = gm.post(act, {"seq": state["seq"], "actor": action["actor"], "kind": action["key"],
+                             "params": action["options"][0]["params"]}, format="json")  # fmt: skip
+    assert response.status_code == 200, response.json()
+    assert response.json()["seq"] == 1
+    stale = gm.post(act, {"seq": 0, "actor": action["actor"], "kind": action["key"],
+                          "params": action["options"][0]["params"]}, format="json")  # fmt: skip
+    assert stale.status_code == 409
+
+
+def test_services_verify_replays_a_gurps_battle(client, gm, battle):
+    client.force_login(gm)
+    _play_round(client, battle)
+    assert services.battle_verify(Battle.objects.get(pk=battle.pk))
+
+
+def test_a_side_learns_the_enemy_at_the_precision_of_its_intelligence(client, other_player, battle):
+    """gurps §A.5.1: in a pitched battle (not confused, fair weather) a side learns the
+    enemy's identity and exact size: the Legion's 10 Heavy Infantry and 5 Light Artillery."""
+    client.force_login(other_player)
+    page = _board(client, battle)
+    assert "Exact (pitched battle): Legion" in page
+    assert "Heavy Infantry: 10" in page and "Light Artillery: 5" in page
+
+
+def test_a_bystander_sees_neither_sides_numbers_nor_choices(client, gm, battle, hidden_faction):
+    """A player whose faction fights on neither side: no TS, no BSM, no pending choice."""
+    from kingdoms.models import Membership, Role
+    from tests.factories import UserFactory
+
+    bystander = UserFactory(username="bystander")
+    Membership.objects.create(
+        campaign=battle.campaign, user=bystander, role=Role.PLAYER, faction=hidden_faction
+    )
+    client.force_login(gm)
+    _act(client, battle, actor="a", kind="choose_strategy", option=ATTACK, risk="1")
+    client.force_login(bystander)
+    page = _board(client, battle)
+    assert "Troop Strength" not in page and "Basic Strategy Modifier" not in page
+    assert "Choose in secret" not in page and "Chosen (secret" not in page
+    api = client.get(reverse("api:battle-detail", args=[battle.campaign_id, battle.pk])).json()
+    assert api["state"]["choices"] == [{"chosen": True}, None]
+    assert all(
+        set(side) == {"casualties", "pb", "confused", "left"} for side in api["state"]["sides"]
+    )
+    assert api["actions"] == []
+
+
+def test_the_enemy_does_not_learn_the_victors_new_ts_or_loot(client, gm, other_player, battle):
+    """gurps §A.7: each side sees the final casualties of both, its own new TS and loot."""
+    client.force_login(gm)
+    _act(client, battle, kind="gm_end_battle", victor="a")
+    battle.refresh_from_db()
+    assert battle.status == "finished"
+    client.force_login(other_player)
+    api = client.get(reverse("api:battle-detail", args=[battle.campaign_id, battle.pk])).json()
+    legion, horde = api["outcome"]["sides"]
+    assert "new_ts" not in legion and horde["new_ts"] == 36
+    assert set(api["state"]["aftermath"]["sides"]["a"]) == {
+        "role", "casualties", "final_casualties"
+    }  # fmt: skip
+    assert "Apply the results" not in _board(client, battle)
+
+
+def test_the_demo_has_a_gurps4e_battle_ready(db):
+    """`make run` loads a GURPS Mass Combat campaign with a battle on the board, once."""
+    from battles.gurps4e.demo import DEMO_CAMPAIGN, load_demo
+
+    assert load_demo().created
+    assert not load_demo().created
+    battle = Battle.objects.get(campaign__name=DEMO_CAMPAIGN)
+    assert battle.system == "gurps4e" and battle.snapshot["phase"] == "choosing"
+    assert services.battle_verify(battle)
+
+
+def test_a_campaign_with_a_gurps4e_battle_still_exports_and_imports(gm, battle):
+    """The file carries Pathfinder battles only (a GURPS battle names its forces by database
+    id, and the file has no forces yet): the export leaves it out, and the file imports."""
+    from kingdoms.portability import campaign_export, campaign_import
+
+    data = campaign_export(battle.campaign)
+    assert data["battles"] == []
+    copy_ = campaign_import(user=gm, data=data)
+    assert copy_.rule_system == "gurps4e" and not Battle.objects.filter(campaign=copy_).exists()
+
+
+def test_a_pc_of_a_faction_is_chosen_for_by_any_of_its_players(
+    client, gm, player, other_player, gurps_world, legion, horde
+):
+    """A PC given to a faction (no single owner): its players choose its Risk, nobody else."""
+    client.force_login(gm)
+    owner = {"pc1_owner": f"faction:{legion.faction_id}"}
+    assert _post_setup(client, gurps_world, legion, horde, **owner).status_code == 302
+    battle = Battle.objects.get()
+    client.force_login(other_player)
+    assert _act(client, battle, actor="pc1", kind="choose_risk", risk="1").status_code == 403
+    client.force_login(player)
+    assert _act(client, battle, actor="pc1", kind="choose_risk", risk="1").status_code == 200
+
+
+def test_a_pc_fights_in_an_element_of_its_own_force(client, gm, gurps_world, legion, horde):
+    """gurps §A.6.2: the PC's element row (support −1, Fanatic +1) must be its side's."""
+    client.force_login(gm)
+    own = legion.elements.order_by("pk").last()  # the Light Artillery: support
+    other = horde.elements.get()
+    response = _post_setup(client, gurps_world, legion, horde, pc1_element=str(other.pk))
+    assert response.status_code == 400
+    assert "Ann fights in an element of another force." in response.content.decode()
+    assert not Battle.objects.exists()
+    response = _post_setup(client, gurps_world, legion, horde, pc1_element=str(own.pk))
+    assert response.status_code == 302
+    battle = Battle.objects.get()
+    assert battle.snapshot["pcs"][0]["element"] == str(own.pk)
+    client.force_login(gm)
+    # More than one element fights and Ann is in a support element: −1 to her heroism roll.
+    assert "support element or logistics −1" in _board(client, battle)
