@@ -42,6 +42,9 @@ results write back:
     How one event reads for `membership` (hidden numbers and secret choices removed, keys
     named), for a system whose sentences need more than `event_texts`; the JSON API's log and
     the report use it.
+``problem_texts``
+    {problem code: translatable sentence} for the engine's refusals of a command (the board
+    and the API show them); the shared `warfare.messages.MESSAGES` are the fallback.
 ``report_context(membership, battle) -> dict`` (optional)
     The battle report's context (the keys of `battles.report.battle_report`).
 
@@ -74,6 +77,7 @@ class BoardPlugin:
     names: Callable[..., dict[str, str]] | None = None
     event_view: Callable[..., Any] | None = None
     report_context: Callable[..., dict] | None = None
+    problem_texts: Mapping[str, Any] = field(default_factory=dict)
 
 
 def register(plugin: BoardPlugin) -> BoardPlugin:

@@ -52,10 +52,13 @@ class StaleBoard(Exception):
         self.battle = battle
 
 
-def _refuse(problems) -> None:
+def _refuse(problems, battle: Battle | None = None) -> None:
+    """Refuse with the problems as sentences (the battle's rule system's own texts first)."""
     problems = list(problems)
     if problems:
-        raise ValidationError(problem_messages(problems), code="rules")
+        plugin = plugin_for(battle.system) if battle is not None else None
+        texts = plugin.problem_texts if plugin is not None else None
+        raise ValidationError(problem_messages(problems, texts), code="rules")
 
 
 def _event_rows(battle: Battle, command: BattleCommand | None, events, round_: int):
@@ -321,7 +324,7 @@ def battle_act(
     state = system.state_from_dict(battle.snapshot)
     result = system.apply(state, cmd, command_dice(battle.seed, battle.seq, cmd.typed_dice))
     if isinstance(result, Rejected):
-        _refuse(result.problems)
+        _refuse(result.problems, battle)
     new_state, events = result
     row = BattleCommand.objects.create(
         battle=battle, position=battle.seq, command=cmd.to_dict(), actor=user

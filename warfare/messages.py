@@ -1,5 +1,8 @@
 """Problem codes from the rules engine, as sentences in the page's language."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 from kingdoms.labels import PROFICIENCY_LABELS, SKILL_LABELS
@@ -159,8 +162,10 @@ def _display(params: dict) -> dict:
     return shown
 
 
-def problem_message(problem: Problem) -> str:
-    template = MESSAGES.get(problem.code)
+def problem_message(problem: Problem, texts: Mapping[str, Any] | None = None) -> str:
+    """A problem as a sentence: from `texts` (a rule system's own, e.g. a board plugin's
+    `problem_texts`) first, then the shared `MESSAGES`."""
+    template = (texts or {}).get(problem.code) or MESSAGES.get(problem.code)
     if template is None:
         return str(_("Not allowed by the rules (%(code)s).")) % {"code": problem.code}
     try:
@@ -169,5 +174,5 @@ def problem_message(problem: Problem) -> str:
         return str(template)
 
 
-def problem_messages(problems: list[Problem]) -> list[str]:
-    return [problem_message(problem) for problem in problems]
+def problem_messages(problems: list[Problem], texts: Mapping[str, Any] | None = None) -> list[str]:
+    return [problem_message(problem, texts) for problem in problems]

@@ -1,12 +1,9 @@
 """The D&D 5e board plugin (battles.plugins), registered when the battles app is ready."""
 
 from battles.plugins import BoardPlugin, register
-from warfare.messages import MESSAGES
 
 from . import board, views
 from .texts import COMMAND_PROBLEMS, EVENT_TEXTS
-
-MESSAGES.update(COMMAND_PROBLEMS)  # the words of the shared battle service's refusals
 
 PLUGIN = register(
     BoardPlugin(
@@ -20,5 +17,6 @@ PLUGIN = register(
         apply_results=board.apply_results,
         event_texts=EVENT_TEXTS,
         event_view=board.event_view,
+        problem_texts=COMMAND_PROBLEMS,
     )
 )

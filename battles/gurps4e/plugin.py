@@ -1,16 +1,12 @@
 """The GURPS Mass Combat 4e board plugin (imported by `battles.apps.BattlesConfig.ready`)."""
 
 from battles.plugins import BoardPlugin, register
-from warfare.messages import MESSAGES
 
 from . import board, views
 from .forms import GurpsActForm
 from .log import EVENT_TEXTS
 from .services import gurps4e_apply_results
 from .texts import PROBLEM_TEXTS
-
-# The engine's problem codes, as sentences, beside the other systems' (warfare.messages).
-MESSAGES.update(PROBLEM_TEXTS)
 
 PLUGIN = register(
     BoardPlugin(
@@ -27,5 +23,6 @@ PLUGIN = register(
         act_form=lambda data, battle: GurpsActForm(data),
         event_view=views.event_view,
         report_context=views.report_context,
+        problem_texts=PROBLEM_TEXTS,
     )
 )

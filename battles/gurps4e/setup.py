@@ -28,6 +28,8 @@ from warfare.gurps4e.mapping import engine_force
 from warfare.gurps4e.models import Force, ForceElement
 from warfare.messages import problem_messages
 
+from .texts import PROBLEM_TEXTS
+
 
 @dataclass(frozen=True)
 class PCInput:
@@ -200,5 +202,5 @@ def gurps4e_battle_create(*, user, campaign_id: int, data: BattleInput) -> Battl
         name=data.name,
         setup=setup,
         players_may_act=data.players_may_act,
-        problem_messages=problem_messages,
+        problem_messages=lambda problems: problem_messages(problems, PROBLEM_TEXTS),
     )
