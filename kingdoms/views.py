@@ -26,26 +26,7 @@ from .forms import (
     campaign_factions,
 )
 from .models import Invite
-
-
-def _add_errors(form, error: ValidationError) -> None:
-    """Put a service's ValidationError on the form, field by field where it names fields."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
-
-
-def _invalid(request, template: str, context: dict) -> HttpResponse:
-    """Re-render a form with its errors: a 400, so nothing looks saved when it was not."""
-    return render(request, template, context, status=400)
-
-
-def _stale(request, template: str, context: dict) -> HttpResponse:
-    """Someone saved since the form was drawn: a 409 with the form showing the current values
-    (its forms unbound, built from the fresh rows), so nothing is silently overwritten."""
-    return render(request, template, {**context, "stale": True}, status=409)
+from .pages import add_errors, invalid, stale
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -69,11 +50,11 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
             try:
                 campaign = services.campaign_create(user=request.user, **form.cleaned_data)
             except ValidationError as error:
-                _add_errors(form, error)
+                add_errors(form, error)
             else:
                 messages.success(request, _("Campaign created. You are its game master."))
                 return redirect(campaign)
-        return _invalid(request, "kingdoms/campaign_form.html", {"form": form})
+        return invalid(request, "kingdoms/campaign_form.html", {"form": form})
     return render(request, "kingdoms/campaign_form.html", {"form": form})
 
 
@@ -101,17 +82,17 @@ def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     version=form.service_version(),
                     **data,
                 )
-            except services.StaleEdit as stale:
-                form = CampaignForm(instance=stale.instance)
-                context = {"form": form, "campaign": stale.instance}
-                return _stale(request, "kingdoms/campaign_form.html", context)
+            except services.StaleEdit as changed:
+                form = CampaignForm(instance=changed.instance)
+                context = {"form": form, "campaign": changed.instance}
+                return stale(request, "kingdoms/campaign_form.html", context)
             except ValidationError as error:
-                _add_errors(form, error)
+                add_errors(form, error)
             else:
                 messages.success(request, _("Campaign saved."))
                 return redirect(campaign)
         campaign.refresh_from_db()
-        return _invalid(request, "kingdoms/campaign_form.html", context)
+        return invalid(request, "kingdoms/campaign_form.html", context)
     return render(request, "kingdoms/campaign_form.html", context)
 
 
@@ -156,7 +137,7 @@ def campaign_import(request: HttpRequest) -> HttpResponse:
                         % {"names": ", ".join(campaign.import_skipped)},
                     )
                 return redirect(campaign)
-        return _invalid(request, "kingdoms/campaign_import.html", {"form": form})
+        return invalid(request, "kingdoms/campaign_import.html", {"form": form})
     return render(request, "kingdoms/campaign_import.html", {"form": form})
 
 
@@ -176,13 +157,13 @@ def campaign_delete(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     confirm_name=form.cleaned_data["confirm_name"],
                 )
             except ValidationError as error:
-                _add_errors(form, error)
+                add_errors(form, error)
             else:
                 messages.success(
                     request, _("Campaign “%(name)s” deleted.") % {"name": campaign.name}
                 )
                 return redirect("kingdoms:campaign-list")
-        return _invalid(request, "kingdoms/campaign_delete.html", context)
+        return invalid(request, "kingdoms/campaign_delete.html", context)
     return render(request, "kingdoms/campaign_delete.html", context)
 
 
@@ -216,7 +197,7 @@ def _faction_save(request, campaign, forms, faction=None):
             user=request.user, campaign_id=campaign.pk, faction_id=faction.pk, **kwargs
         )
     except ValidationError as error:
-        _add_errors(forms["form"], error)
+        add_errors(forms["form"], error)
         return None
 
 
@@ -231,7 +212,7 @@ def faction_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
         if faction is not None:
             messages.success(request, _("Faction “%(name)s” created.") % {"name": faction.name})
             return redirect("kingdoms:faction-detail", campaign_id, faction.pk)
-        return _invalid(request, "kingdoms/faction_form.html", context)
+        return invalid(request, "kingdoms/faction_form.html", context)
     return render(request, "kingdoms/faction_form.html", context)
 
 
@@ -249,11 +230,11 @@ def faction_edit(request: HttpRequest, campaign_id: int, faction_id: int) -> Htt
             membership, faction = access_faction(request.user, campaign_id, faction_id, gm=True)
             forms = _faction_forms(request, membership.campaign, faction, bound=False)
             context = {"campaign": membership.campaign, "faction": faction, **forms}
-            return _stale(request, "kingdoms/faction_form.html", context)
+            return stale(request, "kingdoms/faction_form.html", context)
         if saved is not None:
             messages.success(request, _("Faction saved."))
             return redirect("kingdoms:faction-detail", campaign_id, faction.pk)
-        return _invalid(request, "kingdoms/faction_form.html", context)
+        return invalid(request, "kingdoms/faction_form.html", context)
     return render(request, "kingdoms/faction_form.html", context)
 
 
@@ -290,11 +271,11 @@ def settlement_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     user=request.user, campaign_id=campaign_id, **form.cleaned_data
                 )
             except ValidationError as error:
-                _add_errors(form, error)
+                add_errors(form, error)
             else:
                 messages.success(request, _("Settlement created."))
                 return redirect(campaign)
-        return _invalid(request, "kingdoms/settlement_form.html", context)
+        return invalid(request, "kingdoms/settlement_form.html", context)
     return render(request, "kingdoms/settlement_form.html", context)
 
 
@@ -315,16 +296,16 @@ def settlement_edit(request: HttpRequest, campaign_id: int, settlement_id: int) 
                     version=form.service_version(),
                     **form.model_data(),
                 )
-            except services.StaleEdit as stale:
-                form = SettlementForm(instance=stale.instance, campaign=campaign)
-                context = {"campaign": campaign, "form": form, "settlement": stale.instance}
-                return _stale(request, "kingdoms/settlement_form.html", context)
+            except services.StaleEdit as changed:
+                form = SettlementForm(instance=changed.instance, campaign=campaign)
+                context = {"campaign": campaign, "form": form, "settlement": changed.instance}
+                return stale(request, "kingdoms/settlement_form.html", context)
             except ValidationError as error:
-                _add_errors(form, error)
+                add_errors(form, error)
             else:
                 messages.success(request, _("Settlement saved."))
                 return redirect(campaign)
-        return _invalid(request, "kingdoms/settlement_form.html", context)
+        return invalid(request, "kingdoms/settlement_form.html", context)
     return render(request, "kingdoms/settlement_form.html", context)
 
 
@@ -379,7 +360,7 @@ def member_update(request: HttpRequest, campaign_id: int, membership_id: int) ->
                 **form.cleaned_data,
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            add_errors(form, error)
         else:
             messages.success(request, _("Member updated."))
             membership = access_campaign(request.user, campaign_id)

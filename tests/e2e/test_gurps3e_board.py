@@ -77,6 +77,11 @@ def test_a_3e_battle_with_two_pcs(live_server, new_page):
 
     # The GM sees it (live poll), picks Brenna's Risk — berserk: nothing above 0 on offer.
     expect(board.get_by_text("Aldric chooses Risk +2.")).to_be_visible(timeout=6000)
+    # Both of the player's choices must have reached the GM's board before the GM acts on it
+    # (acting on an older board is a 409, by design).
+    expect(board.get_by_text("The commander of Side A: Silverrun is ready")).to_be_visible(
+        timeout=6000
+    )
     options = board.get_by_label("Risk of Brenna").locator("option").all_inner_texts()
     assert options[-1].startswith("Risk 0:") and len(options) == 7
     board.get_by_label("Risk of Brenna").select_option("-1")

@@ -5,11 +5,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from kingdoms.services import StaleEdit
-from kingdoms.views import _add_errors, _invalid, _stale
+from kingdoms.pages import add_errors, form_page
 
 from . import mapping, selectors, services
 from .access import access_army, access_creature, access_dnd5e, sees_army_in_full
@@ -34,19 +34,16 @@ def creature_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     ]
     context = {"campaign": campaign, "membership": membership, "form": form,
                "creatures": creatures}  # fmt: skip
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.creature_create(
-                    user=request.user, campaign_id=campaign_id, **form.model_data()
-                )
-            except ValidationError as error:
-                _add_errors(form, error)
-            else:
-                messages.success(request, _("Creature added."))
-                return redirect("dnd5e:creatures", campaign_id)
-        return _invalid(request, "dnd5e/creature_list.html", context)
-    return render(request, "dnd5e/creature_list.html", context)
+    return form_page(
+        request,
+        "dnd5e/creature_list.html",
+        context,
+        save=lambda f: services.creature_create(
+            user=request.user, campaign_id=campaign_id, **f.model_data()
+        ),
+        success=_("Creature added."),
+        done=lambda _row: reverse("dnd5e:creatures", args=[campaign_id]),
+    )
 
 
 @login_required
@@ -63,28 +60,21 @@ def creature_edit(request: HttpRequest, campaign_id: int, creature_id: int) -> H
     membership, creature = access_creature(request.user, campaign_id, creature_id, gm=True)
     campaign = membership.campaign
     form = CreatureForm(request.POST or None, instance=creature, campaign=campaign)
-    context = {"campaign": campaign, "form": form, "creature": creature}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.creature_update(
-                    user=request.user,
-                    campaign_id=campaign_id,
-                    creature_id=creature_id,
-                    version=form.service_version(),
-                    **form.model_data(),
-                )
-            except StaleEdit as stale:
-                form = CreatureForm(instance=stale.instance, campaign=campaign)
-                context.update(form=form, creature=stale.instance)
-                return _stale(request, "dnd5e/creature_form.html", context)
-            except ValidationError as error:
-                _add_errors(form, error)
-            else:
-                messages.success(request, _("Creature saved."))
-                return redirect("dnd5e:creatures", campaign_id)
-        return _invalid(request, "dnd5e/creature_form.html", context)
-    return render(request, "dnd5e/creature_form.html", context)
+    return form_page(
+        request,
+        "dnd5e/creature_form.html",
+        {"campaign": campaign, "form": form, "creature": creature},
+        save=lambda f: services.creature_update(
+            user=request.user,
+            campaign_id=campaign_id,
+            creature_id=creature_id,
+            version=f.service_version(),
+            **f.model_data(),
+        ),
+        success=_("Creature saved."),
+        fresh=lambda row: {"form": CreatureForm(instance=row, campaign=campaign), "creature": row},
+        done=lambda _row: reverse("dnd5e:creatures", args=[campaign_id]),
+    )
 
 
 @login_required
@@ -117,20 +107,15 @@ def army_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = access_dnd5e(request.user, campaign_id, gm=True).campaign
     initial = {"faction": request.GET.get("faction")} if request.GET.get("faction") else None
     form = ArmyForm(request.POST or None, campaign=campaign, initial=initial)
-    context = {"campaign": campaign, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                army = services.army_create(
-                    user=request.user, campaign_id=campaign_id, **form.model_data()
-                )
-            except ValidationError as error:
-                _add_errors(form, error)
-            else:
-                messages.success(request, _("Army created: now add its units and solos."))
-                return redirect(army)
-        return _invalid(request, "dnd5e/army_form.html", context)
-    return render(request, "dnd5e/army_form.html", context)
+    return form_page(
+        request,
+        "dnd5e/army_form.html",
+        {"campaign": campaign, "form": form},
+        save=lambda f: services.army_create(
+            user=request.user, campaign_id=campaign_id, **f.model_data()
+        ),
+        success=_("Army created: now add its units and solos."),
+    )
 
 
 @login_required
@@ -139,28 +124,20 @@ def army_edit(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpR
     membership, army = access_army(request.user, campaign_id, dnd_army_id, gm=True)
     campaign = membership.campaign
     form = ArmyForm(request.POST or None, instance=army, campaign=campaign)
-    context = {"campaign": campaign, "form": form, "army": army}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                army = services.army_update(
-                    user=request.user,
-                    campaign_id=campaign_id,
-                    army_id=dnd_army_id,
-                    version=form.service_version(),
-                    **form.model_data(),
-                )
-            except StaleEdit as stale:
-                form = ArmyForm(instance=stale.instance, campaign=campaign)
-                context.update(form=form, army=stale.instance)
-                return _stale(request, "dnd5e/army_form.html", context)
-            except ValidationError as error:
-                _add_errors(form, error)
-            else:
-                messages.success(request, _("Army saved."))
-                return redirect(army)
-        return _invalid(request, "dnd5e/army_form.html", context)
-    return render(request, "dnd5e/army_form.html", context)
+    return form_page(
+        request,
+        "dnd5e/army_form.html",
+        {"campaign": campaign, "form": form, "army": army},
+        save=lambda f: services.army_update(
+            user=request.user,
+            campaign_id=campaign_id,
+            army_id=dnd_army_id,
+            version=f.service_version(),
+            **f.model_data(),
+        ),
+        success=_("Army saved."),
+        fresh=lambda row: {"form": ArmyForm(instance=row, campaign=campaign), "army": row},
+    )
 
 
 @login_required
@@ -202,7 +179,7 @@ def unit_add(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpRe
                 user=request.user, campaign_id=campaign_id, army_id=dnd_army_id, **form.cleaned_data
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            add_errors(form, error)
         else:
             messages.success(request, _("Unit added."))
             return redirect(army)
@@ -216,21 +193,17 @@ def unit_edit(request: HttpRequest, campaign_id: int, dnd_army_id: int, unit_id:
     membership, army = access_army(request.user, campaign_id, dnd_army_id, gm=True)
     unit = get_object_or_404(Unit, army=army, pk=unit_id)
     form = UnitForm(request.POST or None, instance=unit, army=army)
-    context = {"campaign": membership.campaign, "army": army, "unit": unit, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.unit_update(
-                    user=request.user, campaign_id=campaign_id, army_id=dnd_army_id,
-                    unit_id=unit_id, **form.cleaned_data,
-                )  # fmt: skip
-            except ValidationError as error:
-                _add_errors(form, error)
-            else:
-                messages.success(request, _("Unit saved."))
-                return redirect(army)
-        return _invalid(request, "dnd5e/unit_form.html", context)
-    return render(request, "dnd5e/unit_form.html", context)
+    return form_page(
+        request,
+        "dnd5e/unit_form.html",
+        {"campaign": membership.campaign, "army": army, "unit": unit, "form": form},
+        save=lambda f: services.unit_update(
+            user=request.user, campaign_id=campaign_id, army_id=dnd_army_id,
+            unit_id=unit_id, **f.cleaned_data,
+        ),
+        success=_("Unit saved."),
+        done=lambda _row: army,
+    )  # fmt: skip
 
 
 @login_required
@@ -260,7 +233,7 @@ def solo_add(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpRe
                 user=request.user, campaign_id=campaign_id, army_id=dnd_army_id, **form.cleaned_data
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            add_errors(form, error)
         else:
             messages.success(request, _("Solo added."))
             return redirect(army)

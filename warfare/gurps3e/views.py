@@ -5,11 +5,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from kingdoms.services import StaleEdit
-from kingdoms.views import _add_errors, _invalid, _stale
+from kingdoms.pages import add_errors, form_page
 
 from . import mapping, selectors, services
 from .access import (
@@ -37,40 +37,21 @@ def force_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "gurps3e/force_list.html", context)
 
 
-def _form_page(request, template, context, save, success, stale_form):
-    """POST handling shared by the create and edit pages: 302 on success, 400 with the
-    errors, 409 with the current values when someone saved meanwhile."""
-    form = context["form"]
-    if form.is_valid():
-        try:
-            saved = save(form)
-        except StaleEdit as stale:
-            context.update(form=stale_form(stale.instance), stale_instance=stale.instance)
-            return _stale(request, template, context)
-        except ValidationError as error:
-            _add_errors(form, error)
-        else:
-            messages.success(request, success)
-            return redirect(saved)
-    return _invalid(request, template, context)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def force_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = access_gurps3e(request.user, campaign_id, gm=True).campaign
     initial = {"faction": request.GET.get("faction")} if request.GET.get("faction") else None
     form = ForceForm(request.POST or None, campaign=campaign, initial=initial)
-    context = {"campaign": campaign, "form": form}
-    if request.method == "POST":
-        return _form_page(
-            request, "gurps3e/force_form.html", context,
-            lambda f: services.force_create(
-                user=request.user, campaign_id=campaign_id, **f.model_data()
-            ),
-            _("Force created: now add its units."), None,
-        )  # fmt: skip
-    return render(request, "gurps3e/force_form.html", context)
+    return form_page(
+        request,
+        "gurps3e/force_form.html",
+        {"campaign": campaign, "form": form},
+        save=lambda f: services.force_create(
+            user=request.user, campaign_id=campaign_id, **f.model_data()
+        ),
+        success=_("Force created: now add its units."),
+    )
 
 
 @login_required
@@ -79,18 +60,17 @@ def force_edit(request: HttpRequest, campaign_id: int, g3force_id: int) -> HttpR
     membership, force = access_force(request.user, campaign_id, g3force_id, gm=True)
     campaign = membership.campaign
     form = ForceForm(request.POST or None, instance=force, campaign=campaign)
-    context = {"campaign": campaign, "form": form, "force": force}
-    if request.method == "POST":
-        return _form_page(
-            request, "gurps3e/force_form.html", context,
-            lambda f: services.force_update(
-                user=request.user, campaign_id=campaign_id, force_id=g3force_id,
-                version=f.service_version(), **f.model_data(),
-            ),
-            _("Force saved."),
-            lambda fresh: ForceForm(instance=fresh, campaign=campaign),
-        )  # fmt: skip
-    return render(request, "gurps3e/force_form.html", context)
+    return form_page(
+        request,
+        "gurps3e/force_form.html",
+        {"campaign": campaign, "form": form, "force": force},
+        save=lambda f: services.force_update(
+            user=request.user, campaign_id=campaign_id, force_id=g3force_id,
+            version=f.service_version(), **f.model_data(),
+        ),
+        success=_("Force saved."),
+        fresh=lambda row: {"form": ForceForm(instance=row, campaign=campaign), "force": row},
+    )  # fmt: skip
 
 
 @login_required
@@ -118,15 +98,16 @@ def troop_type_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "form": form,
         "troop_types": TroopType.objects.filter(campaign=campaign),
     }
-    if request.method == "POST":
-        if form.is_valid():
-            services.troop_type_create(
-                user=request.user, campaign_id=campaign_id, **form.cleaned_data
-            )
-            messages.success(request, _("Troop type added."))
-            return redirect("gurps3e:troop-types", campaign_id)
-        return _invalid(request, "gurps3e/troop_type_list.html", context)
-    return render(request, "gurps3e/troop_type_list.html", context)
+    return form_page(
+        request,
+        "gurps3e/troop_type_list.html",
+        context,
+        save=lambda f: services.troop_type_create(
+            user=request.user, campaign_id=campaign_id, **f.cleaned_data
+        ),
+        success=_("Troop type added."),
+        done=lambda _row: reverse("gurps3e:troop-types", args=[campaign_id]),
+    )
 
 
 @login_required
@@ -135,17 +116,17 @@ def troop_type_edit(request: HttpRequest, campaign_id: int, troop_type_id: int) 
     campaign = access_gurps3e(request.user, campaign_id, gm=True).campaign
     troop_type = get_object_or_404(TroopType, campaign=campaign, pk=troop_type_id)
     form = TroopTypeForm(request.POST or None, instance=troop_type, campaign=campaign)
-    context = {"campaign": campaign, "form": form, "troop_type": troop_type}
-    if request.method == "POST":
-        if form.is_valid():
-            services.troop_type_update(
-                user=request.user, campaign_id=campaign_id, troop_type_id=troop_type_id,
-                **form.cleaned_data,
-            )  # fmt: skip
-            messages.success(request, _("Troop type saved."))
-            return redirect("gurps3e:troop-types", campaign_id)
-        return _invalid(request, "gurps3e/troop_type_form.html", context)
-    return render(request, "gurps3e/troop_type_form.html", context)
+    return form_page(
+        request,
+        "gurps3e/troop_type_form.html",
+        {"campaign": campaign, "form": form, "troop_type": troop_type},
+        save=lambda f: services.troop_type_update(
+            user=request.user, campaign_id=campaign_id, troop_type_id=troop_type_id,
+            **f.cleaned_data,
+        ),
+        success=_("Troop type saved."),
+        done=lambda _row: reverse("gurps3e:troop-types", args=[campaign_id]),
+    )  # fmt: skip
 
 
 @login_required
@@ -193,7 +174,7 @@ def unit_add(request: HttpRequest, campaign_id: int, g3force_id: int) -> HttpRes
                 **form.cleaned_data,
             )  # fmt: skip
         except ValidationError as error:
-            _add_errors(form, error)
+            add_errors(form, error)
         else:
             messages.success(request, _("Unit added."))
             return redirect(force)
@@ -207,17 +188,17 @@ def unit_edit(request: HttpRequest, campaign_id: int, g3force_id: int, unit_id: 
     membership, force = access_force(request.user, campaign_id, g3force_id, gm=True)
     unit = get_object_or_404(Unit, force=force, pk=unit_id)
     form = UnitForm(request.POST or None, instance=unit, campaign=membership.campaign)
-    context = {"campaign": membership.campaign, "force": force, "unit": unit, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            services.unit_update(
-                user=request.user, campaign_id=campaign_id, force_id=g3force_id,
-                unit_id=unit_id, **form.cleaned_data,
-            )  # fmt: skip
-            messages.success(request, _("Unit saved."))
-            return redirect(force)
-        return _invalid(request, "gurps3e/unit_form.html", context)
-    return render(request, "gurps3e/unit_form.html", context)
+    return form_page(
+        request,
+        "gurps3e/unit_form.html",
+        {"campaign": membership.campaign, "force": force, "unit": unit, "form": form},
+        save=lambda f: services.unit_update(
+            user=request.user, campaign_id=campaign_id, force_id=g3force_id,
+            unit_id=unit_id, **f.cleaned_data,
+        ),
+        success=_("Unit saved."),
+        done=lambda _row: force,
+    )  # fmt: skip
 
 
 @login_required
@@ -254,16 +235,15 @@ def character_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def character_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = access_gurps3e(request.user, campaign_id, gm=True).campaign
     form = CharacterForm(request.POST or None, campaign=campaign, gm=True)
-    context = {"campaign": campaign, "form": form}
-    if request.method == "POST":
-        return _form_page(
-            request, "gurps3e/character_form.html", context,
-            lambda f: services.character_create(
-                user=request.user, campaign_id=campaign_id, **f.model_data()
-            ),
-            _("Character created."), None,
-        )  # fmt: skip
-    return render(request, "gurps3e/character_form.html", context)
+    return form_page(
+        request,
+        "gurps3e/character_form.html",
+        {"campaign": campaign, "form": form},
+        save=lambda f: services.character_create(
+            user=request.user, campaign_id=campaign_id, **f.model_data()
+        ),
+        success=_("Character created."),
+    )
 
 
 @login_required
@@ -275,18 +255,19 @@ def character_edit(request: HttpRequest, campaign_id: int, character_id: int) ->
         raise PermissionDenied
     campaign, gm = membership.campaign, membership.is_gm
     form = CharacterForm(request.POST or None, instance=character, campaign=campaign, gm=gm)
-    context = {"campaign": campaign, "form": form, "character": character}
-    if request.method == "POST":
-        return _form_page(
-            request, "gurps3e/character_form.html", context,
-            lambda f: services.character_update(
-                user=request.user, campaign_id=campaign_id, character_id=character_id,
-                version=f.service_version(), **f.model_data(),
-            ),
-            _("Character saved."),
-            lambda fresh: CharacterForm(instance=fresh, campaign=campaign, gm=gm),
-        )  # fmt: skip
-    return render(request, "gurps3e/character_form.html", context)
+    return form_page(
+        request,
+        "gurps3e/character_form.html",
+        {"campaign": campaign, "form": form, "character": character},
+        save=lambda f: services.character_update(
+            user=request.user, campaign_id=campaign_id, character_id=character_id,
+            version=f.service_version(), **f.model_data(),
+        ),
+        success=_("Character saved."),
+        fresh=lambda row: {
+            "form": CharacterForm(instance=row, campaign=campaign, gm=gm), "character": row,
+        },
+    )  # fmt: skip
 
 
 def _character_page(request, membership, character, *, rep_form=None, status=200):

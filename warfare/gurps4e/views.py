@@ -9,8 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from kingdoms.services import StaleEdit
-from kingdoms.views import _add_errors, _invalid, _stale
+from kingdoms.pages import add_errors, form_page
 
 from . import selectors, services
 from .access import access_element_type, access_force, access_gurps4e, sees_force_in_full
@@ -44,19 +43,16 @@ def element_type_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "form": form,
         "element_types": ElementType.objects.filter(campaign=campaign),
     }
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.element_type_create(
-                    user=request.user, campaign_id=campaign_id, **form.model_data()
-                )
-            except ValidationError as error:
-                _add_errors(form, error)
-            else:
-                messages.success(request, _("Element type added."))
-                return redirect("gurps4e:element-types", campaign_id)
-        return _invalid(request, "gurps4e/element_type_list.html", context)
-    return render(request, "gurps4e/element_type_list.html", context)
+    return form_page(
+        request,
+        "gurps4e/element_type_list.html",
+        context,
+        save=lambda form: services.element_type_create(
+            user=request.user, campaign_id=campaign_id, **form.model_data()
+        ),
+        success=_("Element type added."),
+        done=lambda _row: reverse("gurps4e:element-types", args=[campaign_id]),
+    )
 
 
 @login_required
@@ -67,28 +63,24 @@ def element_type_edit(request: HttpRequest, campaign_id: int, element_type_id: i
     )
     campaign = membership.campaign
     form = ElementTypeForm(request.POST or None, instance=element_type, campaign=campaign)
-    context = {"campaign": campaign, "form": form, "element_type": element_type}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.element_type_update(
-                    user=request.user,
-                    campaign_id=campaign_id,
-                    element_type_id=element_type_id,
-                    version=form.service_version(),
-                    **form.model_data(),
-                )
-            except StaleEdit as stale:
-                form = ElementTypeForm(instance=stale.instance, campaign=campaign)
-                context.update(form=form, element_type=stale.instance)
-                return _stale(request, "gurps4e/element_type_form.html", context)
-            except ValidationError as error:
-                _add_errors(form, error)
-            else:
-                messages.success(request, _("Element type saved."))
-                return redirect("gurps4e:element-types", campaign_id)
-        return _invalid(request, "gurps4e/element_type_form.html", context)
-    return render(request, "gurps4e/element_type_form.html", context)
+    return form_page(
+        request,
+        "gurps4e/element_type_form.html",
+        {"campaign": campaign, "form": form, "element_type": element_type},
+        save=lambda form: services.element_type_update(
+            user=request.user,
+            campaign_id=campaign_id,
+            element_type_id=element_type_id,
+            version=form.service_version(),
+            **form.model_data(),
+        ),
+        success=_("Element type saved."),
+        fresh=lambda row: {
+            "form": ElementTypeForm(instance=row, campaign=campaign),
+            "element_type": row,
+        },
+        done=lambda _row: reverse("gurps4e:element-types", args=[campaign_id]),
+    )
 
 
 @login_required
@@ -114,20 +106,15 @@ def force_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = access_gurps4e(request.user, campaign_id, gm=True).campaign
     initial = {"faction": request.GET.get("faction")} if request.GET.get("faction") else None
     form = ForceForm(request.POST or None, campaign=campaign, initial=initial)
-    context = {"campaign": campaign, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                force = services.force_create(
-                    user=request.user, campaign_id=campaign_id, **form.model_data()
-                )
-            except ValidationError as error:
-                _add_errors(form, error)
-            else:
-                messages.success(request, _("Force created: now add its elements."))
-                return redirect(force)
-        return _invalid(request, "gurps4e/force_form.html", context)
-    return render(request, "gurps4e/force_form.html", context)
+    return form_page(
+        request,
+        "gurps4e/force_form.html",
+        {"campaign": campaign, "form": form},
+        save=lambda form: services.force_create(
+            user=request.user, campaign_id=campaign_id, **form.model_data()
+        ),
+        success=_("Force created: now add its elements."),
+    )
 
 
 @login_required
@@ -136,28 +123,20 @@ def force_edit(request: HttpRequest, campaign_id: int, force_id: int) -> HttpRes
     membership, force = access_force(request.user, campaign_id, force_id, gm=True)
     campaign = membership.campaign
     form = ForceForm(request.POST or None, instance=force, campaign=campaign)
-    context = {"campaign": campaign, "form": form, "force": force}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                force = services.force_update(
-                    user=request.user,
-                    campaign_id=campaign_id,
-                    force_id=force_id,
-                    version=form.service_version(),
-                    **form.model_data(),
-                )
-            except StaleEdit as stale:
-                form = ForceForm(instance=stale.instance, campaign=campaign)
-                context.update(form=form, force=stale.instance)
-                return _stale(request, "gurps4e/force_form.html", context)
-            except ValidationError as error:
-                _add_errors(form, error)
-            else:
-                messages.success(request, _("Force saved."))
-                return redirect(force)
-        return _invalid(request, "gurps4e/force_form.html", context)
-    return render(request, "gurps4e/force_form.html", context)
+    return form_page(
+        request,
+        "gurps4e/force_form.html",
+        {"campaign": campaign, "form": form, "force": force},
+        save=lambda form: services.force_update(
+            user=request.user,
+            campaign_id=campaign_id,
+            force_id=force_id,
+            version=form.service_version(),
+            **form.model_data(),
+        ),
+        success=_("Force saved."),
+        fresh=lambda row: {"form": ForceForm(instance=row, campaign=campaign), "force": row},
+    )
 
 
 @login_required
@@ -213,7 +192,7 @@ def force_row_add(request: HttpRequest, campaign_id: int, force_id: int) -> Http
                 user=request.user, campaign_id=campaign_id, force_id=force_id, **form.cleaned_data
             )
         except ValidationError as error:
-            _add_errors(form, error)
+            add_errors(form, error)
         else:
             messages.success(request, _("Elements added."))
             return redirect(force)
