@@ -26,7 +26,7 @@ from .forms import (
     campaign_factions,
 )
 from .models import Invite
-from .pages import add_errors, invalid, stale
+from .pages import add_errors, form_page, invalid, stale
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -263,20 +263,16 @@ def settlement_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = access_campaign(request.user, campaign_id, gm=True).campaign
     initial = {"faction": request.GET.get("faction")} if request.GET.get("faction") else None
     form = SettlementForm(request.POST or None, campaign=campaign, initial=initial)
-    context = {"campaign": campaign, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.settlement_create(
-                    user=request.user, campaign_id=campaign_id, **form.cleaned_data
-                )
-            except ValidationError as error:
-                add_errors(form, error)
-            else:
-                messages.success(request, _("Settlement created."))
-                return redirect(campaign)
-        return invalid(request, "kingdoms/settlement_form.html", context)
-    return render(request, "kingdoms/settlement_form.html", context)
+    return form_page(
+        request,
+        "kingdoms/settlement_form.html",
+        {"campaign": campaign, "form": form},
+        save=lambda f: services.settlement_create(
+            user=request.user, campaign_id=campaign_id, **f.cleaned_data
+        ),
+        success=_("Settlement created."),
+        done=lambda _row: campaign,
+    )
 
 
 @login_required
@@ -285,28 +281,24 @@ def settlement_edit(request: HttpRequest, campaign_id: int, settlement_id: int) 
     membership, settlement = access_settlement(request.user, campaign_id, settlement_id, gm=True)
     campaign = membership.campaign
     form = SettlementForm(request.POST or None, instance=settlement, campaign=campaign)
-    context = {"campaign": campaign, "form": form, "settlement": settlement}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.settlement_update(
-                    user=request.user,
-                    campaign_id=campaign_id,
-                    settlement_id=settlement_id,
-                    version=form.service_version(),
-                    **form.model_data(),
-                )
-            except services.StaleEdit as changed:
-                form = SettlementForm(instance=changed.instance, campaign=campaign)
-                context = {"campaign": campaign, "form": form, "settlement": changed.instance}
-                return stale(request, "kingdoms/settlement_form.html", context)
-            except ValidationError as error:
-                add_errors(form, error)
-            else:
-                messages.success(request, _("Settlement saved."))
-                return redirect(campaign)
-        return invalid(request, "kingdoms/settlement_form.html", context)
-    return render(request, "kingdoms/settlement_form.html", context)
+    return form_page(
+        request,
+        "kingdoms/settlement_form.html",
+        {"campaign": campaign, "form": form, "settlement": settlement},
+        save=lambda f: services.settlement_update(
+            user=request.user,
+            campaign_id=campaign_id,
+            settlement_id=settlement_id,
+            version=f.service_version(),
+            **f.model_data(),
+        ),
+        success=_("Settlement saved."),
+        fresh=lambda row: {
+            "form": SettlementForm(instance=row, campaign=campaign),
+            "settlement": row,
+        },
+        done=lambda _row: campaign,
+    )
 
 
 def _members_context(membership, *, member_forms=None, invite_form=None) -> dict:
