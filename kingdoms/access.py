@@ -59,3 +59,38 @@ def access_settlement(user, campaign_id: int, settlement_id: int, *, gm: bool = 
 def sees_faction_in_full(membership: Membership, faction: Faction) -> bool:
     """GMs see every faction in full; a player only their own."""
     return membership.is_gm or membership.faction_id == faction.pk
+
+
+def access_rule_system(
+    user, campaign_id: int, rule_system: str, *, gm: bool = False, lock: bool = False
+) -> Membership:
+    """The membership of a campaign of `rule_system` (a campaign of another system: 404, as
+    its pages do not exist there)."""
+    membership = access_campaign(user, campaign_id, gm=gm, lock=lock)
+    if membership.campaign.rule_system != rule_system:
+        raise Http404
+    return membership
+
+
+def access_faction_row(membership: Membership, rows, pk: int, *, lock: bool = False):
+    """One row of `rows` (a queryset of a model with `campaign` and `faction`) of the member's
+    campaign and of a faction known to them (others: 404). `lock` takes the row's lock."""
+    rows = rows.filter(
+        campaign=membership.campaign,
+        faction__in=faction_list_visible_to(membership=membership),
+    )
+    if lock:
+        rows = rows.select_for_update(no_key=True, of=("self",))
+    try:
+        return rows.get(pk=pk)
+    except rows.model.DoesNotExist:
+        raise Http404 from None
+
+
+def access_campaign_row(membership: Membership, rows, pk: int):
+    """One row of `rows` (a model with `campaign`, e.g. a library entry) of the member's
+    campaign (others: 404)."""
+    try:
+        return rows.get(campaign=membership.campaign, pk=pk)
+    except rows.model.DoesNotExist:
+        raise Http404 from None

@@ -1,45 +1,32 @@
 """Permission-checked fetches of D&D 5e creatures and armies (404 for non-members and for
 campaigns of other rule systems)."""
 
-from django.http import Http404
-
-from kingdoms.access import access_campaign, sees_faction_in_full
+from kingdoms.access import (
+    access_campaign_row,
+    access_faction_row,
+    access_rule_system,
+    sees_faction_in_full,
+)
 from kingdoms.models import Membership, RuleSystem
-from kingdoms.selectors import faction_list_visible_to
 
 from .models import Army, Creature
 
 
 def access_dnd5e(user, campaign_id: int, *, gm: bool = False, lock: bool = False) -> Membership:
     """The membership of a D&D 5e campaign (other rule systems: 404)."""
-    membership = access_campaign(user, campaign_id, gm=gm, lock=lock)
-    if membership.campaign.rule_system != RuleSystem.DND5E:
-        raise Http404
-    return membership
+    return access_rule_system(user, campaign_id, RuleSystem.DND5E, gm=gm, lock=lock)
 
 
 def access_army(user, campaign_id: int, army_id: int, *, gm: bool = False, lock: bool = False):
     """(membership, army): an army of a faction the member knows of (others: 404)."""
     membership = access_dnd5e(user, campaign_id, gm=gm, lock=lock)
-    armies = Army.objects.select_related("faction").filter(
-        campaign=membership.campaign,
-        faction__in=faction_list_visible_to(membership=membership),
-    )
-    if lock:
-        armies = armies.select_for_update(no_key=True, of=("self",))
-    try:
-        return membership, armies.get(pk=army_id)
-    except Army.DoesNotExist:
-        raise Http404 from None
+    armies = Army.objects.select_related("faction")
+    return membership, access_faction_row(membership, armies, army_id, lock=lock)
 
 
 def access_creature(user, campaign_id: int, creature_id: int, *, gm: bool = False):
     membership = access_dnd5e(user, campaign_id, gm=gm)
-    try:
-        creature = Creature.objects.get(campaign=membership.campaign, pk=creature_id)
-    except Creature.DoesNotExist:
-        raise Http404 from None
-    return membership, creature
+    return membership, access_campaign_row(membership, Creature.objects, creature_id)
 
 
 def sees_army_in_full(membership: Membership, army: Army) -> bool:

@@ -2,7 +2,7 @@
 
 from django.http import Http404
 
-from kingdoms.access import access_campaign, sees_faction_in_full
+from kingdoms.access import access_faction_row, access_rule_system, sees_faction_in_full
 from kingdoms.models import Membership, RuleSystem
 from kingdoms.selectors import faction_list_visible_to
 
@@ -11,25 +11,14 @@ from .models import Character, Force
 
 def access_gurps3e(user, campaign_id: int, *, gm: bool = False, lock: bool = False) -> Membership:
     """The membership of a GURPS 3e campaign (other rule systems: 404)."""
-    membership = access_campaign(user, campaign_id, gm=gm, lock=lock)
-    if membership.campaign.rule_system != RuleSystem.GURPS3E:
-        raise Http404
-    return membership
+    return access_rule_system(user, campaign_id, RuleSystem.GURPS3E, gm=gm, lock=lock)
 
 
 def access_force(user, campaign_id: int, force_id: int, *, gm: bool = False, lock: bool = False):
     """(membership, force): a force of a faction the member knows of (others: 404)."""
     membership = access_gurps3e(user, campaign_id, gm=gm, lock=lock)
-    forces = Force.objects.select_related("faction").filter(
-        campaign=membership.campaign,
-        faction__in=faction_list_visible_to(membership=membership),
-    )
-    if lock:
-        forces = forces.select_for_update(no_key=True, of=("self",))
-    try:
-        return membership, forces.get(pk=force_id)
-    except Force.DoesNotExist:
-        raise Http404 from None
+    forces = Force.objects.select_related("faction")
+    return membership, access_faction_row(membership, forces, force_id, lock=lock)
 
 
 def visible_characters(membership: Membership):

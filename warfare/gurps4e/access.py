@@ -1,44 +1,32 @@
-"""Permission-checked fetches of forces and element types (404 for non-members)."""
+"""Permission-checked fetches of forces and element types (404 for non-members and for
+campaigns of other rule systems)."""
 
-from django.http import Http404
-
-from kingdoms.access import access_campaign, sees_faction_in_full
+from kingdoms.access import (
+    access_campaign_row,
+    access_faction_row,
+    access_rule_system,
+    sees_faction_in_full,
+)
 from kingdoms.models import Membership, RuleSystem
-from kingdoms.selectors import faction_list_visible_to
 
 from .models import ElementType, Force
 
 
 def access_gurps4e(user, campaign_id: int, *, gm: bool = False, lock: bool = False) -> Membership:
     """The membership of a GURPS Mass Combat campaign (other rule systems: 404)."""
-    membership = access_campaign(user, campaign_id, gm=gm, lock=lock)
-    if membership.campaign.rule_system != RuleSystem.GURPS4E:
-        raise Http404
-    return membership
+    return access_rule_system(user, campaign_id, RuleSystem.GURPS4E, gm=gm, lock=lock)
 
 
 def access_force(user, campaign_id: int, force_id: int, *, gm: bool = False, lock: bool = False):
     """(membership, force): a force of a faction the member knows of (others: 404)."""
     membership = access_gurps4e(user, campaign_id, gm=gm, lock=lock)
-    forces = Force.objects.select_related("faction", "faction__command_staff").filter(
-        campaign=membership.campaign,
-        faction__in=faction_list_visible_to(membership=membership),
-    )
-    if lock:
-        forces = forces.select_for_update(no_key=True, of=("self",))
-    try:
-        return membership, forces.get(pk=force_id)
-    except Force.DoesNotExist:
-        raise Http404 from None
+    forces = Force.objects.select_related("faction", "faction__command_staff")
+    return membership, access_faction_row(membership, forces, force_id, lock=lock)
 
 
 def access_element_type(user, campaign_id: int, element_type_id: int, *, gm: bool = False):
     membership = access_gurps4e(user, campaign_id, gm=gm)
-    try:
-        element_type = ElementType.objects.get(campaign=membership.campaign, pk=element_type_id)
-    except ElementType.DoesNotExist:
-        raise Http404 from None
-    return membership, element_type
+    return membership, access_campaign_row(membership, ElementType.objects, element_type_id)
 
 
 def sees_force_in_full(membership: Membership, force: Force) -> bool:
