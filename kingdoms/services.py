@@ -11,6 +11,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.db.models.deletion import ProtectedError
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,7 +37,7 @@ class StaleEdit(Exception):
         self.instance = instance
 
 
-def _check_version(instance, version: int | None) -> None:
+def check_version(instance, version: int | None) -> None:
     """Refuse a form drawn from an older version of `instance` (locked by the caller).
 
     `version=None` skips the check (callers without a form, such as the demo loader)."""
@@ -53,7 +54,9 @@ class InviteUnusable(Exception):
         self.reason = reason
 
 
-def _save(instance, **fields):
+def save_row(instance, **fields):
+    """Set `fields` on `instance`, validate it as its model does (a ValidationError names the
+    fields) and save it."""
     for name, value in fields.items():
         setattr(instance, name, value)
     instance.full_clean()
@@ -64,7 +67,7 @@ def _save(instance, **fields):
 @transaction.atomic
 def campaign_create(*, user, **fields: Any) -> Campaign:
     """Create a campaign; its creator becomes its first game master."""
-    campaign = _save(Campaign(created_by=user), **fields)
+    campaign = save_row(Campaign(created_by=user), **fields)
     Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
     return campaign
 
@@ -74,8 +77,8 @@ def campaign_update(
     *, user, campaign_id: int, version: int | None = None, **fields: Any
 ) -> Campaign:
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
-    _check_version(membership.campaign, version)
-    return _save(membership.campaign, **fields)
+    check_version(membership.campaign, version)
+    return save_row(membership.campaign, **fields)
 
 
 @transaction.atomic(durable=True)
@@ -118,7 +121,7 @@ def faction_create(
     **fields: Any,
 ) -> Faction:
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
-    faction = _save(Faction(campaign=membership.campaign), **fields)
+    faction = save_row(Faction(campaign=membership.campaign), **fields)
     _attach_system_records(faction)
     _update_system_records(faction, kingdom=kingdom, command_staff=command_staff)
     return faction
@@ -141,8 +144,8 @@ def faction_update(
     faction = get_object_or_404(
         Faction.objects.select_for_update(no_key=True), campaign=membership.campaign, pk=faction_id
     )
-    _check_version(faction, version)
-    _save(faction, **fields)
+    check_version(faction, version)
+    save_row(faction, **fields)
     _attach_system_records(faction)
     _update_system_records(faction, kingdom=kingdom, command_staff=command_staff)
     return faction
@@ -152,20 +155,20 @@ def _update_system_records(faction, *, kingdom, command_staff) -> None:
     if kingdom and faction.campaign.uses_kingdoms:
         fields = dict(kingdom)
         record = Kingdom.objects.select_for_update(no_key=True).get(faction=faction)
-        _check_version(record, fields.pop("version", None))
-        _save(record, **fields)
+        check_version(record, fields.pop("version", None))
+        save_row(record, **fields)
     if command_staff and faction.campaign.uses_command_staff:
         fields = dict(command_staff)
         record = CommandStaff.objects.select_for_update(no_key=True).get(faction=faction)
-        _check_version(record, fields.pop("version", None))
-        _save(record, **fields)
+        check_version(record, fields.pop("version", None))
+        save_row(record, **fields)
 
 
 @transaction.atomic
 def settlement_create(*, user, campaign_id: int, **fields: Any) -> Settlement:
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
-    _check_faction_in_campaign(fields.get("faction"), membership.campaign)
-    return _save(Settlement(campaign=membership.campaign), **fields)
+    check_faction_in_campaign(fields.get("faction"), membership.campaign)
+    return save_row(Settlement(campaign=membership.campaign), **fields)
 
 
 @transaction.atomic
@@ -173,20 +176,26 @@ def settlement_update(
     *, user, campaign_id: int, settlement_id: int, version: int | None = None, **fields: Any
 ) -> Settlement:
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
-    _check_faction_in_campaign(fields.get("faction"), membership.campaign)
+    check_faction_in_campaign(fields.get("faction"), membership.campaign)
     settlement = get_object_or_404(
         Settlement.objects.select_for_update(no_key=True),
         campaign=membership.campaign,
         pk=settlement_id,
     )
-    _check_version(settlement, version)
-    return _save(settlement, **fields)
+    check_version(settlement, version)
+    return save_row(settlement, **fields)
 
 
-def _check_faction_in_campaign(faction: Faction | None, campaign: Campaign) -> None:
-    if faction is not None and faction.campaign_id != campaign.pk:
+def check_faction_in_campaign(
+    faction: Faction | None, campaign: Campaign, *, required: bool = False, field: str = "faction"
+) -> None:
+    """Refuse a faction of another campaign (and none at all when one is `required`); the
+    error names the form's `field`."""
+    if (faction is None and required) or (
+        faction is not None and faction.campaign_id != campaign.pk
+    ):
         raise ValidationError(
-            {"faction": _("That faction belongs to another campaign.")}, code="foreign_faction"
+            {field: _("That faction belongs to another campaign.")}, code="foreign_faction"
         )
 
 
@@ -195,7 +204,7 @@ def invite_create(
     *, user, campaign_id: int, faction: Faction | None, lifetime: timedelta | None
 ) -> Invite:
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
-    _check_faction_in_campaign(faction, membership.campaign)
+    check_faction_in_campaign(faction, membership.campaign)
     return Invite.objects.create(
         campaign=membership.campaign,
         faction=faction,
@@ -252,7 +261,7 @@ def membership_update(
 ) -> Membership:
     """Change a member's role or faction. The last GM cannot be demoted."""
     actor = access_campaign(user, campaign_id, gm=True, lock=True)
-    _check_faction_in_campaign(faction, actor.campaign)
+    check_faction_in_campaign(faction, actor.campaign)
     member = get_object_or_404(
         Membership.objects.select_related("user"), campaign_id=campaign_id, pk=membership_id
     )
@@ -262,7 +271,7 @@ def membership_update(
             % {"name": member.user.get_username()},
             code="last_gm",
         )
-    return _save(member, role=role, faction=faction)
+    return save_row(member, role=role, faction=faction)
 
 
 @transaction.atomic
@@ -280,3 +289,13 @@ def membership_remove(*, user, campaign_id: int, membership_id: int) -> None:
             code="last_gm",
         )
     member.delete()
+
+
+def delete_unless_used(instance, message: str, code: str) -> None:
+    """Delete a row other rows protect (`on_delete=PROTECT`); while they still use it the
+    refusal is a ValidationError with `message`, and nothing changes."""
+    try:
+        with transaction.atomic():
+            instance.delete()
+    except ProtectedError:
+        raise ValidationError(message, code=code) from None

@@ -4,12 +4,11 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models.deletion import ProtectedError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from kingdoms.models import Faction
-from kingdoms.services import _check_version, _save
+from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
 from warfare.engine.systems.dnd5e.creatures import LIBRARY
 
 from .access import access_army, access_dnd5e
@@ -45,7 +44,7 @@ def _check_key(campaign, key: str, instance: Creature | None = None) -> None:
 def creature_create(*, user, campaign_id: int, **fields: Any) -> Creature:
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
     _check_key(membership.campaign, fields["key"])
-    return _save(Creature(campaign=membership.campaign), **fields)
+    return save_row(Creature(campaign=membership.campaign), **fields)
 
 
 @transaction.atomic
@@ -59,9 +58,9 @@ def creature_update(
         campaign=membership.campaign,
         pk=creature_id,
     )
-    _check_version(creature, version)
+    check_version(creature, version)
     fields.pop("key", None)
-    return _save(creature, **fields)
+    return save_row(creature, **fields)
 
 
 @transaction.atomic
@@ -71,25 +70,18 @@ def creature_delete(*, user, campaign_id: int, creature_id: int) -> None:
     creature = get_object_or_404(
         Creature.objects.select_for_update(), campaign=membership.campaign, pk=creature_id
     )
-    try:
-        creature.delete()
-    except ProtectedError:
-        raise ValidationError(
-            _("Units or solos still use %(name)s: remove them first.") % {"name": creature},
-            code="creature_in_use",
-        ) from None
-
-
-def _check_faction(faction: Faction | None, campaign) -> None:
-    if faction is None or faction.campaign_id != campaign.pk:
-        raise ValidationError({"faction": _("That faction belongs to another campaign.")})
+    delete_unless_used(
+        creature,
+        _("Units or solos still use %(name)s: remove them first.") % {"name": creature},
+        code="creature_in_use",
+    )
 
 
 @transaction.atomic
 def army_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Army:
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
-    _check_faction(faction, membership.campaign)
-    return _save(Army(campaign=membership.campaign, faction=faction), **fields)
+    check_faction_in_campaign(faction, membership.campaign, required=True)
+    return save_row(Army(campaign=membership.campaign, faction=faction), **fields)
 
 
 @transaction.atomic
@@ -97,8 +89,8 @@ def army_update(
     *, user, campaign_id: int, army_id: int, version: int | None = None, **fields: Any
 ) -> Army:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    _check_version(army, version)
-    return _save(army, **fields)
+    check_version(army, version)
+    return save_row(army, **fields)
 
 
 @transaction.atomic
@@ -129,7 +121,7 @@ def unit_add(
         raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
     if commander is not None and (commander.army_id != army.pk or hasattr(commander, "commands")):
         raise ValidationError({"commander": _("Pick a solo of this army who commands no unit.")})
-    unit = _save(Unit(army=army, creature=creature, commander=commander), **fields)
+    unit = save_row(Unit(army=army, creature=creature, commander=commander), **fields)
     army.save(update_fields=["version"])
     return unit
 
@@ -156,7 +148,7 @@ def unit_update(
         .exclude(pk=unit.pk).exists()
     ):  # fmt: skip
         raise ValidationError({"commander": _("Pick a solo of this army who commands no unit.")})
-    unit = _save(unit, creature=creature, commander=commander, **fields)
+    unit = save_row(unit, creature=creature, commander=commander, **fields)
     army.save(update_fields=["version"])
     return unit
 
@@ -174,7 +166,7 @@ def unit_remove(*, user, campaign_id: int, army_id: int, unit_id: int) -> None:
 def solo_add(*, user, campaign_id: int, army_id: int, creature: Creature, **fields: Any) -> Solo:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
     _check_creature(creature, army)
-    solo = _save(Solo(army=army, creature=creature), **fields)
+    solo = save_row(Solo(army=army, creature=creature), **fields)
     army.save(update_fields=["version"])
     return solo
 

@@ -4,12 +4,11 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models.deletion import ProtectedError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from kingdoms.models import Faction, Membership
-from kingdoms.services import _check_version, _save
+from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
 
 from .access import access_character, access_force, access_gurps3e, plays
 from .models import Character, Force, Reputation, TroopType, Unit
@@ -20,18 +19,11 @@ from .models import Character, Force, Reputation, TroopType, Unit
 PLAYER_FIELDS = ("name", "ht_max", "iq", "dr", "toughness", "luck", "tactics", "weapon_skill")
 
 
-def _check_faction(faction: Faction | None, campaign, field: str = "faction") -> None:
-    if faction is not None and faction.campaign_id != campaign.pk:
-        raise ValidationError(
-            {field: _("That faction belongs to another campaign.")}, code="foreign_faction"
-        )
-
-
 @transaction.atomic
 def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    _check_faction(faction, membership.campaign)
-    return _save(Force(campaign=membership.campaign, faction=faction), **fields)
+    check_faction_in_campaign(faction, membership.campaign)
+    return save_row(Force(campaign=membership.campaign, faction=faction), **fields)
 
 
 @transaction.atomic
@@ -39,8 +31,8 @@ def force_update(
     *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
 ) -> Force:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    _check_version(force, version)
-    return _save(force, **fields)
+    check_version(force, version)
+    return save_row(force, **fields)
 
 
 @transaction.atomic
@@ -52,7 +44,7 @@ def force_delete(*, user, campaign_id: int, force_id: int) -> None:
 @transaction.atomic
 def troop_type_create(*, user, campaign_id: int, **fields: Any) -> TroopType:
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    return _save(TroopType(campaign=membership.campaign), **fields)
+    return save_row(TroopType(campaign=membership.campaign), **fields)
 
 
 @transaction.atomic
@@ -64,7 +56,7 @@ def troop_type_update(*, user, campaign_id: int, troop_type_id: int, **fields: A
         campaign=membership.campaign,
         pk=troop_type_id,
     )
-    return _save(troop_type, **fields)
+    return save_row(troop_type, **fields)
 
 
 @transaction.atomic
@@ -74,14 +66,12 @@ def troop_type_delete(*, user, campaign_id: int, troop_type_id: int) -> None:
     troop_type = get_object_or_404(
         TroopType.objects.select_for_update(), campaign=membership.campaign, pk=troop_type_id
     )
-    try:
-        troop_type.delete()
-    except ProtectedError:
-        raise ValidationError(
-            _("Units of the type %(name)s still exist: change or remove them first.")
-            % {"name": troop_type.name},
-            code="troop_type_in_use",
-        ) from None
+    delete_unless_used(
+        troop_type,
+        _("Units of the type %(name)s still exist: change or remove them first.")
+        % {"name": troop_type.name},
+        code="troop_type_in_use",
+    )
 
 
 def _check_troop_type(fields: dict[str, Any], campaign) -> None:
@@ -98,7 +88,7 @@ def unit_add(*, user, campaign_id: int, force_id: int, **fields: Any) -> Unit:
     """Add a unit to a force (the force's version goes up)."""
     membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
     _check_troop_type(fields, membership.campaign)
-    unit = _save(Unit(force=force), **fields)
+    unit = save_row(Unit(force=force), **fields)
     force.save(update_fields=["version"])
     return unit
 
@@ -110,7 +100,7 @@ def unit_update(*, user, campaign_id: int, force_id: int, unit_id: int, **fields
     membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
     _check_troop_type(fields, membership.campaign)
     unit = get_object_or_404(Unit.objects.select_for_update(no_key=True), force=force, pk=unit_id)
-    unit = _save(unit, **fields)
+    unit = save_row(unit, **fields)
     force.save(update_fields=["version"])
     return unit
 
@@ -134,10 +124,10 @@ def _check_owner(owner, campaign) -> None:
 @transaction.atomic
 def character_create(*, user, campaign_id: int, **fields: Any) -> Character:
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    _check_faction(fields.get("faction"), membership.campaign)
+    check_faction_in_campaign(fields.get("faction"), membership.campaign)
     _check_owner(fields.get("owner"), membership.campaign)
     fields.setdefault("ht", fields.get("ht_max", 10))
-    return _save(Character(campaign=membership.campaign), **fields)
+    return save_row(Character(campaign=membership.campaign), **fields)
 
 
 @transaction.atomic
@@ -150,10 +140,10 @@ def character_update(
         raise PermissionDenied
     if not membership.is_gm and set(fields) - set(PLAYER_FIELDS):
         raise PermissionDenied
-    _check_version(character, version)
-    _check_faction(fields.get("faction"), membership.campaign)
+    check_version(character, version)
+    check_faction_in_campaign(fields.get("faction"), membership.campaign)
     _check_owner(fields.get("owner"), membership.campaign)
-    return _save(character, **fields)
+    return save_row(character, **fields)
 
 
 @transaction.atomic
@@ -165,7 +155,7 @@ def character_delete(*, user, campaign_id: int, character_id: int) -> None:
 @transaction.atomic
 def reputation_add(*, user, campaign_id: int, character_id: int, **fields: Any) -> Reputation:
     _m, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
-    entry = _save(Reputation(character=character), **fields)
+    entry = save_row(Reputation(character=character), **fields)
     character.save(update_fields=["version"])
     return entry
 

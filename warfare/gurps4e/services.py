@@ -4,12 +4,11 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models.deletion import ProtectedError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from kingdoms.models import Faction
-from kingdoms.services import _check_version, _save
+from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
 
 from .access import access_force, access_gurps4e
 from .models import ElementType, Force, ForceElement
@@ -18,7 +17,7 @@ from .models import ElementType, Force, ForceElement
 @transaction.atomic
 def element_type_create(*, user, campaign_id: int, **fields: Any) -> ElementType:
     membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    return _save(ElementType(campaign=membership.campaign), **fields)
+    return save_row(ElementType(campaign=membership.campaign), **fields)
 
 
 @transaction.atomic
@@ -31,8 +30,8 @@ def element_type_update(
         campaign=membership.campaign,
         pk=element_type_id,
     )
-    _check_version(element_type, version)
-    return _save(element_type, **fields)
+    check_version(element_type, version)
+    return save_row(element_type, **fields)
 
 
 @transaction.atomic
@@ -42,27 +41,18 @@ def element_type_delete(*, user, campaign_id: int, element_type_id: int) -> None
     element_type = get_object_or_404(
         ElementType.objects.select_for_update(), campaign=membership.campaign, pk=element_type_id
     )
-    try:
-        element_type.delete()
-    except ProtectedError:
-        raise ValidationError(
-            _("Forces still use %(name)s: remove it from them first.") % {"name": element_type},
-            code="element_type_in_use",
-        ) from None
-
-
-def _check_faction(faction: Faction | None, campaign) -> None:
-    if faction is None or faction.campaign_id != campaign.pk:
-        raise ValidationError(
-            {"faction": _("That faction belongs to another campaign.")}, code="foreign_faction"
-        )
+    delete_unless_used(
+        element_type,
+        _("Forces still use %(name)s: remove it from them first.") % {"name": element_type},
+        code="element_type_in_use",
+    )
 
 
 @transaction.atomic
 def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
     membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    _check_faction(faction, membership.campaign)
-    return _save(Force(campaign=membership.campaign, faction=faction), **fields)
+    check_faction_in_campaign(faction, membership.campaign, required=True)
+    return save_row(Force(campaign=membership.campaign, faction=faction), **fields)
 
 
 @transaction.atomic
@@ -70,8 +60,8 @@ def force_update(
     *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
 ) -> Force:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    _check_version(force, version)
-    return _save(force, **fields)
+    check_version(force, version)
+    return save_row(force, **fields)
 
 
 @transaction.atomic
@@ -100,7 +90,7 @@ def force_element_add(
             },
             code="tl_below_listed",
         )
-    row = _save(ForceElement(force=force, element_type=element_type), **fields)
+    row = save_row(ForceElement(force=force, element_type=element_type), **fields)
     force.save(update_fields=["version"])
     return row
 
