@@ -46,17 +46,28 @@ def _start(user, campaign, form: BattleSetupForm):
         army_b=data["army_b"], players_may_act=data["players_may_act"], width=data["width"],
         height=data["height"], depth=data["depth"], squares=data["squares"],
         objectives=form.objectives(), options=form.options(), auto_deploy=data["auto_deploy"],
+        engines=data["engines"], surprised=form.surprised(),
+        initiative_dice=form.initiative_dice(),
     )  # fmt: skip
 
 
 def api_create(user, campaign_id: int, data) -> Battle:
     """The API's set-up: the set-up form's fields as JSON (armies by id, the form's initial
-    values where left out); a bad one is a ValidationError with the form's messages (400)."""
+    values where left out), with `engines` ([{kind, side, pos: [x, y] | null, crew: unit
+    id | null}]) and `initiative_dice` ({"u<unit id>" | "s<solo id>": d20}) as the form's
+    `engine_<n>_*` and `initiative_<key>` fields; a bad one is a ValidationError with the
+    form's messages (400)."""
     membership = access_dnd5e(user, campaign_id, gm=True)
     blank = BattleSetupForm(campaign=membership.campaign)
     defaults = {name: blank[name].initial for name in blank.fields
                 if blank[name].initial not in (None, "")}  # fmt: skip
-    form = BattleSetupForm({**defaults, **dict(data)}, campaign=membership.campaign)
+    form = BattleSetupForm({**defaults, **form_data(data)}, campaign=membership.campaign)
+    unknown = [key for key in data.get("initiative_dice") or {}
+               if f"initiative_{key}" not in form.fields]  # fmt: skip
+    if unknown:
+        raise ValidationError(
+            _("initiative_dice: no unit or solo %(keys)s.") % {"keys": ", ".join(unknown)}
+        )
     if not form.is_valid():
         raise ValidationError(
             [
@@ -66,6 +77,32 @@ def api_create(user, campaign_id: int, data) -> Battle:
             ]
         )
     return _start(user, membership.campaign, form)
+
+
+def form_data(data) -> dict:
+    """The API body as the set-up form's fields: `engines` and `initiative_dice` spread
+    into `engine_<n>_*` and `initiative_<key>` (a malformed one is a 400)."""
+    if not isinstance(data, dict):
+        raise ValidationError(_("Send a JSON object."))
+    result = {k: v for k, v in data.items() if k not in ("engines", "initiative_dice")}
+    engines = data.get("engines") or []
+    dice = data.get("initiative_dice") or {}
+    if not isinstance(engines, list) or not all(isinstance(e, dict) for e in engines):
+        raise ValidationError(_("engines: a list of objects."))
+    if not isinstance(dice, dict):
+        raise ValidationError(_("initiative_dice: an object of d20s."))
+    for n, engine in enumerate(engines, 1):
+        pos = engine.get("pos")
+        if pos is not None and not (isinstance(pos, list) and len(pos) == 2):
+            raise ValidationError(_("engines: pos is [x, y] or null."))
+        result.update({
+            f"engine_{n}_kind": engine.get("kind", ""),
+            f"engine_{n}_side": engine.get("side", ""),
+            f"engine_{n}_square": "" if pos is None else f"{pos[0]},{pos[1]}",
+            f"engine_{n}_crew": engine.get("crew") or "",
+        })  # fmt: skip
+    result.update({f"initiative_{key}": die for key, die in dice.items()})
+    return result
 
 
 class GMCommandForm(forms.Form):
