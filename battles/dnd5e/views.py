@@ -9,14 +9,23 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from rest_framework import serializers
 
 from battles import services
 from battles.models import Battle
+from battles.schema import form_input
 from battles.views import _board_write
 from kingdoms.access import access_campaign
 from warfare.dnd5e.access import access_dnd5e
 
-from .setup import BattleSetupForm, battle_create
+from .setup import (
+    ENGINE_LABELS,
+    MAX_ENGINES,
+    OPTION_LABELS,
+    SIDES,
+    BattleSetupForm,
+    battle_create,
+)
 
 GM_COMMANDS = ("begin", "award", "declare_draw", "extra_round", "gm_correction")
 
@@ -77,6 +86,40 @@ def api_create(user, campaign_id: int, data) -> Battle:
             ]
         )
     return _start(user, membership.campaign, form)
+
+
+class _EngineInput(serializers.Serializer):
+    """One siege engine (dnd5e §8)."""
+
+    kind = serializers.ChoiceField(choices=list(ENGINE_LABELS))
+    side = serializers.ChoiceField(choices=list(SIDES))
+    pos = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), min_length=2, max_length=2,
+        required=False, allow_null=True,
+        help_text="[x, y] of its top-left square; null: at the back of its side's zone.",
+    )  # fmt: skip
+    crew = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="The id of a unit of its side."
+    )
+
+
+def create_input() -> type[serializers.Serializer]:
+    """The API's create body for the OpenAPI schema: the set-up form's fields, the seed's
+    variants, `engines` and `initiative_dice`."""
+    fields = dict(BattleSetupForm.base_fields)
+    fields.update({key: forms.BooleanField(label=label) for key, label in OPTION_LABELS.items()})
+    return form_input(
+        "Dnd5eBattleCreateInput", fields,
+        "A D&D 5e battle (dnd5e §5.1, §7, §8): the set-up form's fields as JSON (armies by "
+        "id; left out: the form's initial values).",
+        defaults=True,
+        engines=_EngineInput(many=True, required=False, max_length=MAX_ENGINES),
+        initiative_dice=serializers.DictField(
+            child=serializers.IntegerField(min_value=1, max_value=20), required=False,
+            help_text='{"u<unit id>" | "s<solo id>": d20} rolled at the table (§5.2); the '
+            "server rolls for the others. Logged as typed.",
+        ),
+    )  # fmt: skip
 
 
 def form_data(data) -> dict:

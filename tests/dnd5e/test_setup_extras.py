@@ -187,3 +187,25 @@ def test_the_api_takes_engines_surprise_and_typed_initiative(as_role, wardens, h
         response = client.post(url, {**body, "name": "Bad", **bad}, format="json")
         assert response.status_code == 400 and message in str(response.json()), bad
     assert not Battle.objects.filter(name="Bad").exists()
+
+
+def test_the_schema_documents_every_systems_create_body(client):
+    """POST …/battles/ takes the campaign's rule system's body: the OpenAPI schema lists
+    Pathfinder's, D&D 5e's (with engines and typed initiative), GURPS 4e's and GURPS 3e's."""
+    schema = client.get(reverse("api:schema"), {"format": "json"}).json()
+    body = schema["paths"]["/api/v1/campaigns/{campaign_id}/battles/"]["post"]["requestBody"]
+    ref = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    components = schema["components"]["schemas"]
+    names = {r["$ref"].rsplit("/", 1)[1] for r in components[ref]["oneOf"]}
+    assert names == {
+        "BattleCreateInputRequest",
+        "Dnd5eBattleCreateInputRequest",
+        "Gurps4eBattleCreateInputRequest",
+        "Gurps3eBattleCreateInputRequest",
+    }
+    dnd = components["Dnd5eBattleCreateInputRequest"]
+    assert {"army_a", "army_b", "engines", "initiative_dice", "surprised_a",
+            "seed_autohit"} <= set(dnd["properties"])  # fmt: skip
+    assert set(dnd["required"]) == {"name", "army_a", "army_b"}  # the rest has defaults
+    assert "forces" in components["Gurps4eBattleCreateInputRequest"]["properties"]
+    assert "defender" in components["Gurps3eBattleCreateInputRequest"]["properties"]
