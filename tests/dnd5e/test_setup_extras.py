@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from battles import services
+from battles.dnd5e.setup import ENGINE_LABELS
 from battles.models import Battle, BattleEvent
 from warfare.dnd5e.models import Solo, Unit
 
@@ -209,3 +210,25 @@ def test_the_schema_documents_every_systems_create_body(client):
     assert set(dnd["required"]) == {"name", "army_a", "army_b"}  # the rest has defaults
     assert "forces" in components["Gurps4eBattleCreateInputRequest"]["properties"]
     assert "defender" in components["Gurps3eBattleCreateInputRequest"]["properties"]
+
+
+def test_typed_initiative_and_siege_words_read_in_russian():
+    """§5.2: a typed initiative die says so; §8/§9: the seed's names of the engines."""
+    from django.utils import translation
+
+    from battles.dnd5e.board import _option_label
+    from battles.dnd5e.texts import event_line
+
+    typed = {"actor": "u1", "die": 17, "modifier": 0, "terms": [], "total": 17, "typed": True}
+    rolled = {**typed, "typed": False}
+    names = {"u1": "Knights", "u1.1": "Knights #1", "e1": "Ballista"}
+    assert event_line("dnd5e.initiative", typed, names, bool) == (
+        "Knights: initiative d20 17 (typed at the table) +0 = 17.")  # fmt: skip
+    assert event_line("dnd5e.initiative", rolled, names, bool) == (
+        "Knights: initiative d20 17 +0 = 17.")  # fmt: skip
+    with translation.override("ru"):
+        assert event_line("dnd5e.initiative", typed, names, bool) == (
+            "Knights: инициатива к20 17 (брошено за столом) +0 = 17.")  # fmt: skip
+        names["e1"] = str(ENGINE_LABELS["ballista"])
+        label = _option_label("siege", {"engine": "e1", "stand": "u1.1", "step": "aim"}, names)
+        assert label == "Осадное орудие: Баллиста, навести, Knights #1"
