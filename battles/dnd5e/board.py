@@ -327,13 +327,17 @@ def board_context(membership: Membership, battle: Battle) -> dict:
     for engine in state.engines:
         data = SIEGE_ENGINES[engine.kind]
         own = engine.side in sides
+        status = [f"{pgettext('dnd5e', 'HP')} {engine.hp}/{data.hp}"] if own else []
+        if data.load:
+            status.append(gettext("loaded %(n)s/%(of)s") % {"n": engine.loaded, "of": data.load})
+        if data.aim:
+            status.append(gettext("aimed %(n)s/%(of)s") % {"n": engine.aimed, "of": data.aim})
         engines.append({
             "key": engine.key, "name": names.get(engine.key, engine.key),
             "side": engine.side, "side_name": names[f"side:{engine.side}"],
             "pos": f"({engine.pos[0]}, {engine.pos[1]})",
             "crew": names.get(engine.crew, "") if engine.crew else "",
-            "hp": engine.hp if own else None, "max_hp": data.hp if own else None,
-            "loaded": engine.loaded, "load": data.load, "aimed": engine.aimed, "aim": data.aim,
+            "status": status,
             "ready": bool(data.fire) and engine.loaded >= data.load and engine.aimed >= data.aim,
             "destroyed": engine.destroyed,
         })  # fmt: skip

@@ -85,6 +85,8 @@ def test_gm_sets_up_engines_surprise_and_typed_initiative(client, gm, player, wa
     surprised = set(BattleEvent.objects.filter(battle=battle, code="dnd5e.surprised")
                     .values_list("params__actor", flat=True))  # fmt: skip
     assert horde_units <= surprised
+    rounds = BattleEvent.objects.filter(battle=battle, code="dnd5e.surprised")
+    assert set(rounds.values_list("round", flat=True)) == {1}  # logged in round 1
     turns = BattleEvent.objects.filter(battle=battle, code="dnd5e.turn", round=1)
     assert not {t.params["actor"] for t in turns} & horde_units
     client.force_login(player)  # the Wardens' player: own engine's HP only

@@ -474,6 +474,9 @@ def test_surprised_actors_skip_round_one():
     surprised = [e.params["actor"] for e in SYSTEM.start_events(state)
                  if e.code == "dnd5e.surprised"]  # fmt: skip
     assert surprised == ["a1", "wiz"]
+    assert {
+        e.params["round"] for e in SYSTEM.start_events(state) if e.code == "dnd5e.surprised"
+    } == {1}
     state, _ = run(state, "end_turn")
     assert state.round == 2 and state.current == "a1"
 
