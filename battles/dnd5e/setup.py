@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from battles import services as battle_services
 from battles.models import Battle
 from warfare.dnd5e.access import access_dnd5e
-from warfare.dnd5e.models import Army, Unit
+from warfare.dnd5e.models import Army
 from warfare.dnd5e.selectors import SOLOS, UNITS
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature, footprint
 from warfare.engine.systems.dnd5e.house_rules import house_value
@@ -219,13 +219,14 @@ class BattleSetupForm(forms.Form):
         for key, label in OPTION_LABELS.items():
             self.fields[key] = forms.BooleanField(label=label, required=False)
         self.fields["square_ac"].initial = house_value("destruction.ranged_ac")
-        units = Unit.objects.filter(army__campaign=campaign).select_related("army")
-        self._add_engine_fields(units)
-        self._add_initiative_fields(campaign)
+        armies_in_full = list(Army.objects.filter(campaign=campaign).prefetch_related(UNITS, SOLOS))
+        self.crews = {unit.pk: unit for army in armies_in_full for unit in army.units.all()}
+        self._add_engine_fields(armies_in_full)
+        self._add_initiative_fields(armies_in_full)
 
-    def _add_engine_fields(self, units) -> None:
-        """`engine_<n>_kind` / `_side` / `_square` / `_crew` for each engine row (§8): the
-        page's rows, or as many as the posted data names."""
+    def _add_engine_fields(self, armies) -> None:
+        """`engine_<n>_kind` / `_side` / `_square` / `_crew` (a unit id) for each engine row
+        (§8): the page's rows, or as many as the posted data names."""
         posted = [int(m.group(1)) for m in map(_ENGINE_FIELD.match, self.data or ()) if m]
         rows = min(MAX_ENGINES, max([ENGINE_ROWS, *posted]))
         kinds = [("", _("none")), *((k, ENGINE_LABELS[k]) for k in SIEGE_ENGINES)]
@@ -242,15 +243,16 @@ class BattleSetupForm(forms.Form):
                 help_text=_("x,y of its top-left square; empty: at the back of the side's "
                             "deployment zone."),
             )  # fmt: skip
-            crew = forms.ModelChoiceField(label=_("its crew"), required=False, queryset=units)
-            crew.label_from_instance = lambda unit: f"{unit.name} ({unit.army.name})"
-            self.fields[f"engine_{n}_crew"] = crew
+            self.fields[f"engine_{n}_crew"] = forms.TypedChoiceField(
+                label=_("its crew"), required=False, coerce=int, empty_value=None,
+                choices=[("", "—"), *((unit.pk, f"{unit.name} ({army.name})")
+                                      for army in armies for unit in army.units.all())],
+            )  # fmt: skip
 
-    def _add_initiative_fields(self, campaign) -> None:
+    def _add_initiative_fields(self, armies) -> None:
         """`initiative_u<unit id>` / `initiative_s<solo id>`: a d20 typed at the table for a
         unit or solo of any army of the campaign (§5.2); empty: the server rolls."""
         self.initiative_armies = []
-        armies = Army.objects.filter(campaign=campaign).prefetch_related(UNITS, SOLOS)
         for army in armies:
             names = []
             entries = [(f"u{u.pk}", u.name) for u in army.units.all()]
@@ -318,7 +320,7 @@ class BattleSetupForm(forms.Form):
                 self.add_error(side.name, gettext("Say whose siege engine it is."))
                 continue
             army = cleaned[f"army_{cleaned[side.name]}"]
-            unit = cleaned.get(crew.name)
+            unit = self.crews.get(cleaned.get(crew.name))
             if unit is not None and unit.army_id != army.pk:
                 self.add_error(crew.name, gettext("The crew must be a unit of the same side."))
                 continue

@@ -234,3 +234,26 @@ def test_typed_initiative_and_siege_words_read_in_russian():
         names["e1"] = str(ENGINE_LABELS["ballista"])
         label = _option_label("siege", {"engine": "e1", "stand": "u1.1", "step": "aim"}, names)
         assert label == "Осадное орудие: Баллиста, навести, Knights #1"
+
+
+def test_set_up_page_query_count_does_not_grow(client, gm, wardens, horde,
+                                               django_assert_max_num_queries):  # fmt: skip
+    """The crew and initiative fields of every unit and solo come from one prefetch."""
+    from warfare.dnd5e.models import Army
+
+    url = reverse("battles:create", args=[wardens.campaign_id])
+    client.force_login(gm)
+
+    def count():
+        with django_assert_max_num_queries(20) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured.captured_queries)
+
+    few = count()
+    more = Army.objects.create(campaign=wardens.campaign, faction=horde.faction, name="Second")
+    for n in range(3):
+        Unit.objects.create(army=more, name=f"Orcs {n}", creature=Unit.objects.get(
+            name="Orcs").creature, stands=2)  # fmt: skip
+        Solo.objects.create(army=more, name=f"Boss {n}", creature=Unit.objects.get(
+            name="Ogres").creature)  # fmt: skip
+    assert count() == few
