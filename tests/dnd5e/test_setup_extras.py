@@ -257,3 +257,17 @@ def test_set_up_page_query_count_does_not_grow(client, gm, wardens, horde,
         Solo.objects.create(army=more, name=f"Boss {n}", creature=Unit.objects.get(
             name="Ogres").creature)  # fmt: skip
     assert count() == few
+
+
+def test_the_demo_has_a_dnd5e_battle_with_engines_once():
+    """`make run`'s demo: a D&D 5e campaign with a battle ready on the board (§8 engines,
+    §5.2 surprise); loading it again changes nothing."""
+    from battles.dnd5e.demo import DEMO_CAMPAIGN, load_demo
+
+    assert load_demo().created
+    assert not load_demo().created
+    battle = Battle.objects.get(campaign__name=DEMO_CAMPAIGN)
+    assert [e["kind"] for e in battle.setup["engines"]] == ["ballista", "mangonel"]
+    assert battle.snapshot["phase"] == "round"  # deployed automatically
+    assert all(u["surprised"] for u in battle.setup["sides"][1]["units"])
+    assert services.battle_verify(battle)
