@@ -324,6 +324,9 @@ class BattleSetupForm(forms.Form):
             if unit is not None and unit.army_id != army.pk:
                 self.add_error(crew.name, gettext("The crew must be a unit of the same side."))
                 continue
+            if unit is not None and unit.stands <= 0:
+                self.add_error(crew.name, gettext("That unit has no stands left to crew it."))
+                continue
             pos = None
             if cleaned.get(square.name):
                 try:

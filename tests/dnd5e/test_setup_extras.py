@@ -106,6 +106,7 @@ def test_gm_sets_up_engines_surprise_and_typed_initiative(client, gm, player, wa
         ({"engine_1_square": "9,0"}, "it does not fit there"),
         ({"engine_1_square": "1,1; 2,2"}, "Give one square"),
         ({"engine_1_kind": "catapult"}, "Select a valid choice."),
+        ({"engine_1_crew": "spent"}, "That unit has no stands left to crew it."),
         ({"initiative": 21}, "Ensure this value is less than or equal to 20."),
     ],
 )
@@ -114,6 +115,10 @@ def test_bad_engine_or_initiative_input_is_a_400(client, gm, wardens, horde, cha
     change = dict(change)
     if change.get("engine_1_crew") == "orcs":
         change["engine_1_crew"] = Unit.objects.get(name="Orcs").pk
+    if change.get("engine_1_crew") == "spent":
+        spent = Unit.objects.create(army=wardens, name="Spent", stands=0,
+                                    creature=Unit.objects.get(name="Guards").creature)  # fmt: skip
+        change["engine_1_crew"] = spent.pk
     if "initiative" in change:
         change = {f"initiative_{_key('Knights')}": change.pop("initiative")}
     post = _post(wardens, horde, **{**_engines(wardens, horde), **change})
@@ -121,6 +126,16 @@ def test_bad_engine_or_initiative_input_is_a_400(client, gm, wardens, horde, cha
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not Battle.objects.exists()
+
+
+def test_engine_set_up_problems_read_as_sentences():
+    """The engine's own refusals of an engine set-up (a crew of the other side) name it."""
+    from battles.dnd5e.setup import setup_messages
+    from warfare.engine.problems import Problem
+
+    problem = Problem("dnd5e.setup.bad_crew", {"engine": "e1"})
+    assert setup_messages([problem], {"e1": "Ballista"}) == [
+        "Ballista: its crew must be a unit of its side."]  # fmt: skip
 
 
 def _act(user, battle, actor, kind, **params):
