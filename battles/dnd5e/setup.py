@@ -241,7 +241,7 @@ class BattleSetupForm(forms.Form):
             self.fields[f"engine_{n}_square"] = forms.CharField(
                 label=_("its square"), required=False, max_length=12,
                 help_text=_("x,y of its top-left square; empty: at the back of the side's "
-                            "deployment zone."),
+                            "deployment zone.") if n == 1 else "",
             )  # fmt: skip
             self.fields[f"engine_{n}_crew"] = forms.TypedChoiceField(
                 label=_("its crew"), required=False, coerce=int, empty_value=None,
