@@ -19,7 +19,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_view
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,7 +36,7 @@ from warfare.engine.systems.pf2e.conditions import CONDITIONS
 
 from . import selectors, services
 from .models import Battle, BattleEvent, BattleStatus
-from .plugins import plugin_for
+from .plugins import create_inputs, plugin_for
 from .visibility import live_events, viewer_for, visible_event, visible_outcome
 
 # --- Output ---------------------------------------------------------------------------------
@@ -602,12 +602,19 @@ class BattleListApi(ApiListView):
 
     @extend_schema(
         tags=["battles"],
-        request=BattleCreateInput,
+        request=PolymorphicProxySerializer(
+            component_name="BattleCreateBody",
+            serializers=lambda: [BattleCreateInput, *create_inputs()],
+            resource_type_field_name=None,
+        ),
         responses={201: BattleStateOutput, **WRITE_ERRORS},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        """The GM sets active armies of the campaign against each other; initiative is
-        rolled at once. Pathfinder campaigns only (404 otherwise)."""
+        """The GM sets forces of the campaign against each other; initiative is rolled at
+        once. The body is the campaign's rule system's (one of the schemas): Pathfinder
+        2e `BattleCreateInput`, D&D 5e `Dnd5eBattleCreateInput`, GURPS 4e
+        `Gurps4eBattleCreateInput`, GURPS 3e `Gurps3eBattleCreateInput`; a campaign whose
+        system has no board is a 404."""
         membership = access_campaign(request.user, campaign_id, gm=True)
         plugin = plugin_for(membership.campaign.rule_system)
         if plugin is not None and plugin.api_create is not None:

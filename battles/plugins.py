@@ -20,6 +20,10 @@ results write back:
     removed, as on the page).
 ``api_create(user, campaign_id, data) -> Battle`` (optional)
     The API's set-up (`data` as posted); a ValidationError becomes a 400.
+``api_create_input`` (optional)
+    A DRF serializer class documenting the body `api_create` takes (the OpenAPI schema of
+    POST …/battles/ lists every system's; `battles.schema.form_input` builds one from a
+    form's fields).
 ``apply_results(user, campaign_id, battle_id, expected_seq, data) -> Battle`` (optional)
     Write a finished battle's outcome back to the persistent forces (one transaction).
 ``event_texts``
@@ -69,6 +73,7 @@ class BoardPlugin:
     actor_factions: Callable[..., dict[str, int | None]]
     api_state: Callable[..., dict]
     api_create: Callable[..., Any] | None = None
+    api_create_input: type | None = None
     apply_results: Callable[..., Any] | None = None
     event_texts: Mapping[str, Any] = field(default_factory=dict)
     event_params: Callable[..., dict] | None = None
@@ -83,6 +88,11 @@ class BoardPlugin:
 def register(plugin: BoardPlugin) -> BoardPlugin:
     PLUGINS[plugin.key] = plugin
     return plugin
+
+
+def create_inputs() -> list[type]:
+    """The documented create bodies of the registered systems (`api_create_input`)."""
+    return [p.api_create_input for p in PLUGINS.values() if p.api_create_input is not None]
 
 
 def plugin_for(system: str) -> BoardPlugin | None:

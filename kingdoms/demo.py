@@ -42,9 +42,6 @@ def load_demo() -> DemoResult:
     from warfare.gurps3e.demo import load_gurps3e_demo  # the GURPS 3e campaign beside it
 
     load_gurps3e_demo(gm, player)
-    from warfare.dnd5e.demo import load_dnd5e_demo  # a second, D&D 5e campaign
-
-    load_dnd5e_demo(gm=gm, player=player)
     campaign, created = Campaign.objects.get_or_create(
         name=DEMO_CAMPAIGN,
         created_by=gm,

@@ -22,13 +22,16 @@ from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.dnd5e.battle import board as engine_board
 from warfare.engine.systems.dnd5e.battle import legal_actions
 from warfare.engine.systems.dnd5e.rules import squares
+from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND, Solo, Stand
 
+from .setup import engine_names
 from .texts import (
     ACTION_LABELS,
     CONFIGURATION_LABELS,
     HIDDEN_PARAMS,
     RESULT_LABELS,
+    SIEGE_ACTIONS,
     event_line,
 )
 
@@ -61,8 +64,8 @@ def _state(battle: Battle):
 
 
 def names_of(battle: Battle) -> dict[str, str]:
-    """{board key: name} for units, stands ("<unit> #n"), solos, sides ("side:a") and
-    objectives ("objective:<key>")."""
+    """{board key: name} for units, stands ("<unit> #n"), solos, siege engines, sides
+    ("side:a") and objectives ("objective:<key>")."""
     names: dict[str, str] = {}
     for side in battle.setup["sides"]:
         names[f"side:{side['key']}"] = side.get("name") or side["key"]
@@ -77,6 +80,7 @@ def names_of(battle: Battle) -> dict[str, str]:
     for objective in battle.setup.get("objectives") or ():
         label = objective.get("label") or OBJECTIVE_LABELS.get(objective["type"], "")
         names[f"objective:{objective['key']}"] = str(label)
+    names.update(engine_names(battle.setup))
     return names
 
 
@@ -168,8 +172,10 @@ def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
             )
     if "configuration" in params:
         details.append(str(CONFIGURATION_LABELS.get(params["configuration"])))
+    if "engine" in params:
+        details.insert(0, names.get(params["engine"], params["engine"]))
     if "step" in params:
-        details.append(str(params["step"]))
+        details.insert(1, str(SIEGE_ACTIONS.get(params["step"], params["step"])))
     if "x" in params and kind not in SQUARE_KINDS:
         details.append(f"({params['x']}, {params['y']})" + (
             f" {params['direction']}" if "direction" in params else ""))  # fmt: skip
@@ -275,6 +281,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                     "hp": occupant.get("hp") if own else None,
                     "max_hp": occupant.get("max_hp") if own else None,
                     "selectable": occupant["key"] in selectable,
+                    "engine": occupant.get("engine"),
                 }
             objective = cell["objective"]
             line.append({
@@ -316,6 +323,24 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                  for s in state.solos if s.side == key]  # fmt: skip
         side_rows.append({"key": key, "name": names[f"side:{key}"], "own": own,
                           "vp": state.vp.get(key, 0), "units": units, "solos": solos})  # fmt: skip
+    engines = []
+    for engine in state.engines:
+        data = SIEGE_ENGINES[engine.kind]
+        own = engine.side in sides
+        status = [f"{pgettext('dnd5e', 'HP')} {engine.hp}/{data.hp}"] if own else []
+        if data.load:
+            status.append(gettext("loaded %(n)s/%(of)s") % {"n": engine.loaded, "of": data.load})
+        if data.aim:
+            status.append(gettext("aimed %(n)s/%(of)s") % {"n": engine.aimed, "of": data.aim})
+        engines.append({
+            "key": engine.key, "name": names.get(engine.key, engine.key),
+            "side": engine.side, "side_name": names[f"side:{engine.side}"],
+            "pos": f"({engine.pos[0]}, {engine.pos[1]})",
+            "crew": names.get(engine.crew, "") if engine.crew else "",
+            "status": status,
+            "ready": bool(data.fire) and engine.loaded >= data.load and engine.aimed >= data.aim,
+            "destroyed": engine.destroyed,
+        })  # fmt: skip
     order = [{"key": key, "name": names.get(key, key), "initiative": state.initiative.get(key),
               "acting": key == state.current,
               "side": state.side_of(key)} for key in state.order]  # fmt: skip
@@ -355,6 +380,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         "actor_actions": actor_actions,
         "piece_actions": piece_actions,
         "objectives": objectives,
+        "engines": engines,
         "custom_objectives": [
             o for o in objectives if o["type"] == "custom" and not o["achieved"]
         ],  # fmt: skip
@@ -418,6 +444,9 @@ def api_state(membership: Membership, battle: Battle) -> dict:
     for stand in data["stands"]:
         if stand["unit"] not in own_units:
             stand.update(hp=None, max_hp=None, stealth=None)
+    for engine in data["engines"]:
+        if engine["side"] not in sides:
+            engine.update(hp=None)
     for solo in data["solos"]:
         if solo["side"] not in sides:
             solo.update(hp=None, max_hp=None, stealth=None, death_successes=None,

@@ -12,6 +12,7 @@ PLUGIN = register(
         board_context=board.board_context,
         create_view=views.create_view,
         api_create=views.api_create,
+        api_create_input=views.create_input(),
         actor_factions=board.actor_factions,
         api_state=board.api_state,
         apply_results=board.apply_results,

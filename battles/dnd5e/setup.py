@@ -22,6 +22,7 @@ from warfare.dnd5e.models import Army
 from warfare.dnd5e.selectors import SOLOS, UNITS
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature, footprint
 from warfare.engine.systems.dnd5e.house_rules import house_value
+from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 
 SIDES = ("a", "b")
 #: Terrain map letters (§4.7): one line per row of the grid.
@@ -33,6 +34,20 @@ TERRAIN_CODES = {
     "d": ("water_deep", False),
     "x": ("clear", True),
 }
+#: Siege engines of §8 in the order of its table, with the seed's names in the translations.
+ENGINE_LABELS = {
+    "ballista": _("Ballista"),
+    "cannon": _("Cannon"),
+    "cauldron": _("Suspended cauldron"),
+    "mangonel": _("Mangonel"),
+    "ram": _("Ram"),
+    "siege_tower": _("Siege tower"),
+    "trebuchet": _("Trebuchet"),
+}
+#: Engine rows the set-up page offers (the API may send more, up to `MAX_ENGINES`).
+ENGINE_ROWS = 3
+MAX_ENGINES = 20
+_ENGINE_FIELD = re.compile(r"^engine_(\d+)_kind$")
 PRESETS = {
     "open": _("open field"),
     "river": _("river with a ford"),
@@ -184,6 +199,14 @@ class BattleSetupForm(forms.Form):
     players_may_act = forms.BooleanField(
         label=_("Players act for their own units"), required=False, initial=True
     )
+    surprised_a = forms.BooleanField(
+        label=_("Side A is surprised"), required=False,
+        help_text=_("Its units and solos neither move nor act in round 1 (§5.2)."),
+    )  # fmt: skip
+    surprised_b = forms.BooleanField(
+        label=_("Side B is surprised"), required=False,
+        help_text=_("Its units and solos neither move nor act in round 1 (§5.2)."),
+    )  # fmt: skip
 
     def __init__(self, *args, campaign, **kwargs):
         super().__init__(*args, **kwargs)
@@ -196,9 +219,69 @@ class BattleSetupForm(forms.Form):
         for key, label in OPTION_LABELS.items():
             self.fields[key] = forms.BooleanField(label=label, required=False)
         self.fields["square_ac"].initial = house_value("destruction.ranged_ac")
+        armies_in_full = list(Army.objects.filter(campaign=campaign).prefetch_related(UNITS, SOLOS))
+        self.crews = {unit.pk: unit for army in armies_in_full for unit in army.units.all()}
+        self._add_engine_fields(armies_in_full)
+        self._add_initiative_fields(armies_in_full)
+
+    def _add_engine_fields(self, armies) -> None:
+        """`engine_<n>_kind` / `_side` / `_square` / `_crew` (a unit id) for each engine row
+        (§8): the page's rows, or as many as the posted data names."""
+        posted = [int(m.group(1)) for m in map(_ENGINE_FIELD.match, self.data or ()) if m]
+        rows = min(MAX_ENGINES, max([ENGINE_ROWS, *posted]))
+        kinds = [("", _("none")), *((k, ENGINE_LABELS[k]) for k in SIEGE_ENGINES)]
+        for n in range(1, rows + 1):
+            self.fields[f"engine_{n}_kind"] = forms.ChoiceField(
+                label=_("Siege engine %(n)s") % {"n": n}, required=False, choices=kinds
+            )
+            self.fields[f"engine_{n}_side"] = forms.ChoiceField(
+                label=_("its side"), required=False,
+                choices=[("a", _("side A")), ("b", _("side B"))],
+            )  # fmt: skip
+            self.fields[f"engine_{n}_square"] = forms.CharField(
+                label=_("its square"), required=False, max_length=12,
+                help_text=_("x,y of its top-left square; empty: at the back of the side's "
+                            "deployment zone.") if n == 1 else "",
+            )  # fmt: skip
+            self.fields[f"engine_{n}_crew"] = forms.TypedChoiceField(
+                label=_("its crew"), required=False, coerce=int, empty_value=None,
+                choices=[("", "—"), *((unit.pk, f"{unit.name} ({army.name})")
+                                      for army in armies for unit in army.units.all())],
+            )  # fmt: skip
+
+    def _add_initiative_fields(self, armies) -> None:
+        """`initiative_u<unit id>` / `initiative_s<solo id>`: a d20 typed at the table for a
+        unit or solo of any army of the campaign (§5.2); empty: the server rolls."""
+        self.initiative_armies = []
+        for army in armies:
+            names = []
+            entries = [(f"u{u.pk}", u.name) for u in army.units.all()]
+            entries += [(f"s{s.pk}", s.name) for s in army.solos.all()]
+            for key, name in entries:
+                self.fields[f"initiative_{key}"] = forms.IntegerField(
+                    label=name, required=False, min_value=1, max_value=20,
+                    widget=forms.NumberInput(attrs={
+                        "placeholder": "d20", "inputmode": "numeric",
+                        "title": _("Empty: the server rolls.")}),
+                )  # fmt: skip
+                names.append(f"initiative_{key}")
+            if names:
+                self.initiative_armies.append((army, names))
 
     def option_fields(self):
         return [self[key] for key in OPTION_LABELS]
+
+    def engine_rows(self):
+        """(kind, side, square, crew) bound fields per engine row."""
+        rows = sorted(int(m.group(1)) for m in map(_ENGINE_FIELD.match, self.fields) if m)
+        return [
+            [self[f"engine_{n}_{part}"] for part in ("kind", "side", "square", "crew")]
+            for n in rows
+        ]
+
+    def initiative_rows(self):
+        """(army, [its units' and solos' initiative fields]) per army of the campaign."""
+        return [(army, [self[name] for name in names]) for army, names in self.initiative_armies]
 
     def clean(self):
         cleaned = super().clean()
@@ -224,7 +307,61 @@ class BattleSetupForm(forms.Form):
             self.add_error(
                 "objective_squares", gettext("Objective squares need the side that destroys them.")
             )
+        cleaned["engines"] = self._clean_engines(cleaned, width, height)
         return cleaned
+
+    def _clean_engines(self, cleaned: dict, width: int, height: int) -> list[dict]:
+        """The engine rows with a kind: side, square (or None) and crew unit checked."""
+        engines = []
+        for n, (kind, side, square, crew) in enumerate(self.engine_rows(), 1):
+            if not cleaned.get(kind.name):
+                continue
+            if not cleaned.get(side.name):
+                self.add_error(side.name, gettext("Say whose siege engine it is."))
+                continue
+            army = cleaned[f"army_{cleaned[side.name]}"]
+            unit = self.crews.get(cleaned.get(crew.name))
+            if unit is not None and unit.army_id != army.pk:
+                self.add_error(crew.name, gettext("The crew must be a unit of the same side."))
+                continue
+            if unit is not None and unit.stands <= 0:
+                self.add_error(crew.name, gettext("That unit has no stands left to crew it."))
+                continue
+            pos = None
+            if cleaned.get(square.name):
+                try:
+                    cells = parse_squares(cleaned[square.name], width, height)
+                except ValidationError as error:
+                    self.add_error(square.name, error)
+                    continue
+                space = SIEGE_ENGINES[cleaned[kind.name]].space
+                if len(cells) != 1:
+                    self.add_error(square.name, gettext("Give one square: x,y."))
+                    continue
+                if cells[0][0] + space > width or cells[0][1] + space > height:
+                    self.add_error(
+                        square.name,
+                        gettext("The engine takes %(n)s × %(n)s squares: it does not fit there.")
+                        % {"n": space},
+                    )
+                    continue
+                pos = list(cells[0])
+            engines.append({"key": f"e{n}", "kind": cleaned[kind.name],
+                            "side": cleaned[side.name], "pos": pos,
+                            "crew": f"u{unit.pk}" if unit is not None else None})  # fmt: skip
+        return engines
+
+    def initiative_dice(self) -> dict[str, int]:
+        """{board key ("u<id>", "s<id>"): the d20 typed in} (§5.2)."""
+        return {
+            name.removeprefix("initiative_"): value
+            for name, value in self.cleaned_data.items()
+            if name.startswith("initiative_") and value is not None
+        }
+
+    def surprised(self) -> list[str]:
+        """The sides the GM declares surprised (§5.2)."""
+        return [side for side in SIDES if self.cleaned_data.get(f"surprised_{side}")]
 
     def objectives(self) -> list[dict]:
         data = self.cleaned_data
@@ -266,9 +403,15 @@ def battle_setup(
     objectives: list[dict],
     options: dict,
     auto_deploy: bool,
+    engines: list[dict] = (),
+    surprised: list[str] = (),
+    initiative_dice: dict[str, int] | None = None,
 ) -> dict:
     """The engine setup (see warfare.engine.systems.dnd5e.battle.engine) of a battle between
-    two armies as they are now: units with their current stands, solos with their HP."""
+    two armies as they are now: units with their current stands, solos with their HP; siege
+    engines with their crews (§8), placed at the back of their side's zone when no square is
+    given; the surprised sides' units and solos flagged (§5.2); the initiative d20s typed
+    at the table for the units and solos that fight."""
     creatures: dict[str, dict] = {}
     sides = []
     zones = {"a": [0, 0, depth - 1, height - 1], "b": [width - depth, 0, width - 1, height - 1]}
@@ -284,6 +427,8 @@ def battle_setup(
                           "configuration": unit.configuration, "creature": unit.creature.key,
                           "stands": unit.stands, "name": unit.name,
                           "unit_id": unit.pk})  # fmt: skip
+            if side in surprised:
+                units[-1]["surprised"] = True
             if unit.commander_id:
                 commanders[unit.commander_id] = f"u{unit.pk}.1"
         for solo in army.solos.all():
@@ -294,6 +439,8 @@ def battle_setup(
                      "hp": solo.current_hp, "name": solo.name, "solo_id": solo.pk}  # fmt: skip
             if solo.pk in commanders:
                 entry.update(joined=commanders[solo.pk], commander=True)
+            if side in surprised:
+                entry["surprised"] = True
             solos.append(entry)
         sides.append({"key": side, "name": army.name, "army": army.pk,
                       "faction": army.faction_id, "zone": zones[side], "units": units,
@@ -304,10 +451,47 @@ def battle_setup(
         "options": options,
         "sides": sides,
         "objectives": objectives,
+        "engines": [dict(engine) for engine in engines],
     }
+    actors = {entry["key"] for side in sides for entry in side["units"] + side["solos"]}
+    typed = {key: die for key, die in (initiative_dice or {}).items() if key in actors}
+    if typed:
+        setup["initiative_dice"] = typed
+    _place_engines(setup)
     if auto_deploy:
         _deploy(setup)
     return setup
+
+
+def _place_engines(setup: dict) -> None:
+    """Engines without a square go to the first free space at the back of their side's zone
+    (set-up order); one that does not fit keeps no square and the engine refuses the set-up."""
+    taken = _taken(setup)
+    zones = {side["key"]: side["zone"] for side in setup["sides"]}
+    for engine in setup["engines"]:
+        if engine["pos"] is None:
+            space = SIEGE_ENGINES[engine["kind"]].space
+            back = "b" if engine["side"] == "a" else "a"  # the back columns first
+            engine["pos"] = _free_anchor(zones[engine["side"]], space, taken, back)
+            if engine["pos"] is None:
+                raise ValidationError(
+                    gettext("There is no room for the %(engine)s in its side's zone.")
+                    % {"engine": ENGINE_LABELS[engine["kind"]]}
+                )
+
+
+def _taken(setup: dict) -> set:
+    """Squares no piece is deployed onto: deep water, objective squares, placed engines."""
+    taken = {(s["x"], s["y"]) for s in setup["grid"]["squares"]
+             if s.get("terrain") == "water_deep"}  # fmt: skip
+    for objective in setup["objectives"]:
+        taken |= {(s["x"], s["y"]) for s in objective.get("squares") or ()}
+    for engine in setup["engines"]:
+        if engine["pos"] is not None:
+            x, y = engine["pos"]
+            space = SIEGE_ENGINES[engine["kind"]].space
+            taken |= {(x + dx, y + dy) for dx in range(space) for dy in range(space)}
+    return taken
 
 
 def _free_anchor(zone, size: int, taken: set, side: str) -> list[int] | None:
@@ -327,12 +511,9 @@ def _free_anchor(zone, size: int, taken: set, side: str) -> list[int] | None:
 
 def _deploy(setup: dict) -> None:
     """Place every stand and unattached solo in its side's zone, front columns first,
-    avoiding deep water and objective squares; a zone too small leaves the rest unplaced
-    (then the battle starts in deployment)."""
-    taken = {(s["x"], s["y"]) for s in setup["grid"]["squares"]
-             if s.get("terrain") == "water_deep"}  # fmt: skip
-    for objective in setup["objectives"]:
-        taken |= {(s["x"], s["y"]) for s in objective.get("squares") or ()}
+    avoiding deep water, objective squares and siege engines; a zone too small leaves the
+    rest unplaced (then the battle starts in deployment)."""
+    taken = _taken(setup)
     stats = {**{k: c.to_dict() for k, c in LIBRARY.items()},
              **{c["key"]: c for c in setup["creatures"]}}  # fmt: skip
 
@@ -351,6 +532,21 @@ def _deploy(setup: dict) -> None:
                 pos = _free_anchor(zone, size(solo["creature"]), taken, key)
                 if pos:
                     solo["pos"] = pos
+
+
+def engine_names(setup: dict) -> dict[str, str]:
+    """{engine key: "Ballista", or "Ballista 2" for the second of its kind} in the page
+    language."""
+    engines = setup.get("engines") or ()
+    counts: dict[str, int] = {}
+    names = {}
+    for engine in engines:
+        kind = engine["kind"]
+        counts[kind] = counts.get(kind, 0) + 1
+        label = str(ENGINE_LABELS.get(kind, kind))
+        several = sum(1 for e in engines if e["kind"] == kind) > 1
+        names[engine["key"]] = f"{label} {counts[kind]}" if several else label
+    return names
 
 
 def setup_messages(problems, names: dict[str, str]) -> list[str]:
@@ -391,6 +587,7 @@ def battle_create(
     setup = battle_setup(armies=by_side, **layout)
     names = {entry["key"]: entry["name"] for side in setup["sides"]
              for entry in side["units"] + side["solos"]}  # fmt: skip
+    names.update(engine_names(setup))
     return battle_services.battle_start(
         user=user, campaign=campaign, name=name, setup=setup, players_may_act=players_may_act,
         problem_messages=lambda problems: setup_messages(problems, names),

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from warfare.engine.problems import Problem
 
 EVENT_TEXTS = {
-    "dnd5e.initiative": _("%(actor)s: initiative d20 %(die)s %(modifier)s = %(total)s."),
+    "dnd5e.initiative": _("%(actor)s: initiative d20 %(die)s%(typed)s %(modifier)s = %(total)s."),
     "dnd5e.round": _("Round %(round)s begins."),
     "dnd5e.turn": _("%(actor)s takes its turn."),
     "dnd5e.turn_end": _("%(actor)s ends its turn."),
@@ -86,6 +86,7 @@ CONFIGURATION_LABELS = {"march": _("March"), "aid": _("Aid"), "defend": _("Defen
 RESULT_LABELS = {"total": _("total victory"), "tactical": _("tactical victory"),
                  "draw": _("draw")}  # fmt: skip
 SIEGE_STEPS = {"load": _("loaded"), "aim": _("aimed"), "fire": _("fired")}
+SIEGE_ACTIONS = {"load": _("load"), "aim": _("aim"), "fire": _("fire")}
 
 #: {code: (the param naming whose numbers these are, params only that side sees)}.
 HIDDEN_PARAMS = {
@@ -102,6 +103,9 @@ PROBLEM_TEXTS = {
     "dnd5e.setup.unknown_creature": _("There is no creature “%(creature)s”."),
     "dnd5e.setup.side_without_units": _("Each side needs at least one unit."),
     "dnd5e.setup.bad_grid": _("The grid must be 1 to 100 squares each way."),
+    "dnd5e.setup.bad_crew": _("%(engine)s: its crew must be a unit of its side."),
+    "dnd5e.setup.unknown_engine": _("There is no siege engine “%(kind)s”."),
+    "dnd5e.setup.unknown_actor": _("%(actor)s does not fight in this battle."),
     "dnd5e.unplaced": _("Every stand and solo must be deployed first."),
     "dnd5e.not_allowed": _("That piece cannot do that now."),
     "dnd5e.illegal_params": _("That move is not allowed now."),
@@ -194,6 +198,7 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
         shown["from"], shown["to"] = _name(params["from"], names), _name(params["to"], names)
     if code == "dnd5e.initiative":
         shown["modifier"] = _signed(params.get("modifier", 0))
+        shown["typed"] = " " + gettext("(typed at the table)") if params.get("typed") else ""
     elif code == "dnd5e.action":
         shown["kind"] = ACTION_LABELS.get(params.get("kind"), params.get("kind"))
     elif code == "dnd5e.attack":

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from battles import services
 from battles.models import Battle, BattleStatus
 from battles.plugins import BoardPlugin, register
+from battles.schema import form_input
 from battles.visibility import live_events, viewer_for, visible_event, visible_outcome
 from kingdoms.models import Membership
 from warfare.engine.battle.registry import get_battle_system
@@ -46,7 +47,7 @@ from .labels import (
     signed,
     working,
 )
-from .setup import api_create, create_view, setup_names
+from .setup import SetupForm, api_create, create_view, setup_names
 
 SYSTEM_KEY = "gurps3e"
 RESULT_CODES = {
@@ -472,6 +473,18 @@ def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
     }
 
 
+def _create_input():
+    """The API's create body for the schema: the set-up form's fields; besides them one
+    `force_<force id>` and `pc_<character id>` ("a", "b" or "") per force and character."""
+    fields = SetupForm(forces=(), characters=()).fields
+    return form_input(
+        "Gurps3eBattleCreateInput", dict(fields),
+        "A GURPS 3e (Compendium II) battle: the set-up form's fields as JSON; besides them "
+        "`force_<force id>` and `pc_<character id>`: the side (\"a\", \"b\" or \"\") of each "
+        "force and character of the campaign.",
+    )  # fmt: skip
+
+
 PLUGIN = register(
     BoardPlugin(
         key=SYSTEM_KEY,
@@ -481,6 +494,7 @@ PLUGIN = register(
         actor_factions=actor_factions,
         api_state=api_state,
         api_create=api_create,
+        api_create_input=_create_input(),
         apply_results=apply_results,
         event_texts=EVENT_TEXTS,
         event_params=event_params,

@@ -3,10 +3,17 @@
 from battles.plugins import BoardPlugin, register
 
 from . import board, views
-from .forms import GurpsActForm
+from .forms import BattleCreateInput, GurpsActForm
 from .log import EVENT_TEXTS
 from .services import gurps4e_apply_results
 from .texts import PROBLEM_TEXTS
+
+#: The API's create body in the OpenAPI schema (a component name apart from Pathfinder's).
+CREATE_INPUT = type(
+    "Gurps4eBattleCreateInput",
+    (BattleCreateInput,),
+    {"__doc__": "A GURPS Mass Combat 4e battle (gurps §A.3-A.5), as the set-up page asks it."},
+)
 
 PLUGIN = register(
     BoardPlugin(
@@ -17,6 +24,7 @@ PLUGIN = register(
         actor_factions=board.actor_factions,
         api_state=board.api_state,
         api_create=views.api_create,
+        api_create_input=CREATE_INPUT,
         apply_results=gurps4e_apply_results,
         event_texts=EVENT_TEXTS,
         may_command=board.may_command,

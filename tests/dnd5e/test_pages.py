@@ -147,19 +147,6 @@ def test_army_pages_keep_a_fixed_query_count(client, gm, wardens, horde,
     assert count(detail_url) == few_detail
 
 
-def test_the_demo_has_a_dnd5e_campaign_with_a_ready_battle(db):
-    from battles.models import Battle
-    from battles.services import battle_verify
-    from kingdoms.demo import load_demo
-
-    load_demo()
-    load_demo()  # a second run changes nothing
-    battle = Battle.objects.get(system="dnd5e")
-    assert battle.snapshot["phase"] == "round" and battle.snapshot["round"] == 1
-    assert battle_verify(battle)
-    assert Army.objects.filter(campaign=battle.campaign).count() == 2
-
-
 def test_gm_edits_a_unit(client, gm, player, wardens):
     knights = Unit.objects.get(army=wardens, name="Knights")
     url = _url("unit-edit", wardens.campaign_id, wardens.pk, knights.pk)

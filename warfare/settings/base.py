@@ -194,6 +194,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for a choice set several systems' battle-create bodies share.
+    "ENUM_NAME_OVERRIDES": {
+        "BattleSideEnum": ["a", "b"],
+        "Gurps3eMoraleModifierEnum": "warfare.engine.systems.gurps3e.results.MORALE_MODIFIERS",
+    },
 }
 
 LOGGING = {

@@ -17,6 +17,11 @@ class Command(BaseCommand):
 
         if gurps4e_demo().created:
             self.stdout.write(self.style.SUCCESS(f"Loaded “{GURPS4E}”."))
+        from battles.dnd5e.demo import DEMO_CAMPAIGN as DND5E
+        from battles.dnd5e.demo import load_demo as dnd5e_demo
+
+        if dnd5e_demo().created:
+            self.stdout.write(self.style.SUCCESS(f"Loaded “{DND5E}”."))
         self.stdout.write(
             f"Demo accounts: GM {DEMO_GM[0]} / {DEMO_GM[1]}, "
             f"player {DEMO_PLAYER[0]} / {DEMO_PLAYER[1]}"

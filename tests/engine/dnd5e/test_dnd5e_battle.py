@@ -295,6 +295,21 @@ def test_reach_gives_one_bonus_attack():
     assert "attack" not in _specs(state)
 
 
+def test_multiattack_on_a_destroyed_square_destroys_it_once():
+    """dnd5e §7.1: a Destruction square is destroyed (and its VP earned) once: the second
+    Multiattack roll of a scout stand (two shortswords, melee hits automatically) on a square
+    it already brought to 0 HP logs no second destruction."""
+    objective = {"key": "gate", "type": "destruction", "side": "a",
+                 "squares": [{"x": 2, "y": 1, "hp": 5, "vp": 2}]}  # fmt: skip
+    data = setup([unit("a1", "scout", [(1, 1)])], [ENEMY], objectives=[objective])
+    state = begin(data, ["a1", "b1"])
+    state, events = run(state, "attack", [6, 6], piece="a1.1", attack="shortsword",
+                        target="sq:2:1")  # fmt: skip
+    assert codes(events).count("dnd5e.attack") == 2
+    assert codes(events).count("dnd5e.objective_destroyed") == 1
+    assert state.objectives[0].squares[0].hp == 0
+
+
 def test_casualty_acts_on_until_the_end_of_the_round():
     """dnd5e §6.1: a stand at 0 HP keeps acting this round as if at 1 HP."""
     state = _duel()
@@ -459,6 +474,9 @@ def test_surprised_actors_skip_round_one():
     surprised = [e.params["actor"] for e in SYSTEM.start_events(state)
                  if e.code == "dnd5e.surprised"]  # fmt: skip
     assert surprised == ["a1", "wiz"]
+    assert {
+        e.params["round"] for e in SYSTEM.start_events(state) if e.code == "dnd5e.surprised"
+    } == {1}
     state, _ = run(state, "end_turn")
     assert state.round == 2 and state.current == "a1"
 

@@ -148,3 +148,23 @@ def test_bad_input_is_rejected_never_raised(battle, data):
     result = SYSTEM.apply(state, Command(actor, kind, params), command_dice(seed, 0))
     if not isinstance(result, Rejected):
         _check(result[0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(hp=st.integers(10, 100), hits=st.lists(st.integers(0, 60), max_size=8))
+def test_a_destruction_square_is_destroyed_exactly_once(hp, hits):
+    """dnd5e §7.1: whatever hits land on an objective square, it is destroyed (logged) once
+    when its HP first reach 0, and never again; its HP never go below 0."""
+    from warfare.engine.dice import ScriptedDice
+    from warfare.engine.systems.dnd5e.battle.actions import Ctx, apply_damage
+
+    objective = {"key": "gate", "type": "destruction", "side": "a",
+                 "squares": [{"x": 4, "y": 3, "hp": hp, "vp": 1}]}  # fmt: skip
+    state = SYSTEM.start(setup([unit("a1", "orc", [(1, 1)])], [unit("b1", "orc", [(8, 6)])],
+                               objectives=[objective]), 1)  # fmt: skip
+    ctx = Ctx(ScriptedDice(()))
+    for amount in hits:
+        state = apply_damage(state, "sq:4:3", amount, False, "slashing", ctx)
+        assert state.objectives[0].squares[0].hp >= 0
+    destroyed = [e for e in ctx.events if e.code == "dnd5e.objective_destroyed"]
+    assert len(destroyed) == (1 if sum(hits) >= hp else 0)

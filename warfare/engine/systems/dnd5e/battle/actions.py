@@ -355,7 +355,7 @@ def apply_damage(
         squares_ = tuple(replace(s, hp=hp) if s.pos == square.pos else s for s in objective.squares)
         state = state.put(replace(objective, squares=squares_))
         ctx.events.append(Event("dnd5e.damage", {"target": target, "amount": amount, "hp": hp}))
-        if hp == 0:
+        if hp == 0 and square.hp > 0:  # destroyed by this hit, not by an earlier one
             ground = state.grid.at(square.pos)
             if ground.terrain == "road":  # §7.1: a destroyed road square becomes difficult
                 state = replace(state, grid=state.grid.with_square(

@@ -420,7 +420,7 @@ def _advance(state: BattleState, events: list[Event], dice: Any) -> BattleState:
         if _can_take_turn(state, key):
             item = state.find(key)
             if getattr(item, "surprised", False) and state.round == 1:
-                events.append(Event("dnd5e.surprised", {"actor": key}))
+                events.append(Event("dnd5e.surprised", {"actor": key, "round": 1}))
             else:
                 state = replace(state, turn_index=index, turn=Turn(key))
                 events.append(Event("dnd5e.turn", {"actor": key, "round": state.round}))
