@@ -1,0 +1,78 @@
+"""Shared checks of the campaign file for each rule system's tests: play a battle with the
+engine's own buttons, round-trip a campaign, refuse a damaged file with nothing written."""
+
+import copy
+import json
+
+import pytest
+from django.apps import apps
+from django.core.exceptions import ValidationError
+
+from battles import services as battle_services
+from battles.models import Battle
+from battles.plugins import plugin_for
+from kingdoms.portability import ImportRefused, campaign_export, campaign_import
+from warfare.engine.battle.registry import get_battle_system
+
+
+def play(user, battle: Battle, steps: int) -> Battle:
+    """Apply `steps` commands as the GM, each the first button some actor has (an action
+    before ending a turn), so that the battle has commands and events naming its pieces."""
+    system = get_battle_system(battle.system)
+    for _step in range(steps):
+        battle.refresh_from_db()
+        state = system.state_from_dict(battle.snapshot)
+        actors = list(plugin_for(battle.system).actor_factions(battle))
+        specs = [(actor, spec) for actor in actors for spec in system.legal_actions(state, actor)]
+        specs.sort(key=lambda pair: pair[1].key == "end_turn")
+        commands = [command for actor, spec in specs for command in spec.commands(actor)[:1]]
+        for command in commands:
+            try:
+                battle = battle_services.battle_act(
+                    user=user, campaign_id=battle.campaign_id, battle_id=battle.pk,
+                    expected_seq=battle.seq, command=command.to_dict(),
+                )[0]  # fmt: skip
+                break
+            except ValidationError:
+                continue
+        else:
+            break
+    battle.refresh_from_db()
+    return battle
+
+
+def without_export_time(document: dict) -> dict:
+    return {k: v for k, v in document.items() if k != "exported_at"}
+
+
+def round_trip(campaign, user):
+    """(the file, the imported campaign): the copy exports to the same file, and each of its
+    battles verifies (replaying its commands gives its board)."""
+    first = campaign_export(campaign)
+    copy_ = campaign_import(user=user, data=json.loads(json.dumps(first)))
+    assert copy_.pk != campaign.pk
+    assert without_export_time(campaign_export(copy_)) == without_export_time(first)
+    battles = list(Battle.objects.filter(campaign=copy_))
+    assert len(battles) == len(first["battles"])
+    assert all(battle_services.battle_verify(battle) for battle in battles)
+    return first, copy_
+
+
+def row_counts() -> dict[str, int]:
+    """The number of rows of every model of the project's apps."""
+    return {
+        model._meta.label: model.objects.count()
+        for app in ("kingdoms", "warfare", "battles", "gurps4e", "gurps3e", "dnd5e")
+        for model in apps.get_app_config(app).get_models()
+    }
+
+
+def assert_refused(document: dict, user, change, message: str) -> None:
+    """`change(copy of document)` makes a file the import refuses with `message`; nothing is
+    written."""
+    damaged = copy.deepcopy(document)
+    change(damaged)
+    before = row_counts()
+    with pytest.raises(ImportRefused, match=message):
+        campaign_import(user=user, data=json.loads(json.dumps(damaged)))
+    assert row_counts() == before
