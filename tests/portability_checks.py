@@ -7,6 +7,8 @@ import json
 import pytest
 from django.apps import apps
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from battles import services as battle_services
 from battles.models import Battle
@@ -76,3 +78,30 @@ def assert_refused(document: dict, user, change, message: str) -> None:
     with pytest.raises(ImportRefused, match=message):
         campaign_import(user=user, data=json.loads(json.dumps(damaged)))
     assert row_counts() == before
+
+
+def export_queries(campaign) -> int:
+    """How many queries exporting `campaign` (fetched with its creator) takes."""
+    campaign = type(campaign).objects.select_related("created_by").get(pk=campaign.pk)
+    with CaptureQueriesContext(connection) as queries:
+        campaign_export(campaign)
+    return len(queries)
+
+
+def clone_battle(battle: Battle) -> Battle:
+    """Another battle with the same setup, commands and events (for query counts)."""
+    commands = list(battle.commands.order_by("pk"))
+    events = list(battle.events.order_by("pk"))
+    battle.pk = None
+    battle.save()
+    by_old = {}
+    for command in commands:
+        old = command.pk
+        command.pk, command.battle = None, battle
+        command.save()
+        by_old[old] = command
+    for event in events:
+        event.pk, event.battle = None, battle
+        event.command = by_old.get(event.command_id)
+        event.save()
+    return battle

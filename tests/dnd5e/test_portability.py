@@ -9,7 +9,13 @@ from django.urls import reverse
 
 from battles.models import Battle
 from kingdoms.portability import campaign_export
-from tests.portability_checks import assert_refused, play, round_trip
+from tests.portability_checks import (
+    assert_refused,
+    clone_battle,
+    export_queries,
+    play,
+    round_trip,
+)
 from warfare.dnd5e.models import Army, Creature, Solo, Unit
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +152,14 @@ def test_the_import_page_refuses_a_damaged_dnd5e_file_with_400(client, gm, playe
     assert response.status_code == 400
     assert "no creature “nobody” in the file" in response.content.decode()
     assert Solo.objects.count() == before
+
+
+def test_the_export_takes_as_many_queries_for_more_armies_and_battles(gm, played, horde):
+    before = export_queries(played.campaign)
+    clone_battle(played)
+    army = Army.objects.create(campaign=played.campaign, faction=horde.faction, name="Second")
+    orc = Creature.objects.get(campaign=played.campaign, key="orc")
+    chief = Solo.objects.create(army=army, name="Chief", creature=orc)
+    Unit.objects.create(army=army, name="More orcs", creature=orc, stands=3, commander=chief)
+    Unit.objects.create(army=army, name="Even more", creature=orc, stands=2)
+    assert export_queries(played.campaign) == before

@@ -8,7 +8,13 @@ from battles import services as battle_services
 from battles.gurps3e.board import apply_results
 from battles.models import Battle, BattleStatus
 from kingdoms.portability import campaign_export, campaign_import
-from tests.portability_checks import assert_refused, play, round_trip
+from tests.portability_checks import (
+    assert_refused,
+    clone_battle,
+    export_queries,
+    play,
+    round_trip,
+)
 from warfare.gurps3e.models import Character, Force, Reputation, Unit
 
 pytestmark = pytest.mark.django_db
@@ -115,3 +121,16 @@ DAMAGE = {
 def test_a_damaged_file_is_refused_and_nothing_is_written(gm, played, case):
     change, message = DAMAGE[case]
     assert_refused(campaign_export(played.campaign), gm, change, message)
+
+
+def test_the_export_takes_as_many_queries_for_more_forces_and_battles(gm, played, horde):
+    before = export_queries(played.campaign)
+    clone_battle(played)
+    force = Force.objects.create(campaign=played.campaign, faction=horde.faction, name="Second")
+    troop = Unit.objects.filter(force=horde).first().troop_type
+    Unit.objects.create(force=force, name="More raiders", troop_type=troop, men=50)
+    Unit.objects.create(force=force, name="Even more", troop_type=troop, men=60)
+    character = Character.objects.create(campaign=played.campaign, name="Vek",
+                                         faction=horde.faction)  # fmt: skip
+    Reputation.objects.create(character=character, value=-2)
+    assert export_queries(played.campaign) == before

@@ -11,7 +11,13 @@ from battles import services as battle_services
 from battles.gurps4e.services import gurps4e_apply_results
 from battles.models import Battle, BattleStatus
 from kingdoms.portability import campaign_export, campaign_import
-from tests.portability_checks import assert_refused, play, round_trip
+from tests.portability_checks import (
+    assert_refused,
+    clone_battle,
+    export_queries,
+    play,
+    round_trip,
+)
 from warfare.gurps4e.models import ElementType, Force, ForceElement
 
 pytestmark = pytest.mark.django_db
@@ -140,3 +146,15 @@ def test_a_version_2_file_of_a_gurps_campaign_still_imports(gm, gurps_world, leg
     copy_ = campaign_import(user=gm, data=json.loads(json.dumps(document)))
     assert copy_.rule_system == "gurps4e"
     assert not Force.objects.filter(campaign=copy_).exists()
+
+
+def test_the_export_takes_as_many_queries_for_more_forces_and_battles(gm, battle, horde):
+    before = export_queries(battle.campaign)
+    clone_battle(battle)
+    element_type = ElementType.objects.create(
+        campaign=battle.campaign, name="Scouts", tl=2, base_ts="1.5", classes=["Rec"]
+    )
+    force = Force.objects.create(campaign=battle.campaign, faction=horde.faction, name="Second")
+    ForceElement.objects.create(force=force, element_type=element_type, count=4)
+    ForceElement.objects.create(force=horde, element_type=element_type, count=2)
+    assert export_queries(battle.campaign) == before

@@ -130,6 +130,39 @@ def test_every_model_field_is_in_the_format():
         assert columns == set(fields) | references, model.__name__
 
 
+def test_every_column_of_the_other_rule_systems_is_in_the_format():
+    """Every model of the GURPS 4e, GURPS 3e and D&D 5e apps is in its hook's section, each
+    concrete field either carried or a reference."""
+    from django.apps import apps
+
+    from warfare.dnd5e import models as d5
+    from warfare.dnd5e import portability as d5p
+    from warfare.gurps3e import models as g3
+    from warfare.gurps3e import portability as g3p
+    from warfare.gurps4e import models as g4
+    from warfare.gurps4e import portability as g4p
+
+    sections = {
+        g4.ElementType: (g4p.ELEMENT_TYPE_FIELDS, {"id", "campaign"}),
+        g4.Force: (g4p.FORCE_FIELDS, {"id", "campaign", "faction"}),
+        g4.ForceElement: (g4p.ELEMENT_FIELDS, {"id", "force", "element_type"}),
+        g3.TroopType: (g3p.TROOP_TYPE_FIELDS, {"id", "campaign"}),
+        g3.Force: (g3p.FORCE_FIELDS, {"id", "campaign", "faction"}),
+        g3.Unit: (g3p.UNIT_FIELDS, {"id", "force", "troop_type"}),
+        g3.Character: (g3p.CHARACTER_FIELDS, {"id", "campaign", "faction", "owner"}),
+        g3.Reputation: (g3p.REPUTATION_FIELDS, {"id", "character"}),
+        d5.Creature: (d5p.CREATURE_FIELDS, {"id", "campaign"}),
+        d5.Army: (d5p.ARMY_FIELDS, {"id", "campaign", "faction"}),
+        d5.Solo: (d5p.SOLO_FIELDS, {"id", "army", "creature"}),
+        d5.Unit: (d5p.UNIT_FIELDS, {"id", "army", "creature", "commander"}),
+    }
+    for label in ("gurps4e", "gurps3e", "dnd5e"):
+        assert set(apps.get_app_config(label).get_models()) <= set(sections), label
+    for model, (fields, references) in sections.items():
+        columns = {f.name for f in model._meta.concrete_fields}
+        assert columns == set(fields) | references, model.__name__
+
+
 def test_members_without_an_account_here_are_skipped(rich, gm):
     data = campaign_export(rich)
     joined = data["exported_at"]
@@ -539,6 +572,23 @@ def test_a_version_1_file_still_imports(rich, gm):
     del document["battles"]
     copy_ = campaign_import(user=gm, data=document)
     assert campaign_export(copy_)["battles"] == []
+
+
+def test_a_version_2_file_still_imports_with_its_battles(gm):
+    """Version 2 (Pathfinder battles only, no other system's rows): the upgrade adds the
+    empty GURPS 4e, GURPS 3e and D&D 5e sections; both battles replay after import."""
+    raw = (DATA / "campaign-v2.json").read_bytes()
+    campaign = campaign_import(user=gm, data=parse_document(raw))
+    battles = Battle.objects.filter(campaign=campaign)
+    assert sorted(b.name for b in battles) == ["Battle of the Ford", "Skirmish at the Mill"]
+    assert all(battle_services.battle_verify(battle) for battle in battles)
+    document = campaign_export(campaign)
+    assert document["version"] == portability.VERSION == 3
+    assert (document["gurps4e"], document["gurps3e"], document["dnd5e"]) == (
+        {"element_types": [], "forces": []},
+        {"troop_types": [], "forces": [], "characters": []},
+        {"creatures": [], "armies": []},
+    )
 
 
 def _in_battle(*path_and_value, name="Battle of the Ford"):
