@@ -1,6 +1,6 @@
 """Campaign export and import: one versioned JSON document with everything of a campaign.
 
-Format ``warfare-campaign``, version 2. Top-level keys::
+Format ``warfare-campaign``, version 3. Top-level keys::
 
     format, version, exported_at
     campaign      {name, description, rule_system, narrative_warfare, created_by,
@@ -13,6 +13,9 @@ Format ``warfare-campaign``, version 2. Top-level keys::
                     created_at, updated_at}]
     log           [{faction, army, turn, code, data, actor, created_at}]
     recruitments  [{faction, started_by, army_type, ..., army, created_at, updated_at}]
+    gurps4e       {element_types, forces}               (warfare.gurps4e.portability)
+    gurps3e       {troop_types, forces, characters}     (warfare.gurps3e.portability)
+    dnd5e         {creatures, armies}                   (warfare.dnd5e.portability)
     battles       [{name, system, setup, seed, snapshot, seq, status, players_may_act,
                     outcome, created_by, created_at, updated_at,
                     commands: [{position, command, actor, created_at, undone_at}],
@@ -44,6 +47,25 @@ Import reads a file in four steps, all before anything is written: parse (size, 
 object, the format), upgrade (older format versions, `UPGRADES`), validate (the schema below,
 every reference, the models' own validation and, for Pathfinder, the rules), write (one
 transaction). A damaged or hostile file raises `ImportRefused` naming the problem.
+
+Other rule systems (version 3). Each of GURPS 4e, GURPS 3e and D&D 5e has a hook module,
+`warfare.<system>.portability` (`SYSTEM_HOOKS`), whose docstring describes its section and
+how its battles name their rows; this module orchestrates and calls, per system:
+``SCHEMA`` and ``EMPTY_SECTION`` (the section's shape, and what an upgrade from version 2
+adds); ``export_rows(campaign) -> (section, refs)`` ({kind: {database id: ref}}, a fixed
+number of queries); ``battle_user_ids(setup)`` (the users a setup names by id);
+``battle_out(battle, context)`` (a battle's JSON with ids as refs, names and usernames);
+``check_references(section, factions, path)`` and ``check_battle(battle, section, factions,
+path)`` (validation, before anything is written); ``usernames(section, battles)``;
+``build_rows(section, users, path)`` (unsaved rows, each validated); ``write_rows(campaign,
+rows, factions, users) -> refs`` ({kind: {ref: new id}}, inside the one transaction); and
+``battle_in(battle, context)`` (a battle's JSON with this installation's ids). Every section
+is written whatever the campaign's rule system, and every battle must be of that rule
+system. None of those engines derives dice from keys, so no roll needs pinning; a battle
+that names its pieces by key text ("u12") may order them by that text, so its import, like
+Pathfinder's engagement pairs, keeps the order its replay gives when nothing else differs
+(`_key_order_free`). Every imported battle is replayed and must give the board of the file.
+Version 2 files import with empty sections (`upgrade_2_to_3`).
 """
 
 import copy
@@ -922,7 +944,11 @@ def _unique(rows: list[dict], key: str, path: str) -> set:
 
 
 def _check_ref(value, known, path: str, what: str) -> None:
-    if value is not None and value not in known:
+    try:
+        found = value is None or value in known
+    except TypeError:  # a list or an object where a name or a ref belongs
+        found = False
+    if not found:
         raise _refuse(
             _("%(path)s: no %(what)s “%(value)s” in the file."), path=path, what=what, value=value
         )
@@ -1216,7 +1242,7 @@ def _build_rows(doc: dict[str, Any], *, user, users: dict) -> dict[str, Any]:
         battle = _build(Battle, b, BATTLE_FIELDS, path, created_by=users.get(b["created_by"]))
         try:
             get_battle_system(b["system"]).state_from_dict(b["snapshot"])
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError):
             raise _refuse(_("%(path)s: the board (snapshot) cannot be read."), path=path) from None
         commands = [
             _build(
@@ -1260,7 +1286,15 @@ def _replayed_snapshot(battle: Battle, commands: list[BattleCommand], path: str)
             system, battle.setup, battle.seed, [Command.from_dict(c.command) for c in live]
         )
         replayed = state.to_dict()
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RuntimeError):
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        IndexError,
+        RuntimeError,
+        ArithmeticError,
+    ):
         replayed = None
     if replayed == battle.snapshot:
         return battle.snapshot

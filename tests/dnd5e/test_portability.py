@@ -163,3 +163,12 @@ def test_the_export_takes_as_many_queries_for_more_armies_and_battles(gm, played
     Unit.objects.create(army=army, name="More orcs", creature=orc, stands=3, commander=chief)
     Unit.objects.create(army=army, name="Even more", creature=orc, stands=2)
     assert export_queries(played.campaign) == before
+
+
+def test_a_list_where_a_ref_belongs_is_refused(gm, played):
+    assert_refused(
+        campaign_export(played.campaign),
+        gm,
+        lambda d: d["battles"][0]["setup"]["sides"][1].update(army=[1]),
+        r"setup.sides\[1\].army: no army “\[1\]” in the file",
+    )
