@@ -1266,7 +1266,8 @@ def _build_rows(doc: dict[str, Any], *, user, users: dict) -> dict[str, Any]:
 
 def _key_order_free(value):
     """`value` with every list of strings sorted: an engine may order board keys by their
-    text ("u10" < "u9"), which new database ids change; nothing else may differ."""
+    text ("u10" < "u9"), which new database ids change; nothing else may differ. (Only for
+    the hook systems: the stored board is then the replay's, never the file's.)"""
     if isinstance(value, dict):
         return {k: _key_order_free(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -1302,7 +1303,11 @@ def _replayed_snapshot(battle: Battle, commands: list[BattleCommand], path: str)
         battle.snapshot
     ):
         return replayed
-    if replayed is not None and _key_order_free(replayed) == _key_order_free(battle.snapshot):
+    if (
+        replayed is not None
+        and battle.system in SYSTEM_HOOKS
+        and _key_order_free(replayed) == _key_order_free(battle.snapshot)
+    ):
         return replayed
     raise _refuse(
         _(

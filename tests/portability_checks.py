@@ -9,6 +9,7 @@ from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils.html import strip_tags
 
 from battles import services as battle_services
 from battles.models import Battle
@@ -105,3 +106,16 @@ def clone_battle(battle: Battle) -> Battle:
         event.command = by_old.get(event.command_id)
         event.save()
     return battle
+
+
+def page_text(client, url: str) -> str:
+    """The text a page shows (tags, and with them ids in links and attributes, removed)."""
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return " ".join(strip_tags(response.content.decode()).split())
+
+
+def assert_same_pages(client, pairs) -> None:
+    """Each (source URL, copy URL) pair shows the same text."""
+    for source, copy_ in pairs:
+        assert page_text(client, copy_) == page_text(client, source), copy_

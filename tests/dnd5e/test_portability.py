@@ -11,6 +11,7 @@ from battles.models import Battle
 from kingdoms.portability import campaign_export
 from tests.portability_checks import (
     assert_refused,
+    assert_same_pages,
     clone_battle,
     export_queries,
     play,
@@ -55,12 +56,26 @@ def test_a_campaign_with_a_played_battle_round_trips_and_the_battle_verifies(
         assert Unit.objects.get(pk=unit["unit_id"]).army.campaign == copy_
     for solo in side["solos"]:
         assert solo["key"] == f"s{solo['solo_id']}"
-    # The same board: the snapshot is the source's with the keys renamed.
-    names = {u.name for u in units}
+    # The same pages and the same board.
     client.force_login(gm)
-    page = client.get(reverse("battles:board", args=[copy_.pk, battle.pk]))
-    assert page.status_code == 200
-    assert all(name in page.content.decode() for name in names)
+    source, target = played.campaign.pk, copy_.pk
+    armies = {a.name: a.pk for a in Army.objects.filter(campaign=copy_)}
+    assert_same_pages(
+        client,
+        [
+            (reverse(name, args=[source]), reverse(name, args=[target]))
+            for name in ("dnd5e:army-list", "dnd5e:creatures")
+        ]
+        + [
+            (reverse("dnd5e:army-detail", args=[source, a.pk]),
+             reverse("dnd5e:army-detail", args=[target, armies[a.name]]))
+            for a in Army.objects.filter(campaign=played.campaign)
+        ]
+        + [
+            (reverse("battles:board", args=[source, played.pk]),
+             reverse("battles:board", args=[target, battle.pk]))
+        ],
+    )  # fmt: skip
 
 
 def test_file_keys_are_refs_not_database_ids(gm, played):
@@ -172,3 +187,23 @@ def test_a_list_where_a_ref_belongs_is_refused(gm, played):
         lambda d: d["battles"][0]["setup"]["sides"][1].update(army=[1]),
         r"setup.sides\[1\].army: no army “\[1\]” in the file",
     )
+
+
+def test_keys_inside_codes_are_mapped_too():
+    """A solo's spell uses are keyed "s4:fireball"; a stand is "u9.2"; names stay text."""
+    from warfare.dnd5e import portability as hook
+
+    doc = {
+        "setup": {"sides": []},
+        "snapshot": {"spell_uses": {"s4:fireball": 1}, "order": ["u9", "s4"]},
+        "outcome": None,
+        "commands": [{"command": {"actor": "u9", "params": {"piece": "u9.2", "target": "s4"}}}],
+        "events": [{"params": {"name": "u9", "creature": "s4", "target": "sq:2:3"}}],
+    }
+    context = {"units": {9: 3}, "solos": {4: 1}, "armies": {}, "factions": {}}
+    out = hook.battle_out(doc, context)
+    assert out["snapshot"] == {"spell_uses": {"s1:fireball": 1}, "order": ["u3", "s1"]}
+    assert out["commands"][0]["command"] == {
+        "actor": "u3", "params": {"piece": "u3.2", "target": "s1"}
+    }  # fmt: skip
+    assert out["events"][0]["params"] == {"name": "u9", "creature": "s4", "target": "sq:2:3"}

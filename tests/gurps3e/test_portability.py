@@ -3,6 +3,7 @@ units, characters with their owners and reputation, and battles whose board keys
 "c<id>") are file refs."""
 
 import pytest
+from django.urls import reverse
 
 from battles import services as battle_services
 from battles.gurps3e.board import apply_results
@@ -10,6 +11,7 @@ from battles.models import Battle, BattleStatus
 from kingdoms.portability import campaign_export, campaign_import
 from tests.portability_checks import (
     assert_refused,
+    assert_same_pages,
     clone_battle,
     export_queries,
     play,
@@ -50,6 +52,32 @@ def test_a_campaign_with_a_finished_battle_round_trips_and_applies_to_its_own_un
     pc = next(pc for pc in battle.setup["pcs"] if pc["name"] == "Aldric")
     assert (pc["key"], pc["character"], pc["owner"]) == (
         f"c{new_aldric.pk}", new_aldric.pk, player.pk,
+    )  # fmt: skip
+    # The same pages and the same board.
+    client.force_login(gm)
+    source, target = played.campaign.pk, copy_.pk
+    forces = {f.name: f.pk for f in Force.objects.filter(campaign=copy_)}
+    characters = {c.name: c.pk for c in Character.objects.filter(campaign=copy_)}
+    assert_same_pages(
+        client,
+        [
+            (reverse(name, args=[source]), reverse(name, args=[target]))
+            for name in ("gurps3e:force-list", "gurps3e:troop-types", "gurps3e:character-list")
+        ]
+        + [
+            (reverse("gurps3e:force-detail", args=[source, f.pk]),
+             reverse("gurps3e:force-detail", args=[target, forces[f.name]]))
+            for f in Force.objects.filter(campaign=played.campaign)
+        ]
+        + [
+            (reverse("gurps3e:character-detail", args=[source, c.pk]),
+             reverse("gurps3e:character-detail", args=[target, characters[c.name]]))
+            for c in Character.objects.filter(campaign=played.campaign)
+        ]
+        + [
+            (reverse("battles:board", args=[source, played.pk]),
+             reverse("battles:board", args=[target, battle.pk]))
+        ],
     )  # fmt: skip
     # The results of the imported battle go to the imported units, not the source's.
     before = {u.pk: u.men for u in Unit.objects.filter(force__campaign=played.campaign)}
@@ -134,3 +162,23 @@ def test_the_export_takes_as_many_queries_for_more_forces_and_battles(gm, played
                                          faction=horde.faction)  # fmt: skip
     Reputation.objects.create(character=character, value=-2)
     assert export_queries(played.campaign) == before
+
+
+def test_keys_inside_codes_are_mapped_too():
+    """A Glory term ("glory.c7") and a roll's purpose ("morale:u9") name pieces as well."""
+    from warfare.gurps3e import portability as hook
+
+    doc = {
+        "setup": {"sides": [], "pcs": []},
+        "snapshot": {"terms": [["glory.c7", 2]], "routed": ["u9", "u10"]},
+        "outcome": None,
+        "commands": [{"command": {"actor": "c7", "kind": "choose_risk", "params": {}}}],
+        "events": [{"params": {"purpose": "morale:u9", "name": "c7", "unit": "u55"}}],
+    }
+    context = {"units": {9: 1, 10: 2}, "characters": {7: 1}, "factions": {}, "forces": {},
+               "users": {}}  # fmt: skip
+    out = hook.battle_out(doc, context)
+    assert out["snapshot"] == {"terms": [["glory.c1", 2]], "routed": ["u1", "u2"]}
+    assert out["commands"][0]["command"]["actor"] == "c1"
+    # A name is text; a unit deleted since is "u-1".
+    assert out["events"][0]["params"] == {"purpose": "morale:u1", "name": "c7", "unit": "u-1"}

@@ -13,6 +13,7 @@ from battles.models import Battle, BattleStatus
 from kingdoms.portability import campaign_export, campaign_import
 from tests.portability_checks import (
     assert_refused,
+    assert_same_pages,
     clone_battle,
     export_queries,
     play,
@@ -66,9 +67,26 @@ def test_a_campaign_with_a_played_battle_round_trips_and_the_battle_verifies(
     assert file_side["pcs"][0]["owner"] == "player"
     # The battle's copy of the force keeps its row keys (labels inside the battle).
     assert side["force"] == battle.setup["sides"]["a"]["force"]
+    # The same pages (TS, rows) and the same board.
     client.force_login(gm)
-    page = client.get(reverse("battles:board", args=[copy_.pk, imported.pk]))
-    assert page.status_code == 200 and "Legion" in page.content.decode()
+    source, target = battle.campaign.pk, copy_.pk
+    forces = {f.name: f.pk for f in Force.objects.filter(campaign=copy_)}
+    assert_same_pages(
+        client,
+        [
+            (reverse(name, args=[source]), reverse(name, args=[target]))
+            for name in ("gurps4e:force-list", "gurps4e:element-types")
+        ]
+        + [
+            (reverse("gurps4e:force-detail", args=[source, f.pk]),
+             reverse("gurps4e:force-detail", args=[target, forces[f.name]]))
+            for f in Force.objects.filter(campaign=battle.campaign)
+        ]
+        + [
+            (reverse("battles:board", args=[source, battle.pk]),
+             reverse("battles:board", args=[target, imported.pk]))
+        ],
+    )  # fmt: skip
 
 
 def test_results_of_an_imported_battle_go_to_the_imported_forces(gm, battle, legion):

@@ -41,7 +41,8 @@ ARMY_FIELDS = ("name", "notes", "version", "created_at")
 SOLO_FIELDS = ("name", "pc", "hp", "dead")
 UNIT_FIELDS = ("name", "kind", "configuration", "stands")
 
-PATTERN = re.compile(r"([us])(-?[0-9]+)((?:\.[0-9]+)?)")
+#: A board key, alone or inside a code: "u12", "u12.3", "s4", "s4:fireball" (spell uses).
+PATTERN = re.compile(r"(?P<pre>)(?P<kind>[us])(?P<id>-?[0-9]+)(?P<post>(?:\.[0-9]+)?(?::\S+)?)")
 SKIP = frozenset({"name", "label", "creature", "creatures"})
 
 _rows = core.LIMITS["system_rows"]
@@ -162,11 +163,11 @@ def battle_out(doc: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
     orphans: dict[str, dict[int, int]] = {"u": {}, "s": {}}
 
     def convert(match, path):
-        prefix, number, rest = match.groups()
-        ref = tables[prefix].get(int(number))
+        kind, number = match["kind"], int(match["id"])
+        ref = tables[kind].get(number)
         if ref is None:
-            ref = orphans[prefix].setdefault(int(number), -len(orphans[prefix]) - 1)
-        return f"{prefix}{ref}{rest}"
+            ref = orphans[kind].setdefault(number, -len(orphans[kind]) - 1)
+        return f"{match['pre']}{kind}{ref}{match['post']}"
 
     doc = core.map_battle_parts(
         doc, lambda value, path: core.map_piece_keys(value, PATTERN, convert, SKIP)
@@ -222,8 +223,8 @@ def check_battle(battle: dict[str, Any], section: dict[str, Any], factions: set,
     what = {"u": _("unit"), "s": _("solo")}
 
     def convert(match, where):
-        prefix, number, _rest = match.groups()
-        if int(number) > 0 and int(number) not in tables[prefix]:
+        prefix, number = match["kind"], int(match["id"])
+        if number > 0 and number not in tables[prefix]:
             raise core._refuse(
                 _("%(path)s: no %(what)s “%(value)s” in the file."),
                 path=f"{path}.{where}",
@@ -329,10 +330,10 @@ def battle_in(doc: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
     tables = {"u": context["units"], "s": context["solos"]}
 
     def convert(match, path):
-        prefix, number, rest = match.groups()
-        if int(number) <= 0:
+        kind, number = match["kind"], int(match["id"])
+        if number <= 0:
             return match.group(0)
-        return f"{prefix}{tables[prefix][int(number)]}{rest}"
+        return f"{match['pre']}{kind}{tables[kind][number]}{match['post']}"
 
     doc = core.map_battle_parts(
         doc, lambda value, path: core.map_piece_keys(value, PATTERN, convert, SKIP)

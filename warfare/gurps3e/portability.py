@@ -43,7 +43,9 @@ CHARACTER_FIELDS = (
 )  # fmt: skip
 REPUTATION_FIELDS = ("value", "expires", "source")
 
-PATTERN = re.compile(r"([uc])(-?[0-9]+)")
+#: A board key, alone or inside a code: "u12", "c3", "glory.c3" (a Glory term), "morale:u12"
+#: (a roll's purpose).
+PATTERN = re.compile(r"(?P<pre>(?:[a-z_]+[.:])?)(?P<kind>[uc])(?P<id>-?[0-9]+)(?P<post>)")
 SKIP = frozenset({"name", "troop_type", "commander", "source", "notes"})
 
 _rows = core.LIMITS["system_rows"]
@@ -182,11 +184,11 @@ def battle_out(doc: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
     orphans: dict[str, dict[int, int]] = {"u": {}, "c": {}}
 
     def convert(match, path):
-        prefix, number = match.groups()
-        ref = tables[prefix].get(int(number))
+        kind, number = match["kind"], int(match["id"])
+        ref = tables[kind].get(number)
         if ref is None:
-            ref = orphans[prefix].setdefault(int(number), -len(orphans[prefix]) - 1)
-        return f"{prefix}{ref}"
+            ref = orphans[kind].setdefault(number, -len(orphans[kind]) - 1)
+        return f"{match['pre']}{kind}{ref}{match['post']}"
 
     doc = core.map_battle_parts(
         doc, lambda value, path: core.map_piece_keys(value, PATTERN, convert, SKIP)
@@ -230,8 +232,8 @@ def check_battle(battle: dict[str, Any], section: dict[str, Any], factions: set,
     what = {"u": _("unit"), "c": _("character")}
 
     def convert(match, where):
-        prefix, number = match.groups()
-        if int(number) > 0 and int(number) not in tables[prefix]:
+        prefix, number = match["kind"], int(match["id"])
+        if number > 0 and number not in tables[prefix]:
             raise core._refuse(
                 _("%(path)s: no %(what)s “%(value)s” in the file."),
                 path=f"{path}.{where}",
@@ -350,10 +352,10 @@ def battle_in(doc: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
     tables = {"u": context["units"], "c": context["characters"]}
 
     def convert(match, path):
-        prefix, number = match.groups()
-        if int(number) <= 0:
+        kind, number = match["kind"], int(match["id"])
+        if number <= 0:
             return match.group(0)
-        return f"{prefix}{tables[prefix][int(number)]}"
+        return f"{match['pre']}{kind}{tables[kind][number]}{match['post']}"
 
     def owner(username):
         user = context["users"].get(username)
