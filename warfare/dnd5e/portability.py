@@ -13,7 +13,8 @@ a unit's `commander` is the ref of a solo of its own army.
 
 Battles. The board keys a unit "u<unit id>", its stands "u<unit id>.<n>" and a solo
 "s<solo id>", wherever they occur (setup, snapshot, outcome, commands, event params; values
-and object keys alike): in the file the id is the row's ref. Text that is not a key (`SKIP`:
+and object keys alike, and a solo's spell uses "s<id>:<spell>"): in the file the id is the
+row's ref. Text that is not a key (`SKIP`:
 names, labels, stat blocks) is never read as one. A piece whose row was deleted after the
 battle keeps a key with a negative number ("u-1", numbered per battle), which no row has:
 the battle still replays, and applying its results skips that piece. The setup's own ids are

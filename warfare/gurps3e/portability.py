@@ -14,8 +14,9 @@ character's owner by username (null when that user has no account here); forces,
 characters by refs, numbers local to the file (units numbered over the whole file).
 
 Battles. The board keys a unit "u<unit id>" and a character "c<character id>", wherever they
-occur (setup, snapshot, outcome, commands, event params; values and object keys alike): in
-the file the id is the row's ref. Text that is not a key (`SKIP`: names, troop types,
+occur (setup, snapshot, outcome, commands, event params; values and object keys alike, and
+inside a code: a Glory term "glory.c<id>", a roll's purpose "morale:u<id>"): in the file the
+id is the row's ref. Text that is not a key (`SKIP`: names, troop types,
 commanders, reputation sources) is never read as one. A unit or character deleted after the
 battle keeps a key with a negative number ("u-1", numbered per battle), which no row has:
 the battle still replays, and applying its results skips it. The setup's own ids are mapped
