@@ -60,11 +60,12 @@ path)`` (validation, before anything is written); ``usernames(section, battles)`
 ``build_rows(section, users, path)`` (unsaved rows, each validated); ``write_rows(campaign,
 rows, factions, users) -> refs`` ({kind: {ref: new id}}, inside the one transaction); and
 ``battle_in(battle, context)`` (a battle's JSON with this installation's ids). Every section
-is written whatever the campaign's rule system, and every battle must be of that rule
-system. None of those engines derives dice from keys, so no roll needs pinning; a battle
-that names its pieces by key text ("u12") may order them by that text, so its import, like
-Pathfinder's engagement pairs, keeps the order its replay gives when nothing else differs
-(`_key_order_free`). Every imported battle is replayed and must give the board of the file.
+is written whatever the campaign's rule system (as the database holds them), and so is every
+battle of a system with a board. None of those engines derives dice from keys, so no roll
+needs pinning; a battle that names its pieces by key text ("u12") may order them by that
+text, so its import, like Pathfinder's engagement pairs, keeps the order its replay gives
+when nothing else differs (`_key_order_free`). Every imported battle is replayed and must
+give the board of the file.
 Version 2 files import with empty sections (`upgrade_2_to_3`).
 """
 
@@ -639,7 +640,7 @@ def upgrade_2_to_3(document: dict[str, Any]) -> dict[str, Any]:
     battles; version 2 wrote Pathfinder battles only, and no such rows."""
     doc = dict(document)
     for key in SYSTEM_HOOKS:
-        doc.setdefault(key, _systems()[key].EMPTY_SECTION)
+        doc.setdefault(key, copy.deepcopy(_systems()[key].EMPTY_SECTION))
     doc["version"] = 3
     return doc
 
@@ -984,13 +985,11 @@ def _check_references(doc: dict[str, Any]) -> None:
     for key, hook in _systems().items():
         hook.check_references(doc[key], factions, key)
     sections = {key: doc[key] for key in SYSTEM_HOOKS}
-    _check_battles(doc["battles"], factions, armies, doc["campaign"]["rule_system"], sections)
+    _check_battles(doc["battles"], factions, armies, sections)
 
 
-def _check_battles(
-    battles: list[dict], factions: set, armies: set, rule_system: str, sections: dict
-) -> None:
-    """Totals, each battle's system (the campaign's), live positions, event commands; a
+def _check_battles(battles: list[dict], factions: set, armies: set, sections: dict) -> None:
+    """Totals, each battle's system (one with a board), live positions, event commands; a
     Pathfinder battle's setup and every army key in its JSON (a ref of an army of the file),
     another system's setup and references by its hook (`check_battle`)."""
     for what in ("commands", "events"):
@@ -1021,9 +1020,9 @@ def _check_battles(
     systems = _systems()
     for index, battle in enumerate(battles):
         path = f"battles[{index}]"
-        if battle["system"] != rule_system:
+        if battle["system"] not in (RuleSystem.PF2E, *systems):
             raise _refuse(
-                _("%(path)s: a battle of another rule system (%(system)s)."),
+                _("%(path)s: no battle board for the rule system “%(system)s”."),
                 path=path,
                 system=battle["system"],
             )

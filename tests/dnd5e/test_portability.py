@@ -141,9 +141,13 @@ DAMAGE = {
         lambda d: d["battles"][0]["snapshot"].update(round=99),
         r"replaying the commands of the battle",
     ),
-    "a battle of another system": (
+    "a battle of a system without a board": (
+        lambda d: d["battles"][0].update(system="chess"),
+        r"battles\[0\]: no battle board for the rule system “chess”",
+    ),
+    "a D&D 5e battle passed off as GURPS 4e": (
         lambda d: d["battles"][0].update(system="gurps4e"),
-        r"a battle of another rule system \(gurps4e\)",
+        r"battles\[0\].setup.sides: expected an object with the sides a and b",
     ),
 }
 
