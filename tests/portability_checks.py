@@ -7,8 +7,10 @@ import json
 import pytest
 from django.apps import apps
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils.html import strip_tags
 
 from battles import services as battle_services
@@ -119,3 +121,16 @@ def assert_same_pages(client, pairs) -> None:
     """Each (source URL, copy URL) pair shows the same text."""
     for source, copy_ in pairs:
         assert page_text(client, copy_) == page_text(client, source), copy_
+
+
+def assert_import_page_refuses(client, user, document: dict, message: str) -> None:
+    """The import page answers a damaged file with 400 and `message`; nothing is written."""
+    client.force_login(user)
+    before = row_counts()
+    upload = SimpleUploadedFile(
+        "campaign.json", json.dumps(document).encode(), content_type="application/json"
+    )
+    response = client.post(reverse("kingdoms:campaign-import"), {"file": upload})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert row_counts() == before

@@ -1,15 +1,13 @@
 """A D&D 5e campaign in the campaign file (format version 3): creatures, armies, units and
 solos, and battles whose board keys ("u<id>", "u<id>.<n>", "s<id>") are file refs."""
 
-import json
-
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from battles.models import Battle
 from kingdoms.portability import campaign_export
 from tests.portability_checks import (
+    assert_import_page_refuses,
     assert_refused,
     assert_same_pages,
     clone_battle,
@@ -161,16 +159,7 @@ def test_a_damaged_file_is_refused_and_nothing_is_written(gm, played, case):
 def test_the_import_page_refuses_a_damaged_dnd5e_file_with_400(client, gm, played):
     document = campaign_export(played.campaign)
     document["dnd5e"]["armies"][0]["solos"][0]["creature"] = "nobody"
-    client.force_login(gm)
-    before = Solo.objects.count()
-    upload = json.dumps(document).encode()
-    response = client.post(
-        reverse("kingdoms:campaign-import"),
-        {"file": SimpleUploadedFile("c.json", upload, content_type="application/json")},
-    )
-    assert response.status_code == 400
-    assert "no creature “nobody” in the file" in response.content.decode()
-    assert Solo.objects.count() == before
+    assert_import_page_refuses(client, gm, document, "no creature “nobody” in the file")
 
 
 def test_the_export_takes_as_many_queries_for_more_armies_and_battles(gm, played, horde):

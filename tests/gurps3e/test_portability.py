@@ -10,6 +10,7 @@ from battles.gurps3e.board import apply_results
 from battles.models import Battle, BattleStatus
 from kingdoms.portability import campaign_export, campaign_import
 from tests.portability_checks import (
+    assert_import_page_refuses,
     assert_refused,
     assert_same_pages,
     clone_battle,
@@ -182,3 +183,10 @@ def test_keys_inside_codes_are_mapped_too():
     assert out["commands"][0]["command"]["actor"] == "c1"
     # A name is text; a unit deleted since is "u-1".
     assert out["events"][0]["params"] == {"purpose": "morale:u1", "name": "c7", "unit": "u-1"}
+
+
+def test_the_import_page_refuses_a_damaged_gurps3e_file_with_400(client, gm, played):
+    document = campaign_export(played.campaign)
+    document["battles"][0]["setup"]["pcs"][0]["character"] = 42
+    message = "battles[0].setup.pcs[0].character: no character “42” in the file"
+    assert_import_page_refuses(client, gm, document, message)

@@ -12,6 +12,7 @@ from battles.gurps4e.services import gurps4e_apply_results
 from battles.models import Battle, BattleStatus
 from kingdoms.portability import campaign_export, campaign_import
 from tests.portability_checks import (
+    assert_import_page_refuses,
     assert_refused,
     assert_same_pages,
     clone_battle,
@@ -176,3 +177,10 @@ def test_the_export_takes_as_many_queries_for_more_forces_and_battles(gm, battle
     ForceElement.objects.create(force=force, element_type=element_type, count=4)
     ForceElement.objects.create(force=horde, element_type=element_type, count=2)
     assert export_queries(battle.campaign) == before
+
+
+def test_the_import_page_refuses_a_damaged_gurps4e_file_with_400(client, gm, battle):
+    document = campaign_export(battle.campaign)
+    document["gurps4e"]["forces"][0]["faction"] = "Nobody"
+    message = "gurps4e.forces[0].faction: no faction “Nobody” in the file"
+    assert_import_page_refuses(client, gm, document, message)
