@@ -1,6 +1,6 @@
 """Campaign export and import: one versioned JSON document with everything of a campaign.
 
-Format ``warfare-campaign``, version 2. Top-level keys::
+Format ``warfare-campaign``, version 3. Top-level keys::
 
     format, version, exported_at
     campaign      {name, description, rule_system, narrative_warfare, created_by,
@@ -13,6 +13,9 @@ Format ``warfare-campaign``, version 2. Top-level keys::
                     created_at, updated_at}]
     log           [{faction, army, turn, code, data, actor, created_at}]
     recruitments  [{faction, started_by, army_type, ..., army, created_at, updated_at}]
+    gurps4e       {element_types, forces}               (warfare.gurps4e.portability)
+    gurps3e       {troop_types, forces, characters}     (warfare.gurps3e.portability)
+    dnd5e         {creatures, armies}                   (warfare.dnd5e.portability)
     battles       [{name, system, setup, seed, snapshot, seq, status, players_may_act,
                     outcome, created_by, created_at, updated_at,
                     commands: [{position, command, actor, created_at, undone_at}],
@@ -44,13 +47,36 @@ Import reads a file in four steps, all before anything is written: parse (size, 
 object, the format), upgrade (older format versions, `UPGRADES`), validate (the schema below,
 every reference, the models' own validation and, for Pathfinder, the rules), write (one
 transaction). A damaged or hostile file raises `ImportRefused` naming the problem.
+
+Other rule systems (version 3). Each of GURPS 4e, GURPS 3e and D&D 5e has a hook module,
+`warfare.<system>.portability` (`SYSTEM_HOOKS`), whose docstring describes its section and
+how its battles name their rows; this module orchestrates and calls, per system:
+``SCHEMA`` and ``EMPTY_SECTION`` (the section's shape, and what an upgrade from version 2
+adds); ``export_rows(campaign) -> (section, refs)`` ({kind: {database id: ref}}, a fixed
+number of queries); ``battle_user_ids(setup)`` (the users a setup names by id);
+``battle_out(battle, context)`` (a battle's JSON with ids as refs, names and usernames);
+``check_references(section, factions, path)`` and ``check_battle(battle, section, factions,
+path)`` (validation, before anything is written); ``usernames(section, battles)``;
+``build_rows(section, users, path)`` (unsaved rows, each validated); ``write_rows(campaign,
+rows, factions, users) -> refs`` ({kind: {ref: new id}}, inside the one transaction); and
+``battle_in(battle, context)`` (a battle's JSON with this installation's ids). Every section
+is written whatever the campaign's rule system (as the database holds them), and so is every
+battle of a system with a board. None of those engines derives dice from keys, so no roll
+needs pinning; a battle that names its pieces by key text ("u12") may order them by that
+text, so its import, like Pathfinder's engagement pairs, keeps the order its replay gives
+when nothing else differs (`_key_order_free`). Every imported battle is replayed and must
+give the board of the file.
+Version 2 files import with empty sections (`upgrade_2_to_3`).
 """
 
 import copy
+import importlib
 import json
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
+from decimal import Decimal
+from types import ModuleType
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -81,7 +107,7 @@ from .models import (
 )
 
 FORMAT = "warfare-campaign"
-VERSION = 2
+VERSION = 3
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_TEXT = 100_000
@@ -96,7 +122,13 @@ LIMITS = {
     # Totals over all battles of the file (each battle's own list has the same limit).
     "battle_commands": 100_000,
     "battle_events": 100_000,
+    # Each list of a rule system's section (forces, units, characters, creatures...).
+    "system_rows": 10_000,
 }
+
+# The rule systems whose persistent data and battles a hook module exports and imports: the
+# module `warfare.<key>.portability` (see `_systems`). Pathfinder is built in here.
+SYSTEM_HOOKS = ("gurps4e", "gurps3e", "dnd5e")
 
 # The model fields each section carries, beyond its references. A test checks that every
 # concrete field of these models is either here or a reference: a new column must be added
@@ -171,10 +203,17 @@ class ImportRefused(ValidationError):
 # --- Export -------------------------------------------------------------------------------------
 
 
+def _systems() -> dict[str, ModuleType]:
+    """{rule system: its hook module}. Imported on first use: the hooks import this module."""
+    return {key: importlib.import_module(f"warfare.{key}.portability") for key in SYSTEM_HOOKS}
+
+
 def _value(instance, name: str) -> Any:
     value = getattr(instance, name)
     if isinstance(value, datetime):
         return value.astimezone(UTC).isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
     return value
 
 
@@ -275,29 +314,39 @@ def _engagements_by_ref(snapshot):
     return {**snapshot, "engagements": sorted(sorted(p) for p in pairs)}
 
 
-def _export_battles(campaign: Campaign, army_refs: dict[int, int | None], factions) -> list:
-    # Pathfinder battles only: another system's battle names its forces by database id, and
-    # the file does not carry those forces (yet).
+def _export_battles(
+    campaign: Campaign, army_refs: dict[int, int | None], factions, hooks: dict[str, Any]
+) -> list:
+    """Every battle of `campaign`: a Pathfinder battle's army keys become army refs here,
+    another system's database ids are mapped by its hook (`battle_out`, with the refs of
+    its section in `hooks[system]`)."""
     battles = list(
-        Battle.objects.filter(campaign=campaign, system=RuleSystem.PF2E)
-        .select_related("created_by")
-        .order_by("pk")
+        Battle.objects.filter(campaign=campaign).select_related("created_by").order_by("pk")
     )
     commands: dict[int, list[BattleCommand]] = {}
     for command in (
-        BattleCommand.objects.filter(battle__campaign=campaign, battle__system=RuleSystem.PF2E)
+        BattleCommand.objects.filter(battle__campaign=campaign)
         .select_related("actor")
         .order_by("battle_id", "pk")
     ):
         commands.setdefault(command.battle_id, []).append(command)
     events: dict[int, list[BattleEvent]] = {}
-    pf2e_events = BattleEvent.objects.filter(
-        battle__campaign=campaign, battle__system=RuleSystem.PF2E
-    )
-    for event in pf2e_events.order_by("battle_id", "pk"):
+    for event in BattleEvent.objects.filter(battle__campaign=campaign).order_by("battle_id", "pk"):
         events.setdefault(event.battle_id, []).append(event)
     keys = _lookup({str(pk): str(ref) for pk, ref in army_refs.items()})
     faction_names = {f.pk: f.name for f in factions}
+    systems = _systems()
+    user_ids = {
+        pk
+        for battle in battles
+        if battle.system in systems
+        for pk in systems[battle.system].battle_user_ids(battle.setup)
+    }
+    usernames = (
+        dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
+        if user_ids
+        else {}
+    )
 
     def setup_doc(setup):
         setup = _map_battle_json(setup, keys)
@@ -310,35 +359,86 @@ def _export_battles(campaign: Campaign, army_refs: dict[int, int | None], factio
     result = []
     for battle in battles:
         index = {c.pk: i for i, c in enumerate(commands.get(battle.pk, []))}
-        setup, snapshot = _pin_initiative(
+        doc = {
+            **_fields(battle, BATTLE_FIELDS),
+            "created_by": _username(battle.created_by),
+            "setup": battle.setup,
+            "snapshot": battle.snapshot,
+            "outcome": battle.outcome,
+            "commands": [
+                {
+                    **_fields(c, BATTLE_COMMAND_FIELDS),
+                    "command": c.command,
+                    "actor": _username(c.actor),
+                }
+                for c in commands.get(battle.pk, [])
+            ],
+            "events": [
+                {
+                    "command": index[e.command_id] if e.command_id is not None else None,
+                    **_fields(e, BATTLE_EVENT_FIELDS),
+                    "params": e.params,
+                }
+                for e in events.get(battle.pk, [])
+            ],
+        }
+        if battle.system in systems:
+            context = {"factions": faction_names, "users": usernames, **hooks[battle.system]}
+            result.append(systems[battle.system].battle_out(doc, context))
+            continue
+        doc["setup"], doc["snapshot"] = _pin_initiative(
             setup_doc(battle.setup), _engagements_by_ref(_map_battle_json(battle.snapshot, keys))
         )
-        result.append(
-            {
-                **_fields(battle, BATTLE_FIELDS),
-                "created_by": _username(battle.created_by),
-                "setup": setup,
-                "snapshot": snapshot,
-                "outcome": _map_battle_json(battle.outcome, keys),
-                "commands": [
-                    {
-                        **_fields(c, BATTLE_COMMAND_FIELDS),
-                        "command": _map_battle_json(c.command, keys),
-                        "actor": _username(c.actor),
-                    }
-                    for c in commands.get(battle.pk, [])
-                ],
-                "events": [
-                    {
-                        "command": index[e.command_id] if e.command_id is not None else None,
-                        **_fields(e, BATTLE_EVENT_FIELDS),
-                        "params": _map_battle_json(e.params, keys),
-                    }
-                    for e in events.get(battle.pk, [])
-                ],
-            }
-        )
+        doc["outcome"] = _map_battle_json(battle.outcome, keys)
+        for command in doc["commands"]:
+            command["command"] = _map_battle_json(command["command"], keys)
+        for event in doc["events"]:
+            event["params"] = _map_battle_json(event["params"], keys)
+        result.append(doc)
     return result
+
+
+def map_piece_keys(value, pattern: re.Pattern, convert, skip=frozenset(), path: str = ""):
+    """A copy of battle JSON `value` with every string (value or object key) that matches
+    `pattern` in full replaced by `convert(match, path)`; the values under the names in `skip`
+    (free text, stat blocks) are left as they are. For a system whose board keys are a
+    letter and a database id ("u12", "u12.1", "s3")."""
+    if isinstance(value, str):
+        match = pattern.fullmatch(value)
+        return convert(match, path) if match else value
+    if isinstance(value, list):
+        return [
+            map_piece_keys(v, pattern, convert, skip, f"{path}[{i}]") for i, v in enumerate(value)
+        ]
+    if not isinstance(value, dict):
+        return value
+    result = {}
+    for name, child in value.items():
+        where = f"{path}.{name}"
+        key = map_piece_keys(name, pattern, convert, skip, where)
+        if name not in skip:
+            child = map_piece_keys(child, pattern, convert, skip, where)
+        result[key] = child
+    return result
+
+
+def map_battle_parts(doc: dict[str, Any], mapper) -> dict[str, Any]:
+    """A copy of battle `doc` (as in the file) with `mapper(value, path)` applied to its
+    setup, snapshot, outcome, every command and every event's params."""
+    return {
+        **doc,
+        "setup": mapper(doc["setup"], "setup"),
+        "snapshot": mapper(doc["snapshot"], "snapshot"),
+        "outcome": mapper(doc["outcome"], "outcome"),
+        "commands": [
+            {**c, "command": mapper(c["command"], f"commands[{i}].command")}
+            for i, c in enumerate(doc["commands"])
+        ],
+        "events": [
+            {**e, "params": mapper(e["params"], f"events[{i}].params")}
+            for i, e in enumerate(doc["events"])
+        ],
+    }
 
 
 def campaign_export(campaign: Campaign) -> dict[str, Any]:
@@ -377,6 +477,9 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
         .select_related("user", "faction")
         .order_by("pk")
     )
+    sections, hooks = {}, {}
+    for key, hook in _systems().items():
+        sections[key], hooks[key] = hook.export_rows(campaign)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -425,7 +528,8 @@ def campaign_export(campaign: Campaign) -> dict[str, Any]:
             }
             for r in recruitments
         ],
-        "battles": _export_battles(campaign, army_refs, factions),
+        **sections,
+        "battles": _export_battles(campaign, army_refs, factions, hooks),
     }
 
 
@@ -531,9 +635,20 @@ def upgrade_1_to_2(document: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def upgrade_2_to_3(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 added the GURPS 4e, GURPS 3e and D&D 5e sections and those systems'
+    battles; version 2 wrote Pathfinder battles only, and no such rows."""
+    doc = dict(document)
+    for key in SYSTEM_HOOKS:
+        doc.setdefault(key, copy.deepcopy(_systems()[key].EMPTY_SECTION))
+    doc["version"] = 3
+    return doc
+
+
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     0: upgrade_0_to_1,
     1: upgrade_1_to_2,
+    2: upgrade_2_to_3,
 }
 """{version: step to version + 1}. A new format version adds its step here."""
 
@@ -708,6 +823,16 @@ _name = _str(150)
 _optional_name = _nullable(_str(150))
 _ref = _nullable(_int)
 
+
+def _section(key: str) -> Check:
+    """The schema of a rule system's section, from its hook (looked up when checked)."""
+
+    def check(value, path):
+        _systems()[key].SCHEMA(value, path)
+
+    return check
+
+
 SCHEMA = _object(
     {
         "format": _str(40),
@@ -768,6 +893,7 @@ SCHEMA = _object(
             ),
             limit=LIMITS["recruitments"],
         ),
+        **{key: _section(key) for key in SYSTEM_HOOKS},
         "battles": _list(
             _object(
                 {
@@ -819,7 +945,11 @@ def _unique(rows: list[dict], key: str, path: str) -> set:
 
 
 def _check_ref(value, known, path: str, what: str) -> None:
-    if value is not None and value not in known:
+    try:
+        found = value is None or value in known
+    except TypeError:  # a list or an object where a name or a ref belongs
+        found = False
+    if not found:
         raise _refuse(
             _("%(path)s: no %(what)s “%(value)s” in the file."), path=path, what=what, value=value
         )
@@ -852,12 +982,16 @@ def _check_references(doc: dict[str, Any]) -> None:
             )
 
         _map_army_params(row["code"], row["data"], {a: a for a in armies}, on_unknown=dangling)
-    _check_battles(doc["battles"], factions, armies)
+    for key, hook in _systems().items():
+        hook.check_references(doc[key], factions, key)
+    sections = {key: doc[key] for key in SYSTEM_HOOKS}
+    _check_battles(doc["battles"], factions, armies, sections)
 
 
-def _check_battles(battles: list[dict], factions: set, armies: set) -> None:
-    """Totals, the setup's shape and references, live positions, event commands, and every
-    army key in a battle's JSON: a ref of an army of the file."""
+def _check_battles(battles: list[dict], factions: set, armies: set, sections: dict) -> None:
+    """Totals, each battle's system (one with a board), live positions, event commands; a
+    Pathfinder battle's setup and every army key in its JSON (a ref of an army of the file),
+    another system's setup and references by its hook (`check_battle`)."""
     for what in ("commands", "events"):
         total = sum(len(b[what]) for b in battles)
         limit = LIMITS[f"battle_{what}"]
@@ -883,45 +1017,26 @@ def _check_battles(battles: list[dict], factions: set, armies: set) -> None:
             )
         return key
 
+    systems = _systems()
     for index, battle in enumerate(battles):
         path = f"battles[{index}]"
-        sides = battle["setup"].get("sides")
-        if not isinstance(sides, list) or not sides:
-            raise _type_error(f"{path}.setup.sides", _("a list of sides"))
-        seen = set()
-        for s, side in enumerate(sides):
-            entries = side.get("armies") if isinstance(side, dict) else None
-            if not isinstance(entries, list):
-                raise _type_error(f"{path}.setup.sides[{s}].armies", _("a list"))
-            for e, entry in enumerate(entries):
-                where = f"{path}.setup.sides[{s}].armies[{e}]"
-                state = entry.get("army") if isinstance(entry, dict) else None
-                key = state.get("key") if isinstance(state, dict) else None
-                if not isinstance(key, str) or key not in refs:
-                    raise _refuse(
-                        _("%(path)s: no %(what)s “%(value)s” in the file."),
-                        path=f"{where}.army.key",
-                        what=_("army"),
-                        value=key,
-                    )
-                if key in seen:
-                    raise _refuse(
-                        _("%(path)s: army “%(value)s” appears twice."), path=where, value=key
-                    )
-                seen.add(key)
-                if not isinstance(entry.get("faction"), str | None):
-                    raise _type_error(f"{where}.faction", _("text"))
-                _check_ref(entry.get("faction"), factions, f"{where}.faction", _("faction"))
-        for name in BATTLE_JSON_FIELDS:
-            _map_battle_json(battle[name], army_key, f"{path}.{name}")
+        if battle["system"] not in (RuleSystem.PF2E, *systems):
+            raise _refuse(
+                _("%(path)s: no battle board for the rule system “%(system)s”."),
+                path=path,
+                system=battle["system"],
+            )
+        if battle["system"] in systems:
+            hook = systems[battle["system"]]
+            hook.check_battle(battle, sections[battle["system"]], factions, path)
+        else:
+            _check_pf2e_battle(battle, path, factions, refs, army_key)
         live = sorted(c["position"] for c in battle["commands"] if c["undone_at"] is None)
         if len(live) != battle["seq"] or live != list(range(len(live))):
             raise _refuse(
                 _("%(path)s: its live commands must hold the positions 0 to seq - 1, once each."),
                 path=path,
             )
-        for c, command in enumerate(battle["commands"]):
-            _map_battle_json(command["command"], army_key, f"{path}.commands[{c}].command")
         for e, event in enumerate(battle["events"]):
             where = f"{path}.events[{e}]"
             if event["command"] is not None and not 0 <= event["command"] < len(battle["commands"]):
@@ -930,7 +1045,38 @@ def _check_battles(battles: list[dict], factions: set, armies: set) -> None:
                     path=where,
                     value=event["command"],
                 )
-            _map_battle_json(event["params"], army_key, f"{where}.params")
+
+
+def _check_pf2e_battle(battle: dict, path: str, factions: set, refs: set, army_key) -> None:
+    """A Pathfinder battle: its setup's sides and armies, and every army key in its JSON."""
+    sides = battle["setup"].get("sides")
+    if not isinstance(sides, list) or not sides:
+        raise _type_error(f"{path}.setup.sides", _("a list of sides"))
+    seen = set()
+    for s, side in enumerate(sides):
+        entries = side.get("armies") if isinstance(side, dict) else None
+        if not isinstance(entries, list):
+            raise _type_error(f"{path}.setup.sides[{s}].armies", _("a list"))
+        for e, entry in enumerate(entries):
+            where = f"{path}.setup.sides[{s}].armies[{e}]"
+            state = entry.get("army") if isinstance(entry, dict) else None
+            key = state.get("key") if isinstance(state, dict) else None
+            if not isinstance(key, str) or key not in refs:
+                raise _refuse(
+                    _("%(path)s: no %(what)s “%(value)s” in the file."),
+                    path=f"{where}.army.key",
+                    what=_("army"),
+                    value=key,
+                )
+            if key in seen:
+                raise _refuse(_("%(path)s: army “%(value)s” appears twice."), path=where, value=key)
+            seen.add(key)
+            if not isinstance(entry.get("faction"), str | None):
+                raise _type_error(f"{where}.faction", _("text"))
+            _check_ref(entry.get("faction"), factions, f"{where}.faction", _("faction"))
+    map_battle_parts(
+        battle, lambda value, where: _map_battle_json(value, army_key, f"{path}.{where}")
+    )
 
 
 def _clean(instance: models.Model, path: str) -> None:
@@ -1019,13 +1165,17 @@ def campaign_import(*, user, data: dict[str, Any]) -> Campaign:
     usernames |= {r["started_by"] for r in doc["recruitments"] if r["started_by"]}
     usernames |= {b["created_by"] for b in doc["battles"] if b["created_by"]}
     usernames |= {c["actor"] for b in doc["battles"] for c in b["commands"] if c["actor"]}
+    systems = _systems()
+    for key, hook in systems.items():
+        battles = [b for b in doc["battles"] if b["system"] == key]
+        usernames |= hook.usernames(doc[key], battles)
     users = {
         u.get_username(): u
         for u in get_user_model().objects.filter(**{"username__in": sorted(usernames)})
     }
     rows = _build_rows(doc, user=user, users=users)
     try:
-        campaign = _write(doc, rows, user=user)
+        campaign = _write(doc, rows, user=user, users=users)
     except DatabaseError as error:
         raise _refuse(_("The database refused the file: %(error)s"), error=error) from None
     campaign.import_skipped = [m["username"] for m in doc["members"] if m["username"] not in users]
@@ -1091,7 +1241,7 @@ def _build_rows(doc: dict[str, Any], *, user, users: dict) -> dict[str, Any]:
         battle = _build(Battle, b, BATTLE_FIELDS, path, created_by=users.get(b["created_by"]))
         try:
             get_battle_system(b["system"]).state_from_dict(b["snapshot"])
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError):
             raise _refuse(_("%(path)s: the board (snapshot) cannot be read."), path=path) from None
         commands = [
             _build(
@@ -1108,7 +1258,21 @@ def _build_rows(doc: dict[str, Any], *, user, users: dict) -> dict[str, Any]:
             for i, e in enumerate(b["events"])
         ]
         rows["battles"].append((b, battle, commands, events))
+    for key, hook in _systems().items():
+        rows[key] = hook.build_rows(doc[key], users, key)
     return rows
+
+
+def _key_order_free(value):
+    """`value` with every list of strings sorted: an engine may order board keys by their
+    text ("u10" < "u9"), which new database ids change; nothing else may differ. (Only for
+    the hook systems: the stored board is then the replay's, never the file's.)"""
+    if isinstance(value, dict):
+        return {k: _key_order_free(v) for k, v in value.items()}
+    if isinstance(value, list):
+        items = [_key_order_free(v) for v in value]
+        return sorted(items) if all(isinstance(v, str) for v in items) else items
+    return value
 
 
 def _replayed_snapshot(battle: Battle, commands: list[BattleCommand], path: str) -> dict:
@@ -1122,12 +1286,26 @@ def _replayed_snapshot(battle: Battle, commands: list[BattleCommand], path: str)
             system, battle.setup, battle.seed, [Command.from_dict(c.command) for c in live]
         )
         replayed = state.to_dict()
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RuntimeError):
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        IndexError,
+        RuntimeError,
+        ArithmeticError,
+    ):
         replayed = None
     if replayed == battle.snapshot:
         return battle.snapshot
     if replayed is not None and _engagements_by_ref(replayed) == _engagements_by_ref(
         battle.snapshot
+    ):
+        return replayed
+    if (
+        replayed is not None
+        and battle.system in SYSTEM_HOOKS
+        and _key_order_free(replayed) == _key_order_free(battle.snapshot)
     ):
         return replayed
     raise _refuse(
@@ -1141,12 +1319,31 @@ def _replayed_snapshot(battle: Battle, commands: list[BattleCommand], path: str)
     )
 
 
-def _write_battles(rows, campaign: Campaign, factions: dict, by_ref: dict) -> None:
+def _write_battles(
+    rows, campaign: Campaign, factions: dict, by_ref: dict, users: dict, hooks: dict
+) -> None:
+    """The battles, their commands and events, each battle's JSON with this installation's
+    ids (a Pathfinder battle's army keys here, another system's by its hook's `battle_in`
+    with `hooks[system]`, the refs of its section), checked by replay."""
     keys = _lookup({str(ref): str(army.pk) for ref, army in by_ref.items()})
     faction_ids = {name: faction.pk for name, faction in factions.items()}
+    systems = _systems()
     battles = []
-    for index, (row, battle, commands, _events) in enumerate(rows):
+    for index, (file_row, battle, commands, _events) in enumerate(rows):
         battle.campaign = campaign
+        row = file_row
+        if battle.system in systems:
+            context = {"factions": faction_ids, "users": users, **hooks[battle.system]}
+            row = systems[battle.system].battle_in(file_row, context)
+            rows[index] = (row, battle, commands, _events)
+            battle.setup = row["setup"]
+            battle.snapshot = row["snapshot"]
+            battle.outcome = row["outcome"]
+            for command, command_row in zip(commands, row["commands"], strict=True):
+                command.command = command_row["command"]
+            battle.snapshot = _replayed_snapshot(battle, commands, f"battles[{index}]")
+            battles.append(battle)
+            continue
         battle.setup = _map_battle_json(row["setup"], keys)
         for side in battle.setup["sides"]:
             for entry in side["armies"]:
@@ -1173,7 +1370,11 @@ def _write_battles(rows, campaign: Campaign, factions: dict, by_ref: dict) -> No
             event.battle = battle
             index = event_row["command"]
             event.command = battle_commands[index] if index is not None else None
-            event.params = _map_battle_json(event_row["params"], keys)
+            event.params = (
+                event_row["params"]
+                if battle.system in systems
+                else _map_battle_json(event_row["params"], keys)
+            )
             events.append(event)
             event_rows.append(event_row)
     BattleEvent.objects.bulk_create(events, batch_size=1000)
@@ -1181,7 +1382,7 @@ def _write_battles(rows, campaign: Campaign, factions: dict, by_ref: dict) -> No
 
 
 @transaction.atomic(durable=True)
-def _write(doc: dict[str, Any], rows: dict[str, Any], *, user) -> Campaign:
+def _write(doc: dict[str, Any], rows: dict[str, Any], *, user, users: dict) -> Campaign:
     campaign = rows["campaign"]
     campaign.save()
     campaign.created_at = parse_datetime(doc["campaign"]["created_at"])
@@ -1246,5 +1447,9 @@ def _write(doc: dict[str, Any], rows: dict[str, Any], *, user) -> Campaign:
         recruitments.append(recruitment)
     Recruitment.objects.bulk_create(recruitments)
     _restore(Recruitment, recruitments, [r for r, _x in rows["recruitments"]], RECRUITMENT_FIELDS)
-    _write_battles(rows["battles"], campaign, factions, by_ref)
+    hooks = {
+        key: hook.write_rows(campaign, rows[key], factions, users)
+        for key, hook in _systems().items()
+    }
+    _write_battles(rows["battles"], campaign, factions, by_ref, users, hooks)
     return campaign

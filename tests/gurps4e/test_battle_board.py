@@ -490,15 +490,20 @@ def test_the_demo_has_a_gurps4e_battle_ready(db):
     assert services.battle_verify(battle)
 
 
-def test_a_campaign_with_a_gurps4e_battle_still_exports_and_imports(gm, battle):
-    """The file carries Pathfinder battles only (a GURPS battle names its forces by database
-    id, and the file has no forces yet): the export leaves it out, and the file imports."""
+def test_a_campaign_with_a_gurps4e_battle_exports_and_imports_it(gm, battle):
+    """The file (version 3) carries the GURPS battle with its forces by file ref; the
+    imported battle names the imported forces and verifies (tests/gurps4e/test_portability)."""
     from kingdoms.portability import campaign_export, campaign_import
 
     data = campaign_export(battle.campaign)
-    assert data["battles"] == []
+    assert [b["system"] for b in data["battles"]] == ["gurps4e"]
     copy_ = campaign_import(user=gm, data=data)
-    assert copy_.rule_system == "gurps4e" and not Battle.objects.filter(campaign=copy_).exists()
+    imported = Battle.objects.get(campaign=copy_)
+    assert (
+        imported.setup["sides"]["a"]["force_id"]
+        == Force.objects.get(campaign=copy_, name="Legion").pk
+    )
+    assert services.battle_verify(imported)
 
 
 def test_a_pc_of_a_faction_is_chosen_for_by_any_of_its_players(
