@@ -21,7 +21,7 @@ from warfare.dnd5e import models
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.dnd5e.battle import board as engine_board
 from warfare.engine.systems.dnd5e.battle import legal_actions
-from warfare.engine.systems.dnd5e.rules import squares
+from warfare.engine.systems.dnd5e.rules import balance_hint, squares
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND, Solo, Stand
 
@@ -358,6 +358,9 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                    "achieved": o.achieved, "key": o.key,
                    "squares": [f"({s.x}, {s.y})" for s in o.squares]}
                   for o in state.objectives]  # fmt: skip
+    balance = []
+    if membership.is_gm and state.phase == DEPLOY:
+        balance = _balance_lines(state, names)
     unplaced = [s.key for s in state.stands if s.pos is None and s.gone is None]
     unplaced += [s.key for s in state.solos if s.pos is None and not s.joined and not s.gone]
     return {
@@ -380,6 +383,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         "actor_actions": actor_actions,
         "piece_actions": piece_actions,
         "objectives": objectives,
+        "balance": balance,
         "engines": engines,
         "custom_objectives": [
             o for o in objectives if o["type"] == "custom" and not o["achieved"]
@@ -391,6 +395,31 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         "log": log,
         "result": _result(state, names),
     }
+
+
+BALANCE_TEXTS = {
+    "balance.few_chances": _(
+        "%(side)s has %(chances)s chances to score; the rules suggest at least five."
+    ),
+    "balance.low_vp": _("%(side)s can score %(vp)s VP; the rules suggest 12 to 15."),
+    "balance.uneven": _("The sides can score different VP: %(vp)s."),
+}
+
+
+def _balance_lines(state, names: dict[str, str]) -> list[str]:
+    """The GM's §7.2 balancing hints on the objectives (guidance, not a rule)."""
+    hint = balance_hint([o.to_dict() for o in state.objectives], list(state.sides))
+    lines = []
+    for item in hint["hints"]:
+        params = dict(item)
+        if "side" in params:
+            params["side"] = names.get(f"side:{params['side']}", params["side"])
+        if isinstance(params.get("vp"), dict):
+            params["vp"] = ", ".join(
+                f"{names.get(f'side:{side}', side)} {vp}" for side, vp in params["vp"].items()
+            )
+        lines.append(str(BALANCE_TEXTS[item["code"]]) % params)
+    return lines
 
 
 def event_view(membership: Membership, battle: Battle, *, state=None, names=None):

@@ -346,3 +346,25 @@ def test_in_deployment_a_player_places_only_their_own_stands(client, gm, player,
     assert client.post(url, enemy).status_code == 403
     outside = {**place, "seq": 1, "params": json.dumps({"piece": f"{guards}.2", "x": 5, "y": 3})}
     assert client.post(url, outside).status_code == 400  # §5.1: only inside its zone
+
+
+def test_gm_sees_the_objective_balance_hint_while_deploying(client, gm, player, wardens, horde):
+    """§7.2 guidance (house table `balance.*`): at least five chances and 12 VP per side.
+    The set-up gives Side A one destruction square (10 VP) and Side B attrition (2 VP)."""
+    from battles.dnd5e.setup import battle_create
+
+    battle = battle_create(
+        user=gm, campaign_id=wardens.campaign_id, name="Lopsided", army_a=wardens,
+        army_b=horde, players_may_act=True, width=10, height=6, depth=2, squares=[],
+        objectives=[{"key": "destruction", "type": "destruction", "side": "a",
+                     "squares": [{"x": 2, "y": 2, "hp": 10, "ac": 15, "vp": 10}]},
+                    {"key": "attrition_b", "type": "attrition", "side": "b", "vp": 2}],
+        options={}, auto_deploy=False,
+    )  # fmt: skip
+    client.force_login(gm)
+    page = client.get(_board(battle)).content.decode()
+    assert "has 1 chances to score; the rules suggest at least five." in page
+    assert "can score 2 VP; the rules suggest 12 to 15." in page
+    assert "The sides can score different VP:" in page and " 10, " in page
+    client.force_login(player)
+    assert "the rules suggest" not in client.get(_board(battle)).content.decode()
