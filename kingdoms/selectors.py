@@ -11,8 +11,10 @@ from .models import Campaign, Faction, Invite, Kingdom, Membership, Settlement
 def campaign_list_for(*, user) -> QuerySet[Campaign]:
     """The campaigns `user` belongs to, each with `my_role`, `faction_count`, `member_count`."""
     my_membership = Membership.objects.filter(campaign=OuterRef("pk"), user=user)
+    # Filtering by `pk__in` (not by a join on memberships) keeps every membership in the count.
+    mine = Membership.objects.filter(user=user).values("campaign")
     return (
-        Campaign.objects.filter(memberships__user=user)
+        Campaign.objects.filter(pk__in=mine)
         .annotate(
             my_role=Subquery(my_membership.values("role")[:1]),
             member_count=Count("memberships", distinct=True),

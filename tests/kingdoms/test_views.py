@@ -115,6 +115,18 @@ def test_a_player_never_sees_hidden_factions_or_enemy_numbers(client, world, pla
     assert "Hollow Crown" in gm_page and "777" in gm_page
 
 
+def test_campaign_list_counts_every_member_and_no_hidden_faction(client, world, player, gm):
+    """The campaign tile counts all members (three here), not just the viewer; a player is not
+    told how many factions there are (one is hidden from them); the GM is."""
+    client.force_login(player)
+    page = client.get(reverse("kingdoms:campaign-list")).content.decode()
+    assert "3 members" in page
+    assert "factions" not in page
+    client.force_login(gm)
+    page = client.get(reverse("kingdoms:campaign-list")).content.decode()
+    assert "3 members" in page and "3 factions" in page
+
+
 def test_a_player_sees_their_own_kingdom_in_full(client, world, player, kingdom_faction):
     Kingdom.objects.filter(faction=kingdom_faction).update(
         resource_points=31, level=4, size_hexes=30

@@ -4,24 +4,27 @@ from kingdoms.demo import DEMO_CAMPAIGN, DEMO_GM, DEMO_PLAYER, load_demo
 
 
 class Command(BaseCommand):
-    help = "Load the demo campaign and its two accounts (does nothing if they already exist)."
+    help = (
+        "Load the four demo campaigns (Pathfinder 2e, GURPS 4e, GURPS 3e, D&D 5e) and their two "
+        "accounts (does nothing if they already exist)."
+    )
 
     def handle(self, *args, **options):
-        result = load_demo()
-        if result.created:
-            self.stdout.write(self.style.SUCCESS(f"Loaded “{DEMO_CAMPAIGN}”."))
-        else:
-            self.stdout.write(f"“{DEMO_CAMPAIGN}” is already loaded; nothing changed.")
-        from battles.gurps4e.demo import DEMO_CAMPAIGN as GURPS4E
-        from battles.gurps4e.demo import load_demo as gurps4e_demo
-
-        if gurps4e_demo().created:
-            self.stdout.write(self.style.SUCCESS(f"Loaded “{GURPS4E}”."))
         from battles.dnd5e.demo import DEMO_CAMPAIGN as DND5E
         from battles.dnd5e.demo import load_demo as dnd5e_demo
+        from battles.gurps4e.demo import DEMO_CAMPAIGN as GURPS4E
+        from battles.gurps4e.demo import load_demo as gurps4e_demo
+        from warfare.gurps3e.demo import DEMO_3E_CAMPAIGN as GURPS3E
 
-        if dnd5e_demo().created:
-            self.stdout.write(self.style.SUCCESS(f"Loaded “{DND5E}”."))
+        # load_demo() also loads the GURPS 3e campaign beside the Pathfinder one.
+        created = load_demo().created
+        created = gurps4e_demo().created or created
+        created = dnd5e_demo().created or created
+        names = ", ".join(f"“{name}”" for name in (DEMO_CAMPAIGN, GURPS4E, GURPS3E, DND5E))
+        if created:
+            self.stdout.write(self.style.SUCCESS(f"Loaded the demo campaigns: {names}."))
+        else:
+            self.stdout.write(f"The demo campaigns are already loaded; nothing changed: {names}.")
         self.stdout.write(
             f"Demo accounts: GM {DEMO_GM[0]} / {DEMO_GM[1]}, "
             f"player {DEMO_PLAYER[0]} / {DEMO_PLAYER[1]}"
