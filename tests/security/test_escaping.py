@@ -84,3 +84,42 @@ def test_signup_refuses_a_hostile_username(client, db):
     )
     assert response.status_code == 400
     assert "<img src=x" not in response.content.decode()
+
+
+@pytest.mark.parametrize("namespace", ["gurps4e", "gurps3e", "dnd5e"])
+@pytest.mark.parametrize("role", ["gm", "player"])
+def test_hostile_names_are_escaped_on_every_page_of_each_rule_system(
+    namespace, role, client, users, objects, hostile_world
+):
+    """The same for the pages of the other rule systems' apps (asked of a campaign switched to
+    that system): forces, element and troop types, characters, creatures, armies, units."""
+    from kingdoms.models import Campaign
+    from warfare.dnd5e import models as dnd5e
+    from warfare.gurps3e import models as gurps3e
+    from warfare.gurps4e import models as gurps4e
+
+    from .test_permission_matrix import RULE_SYSTEM_OF_NAMESPACE
+
+    Campaign.objects.filter(pk=objects["campaign_id"]).update(
+        rule_system=RULE_SYSTEM_OF_NAMESPACE[namespace]
+    )
+    for model in (gurps4e.ElementType, gurps4e.Force, gurps3e.TroopType, gurps3e.Force,
+                  gurps3e.Character, dnd5e.Creature, dnd5e.Army):  # fmt: skip
+        model.objects.filter(campaign_id=objects["campaign_id"]).update(name=HOSTILE)
+    gurps3e.Unit.objects.all().update(name=HOSTILE)
+    dnd5e.Unit.objects.all().update(name=HOSTILE)
+    dnd5e.Solo.objects.all().update(name=HOSTILE)
+    client.force_login(users[role])
+    shown = []
+    for name in [n for n in _html_pages() if n.startswith(f"{namespace}:")]:
+        url = reverse(name, kwargs=url_kwargs(name, objects))
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+            response = client.get(url, **headers)
+            if response.status_code != 200:
+                continue
+            body = response.content.decode()
+            for raw in RAW:
+                assert raw not in body, (name, headers, raw)
+            if ESCAPED in body:
+                shown.append(name)
+    assert shown, f"no {namespace} page showed the hostile names"
