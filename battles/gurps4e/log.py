@@ -74,11 +74,13 @@ ROLL_TEXT = gettext_lazy(
 
 
 def roll_text(roll: dict[str, Any] | None) -> str:
-    """A 3d6 success roll with its breakdown, margin and degree (gurps §0.2)."""
+    """A 3d6 success roll with its breakdown, margin and degree (gurps §0.2); dice rolled at
+    the table are marked as typed."""
     if not isinstance(roll, dict):
         return ""
+    typed = " " + _("(typed at the table)") if roll.get("typed") else ""
     return str(ROLL_TEXT) % {
-        "dice": "+".join(str(d) for d in roll.get("dice", ())),
+        "dice": "+".join(str(d) for d in roll.get("dice", ())) + typed,
         "roll": roll.get("roll"),
         "skill": roll.get("skill"),
         "working": texts.working(roll.get("breakdown") or ()),
