@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services
+from battles.forms import check_typed_dice_used, parse_dice
 from battles.models import Battle, BattleStatus
 from battles.plugins import BoardPlugin, register
 from battles.schema import form_input
@@ -337,6 +338,7 @@ class ActForm(forms.Form):
 
     def __init__(self, data, battle: Battle):
         super().__init__(data)
+        self.battle = battle
         self.units = list((battle.snapshot.get("pending") or {}).get("fought") or ())
         for key in self.units:
             self.fields[f"pct_{key}"] = forms.IntegerField(
@@ -344,12 +346,7 @@ class ActForm(forms.Form):
             )
 
     def clean_dice(self) -> list[int] | None:
-        text = self.cleaned_data["dice"].replace(",", " ").split()
-        if not text:
-            return None
-        if not all(part.isdigit() and 1 <= int(part) <= 6 for part in text):
-            raise forms.ValidationError(_("Dice are numbers from 1 to 6."))
-        return [int(part) for part in text]
+        return parse_dice(self.cleaned_data["dice"], 6)
 
     def clean(self):
         cleaned = super().clean()
@@ -360,6 +357,8 @@ class ActForm(forms.Form):
             self.add_error("risk", _("Choose a Risk."))
         if kind == GM_CASUALTIES and any(cleaned.get(f"pct_{k}") is None for k in self.units):
             raise forms.ValidationError(_("Enter the casualties of every unit."))
+        if not self.errors and cleaned.get("dice"):
+            check_typed_dice_used(self.battle, self.command())
         return cleaned
 
     def command(self) -> dict[str, Any]:
