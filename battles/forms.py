@@ -213,39 +213,6 @@ def parse_dice(text: str, sides: int, *, most: int = 20) -> list[int] | None:
     return [int(part) for part in parts]
 
 
-def check_typed_dice_used(battle, command: dict) -> None:
-    """Refuse dice typed in that the command would not roll: it is tried on the pure engine
-    with exactly the dice the service will give it (the battle's seed at its current `seq`,
-    the typed ones first); nothing is saved. A command the engine refuses is left to the
-    service (its problems are the answer)."""
-    typed = command.get("typed_dice")
-    if not typed:
-        return
-    from warfare.engine.battle.protocol import Command, Rejected, command_dice
-    from warfare.engine.battle.registry import get_battle_system
-
-    system = get_battle_system(battle.system)
-    try:
-        cmd = Command.from_dict(command)
-    except (KeyError, TypeError, ValueError):
-        return
-    dice = command_dice(battle.seed, battle.seq, cmd.typed_dice)
-    result = system.apply(system.state_from_dict(battle.snapshot), cmd, dice)
-    if isinstance(result, Rejected) or not dice.typed_remaining:
-        return
-    used = len(typed) - len(dice.typed_remaining)
-    if not used:
-        raise forms.ValidationError(
-            _("This action rolls no dice: leave the dice rolled at the table empty."),
-            code="dice_unused",
-        )
-    raise forms.ValidationError(
-        _("This action rolls %(used)s of the %(typed)s dice typed in; type in at most %(used)s.")
-        % {"used": used, "typed": len(typed)},
-        code="dice_unused",
-    )
-
-
 class ActForm(forms.Form):
     seq = forms.IntegerField(min_value=0)
     actor = forms.CharField(max_length=40)

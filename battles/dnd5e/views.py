@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
 from battles import services
-from battles.forms import ActForm, check_typed_dice_used, parse_dice
+from battles.forms import ActForm, parse_dice
 from battles.models import Battle
 from battles.schema import form_input
 from battles.views import _board_write
@@ -152,22 +152,12 @@ def form_data(data) -> dict:
 class DndActForm(ActForm):
     """The board's action form with `dice`: results rolled at the table (d20s, damage dice)
     typed in once in the actions panel and sent with the next action; used in order before
-    the server's dice, refused when the action would not roll them all."""
+    the server's dice (the service refuses those it would not roll)."""
 
     dice = forms.CharField(max_length=200, required=False)
 
-    def __init__(self, data=None, battle=None):
-        super().__init__(data)
-        self.battle = battle
-
     def clean_dice(self) -> list[int] | None:
         return parse_dice(self.cleaned_data["dice"], 20)
-
-    def clean(self):
-        cleaned = super().clean()
-        if self.battle is not None and not self.errors and cleaned.get("dice"):
-            check_typed_dice_used(self.battle, self.command())
-        return cleaned
 
     def command(self) -> dict:
         command = super().command()

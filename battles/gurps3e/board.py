@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services
-from battles.forms import check_typed_dice_used, parse_dice
+from battles.forms import parse_dice
 from battles.models import Battle, BattleStatus
 from battles.plugins import BoardPlugin, register
 from battles.schema import form_input
@@ -338,7 +338,6 @@ class ActForm(forms.Form):
 
     def __init__(self, data, battle: Battle):
         super().__init__(data)
-        self.battle = battle
         self.units = list((battle.snapshot.get("pending") or {}).get("fought") or ())
         for key in self.units:
             self.fields[f"pct_{key}"] = forms.IntegerField(
@@ -357,8 +356,6 @@ class ActForm(forms.Form):
             self.add_error("risk", _("Choose a Risk."))
         if kind == GM_CASUALTIES and any(cleaned.get(f"pct_{k}") is None for k in self.units):
             raise forms.ValidationError(_("Enter the casualties of every unit."))
-        if not self.errors and cleaned.get("dice"):
-            check_typed_dice_used(self.battle, self.command())
         return cleaned
 
     def command(self) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from battles.forms import ActForm, check_typed_dice_used, parse_dice
+from battles.forms import ActForm, parse_dice
 from warfare.engine.systems.gurps4e.battle.engine import RISKS
 from warfare.engine.systems.gurps4e.tables import BATTLE_TYPES, TERRAIN_RATING
 
@@ -247,7 +247,7 @@ class GurpsActForm(ActForm):
     of the engine's options) with the commander's `risk` and `raid_logistics`; a PC's form
     sends `risk` and `on_critical`; the GM's tools send their own fields. `dice`: d6 results
     rolled at the table ("3 5 2, 4 4 1"), used in order before the server's dice by the
-    command's 3d6 rolls; refused when the command would not roll them all."""
+    command's 3d6 rolls (the service refuses those it would not roll)."""
 
     actor = forms.CharField(max_length=40, required=False)
     option = forms.JSONField(required=False)
@@ -265,18 +265,8 @@ class GurpsActForm(ActForm):
     victor = forms.ChoiceField(choices=[("", "—"), *SIDE_CHOICES], required=False)
     dice = forms.CharField(max_length=200, required=False)
 
-    def __init__(self, data=None, battle=None):
-        super().__init__(data)
-        self.battle = battle
-
     def clean_dice(self) -> list[int] | None:
         return parse_dice(self.cleaned_data["dice"], 6)
-
-    def clean(self):
-        cleaned = super().clean()
-        if self.battle is not None and not self.errors and cleaned.get("dice"):
-            check_typed_dice_used(self.battle, self.command())
-        return cleaned
 
     def command(self) -> dict:
         data = self.cleaned_data

@@ -394,4 +394,18 @@ def test_dice_rolled_at_the_table_go_with_the_next_action(client, gm, dnd_battle
     assert battle.commands.get(position=seq).command["typed_dice"] == [3]
     attack = battle.events.get(code="dnd5e.attack", command__position=seq).params
     assert (attack["die"], attack["damage"]) == (None, 4)  # the typed 3 + the spear's +1
+    page = client.get(_board(battle)).content.decode()
+    assert "Guards: the dice of this action were rolled at the table (3)." in page
     assert services.battle_verify(battle)
+
+
+def test_another_side_reads_that_dice_were_typed_but_not_their_values():
+    """Dice typed in may be a hidden roll's (a Stealth check, §5.6): only the actor's side
+    (and the GM) read their values in the log."""
+    from battles.dnd5e.texts import event_line
+
+    typed = {"actor": "u1", "dice": [17, 4]}
+    own = event_line("dnd5e.typed_dice", typed, {"u1": "Orcs"}, lambda key: True)
+    assert own == "Orcs: the dice of this action were rolled at the table (17, 4)."
+    other = event_line("dnd5e.typed_dice", typed, {"u1": "Orcs"}, lambda key: False)
+    assert other == "Orcs: the dice of this action were rolled at the table."

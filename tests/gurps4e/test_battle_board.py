@@ -599,11 +599,18 @@ def test_dice_typed_in_on_a_choice_that_rolls_none_are_refused(client, gm, battl
 
 def test_api_acts_with_dice_typed_in(as_role, client, gm, battle):
     """The battle-actions endpoint's `typed_dice` on a GURPS 4e board: the significant
-    action's 3d6 (gurps §A.6.2) are the typed 1, 1, 2 (4: a critical success, §0.2)."""
-    client.force_login(gm)
-    _choose_both(client, battle)
+    action's 3d6 (gurps §A.6.2) are the typed 1, 1, 2 (4: a critical success, §0.2); dice
+    typed in with a secret strategy, which rolls nothing (§A.6.1), are a 400."""
     api = as_role("gm")
     url = reverse("api:battle-actions", args=[battle.campaign_id, battle.pk])
+    secret = {"seq": 0, "actor": "a", "kind": "choose_strategy", "typed_dice": [3],
+              "params": {"strategy": "attack", "desperate": False, "risk": 0,
+                         "raid_logistics": False}}  # fmt: skip
+    refused = api.post(url, secret, format="json")
+    assert refused.status_code == 400 and "rolls no dice" in json.dumps(refused.json())
+    assert not battle.commands.exists()
+    client.force_login(gm)
+    _choose_both(client, battle)
     body = {"seq": 2, "actor": "pc1", "kind": "significant_action", "params": {"risk": 0},
             "typed_dice": [1, 1, 2]}  # fmt: skip
     response = api.post(url, body, format="json")
