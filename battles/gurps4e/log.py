@@ -229,6 +229,9 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
             }
     elif code == "gurps4e.pursuit":
         flat["choice"] = _pursuit_choice(p.get("choice"))
+        if p.get("logistics_typed"):
+            typed = _("logistics die %(die)s, typed at the table") % {"die": p.get("logistics_die")}
+            flat["choice"] += f" ({typed})"
         for key in ("retreating", "logistics", "victor"):
             flat[key] = p.get(key, 0)
     elif code == "gurps4e.aftermath":

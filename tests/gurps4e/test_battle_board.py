@@ -618,3 +618,21 @@ def test_api_acts_with_dice_typed_in(as_role, client, gm, battle):
     roll = Battle.objects.get(pk=battle.pk).events.get(code="gurps4e.significant_action")
     assert roll.params["roll"]["dice"] == [1, 1, 2] and roll.params["roll"]["typed"] == 3
     assert roll.params["roll"]["degree"] == "critical_success"
+
+
+def test_the_pursuit_rolls_the_dice_typed_in(client, gm, battle):
+    """gurps §A.7.1: a victor who may choose (its Leadership roll made) pursues: 1d × 5 % of
+    the retreating force's logistics. The pursuit buttons share one "dice rolled at the
+    table" field; the typed 4 gives 20 %, logged as typed. (The board is put straight into
+    the pursuit phase of side A.)"""
+    snapshot = {**battle.snapshot, "phase": "pursuit", "victor": 0}
+    Battle.objects.filter(pk=battle.pk).update(snapshot=snapshot)
+    client.force_login(gm)
+    page = _board(client, battle)
+    assert 'hx-include="#dice-a-choose_pursuit"' in page and 'id="dice-a-choose_pursuit"' in page
+    response = _act(client, battle, actor="a", kind="choose_pursuit",
+                    params=json.dumps({"pursue": True}), dice="4")  # fmt: skip
+    assert response.status_code == 200, response.content.decode()[:3000]
+    pursuit = Battle.objects.get(pk=battle.pk).events.get(code="gurps4e.pursuit").params
+    assert (pursuit["logistics"], pursuit["logistics_typed"]) == (20, True)
+    assert "logistics die 4, typed at the table" in _board(client, battle)
