@@ -196,6 +196,23 @@ class BattleCreateForm(forms.Form):
         return data
 
 
+def parse_dice(text: str, sides: int, *, most: int = 20) -> list[int] | None:
+    """The die results typed in from the table ("3 5 2, 4 4 1": spaces or commas between
+    them); None when empty. Each must be a whole number 1..`sides`, at most `most` of them."""
+    parts = (text or "").replace(",", " ").split()
+    if not parts:
+        return None
+    if not all(part.isdigit() and 1 <= int(part) <= sides for part in parts):
+        raise forms.ValidationError(
+            _("Dice are numbers from 1 to %(sides)s.") % {"sides": sides}, code="dice_range"
+        )
+    if len(parts) > most:
+        raise forms.ValidationError(
+            _("At most %(most)s dice can be typed in.") % {"most": most}, code="dice_count"
+        )
+    return [int(part) for part in parts]
+
+
 class ActForm(forms.Form):
     seq = forms.IntegerField(min_value=0)
     actor = forms.CharField(max_length=40)

@@ -322,9 +322,11 @@ def battle_act(
         raise PermissionDenied(_("You cannot act for this army."))
     system = get_battle_system(battle.system)
     state = system.state_from_dict(battle.snapshot)
-    result = system.apply(state, cmd, command_dice(battle.seed, battle.seq, cmd.typed_dice))
+    dice = command_dice(battle.seed, battle.seq, cmd.typed_dice)
+    result = system.apply(state, cmd, dice)
     if isinstance(result, Rejected):
         _refuse(result.problems, battle)
+    _refuse_unused_dice(battle, cmd, dice.typed_remaining)
     new_state, events = result
     row = BattleCommand.objects.create(
         battle=battle, position=battle.seq, command=cmd.to_dict(), actor=user
@@ -341,6 +343,25 @@ def battle_act(
         battle.outcome = outcome.to_dict()
     battle.save()
     return battle, events
+
+
+def _refuse_unused_dice(battle: Battle, cmd: Command, unused: tuple[int, ...]) -> None:
+    """Refuse dice typed in that the command did not roll (a mistyped count would otherwise
+    go unnoticed). Not for Pathfinder (no plugin): its engine carries the dice typed in with a
+    command a reaction interrupts over to the answer."""
+    if not unused or plugin_for(battle.system) is None:
+        return
+    used = len(cmd.typed_dice or ()) - len(unused)
+    if not used:
+        raise ValidationError(
+            _("This action rolls no dice: leave the dice rolled at the table empty."),
+            code="dice_unused",
+        )
+    raise ValidationError(
+        _("This action rolls %(used)s of the %(typed)s dice typed in; type in at most %(used)s.")
+        % {"used": used, "typed": len(cmd.typed_dice or ())},
+        code="dice_unused",
+    )
 
 
 def live_commands(battle: Battle) -> list[Command]:

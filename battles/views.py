@@ -132,7 +132,8 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
         form = CorrectionForm(request.POST, conditions=selectors.GM_CONDITION_CHOICES)
     status = 200
     if not form.is_valid():
-        messages.error(request, _("That action was not understood."))
+        details = [str(message) for errors in form.errors.values() for message in errors]
+        messages.error(request, " ".join([_("That action was not understood."), *details]))
         status = 400
     else:
         try:

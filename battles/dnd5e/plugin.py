@@ -19,5 +19,6 @@ PLUGIN = register(
         event_texts=EVENT_TEXTS,
         event_view=board.event_view,
         problem_texts=COMMAND_PROBLEMS,
+        act_form=lambda data, battle: views.DndActForm(data),
     )
 )

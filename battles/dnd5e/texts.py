@@ -12,6 +12,7 @@ from warfare.engine.problems import Problem
 
 EVENT_TEXTS = {
     "dnd5e.initiative": _("%(actor)s: initiative d20 %(die)s%(typed)s %(modifier)s = %(total)s."),
+    "dnd5e.typed_dice": _("%(actor)s: the dice of this action were rolled at the table%(dice)s."),
     "dnd5e.round": _("Round %(round)s begins."),
     "dnd5e.turn": _("%(actor)s takes its turn."),
     "dnd5e.turn_end": _("%(actor)s ends its turn."),
@@ -94,6 +95,7 @@ HIDDEN_PARAMS = {
     "dnd5e.hide": ("piece", ("die", "bonus", "dc")),
     "dnd5e.gm_correction": ("piece", ("hp", "conditions")),
     "dnd5e.death_saves": ("solo", ("hp",)),
+    "dnd5e.typed_dice": ("actor", ("dice",)),
 }
 
 PROBLEM_TEXTS = {
@@ -199,6 +201,9 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
     if code == "dnd5e.initiative":
         shown["modifier"] = _signed(params.get("modifier", 0))
         shown["typed"] = " " + gettext("(typed at the table)") if params.get("typed") else ""
+    elif code == "dnd5e.typed_dice":
+        dice = params.get("dice")
+        shown["dice"] = " (" + ", ".join(str(die) for die in dice) + ")" if dice else ""
     elif code == "dnd5e.action":
         shown["kind"] = ACTION_LABELS.get(params.get("kind"), params.get("kind"))
     elif code == "dnd5e.attack":

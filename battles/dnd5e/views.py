@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
 from battles import services
+from battles.forms import ActForm, parse_dice
 from battles.models import Battle
 from battles.schema import form_input
 from battles.views import _board_write
@@ -146,6 +147,23 @@ def form_data(data) -> dict:
         })  # fmt: skip
     result.update({f"initiative_{key}": die for key, die in dice.items()})
     return result
+
+
+class DndActForm(ActForm):
+    """The board's action form with `dice`: results rolled at the table (d20s, damage dice)
+    typed in once in the actions panel and sent with the next action; used in order before
+    the server's dice (the service refuses those it would not roll)."""
+
+    dice = forms.CharField(max_length=200, required=False)
+
+    def clean_dice(self) -> list[int] | None:
+        return parse_dice(self.cleaned_data["dice"], 20)
+
+    def command(self) -> dict:
+        command = super().command()
+        if self.cleaned_data.get("dice"):
+            command["typed_dice"] = self.cleaned_data["dice"]
+        return command
 
 
 class GMCommandForm(forms.Form):

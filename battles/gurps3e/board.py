@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services
+from battles.forms import parse_dice
 from battles.models import Battle, BattleStatus
 from battles.plugins import BoardPlugin, register
 from battles.schema import form_input
@@ -344,12 +345,7 @@ class ActForm(forms.Form):
             )
 
     def clean_dice(self) -> list[int] | None:
-        text = self.cleaned_data["dice"].replace(",", " ").split()
-        if not text:
-            return None
-        if not all(part.isdigit() and 1 <= int(part) <= 6 for part in text):
-            raise forms.ValidationError(_("Dice are numbers from 1 to 6."))
-        return [int(part) for part in text]
+        return parse_dice(self.cleaned_data["dice"], 6)
 
     def clean(self):
         cleaned = super().clean()

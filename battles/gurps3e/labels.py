@@ -147,8 +147,11 @@ def working(terms: Sequence[Sequence[Any]], names: Mapping[str, str] | None = No
 
 
 def roll_text(roll: Mapping[str, Any]) -> str:
-    """ "3d6 10 (3+4+3) vs 13, made by 3" for a 3d6 success roll's dict."""
+    """ "3d6 10 (3+4+3) vs 13, made by 3" for a 3d6 success roll's dict (dice rolled at the
+    table marked as typed)."""
     dice = "+".join(str(die) for die in roll.get("dice", ()))
+    if roll.get("typed"):
+        dice += " " + gettext("(typed at the table)")
     margin = roll.get("margin", 0)
     degree = roll.get("degree")
     if degree == "critical_success":

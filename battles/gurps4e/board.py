@@ -42,6 +42,12 @@ from .log import choice_text
 BYSTANDER = ""
 
 
+#: The button choices that may roll (keeping the strategy resolves the round, §A.6.3; a
+#: pursuit rolls 1d of logistics losses, §A.7.1): their buttons share one "dice rolled at the
+#: table" field.
+ROLLING_BUTTONS = ("keep_strategy", "choose_pursuit")
+
+
 def _setup_side(battle: Battle, key: str) -> dict:
     return battle.setup["sides"][key]
 
@@ -302,6 +308,7 @@ def panels(battle: Battle, state: BattleState, actors: list[str]) -> list[dict[s
                     {"params": option_value(o.params), "label": _button_label(spec.key, o.params)}
                     for o in spec.options
                 ]
+                entry["rolls"] = spec.key in ROLLING_BUTTONS
             panel["forms"].append(entry)
         result.append(panel)
     return result

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from battles.forms import ActForm
+from battles.forms import ActForm, parse_dice
 from warfare.engine.systems.gurps4e.battle.engine import RISKS
 from warfare.engine.systems.gurps4e.tables import BATTLE_TYPES, TERRAIN_RATING
 
@@ -245,7 +245,9 @@ PC_KINDS = ("choose_risk", "significant_action")
 class GurpsActForm(ActForm):
     """One choice on the board. Strategy forms send the chosen `option` (JSON params of one
     of the engine's options) with the commander's `risk` and `raid_logistics`; a PC's form
-    sends `risk` and `on_critical`; the GM's tools send their own fields."""
+    sends `risk` and `on_critical`; the GM's tools send their own fields. `dice`: d6 results
+    rolled at the table ("3 5 2, 4 4 1"), used in order before the server's dice by the
+    command's 3d6 rolls (the service refuses those it would not roll)."""
 
     actor = forms.CharField(max_length=40, required=False)
     option = forms.JSONField(required=False)
@@ -261,6 +263,10 @@ class GurpsActForm(ActForm):
         choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1", required=False
     )
     victor = forms.ChoiceField(choices=[("", "—"), *SIDE_CHOICES], required=False)
+    dice = forms.CharField(max_length=200, required=False)
+
+    def clean_dice(self) -> list[int] | None:
+        return parse_dice(self.cleaned_data["dice"], 6)
 
     def command(self) -> dict:
         data = self.cleaned_data
@@ -290,7 +296,7 @@ class GurpsActForm(ActForm):
             "actor": data.get("actor") or None,
             "kind": kind,
             "params": params,
-            "typed_dice": None,
+            "typed_dice": data.get("dice"),
         }
 
 

@@ -74,11 +74,13 @@ ROLL_TEXT = gettext_lazy(
 
 
 def roll_text(roll: dict[str, Any] | None) -> str:
-    """A 3d6 success roll with its breakdown, margin and degree (gurps §0.2)."""
+    """A 3d6 success roll with its breakdown, margin and degree (gurps §0.2); dice rolled at
+    the table are marked as typed."""
     if not isinstance(roll, dict):
         return ""
+    typed = " " + _("(typed at the table)") if roll.get("typed") else ""
     return str(ROLL_TEXT) % {
-        "dice": "+".join(str(d) for d in roll.get("dice", ())),
+        "dice": "+".join(str(d) for d in roll.get("dice", ())) + typed,
         "roll": roll.get("roll"),
         "skill": roll.get("skill"),
         "working": texts.working(roll.get("breakdown") or ()),
@@ -227,6 +229,9 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
             }
     elif code == "gurps4e.pursuit":
         flat["choice"] = _pursuit_choice(p.get("choice"))
+        if p.get("logistics_typed"):
+            typed = _("logistics die %(die)s, typed at the table") % {"die": p.get("logistics_die")}
+            flat["choice"] += f" ({typed})"
         for key in ("retreating", "logistics", "victor"):
             flat[key] = p.get(key, 0)
     elif code == "gurps4e.aftermath":

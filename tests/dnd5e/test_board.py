@@ -368,3 +368,44 @@ def test_gm_sees_the_objective_balance_hint_while_deploying(client, gm, player, 
     assert "The sides can score different VP:" in page and " 10, " in page
     client.force_login(player)
     assert "the rules suggest" not in client.get(_board(battle)).content.decode()
+
+
+def test_dice_rolled_at_the_table_go_with_the_next_action(client, gm, dnd_battle):
+    """§7.1: a melee attack on an objective square hits automatically and rolls its damage:
+    the die typed in the actions panel is that damage die (stored in the command, replayed
+    exactly); out of range or more dice than the action rolls: a 400, nothing saved."""
+    guards = f"u{Unit.objects.get(name='Guards').pk}"
+    battle = _end_turns_until(gm, dnd_battle,
+                              lambda b: b.snapshot["turn"]["actor"] == guards)  # fmt: skip
+    client.force_login(gm)
+    page = client.get(_board(battle), {"sel": f"{guards}.2"}).content.decode()
+    assert 'id="dnd-typed-dice"' in page and 'hx-include="#dnd-typed-dice"' in page
+    url = reverse("battles:act", args=[battle.campaign_id, battle.pk])
+    params = json.dumps({"piece": f"{guards}.2", "attack": "spear", "target": "sq:2:2"})
+    seq = battle.seq
+    data = {"seq": seq, "actor": guards, "kind": "attack", "params": params}
+    for dice, message in (("21", "Dice are numbers from 1 to 20."), ("3 3 3 3 3 3", "rolls")):
+        bad = client.post(url, {**data, "dice": dice}, HTTP_HX_REQUEST="true")
+        assert bad.status_code == 400 and message in bad.content.decode()
+        assert Battle.objects.get(pk=battle.pk).seq == seq
+    done = client.post(url, {**data, "dice": "3"}, HTTP_HX_REQUEST="true")
+    assert done.status_code == 200, done.content.decode()[:2000]
+    battle.refresh_from_db()
+    assert battle.commands.get(position=seq).command["typed_dice"] == [3]
+    attack = battle.events.get(code="dnd5e.attack", command__position=seq).params
+    assert (attack["die"], attack["damage"]) == (None, 4)  # the typed 3 + the spear's +1
+    page = client.get(_board(battle)).content.decode()
+    assert "Guards: the dice of this action were rolled at the table (3)." in page
+    assert services.battle_verify(battle)
+
+
+def test_another_side_reads_that_dice_were_typed_but_not_their_values():
+    """Dice typed in may be a hidden roll's (a Stealth check, §5.6): only the actor's side
+    (and the GM) read their values in the log."""
+    from battles.dnd5e.texts import event_line
+
+    typed = {"actor": "u1", "dice": [17, 4]}
+    own = event_line("dnd5e.typed_dice", typed, {"u1": "Orcs"}, lambda key: True)
+    assert own == "Orcs: the dice of this action were rolled at the table (17, 4)."
+    other = event_line("dnd5e.typed_dice", typed, {"u1": "Orcs"}, lambda key: False)
+    assert other == "Orcs: the dice of this action were rolled at the table."

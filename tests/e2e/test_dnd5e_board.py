@@ -1,7 +1,7 @@
 """A D&D 5e battle played to its end with clicks only (dnd5e §5-§7): two armies of three
 units each and one objective square; deployment by clicking squares, the knights destroy the
-objective, the round ends with 10 VP for side A (total victory, §7.3), the GM writes the
-losses back; a player's phone follows without reloads."""
+objective (a damage die typed in from the table), the round ends with 10 VP for side A (total
+victory, §7.3), the GM writes the losses back; a player's phone follows without reloads."""
 
 import pytest
 from playwright.sync_api import expect
@@ -89,8 +89,13 @@ def test_gm_plays_a_dnd5e_battle_to_its_end_while_a_player_watches(live_server, 
             break
         if not attacked and board.get_by_text("Knights acts").count():
             _select(board, "Knights #1")
+            # A die rolled at the table goes with the next action, here a click on the grid.
+            board.get_by_label("dice rolled at the table").fill("6")
             _square(board, 2, 2).click()
             expect(board.get_by_text("Objective square (2, 2) is destroyed.").first).to_be_visible()
+            typed = "Knights: the dice of this action were rolled at the table (6)."
+            expect(board.get_by_text(typed)).to_be_visible()
+            expect(board.get_by_label("dice rolled at the table")).to_have_value("")
             attacked = True
         board.get_by_role("button", name="End turn").click()
         board.wait_for_timeout(300)

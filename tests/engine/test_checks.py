@@ -136,3 +136,16 @@ def test_success_roll_margin_and_quick_contest():
     tie = quick_contest(first, first)
     assert (tie.winner, tie.margin_of_victory) == (None, 0)
     assert first.to_dict()["margin"] == 2
+
+
+def test_success_roll_counts_the_dice_typed_at_the_table():
+    """gurps §0.2 3d6 roll: the dice typed in from the table (source "typed", used before the
+    server's) are counted and shown in the roll's dict; a server roll has no `typed` key."""
+    from warfare.engine.battle.protocol import CommandDice
+
+    dice = CommandDice(7, [6, 5])
+    typed = success_roll(dice, 12, purpose="strategy")
+    assert typed.dice[:2] == (6, 5) and typed.typed == 2
+    assert typed.to_dict()["typed"] == 2
+    server = success_roll(dice, 12, purpose="strategy")
+    assert server.typed == 0 and "typed" not in server.to_dict()

@@ -133,3 +133,18 @@ def test_typed_dice_are_logged_as_typed():
 def test_typed_value_is_a_whole_number_from_one_to_sides(value, code):
     problem = typed_value_problem(value, 20)
     assert (problem.code if problem else None) == code
+
+
+def test_typed_dice_running_out_inside_an_expression_are_completed_by_the_server():
+    """A 2d6 damage roll with one die typed at the table: the typed 6 and one seeded die;
+    the log keeps each part with its source, the roll returned has both dice."""
+    from warfare.engine.battle.protocol import CommandDice
+
+    dice = CommandDice(11, [6])
+    roll = dice.roll_expr("2d6+3", purpose="damage")
+    assert roll.results[0] == 6 and len(roll.results) == 2
+    assert roll.total == sum(roll.results) + 3
+    assert [(r.expression, r.source) for r in dice.log] == [("1d6", "typed"), ("1d6+3", "seeded")]
+    assert dice.typed_remaining == ()
+    whole = CommandDice(11, [2, 3]).roll_expr("2d6")
+    assert (whole.results, whole.source) == ((2, 3), "typed")

@@ -5,6 +5,7 @@ the results written back, and a fixed number of queries."""
 import pytest
 from django.urls import reverse
 
+from battles import services
 from battles.models import Battle, BattleStatus
 from warfare.gurps3e.models import Character, Unit
 
@@ -365,3 +366,24 @@ def test_a_pc_in_reserve_may_not_take_risk_below_minus_1(client, gm, g3_world, h
     assert "Risk −1: Survival 12, Glory 14" in page and "Risk −2:" not in page
     aldric.refresh_from_db()
     assert aldric.limits == []  # the posting is not written to the character
+
+
+def test_dice_typed_in_are_logged_as_typed_refused_beyond_what_the_day_rolls_and_replayed(
+    client, gm, g3_battle
+):
+    """gurps3e §B.4 Survival roll (3d6): the typed 1, 1, 1 are the first PC's roll, shown as
+    typed in the log; more than 20 dice are a 400 that saves nothing; the
+    stored command replays to the same board."""
+    client.force_login(gm)
+    aldric, brenna = (f"c{_pk(g3_battle, name)}" for name in ("Aldric", "Brenna"))
+    assert _act(client, g3_battle, kind="choose_risk", actor=aldric, risk=0).status_code == 200
+    assert _act(client, g3_battle, kind="choose_risk", actor=brenna, risk=0).status_code == 200
+    assert _act(client, g3_battle, kind="commit", actor="a").status_code == 200
+    many = _act(client, g3_battle, kind="commit", actor="b", dice=" ".join(["1"] * 21))
+    assert many.status_code == 400 and "At most 20 dice" in many.content.decode()
+    assert Battle.objects.get(pk=g3_battle.pk).seq == 3
+    assert _act(client, g3_battle, kind="commit", actor="b", dice="1 1 1").status_code == 200
+    survival = g3_battle.events.filter(code="pc.survival").order_by("pk").first()
+    assert survival.params["rolls"][0]["typed"] == 3
+    assert "(1+1+1 (typed at the table))" in _board(client, g3_battle)
+    assert services.battle_verify(Battle.objects.get(pk=g3_battle.pk))

@@ -536,3 +536,103 @@ def test_a_pc_fights_in_an_element_of_its_own_force(client, gm, gurps_world, leg
     client.force_login(gm)
     # More than one element fights and Ann is in a support element: −1 to her heroism roll.
     assert "support element or logistics −1" in _board(client, battle)
+
+
+def _choose_both(client, battle):
+    for actor, strategy in (("a", "all_out_attack"), ("b", "attack")):
+        response = _act(client, battle, actor=actor, kind="choose_strategy",
+                        option=json.dumps({"strategy": strategy, "desperate": False}))  # fmt: skip
+        assert response.status_code == 200, response.content.decode()[:3000]
+
+
+def test_dice_rolled_at_the_table_resolve_the_round_and_are_logged_as_typed(client, gm, battle):
+    """gurps §A.6.2 significant action (3d6): the three d6 typed in (6, 6, 6: 18, a critical
+    failure, §0.2) are its roll, logged as typed; the next three are side A's Quick Contest
+    roll (§A.6.3); the rest the server rolls. Replay reproduces the board (they are stored
+    in the command)."""
+    client.force_login(gm)
+    _choose_both(client, battle)
+    response = _act(client, battle, actor="pc1", kind="significant_action", risk="0",
+                    dice="6 6 6, 1 2 3")  # fmt: skip
+    assert response.status_code == 200, response.content.decode()[:3000]
+    battle = Battle.objects.get(pk=battle.pk)
+    assert BattleCommand.objects.get(battle=battle, position=2).command["typed_dice"] == [
+        6, 6, 6, 1, 2, 3,
+    ]  # fmt: skip
+    action = battle.events.get(code="gurps4e.significant_action").params["roll"]
+    assert (action["dice"], action["roll"], action["degree"]) == ([6, 6, 6], 18, "critical_failure")
+    assert action["typed"] == 3
+    contest = battle.events.get(code="gurps4e.strategy_contest").params["rolls"]
+    assert contest[0]["dice"] == [1, 2, 3] and contest[0]["typed"] == 3
+    assert "typed" not in contest[1]
+    page = _board(client, battle)
+    assert "3d6 6+6+6 (typed at the table) = 18" in page
+    assert services.battle_verify(battle)
+
+
+@pytest.mark.parametrize(
+    ("dice", "message"),
+    [
+        ("6 7 1", "Dice are numbers from 1 to 6."),
+        ("three", "Dice are numbers from 1 to 6."),
+        (" ".join(["1"] * 21), "At most 20 dice can be typed in."),
+    ],
+)
+def test_bad_dice_typed_in_are_a_400_and_change_nothing(client, gm, battle, dice, message):
+    client.force_login(gm)
+    _choose_both(client, battle)
+    response = _act(client, battle, actor="pc1", kind="significant_action", risk="0", dice=dice)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Battle.objects.get(pk=battle.pk).seq == 2
+
+
+def test_dice_typed_in_on_a_choice_that_rolls_none_are_refused(client, gm, battle):
+    """A commander's secret strategy rolls nothing until the round's last choice is in
+    (gurps §A.6.1): dice typed in with it are refused, nothing is saved."""
+    client.force_login(gm)
+    response = _act(client, battle, actor="a", kind="choose_strategy", option=ATTACK, dice="3 3 3")
+    assert response.status_code == 400
+    assert "This action rolls no dice" in response.content.decode()
+    assert Battle.objects.get(pk=battle.pk).seq == 0 and not battle.commands.exists()
+
+
+def test_api_acts_with_dice_typed_in(as_role, client, gm, battle):
+    """The battle-actions endpoint's `typed_dice` on a GURPS 4e board: the significant
+    action's 3d6 (gurps §A.6.2) are the typed 1, 1, 2 (4: a critical success, §0.2); dice
+    typed in with a secret strategy, which rolls nothing (§A.6.1), are a 400."""
+    api = as_role("gm")
+    url = reverse("api:battle-actions", args=[battle.campaign_id, battle.pk])
+    secret = {"seq": 0, "actor": "a", "kind": "choose_strategy", "typed_dice": [3],
+              "params": {"strategy": "attack", "desperate": False, "risk": 0,
+                         "raid_logistics": False}}  # fmt: skip
+    refused = api.post(url, secret, format="json")
+    assert refused.status_code == 400 and "rolls no dice" in json.dumps(refused.json())
+    assert not battle.commands.exists()
+    client.force_login(gm)
+    _choose_both(client, battle)
+    body = {"seq": 2, "actor": "pc1", "kind": "significant_action", "params": {"risk": 0},
+            "typed_dice": [1, 1, 2]}  # fmt: skip
+    response = api.post(url, body, format="json")
+    assert response.status_code == 200, response.json()
+    roll = Battle.objects.get(pk=battle.pk).events.get(code="gurps4e.significant_action")
+    assert roll.params["roll"]["dice"] == [1, 1, 2] and roll.params["roll"]["typed"] == 3
+    assert roll.params["roll"]["degree"] == "critical_success"
+
+
+def test_the_pursuit_rolls_the_dice_typed_in(client, gm, battle):
+    """gurps §A.7.1: a victor who may choose (its Leadership roll made) pursues: 1d × 5 % of
+    the retreating force's logistics. The pursuit buttons share one "dice rolled at the
+    table" field; the typed 4 gives 20 %, logged as typed. (The board is put straight into
+    the pursuit phase of side A.)"""
+    snapshot = {**battle.snapshot, "phase": "pursuit", "victor": 0}
+    Battle.objects.filter(pk=battle.pk).update(snapshot=snapshot)
+    client.force_login(gm)
+    page = _board(client, battle)
+    assert 'hx-include="#dice-a-choose_pursuit"' in page and 'id="dice-a-choose_pursuit"' in page
+    response = _act(client, battle, actor="a", kind="choose_pursuit",
+                    params=json.dumps({"pursue": True}), dice="4")  # fmt: skip
+    assert response.status_code == 200, response.content.decode()[:3000]
+    pursuit = Battle.objects.get(pk=battle.pk).events.get(code="gurps4e.pursuit").params
+    assert (pursuit["logistics"], pursuit["logistics_typed"]) == (20, True)
+    assert "logistics die 4, typed at the table" in _board(client, battle)

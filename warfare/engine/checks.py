@@ -172,6 +172,8 @@ class SuccessRoll:
     purpose: str = ""
     breakdown: tuple[tuple[str, int], ...] = ()
     """Where the effective skill came from, as (term code, value) pairs."""
+    typed: int = 0
+    """How many of the three dice were rolled at the table and typed in (source "typed")."""
 
     @property
     def margin(self) -> int:
@@ -190,13 +192,16 @@ class SuccessRoll:
             "degree": self.degree.code,
             "purpose": self.purpose,
             "breakdown": [list(term) for term in self.breakdown],
+            **({"typed": self.typed} if self.typed else {}),
         }
 
 
 def success_roll(
     dice: Dice, skill: int, *, purpose: str, breakdown: Sequence[tuple[str, int]] = ()
 ) -> SuccessRoll:
-    """Roll 3d6 against effective `skill` (gurps §0.2)."""
+    """Roll 3d6 against effective `skill` (gurps §0.2); `typed` counts the dice whose source
+    in the dice's log is "typed" (rolled at the table)."""
+    before = len(dice.log)
     faces = (
         dice.roll(6, purpose=purpose),
         dice.roll(6, purpose=purpose),
@@ -210,6 +215,7 @@ def success_roll(
         degree=gurps_degree(roll, skill),
         purpose=purpose,
         breakdown=tuple((str(code), int(value)) for code, value in breakdown),
+        typed=sum(1 for rolled in dice.log[before:] if rolled.source == "typed"),
     )
 
 

@@ -719,3 +719,19 @@ def test_board_rows_and_json_round_trip():
     assert rows[5][5]["objective"]["hp"] == 30
     text = json.dumps(state.to_dict())
     assert SYSTEM.state_from_dict(json.loads(text)) == state
+
+
+def test_dice_typed_at_the_table_are_used_first_and_recorded_as_typed():
+    """dnd5e §5.4 attack (orc greataxe +5 vs AC 18): the typed 15 and 7 are the d20 and the
+    1d12 damage (HP 11 → 1), recorded as "dnd5e.typed_dice"; server dice record nothing."""
+    from warfare.engine.battle.protocol import command_dice
+
+    state = _duel()
+    command = Command("a1", "attack", {"piece": "a1.1", "attack": "greataxe",
+                                       "target": "b1.1"}, typed_dice=(15, 7))  # fmt: skip
+    hit, events = SYSTEM.apply(state, command, command_dice(1, 0, command.typed_dice))
+    assert hit.stand("b1.1").hp == 1
+    assert events[-1].code == "dnd5e.typed_dice"
+    assert events[-1].params == {"actor": "a1", "dice": [15, 7]}
+    _, server = SYSTEM.apply(state, replace(command, typed_dice=None), command_dice(1, 0))
+    assert "dnd5e.typed_dice" not in codes(server)

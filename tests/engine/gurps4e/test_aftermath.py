@@ -43,6 +43,15 @@ def test_pursuit_casualties_and_logistics():
                           {"pursuit.air_and_cavalry_add": False})  # fmt: skip
     assert one["retreating"] == 10
     assert pursuit_effects(ScriptedDice([]), HOLD, {})["victor"] == -5
+    assert "logistics_typed" not in both
+
+
+def test_a_logistics_die_typed_at_the_table_is_marked():
+    """gurps §A.7.1: 1d × 5 % logistics: a typed 4 gives 20 %, marked as typed."""
+    from warfare.engine.dice import TypedDice
+
+    typed = pursuit_effects(TypedDice([4]), PURSUE, {})
+    assert (typed["logistics"], typed["logistics_die"], typed["logistics_typed"]) == (20, 4, True)
 
 
 @pytest.mark.parametrize(("casualties", "final"), [(35, 15), (40, 20), (9, 0), (10, 5),

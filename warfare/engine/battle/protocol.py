@@ -50,7 +50,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from warfare.engine.dice import DiceExpr, Roll, SeededDice, TypedDice
+from warfare.engine.dice import DiceExpr, Roll, SeededDice, TypedDice, parse_expr
 from warfare.engine.problems import Problem
 
 # --- commands ------------------------------------------------------------------------------
@@ -289,10 +289,21 @@ class CommandDice:
         return self.roll(20, purpose=purpose)
 
     def roll_expr(self, expression: str | DiceExpr, *, purpose: str = "") -> Roll:
-        source = self._source()
-        roll = source.roll_expr(expression, purpose=purpose)
-        self.log.append(roll)
-        return roll
+        """Roll NdS+M; when the typed dice run out inside it (two typed for a 3d6), the rest
+        come from the server: the log records the two parts with their own sources, and the
+        roll returned (source "typed") has all the dice."""
+        expr = parse_expr(expression) if isinstance(expression, str) else expression
+        typed = len(self._typed.remaining)
+        if not typed or typed >= expr.count:
+            roll = self._source().roll_expr(expr, purpose=purpose)
+            self.log.append(roll)
+            return roll
+        first = self._typed.roll_expr(DiceExpr(typed, expr.sides), purpose=purpose)
+        rest = DiceExpr(expr.count - typed, expr.sides, expr.modifier)
+        second = self._seeded.roll_expr(rest, purpose=purpose)
+        self.log.extend((first, second))
+        results = first.results + second.results
+        return Roll(str(expr), expr.sides, results, expr.modifier, purpose, TypedDice.source)
 
 
 def command_dice(seed: int, index: int, typed: Sequence[int] | None = None) -> CommandDice:

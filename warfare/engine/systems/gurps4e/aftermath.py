@@ -42,7 +42,8 @@ def pursuit_effects(
 ) -> dict[str, Any]:
     """§A.7.1: Pursue -> the retreating force +5 % casualties, +5 % more for Air and for
     Cavalry superiority [impl: both], and 1d × 5 % of its logistics; Hold -> the victor's
-    casualties −5 %. Returns {"retreating": %, "logistics": %, "victor": −%, "terms": [...]}."""
+    casualties −5 %. Returns {"retreating": %, "logistics": %, "logistics_die", "victor": −%,
+    "terms": [...]} ("logistics_typed": True when that die was typed in from the table)."""
     if choice == HOLD:
         return {"retreating": 0, "logistics": 0, "victor": -HOLD_FIELD_RECOVERY,
                 "terms": [["pursuit.hold", -HOLD_FIELD_RECOVERY]]}  # fmt: skip
@@ -52,10 +53,12 @@ def pursuit_effects(
         if pursuer_superiority.get(cls, 0) > 0 and (both or len(terms) == 1):
             terms.append([f"pursuit.superiority.{cls}", PURSUIT_SUPERIORITY_CASUALTIES])
     die = dice.roll(6, purpose="pursuit_logistics")
+    typed = dice.log[-1].source == "typed"
     return {
         "retreating": sum(v for _, v in terms),
         "logistics": die * PURSUIT_LOGISTICS_PER_PIP,
         "logistics_die": die,
+        **({"logistics_typed": True} if typed else {}),
         "victor": 0,
         "terms": terms,
     }

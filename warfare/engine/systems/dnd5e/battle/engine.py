@@ -42,6 +42,10 @@ adjacent allied stand into the space or rejoin a freed solo, the battle waits fo
 objectives and the end of the battle. GM commands (actor None): "begin", "award"
 {objective} (a custom objective met), "declare_draw" / "extra_round" (§7.3, tie) and
 "gm_correction" {piece, hp?, conditions?}.
+
+Dice typed in with a command (`Command.typed_dice`: d20s and damage dice rolled at the table,
+used in order before the server's) are recorded after its events as "dnd5e.typed_dice"
+{actor, dice}: the log says which results were rolled at the table.
 """
 
 from collections.abc import Iterator, Mapping
@@ -723,6 +727,9 @@ def apply(
         state = _dispatch(state, actor, command.kind, params, ctx)
     except DiceError as error:
         return Rejected((error.problem,))
+    typed = [value for roll in dice.log if roll.source == "typed" for value in roll.results]
+    if typed:
+        ctx.events.append(Event("dnd5e.typed_dice", {"actor": actor, "dice": typed}))
     return replace(state, sequence=state.sequence + 1), ctx.events
 
 
