@@ -197,9 +197,9 @@ class GMCommandForm(forms.Form):
 def gm_command(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     membership = access_campaign(request.user, campaign_id, gm=True)
     battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
+    if battle.system != "dnd5e":
+        raise Http404  # the D&D 5e GM tools exist on D&D 5e boards only
     form = GMCommandForm(request.POST)
-    if form.is_valid() and battle.system != "dnd5e":
-        raise Http404
 
     def write():
         if not form.is_valid():

@@ -409,3 +409,23 @@ def test_another_side_reads_that_dice_were_typed_but_not_their_values():
     assert own == "Orcs: the dice of this action were rolled at the table (17, 4)."
     other = event_line("dnd5e.typed_dice", typed, {"u1": "Orcs"}, lambda key: False)
     assert other == "Orcs: the dice of this action were rolled at the table."
+
+
+def test_the_dnd5e_gm_tools_are_404_on_another_systems_board(
+    client, gm, world, militia, enemy_faction
+):
+    """A Pathfinder battle has no D&D 5e GM tools, whatever is posted (valid or not)."""
+    from battles import services as battle_services
+    from warfare import services as army_services
+
+    raiders = army_services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
+        army_type="infantry", tactics=("keen_eyed",),
+    )  # fmt: skip
+    battle = battle_services.battle_create(
+        user=gm, campaign_id=world.pk, name="Ford", sides={"a": [militia.pk], "b": [raiders.pk]}
+    )
+    client.force_login(gm)
+    url = reverse("dnd5e:battle-gm-command", args=[world.pk, battle.pk])
+    assert client.post(url, {}).status_code == 404
+    assert client.post(url, {"seq": 0, "kind": "begin"}).status_code == 404

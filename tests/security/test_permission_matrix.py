@@ -158,8 +158,9 @@ MATRIX = {
     "dnd5e:solo-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
     "dnd5e:solo-remove": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
     # The GM's board commands: the empty POST is not understood (400).
+    # The URL points at the Pathfinder battle: it has no D&D GM tools (404 for the GM too).
     "dnd5e:battle-gm-command": (
-        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 404)),
 }  # fmt: skip
 
 #: The pages of one rule system's apps, asked of a campaign switched to that system (the
