@@ -154,6 +154,12 @@ class RecruitmentStep(models.TextChoices):
     FAILED = "failed", _("Not recruited")
 
 
+class RecruitmentQuerySet(models.QuerySet):
+    def open(self):
+        """Recruitments not finished yet (neither recruited nor failed)."""
+        return self.exclude(step__in=[RecruitmentStep.DONE, RecruitmentStep.FAILED])
+
+
 class Recruitment(models.Model):
     """A recruitment wizard in progress (§3.1). The army exists only once it is finished.
 
@@ -179,6 +185,8 @@ class Recruitment(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = RecruitmentQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
