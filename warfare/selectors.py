@@ -162,6 +162,32 @@ def check_view(check: dict | None) -> dict | None:
     }
 
 
+def activity_preview(*, army: Army, form) -> dict:
+    """What taking the activity as the form stands would check, before it is taken (§4): the
+    skill, modifier and DC with their working, the RP it costs, or why it cannot be taken."""
+    from .messages import problem_messages
+    from .services import activity_plan
+
+    kwargs = form.preview_kwargs()
+    if kwargs is None:
+        return {"incomplete": True}
+    plan, _recipient = activity_plan(army, army.faction.kingdom, kwargs["activity"],
+                                     kwargs["skill"], kwargs["options"], lock=False)  # fmt: skip
+    if isinstance(plan, list):
+        return {"problems": problem_messages(plan)}
+    check = None
+    if plan.needs_check:
+        check = {
+            "skill": SKILL_LABELS.get(plan.skill, plan.skill),
+            "modifier": plan.modifier.value,
+            "modifier_working": working(plan.modifier),
+            "dc": plan.dc.value,
+            "dc_working": working(plan.dc),
+        }
+    return {"check": check, "cost_rp": plan.cost_rp, "rp": army.faction.kingdom.resource_points,
+            "second": plan.second_activity}  # fmt: skip
+
+
 def activity_outcome_view(outcome) -> dict:
     data = outcome.to_dict()
     return {

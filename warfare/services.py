@@ -228,19 +228,7 @@ def army_activity(
     if army.version != version:
         raise StaleEdit(army)
     kingdom = _lock_kingdom(army.faction)
-    options = dict(options or {})
-    transfer_to = None
-    if options.get("transfer_to"):
-        transfer_to = get_object_or_404(
-            Army.objects.active().select_for_update(no_key=True),
-            faction=army.faction,
-            pk=options["transfer_to"],
-        )
-        options["transfer_to"] = army_state(transfer_to)
-    if activity == "offensive_gambit":
-        options.update(_gambit_options(army, options))
-    plan = plan_activity(activity, army_state(army), kingdom_state(kingdom), skill=skill,
-                         options=options)  # fmt: skip
+    plan, transfer_to = activity_plan(army, kingdom, activity, skill, options, lock=True)
     if isinstance(plan, list):
         _refuse(plan)
     seed, dice = _new_dice()
@@ -273,6 +261,27 @@ def army_activity(
         rolls=[roll.to_dict() for roll in dice.log],
     )
     return outcome
+
+
+def activity_plan(army: Army, kingdom: Kingdom, activity: str, skill, options, *, lock: bool):
+    """(the engine's plan or its problems, the army the gear goes to): the options completed
+    from the database (the recipient's state, the armies in the hex for a gambit). `lock`
+    locks the recipient (taking the activity); without it, a preview reads only."""
+    options = dict(options or {})
+    transfer_to = None
+    if options.get("transfer_to"):
+        rows = Army.objects.active()
+        transfer_to = get_object_or_404(
+            rows.select_for_update(no_key=True) if lock else rows,
+            faction=army.faction,
+            pk=options["transfer_to"],
+        )
+        options["transfer_to"] = army_state(transfer_to)
+    if activity == "offensive_gambit":
+        options.update(_gambit_options(army, options))
+    plan = plan_activity(activity, army_state(army), kingdom_state(kingdom), skill=skill,
+                         options=options)  # fmt: skip
+    return plan, transfer_to
 
 
 def _gambit_options(army: Army, options: dict[str, Any]) -> dict[str, Any]:

@@ -179,7 +179,13 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
     """Pick an Army activity (GET ?activity=…), then take it (POST): the outcome in place."""
     membership, army = access_army(request.user, campaign_id, army_id, command=True)
     activity = request.POST.get("activity") or request.GET.get("activity") or "deploy_army"
-    form = _activity_form(activity, army, request.POST if request.method == "POST" else None)
+    previewing = request.method == "GET" and request.GET.get("preview")
+    data = request.POST if request.method == "POST" else request.GET if previewing else None
+    form = _activity_form(activity, army, data)
+    if previewing and request.htmx:
+        context = {"army": army, "campaign": membership.campaign, "activity": activity,
+                   "preview": selectors.activity_preview(army=army, form=form)}  # fmt: skip
+        return render(request, "warfare/activity.html#activity-preview", context)
     context = {
         "campaign": membership.campaign,
         "membership": membership,
@@ -213,6 +219,7 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
                 army.refresh_from_db()
                 context["form"] = _activity_form(activity, army)
                 partial, status = "#activity-result", 200
+    context["preview"] = selectors.activity_preview(army=army, form=context["form"])
     if request.htmx:
         template += partial
     return render(request, template, context, status=status)
