@@ -186,3 +186,27 @@ def test_the_dnd5e_grid_fits_or_says_to_swipe(live_server, new_page, demo):
     page.set_viewport_size({"width": 1280, "height": 900})
     expect(hint).to_be_hidden()
 
+
+# The board polls itself every 2 s; a click while a poll is on its way must not abort it (an
+# aborted request is a console error, htmx:sendAbort): the click waits for the poll instead.
+CLICK_DURING_A_POLL = """(button) => {
+  const board = document.getElementById('board');
+  htmx.ajax('GET', board.getAttribute('hx-get'), {source: board, target: board, swap: 'outerHTML'});
+  button.click();
+}"""
+
+
+@pytest.mark.parametrize(
+    ("system", "button"),
+    [("pf2e", "End turn"), ("gurps4e", "Take this Risk"), ("gurps3e", "Choose Risk"),
+     ("dnd5e", "End turn")],
+)  # fmt: skip
+def test_no_board_logs_a_console_error_while_acting(live_server, new_page, demo, system, button):
+    page = new_page()
+    log_in(page, live_server.url, "gm", password="warfare-gm")
+    _board(page, live_server.url, system)
+    seq = page.locator("#board input[name=seq]").first.get_attribute("value")
+    page.get_by_role("button", name=button).first.evaluate(CLICK_DURING_A_POLL)
+    expect(page.locator(f"#board input[name=seq][value='{seq}']")).to_have_count(0)
+    expect(page.locator(".htmx-request, .htmx-settling")).to_have_count(0)
+    assert page.console_errors == []
