@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from kingdoms.labels import SKILL_LABELS
@@ -65,8 +66,9 @@ class Card:
 
 
 GM_CONDITION_CHOICES = [
-    (key, labels.condition_name(key)) for key in GM_CONDITIONS if key in CONDITIONS
+    (key, lazy(labels.condition_name, str)(key)) for key in GM_CONDITIONS if key in CONDITIONS
 ]
+"""Named in the page's language when shown (built once, when the module loads)."""
 
 POSITION_LABELS = {"near": _("near"), "distant": _("distant"), "fled": _("fled")}
 ENGAGED_LABEL = _("engaged")

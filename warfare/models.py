@@ -10,8 +10,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from kingdoms.models import Faction
+from warfare import labels
 from warfare.engine.systems.pf2e.gear import MAX_POTION_DOSES
 from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
 from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
@@ -37,7 +39,8 @@ class Garrison(models.TextChoices):
 
 
 SPECIALIZED_CHOICES = [("", _("(basic army)"))] + [
-    (key, army.name_en) for key, army in sorted(SPECIALIZED_ARMIES.items())
+    (key, pgettext_lazy(labels.SPECIALIZED, army.name_en))
+    for key, army in sorted(SPECIALIZED_ARMIES.items())
 ]
 
 
