@@ -103,3 +103,20 @@ def test_a_player_reads_only_their_own_sides_check_in_the_report(
     text = page.content.decode()
     assert "Silverrun Militia regains 1 HP" in text
     assert "Unrest +1 (now 2)." not in text
+
+
+@pytest.mark.parametrize("system", ["dnd5e", "gurps3e", "gurps4e"])
+def test_no_board_offers_undo_once_its_results_are_applied(db, client, system):
+    """Applied results are written to the armies: every system's board stops offering Undo
+    (the service refuses it anyway)."""
+    from django.core.management import call_command
+
+    from battles.models import Battle, BattleStatus
+
+    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    client.login(username="gm", password="warfare-gm")
+    Battle.objects.filter(system=system).update(seq=1)  # as if one command had been taken
+    battle = Battle.objects.get(system=system)
+    assert "Undo last action" in _board(client, battle).content.decode()
+    Battle.objects.filter(pk=battle.pk).update(status=BattleStatus.APPLIED)
+    assert "Undo last action" not in _board(client, battle).content.decode()
