@@ -5,11 +5,11 @@ Errors: a non-member 404, a member without the role 403 (anonymous 403 too), bad
 rule problem 400 `{"errors": [...]}` (nothing changed), a stale `seq` 409
 `{"errors": [...], "battle": <the board as it is now>}`.
 
-What a viewer sees follows the board (battles.selectors) and battles.report: an army's
-numbers (hp, max_hp, rout_threshold, shots, potions) only for the GM and the army's own side —
-the keys are absent otherwise; the log drops the HP-revealing params of the armies the viewer
-does not see in full (battles.report.visible_event). Legal actions are listed only to a viewer
-who may act for the army whose turn it is.
+What a viewer sees is the board's, from the same viewpoint filter (battles.visibility): an
+army's numbers (hp, max_hp, rout_threshold, shots, potions) only for the GM and the army's own
+side — the keys are absent otherwise; the log drops the HP-revealing params and the enemy's
+check numbers of the armies the viewer does not see in full. Legal actions are listed only to
+a viewer who may act for the army whose turn it is.
 """
 
 from typing import Any
@@ -37,7 +37,7 @@ from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from . import selectors, services
 from .models import Battle, BattleEvent, BattleStatus
 from .plugins import create_inputs, plugin_for
-from .visibility import live_events, viewer_for, visible_event, visible_outcome
+from .visibility import Pf2eView, live_events, member_view, viewpoint_of
 
 # --- Output ---------------------------------------------------------------------------------
 
@@ -49,8 +49,8 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
         return plugin.api_state(membership, battle)
     system = get_battle_system(battle.system)
     state = system.state_from_dict(battle.snapshot)
-    viewer = viewer_for(membership, battle)
-    names = selectors.army_names(battle)
+    view = Pf2eView(battle, viewpoint_of(membership, battle))
+    names = view.names
     factions = services.army_factions(battle)
     current = state.current
     to_act = state.to_act  # the reacting or start-choosing army, else the one whose turn it is
@@ -60,11 +60,11 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
         armies = []
         for setup_entry in side["armies"]:
             key = str(setup_entry["army"]["key"])
-            armies.append(_army(key, snapshot[key], state, names, factions, viewer.sees_army(key)))
+            armies.append(_army(key, snapshot[key], state, names, factions, view.sees(key)))
         sides.append(
             {
                 "key": side["key"],
-                "name": side.get("name") or side["key"],
+                "name": view.side_names[side["key"]],
                 "pcs_side": bool(side.get("pcs_side")),
                 "armies": armies,
             }
@@ -90,9 +90,9 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
             for key in state.order
         ],
         "sides": sides,
-        "outcome": visible_outcome(battle, viewer),
+        "outcome": view.outcome(),
         "may_act": may_act,
-        "actions": _actions(system, state, to_act, names) if may_act else [],
+        "actions": _actions(system, state, to_act, view) if may_act else [],
         "reaction": _reaction(state, names),
         "start_choice": _start_choice(state, names),
     }
@@ -170,7 +170,8 @@ ANSWER_LABELS = {
 }
 
 
-def _actions(system, state, current: str, names: dict[str, str]) -> list[dict[str, Any]]:
+def _actions(system, state, current: str, view: Pf2eView) -> list[dict[str, Any]]:
+    names = view.names
     actions = []
     for spec in system.legal_actions(state, current):
         if spec.key in ANSWER_LABELS:
@@ -193,7 +194,7 @@ def _actions(system, state, current: str, names: dict[str, str]) -> list[dict[st
                         else None,
                         "checks": [
                             {
-                                **check.to_dict(),
+                                **view.check_preview(check),
                                 "stat_label": str(labels.STAT_LABELS.get(check.stat, check.stat)),
                             }
                             for check in option.checks
@@ -268,7 +269,11 @@ class CheckPreviewOutput(serializers.Serializer):
     stat_label = serializers.CharField()
     modifier = serializers.IntegerField()
     modifier_breakdown = serializers.ListField(child=serializers.ListField())
-    dc = serializers.IntegerField(allow_null=True)
+    dc = serializers.IntegerField(
+        allow_null=True,
+        help_text="null for a player when the DC is the enemy's (unless the battle's "
+        "`reveal_checks` shows it).",
+    )
     dc_breakdown = serializers.ListField(child=serializers.ListField())
     against = serializers.CharField(allow_null=True)
 
@@ -340,8 +345,9 @@ class BattleEventOutput(serializers.Serializer):
     round = serializers.IntegerField()
     code = serializers.CharField()
     params = serializers.DictField(
-        help_text="Dice and checks are public; the HP left, potion doses and the GM's "
-        "corrections of armies the reader does not see in full are left out."
+        help_text="Dice and degrees are public; the HP left, potion doses, the GM's "
+        "corrections and (unless the battle's `reveal_checks`) the check modifiers, totals and "
+        "DCs of armies the reader does not see in full are left out."
     )
     text = serializers.CharField()
 
@@ -399,6 +405,11 @@ class BattleCreateInput(serializers.Serializer):
         max_length=len(TERRAIN), help_text="Terrain and weather features (§7.4).",
     )  # fmt: skip
     players_may_act = serializers.BooleanField(required=False, default=True)
+    reveal_checks = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Players see the enemy's check modifiers and DCs (on the board's actions "
+        "and in the log); default: only their own armies' modifiers and every check's degree.",
+    )  # fmt: skip
     fortifications = serializers.DictField(
         child=serializers.ChoiceField(choices=list(FORTIFICATIONS), allow_null=True),
         required=False, default=dict,
@@ -631,6 +642,7 @@ class BattleListApi(ApiListView):
             pcs_side=data["pcs_side"] or None,
             terrain=tuple(data["terrain"]),
             players_may_act=data["players_may_act"],
+            reveal_checks=data["reveal_checks"],
             fortifications=data["fortifications"],
             inside=data["inside"],
             starts=data["starts"],
@@ -659,18 +671,10 @@ class BattleLogApi(ApiListView):
         full are left out of their params and texts."""
         membership = access_campaign(request.user, campaign_id)
         battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
-        plugin = plugin_for(battle.system)
-        if plugin is not None and plugin.event_view is not None:
-            view = plugin.event_view(membership, battle)
-        else:
-            viewer, names = viewer_for(membership, battle), selectors.army_names(battle)
-
-            def view(code, params):
-                return visible_event(code, params, names, viewer)
-
+        view = member_view(membership, battle)
         data = []
         for event in self.page(live_events(battle)):
-            params, text = view(event.code, event.params)
+            params, text = view.event(event.code, event.params)
             data.append(
                 {"id": event.pk, "round": event.round, "code": event.code, "params": params,
                  "text": text}

@@ -17,7 +17,8 @@ PLUGIN = register(
         api_state=board.api_state,
         apply_results=board.apply_results,
         event_texts=EVENT_TEXTS,
-        event_view=board.event_view,
+        viewpoint=board.viewpoint,
+        view=board.Dnd5eView,
         problem_texts=COMMAND_PROBLEMS,
         act_form=lambda data, battle: views.DndActForm(data),
     )

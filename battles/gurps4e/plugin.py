@@ -29,7 +29,8 @@ PLUGIN = register(
         event_texts=EVENT_TEXTS,
         may_command=board.may_command,
         act_form=lambda data, battle: GurpsActForm(data),
-        event_view=views.event_view,
+        viewpoint=board.viewpoint,
+        view=board.Gurps4eView,
         report_context=views.report_context,
         problem_texts=PROBLEM_TEXTS,
     )
