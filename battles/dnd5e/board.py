@@ -481,7 +481,7 @@ def api_state(membership: Membership, battle: Battle) -> dict:
             solo.update(hp=None, max_hp=None, stealth=None, death_successes=None,
                         death_failures=None)  # fmt: skip
     data.pop("opening", None)
-    return {"system": "dnd5e", "names": names_of(battle), "state": data}
+    return {"names": names_of(battle), "state": data}
 
 
 @transaction.atomic
