@@ -15,11 +15,11 @@ def _fresh_cache():
     if not settings.configured:  # the engine tests may run without Django
         yield
         return
-    from django.core.cache import cache
+    from tests.caches import clear_cache
 
-    cache.clear()
+    clear_cache()
     yield
-    cache.clear()
+    clear_cache()
 
 
 @pytest.fixture

@@ -80,13 +80,13 @@ def test_only_refused_passwords_count(client, gm):
 
 
 def test_the_window_expires(client, gm, settings):
-    from django.core.cache import cache
+    from tests.caches import clear_cache
 
     settings.LOGIN_FAILURE_LIMIT = 2
     for _ in range(2):
         _login(client, "gm", "wrong")
     assert _login(client, "gm", PASSWORD).status_code == 429
-    cache.clear()  # what the end of LOGIN_FAILURE_WINDOW does
+    clear_cache()  # what the end of LOGIN_FAILURE_WINDOW does
     assert _login(client, "gm", PASSWORD).status_code == 302
 
 
