@@ -1,6 +1,12 @@
 """The battles' JSON API (mounted under /api/v1/ by warfare.api_urls), in the style of
 warfare.api.views: an access helper, then a selector or a service, then an output shape.
 
+A battle's state (the detail, and the answer of create, action, undo and apply) is one
+envelope every rule system shares (`id`, `name`, `system`, `status`, `status_label`, `seq`,
+`players_may_act`) around the board the system draws (`BoardPlugin.api_state`); the schema
+documents it as one of every system's (`BattleStateOutput`, told apart by `system`). A
+created battle answers 201 with its URL in `Location`.
+
 Errors: a non-member 404, a member without the role 403 (anonymous 403 too), bad input or a
 rule problem 400 `{"errors": [...]}` (nothing changed), a stale `seq` 409
 `{"errors": [...], "battle": <the board as it is now>}`.
@@ -17,9 +23,17 @@ from typing import Any
 import django_filters
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,17 +50,36 @@ from warfare.engine.systems.pf2e.conditions import CONDITIONS
 
 from . import selectors, services
 from .models import Battle, BattleEvent, BattleStatus
-from .plugins import create_inputs, plugin_for
+from .plugins import create_inputs, plugin_for, state_outputs
+from .schema import BattleEnvelopeOutput, CheckOutput, system_field
 from .visibility import Pf2eView, live_events, member_view, viewpoint_of
 
 # --- Output ---------------------------------------------------------------------------------
 
 
+def envelope(battle: Battle) -> dict[str, Any]:
+    """What every rule system's battle state has at its top level (`BattleEnvelopeOutput`)."""
+    return {
+        "id": battle.pk,
+        "name": battle.name,
+        "system": battle.system,
+        "status": battle.status,
+        "status_label": str(battle.get_status_display()),
+        "seq": battle.seq,
+        "players_may_act": battle.players_may_act,
+    }
+
+
 def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
-    """The board as `membership` sees it (plain JSON), drawn by the battle's rule system."""
+    """The board as `membership` sees it (plain JSON): the envelope, then the board drawn by
+    the battle's rule system (`BattleStateOutput`, one of the systems')."""
     plugin = plugin_for(battle.system)
-    if plugin is not None:
-        return plugin.api_state(membership, battle)
+    board = plugin.api_state if plugin is not None else _pf2e_state
+    return {**envelope(battle), **board(membership, battle)}
+
+
+def _pf2e_state(membership: Membership, battle: Battle) -> dict[str, Any]:
+    """A Pathfinder 2e battle's board (`Pf2eBattleStateOutput`)."""
     system = get_battle_system(battle.system)
     state = system.state_from_dict(battle.snapshot)
     view = Pf2eView(battle, viewpoint_of(membership, battle))
@@ -75,12 +108,6 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
         and services.may_command(membership, battle, to_act)
     )
     return {
-        "id": battle.pk,
-        "name": battle.name,
-        "status": battle.status,
-        "status_label": str(battle.get_status_display()),
-        "seq": battle.seq,
-        "players_may_act": battle.players_may_act,
         "terrain": list(battle.setup.get("terrain", ())),
         "round": state.round,
         "actions_left": state.actions_left,
@@ -213,6 +240,7 @@ def _actions(system, state, current: str, view: Pf2eView) -> list[dict[str, Any]
 class BattleListOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
+    system = serializers.CharField()
     status = serializers.CharField()
     seq = serializers.IntegerField()
     created_at = serializers.DateTimeField()
@@ -264,18 +292,8 @@ class BattleSideOutput(serializers.Serializer):
     armies = BattleArmyOutput(many=True)
 
 
-class CheckPreviewOutput(serializers.Serializer):
-    stat = serializers.CharField()
+class CheckPreviewOutput(CheckOutput):
     stat_label = serializers.CharField()
-    modifier = serializers.IntegerField()
-    modifier_breakdown = serializers.ListField(child=serializers.ListField())
-    dc = serializers.IntegerField(
-        allow_null=True,
-        help_text="null for a player when the DC is the enemy's (unless the battle's "
-        "`reveal_checks` shows it).",
-    )
-    dc_breakdown = serializers.ListField(child=serializers.ListField())
-    against = serializers.CharField(allow_null=True)
 
 
 class ActionOptionOutput(serializers.Serializer):
@@ -294,15 +312,10 @@ class LegalActionOutput(serializers.Serializer):
     options = ActionOptionOutput(many=True)
 
 
-class BattleStateOutput(serializers.Serializer):
-    """The board as the reader sees it."""
+class Pf2eBattleStateOutput(BattleEnvelopeOutput):
+    """A Pathfinder 2e battle's board as the reader sees it."""
 
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    status = serializers.ChoiceField(choices=BattleStatus.choices)
-    status_label = serializers.CharField()
-    seq = serializers.IntegerField(help_text="Send it back with every write.")
-    players_may_act = serializers.BooleanField()
+    system = system_field("pf2e")
     terrain = serializers.ListField(child=serializers.CharField())
     round = serializers.IntegerField()
     actions_left = serializers.IntegerField()
@@ -333,11 +346,24 @@ class BattleStateOutput(serializers.Serializer):
     )
 
 
+#: A battle's state in the schema: one of every rule system's, told apart by `system`.
+BattleStateOutput = PolymorphicProxySerializer(
+    component_name="BattleStateOutput",
+    serializers=lambda: {"pf2e": Pf2eBattleStateOutput, **state_outputs()},
+    resource_type_field_name="system",
+)
+
+
+@extend_schema_field(BattleStateOutput)
+class _BattleStateField(serializers.DictField):
+    """A battle's state inside another answer."""
+
+
 class BattleStaleOutput(serializers.Serializer):
     """The board changed since the `seq` sent: here it is now; nothing changed."""
 
     errors = serializers.ListField(child=serializers.CharField())
-    battle = BattleStateOutput()
+    battle = _BattleStateField()
 
 
 class BattleEventOutput(serializers.Serializer):
@@ -600,6 +626,13 @@ class BattleApiView(_StaleBoard, ApiView):
         return get_object_or_404(Battle, campaign=self.membership.campaign, pk=battle_id)
 
 
+#: The 201 of a created battle names its URL (the battle's state: GET it again, poll it).
+CREATED_LOCATION = OpenApiParameter(
+    "Location", OpenApiTypes.URI, OpenApiParameter.HEADER, required=True, response=[201],
+    description="The new battle's URL in the API (`GET` it for its state).",
+)  # fmt: skip
+
+
 class BattleListApi(ApiListView):
     queryset = Battle.objects.none()
     filterset_class = BattleFilter
@@ -619,6 +652,7 @@ class BattleListApi(ApiListView):
             resource_type_field_name=None,
         ),
         responses={201: BattleStateOutput, **WRITE_ERRORS},
+        parameters=[CREATED_LOCATION],
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         """The GM sets forces of the campaign against each other; initiative is rolled at
@@ -630,11 +664,20 @@ class BattleListApi(ApiListView):
         plugin = plugin_for(membership.campaign.rule_system)
         if plugin is not None and plugin.api_create is not None:
             battle = plugin.api_create(request.user, campaign_id, request.data)
-            return Response(battle_state(membership, battle), status=status.HTTP_201_CREATED)
-        if membership.campaign.rule_system != RuleSystem.PF2E:
+        elif membership.campaign.rule_system == RuleSystem.PF2E:
+            battle = self._create_pf2e(request, campaign_id)
+        else:
             raise Http404
+        location = reverse("api:battle-detail", args=[campaign_id, battle.pk])
+        return Response(
+            battle_state(membership, battle),
+            status=status.HTTP_201_CREATED,
+            headers={"Location": request.build_absolute_uri(location)},
+        )
+
+    def _create_pf2e(self, request: Request, campaign_id: int) -> Battle:
         data = _input(BattleCreateInput, request)
-        battle = services.battle_create(
+        return services.battle_create(
             user=request.user,
             campaign_id=campaign_id,
             name=data["name"],
@@ -649,7 +692,6 @@ class BattleListApi(ApiListView):
             initiative_dice=data["initiative_dice"],
             auto_reactions=data["auto_reactions"],
         )
-        return Response(battle_state(membership, battle), status=status.HTTP_201_CREATED)
 
 
 class BattleDetailApi(BattleApiView):

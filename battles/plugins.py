@@ -17,7 +17,13 @@ results write back:
     Who commands each actor of the engine (an army, a side, a PC…); None: the GM only.
 ``api_state(membership, battle) -> dict``
     The board as the JSON API shows it to `membership`: the state content of its `view`,
-    with the legal actions the member may take.
+    with the legal actions the member may take, without the envelope every system's answer
+    shares (`id`, `name`, `system`, `status`, `status_label`, `seq`, `players_may_act`:
+    `battles.api` puts it around).
+``api_state_output``
+    A DRF serializer class documenting that answer, envelope included
+    (`battles.schema.state_output` builds one): the OpenAPI schema's battle state is one of
+    every system's, told apart by `system`.
 ``viewpoint(membership, battle) -> Viewpoint``
     Whose eyes a member sees the battle through (the GM, a side, a bystander;
     `battles.visibility`); every plugin brings one (None: Pathfinder's).
@@ -76,6 +82,7 @@ class BoardPlugin:
     create_view: Callable[..., Any]
     actor_factions: Callable[..., dict[str, int | None]]
     api_state: Callable[..., dict]
+    api_state_output: type
     api_create: Callable[..., Any] | None = None
     api_create_input: type | None = None
     apply_results: Callable[..., Any] | None = None
@@ -98,6 +105,11 @@ def register(plugin: BoardPlugin) -> BoardPlugin:
 def create_inputs() -> list[type]:
     """The documented create bodies of the registered systems (`api_create_input`)."""
     return [p.api_create_input for p in PLUGINS.values() if p.api_create_input is not None]
+
+
+def state_outputs() -> dict[str, type]:
+    """{system: the documented battle state} of the registered systems (`api_state_output`)."""
+    return {p.key: p.api_state_output for p in PLUGINS.values()}
 
 
 def plugin_for(system: str) -> BoardPlugin | None:

@@ -33,7 +33,7 @@ from .visibility import Pf2eView, Viewer, viewpoint_of
 
 def battle_list(*, membership: Membership) -> QuerySet[Battle]:
     return Battle.objects.filter(campaign_id=membership.campaign_id).only(
-        "pk", "name", "status", "created_at", "seq", "campaign_id"
+        "pk", "name", "system", "status", "created_at", "seq", "campaign_id"
     )
 
 

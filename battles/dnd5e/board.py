@@ -552,7 +552,7 @@ def api_state(membership: Membership, battle: Battle) -> dict:
     """The board for the JSON API: the state as the member's viewpoint may see it (of another
     side no stat blocks, HP or Stealth, `Dnd5eView`)."""
     view = Dnd5eView(battle, viewpoint_of(membership, battle))
-    return {"system": "dnd5e", "names": view.names, "state": view.state()}
+    return {"names": view.names, "state": view.state()}
 
 
 @transaction.atomic

@@ -20,13 +20,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
 
 from battles import services
 from battles.events import event_text
 from battles.forms import parse_dice
 from battles.models import Battle, BattleStatus
 from battles.plugins import BoardPlugin, register
-from battles.schema import form_input
+from battles.schema import form_input, state_output
 from battles.visibility import BYSTANDER, BattleView, Viewpoint, live_events, viewpoint_of
 from kingdoms.models import Membership
 from warfare.engine.battle.registry import get_battle_system
@@ -591,12 +592,6 @@ def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
                  "optional_params": list(spec.optional_params)}
             )  # fmt: skip
     return {
-        "id": battle.pk,
-        "name": battle.name,
-        "system": battle.system,
-        "status": battle.status,
-        "seq": battle.seq,
-        "players_may_act": battle.players_may_act,
         "names": view.names,
         "state": view.state(),
         "actions": actions,
@@ -616,6 +611,38 @@ def _create_input():
     )  # fmt: skip
 
 
+class Gurps3eActionOutput(serializers.Serializer):
+    actor = serializers.CharField(help_text="Send it as `actor`.")
+    kind = serializers.CharField(help_text="Send it as `kind`.")
+    options = serializers.ListField(
+        child=serializers.DictField(), help_text="Each: the `params` that take it."
+    )
+    optional_params = serializers.ListField(child=serializers.CharField())
+
+
+class Gurps3eBoardOutput(serializers.Serializer):
+    """The engine's state (`warfare.engine.systems.gurps3e.battle.state`)."""
+
+    forces = serializers.ListField(child=serializers.DictField(), help_text="Side a, side b.")
+    characters = serializers.ListField(child=serializers.DictField())
+    days = serializers.IntegerField()
+    day = serializers.IntegerField()
+    month = serializers.IntegerField()
+    phase = serializers.CharField()
+    winner = serializers.CharField(allow_null=True)
+
+
+#: The API's battle state in the OpenAPI schema.
+STATE_OUTPUT = state_output(
+    "Gurps3eBattleStateOutput", SYSTEM_KEY,
+    "A GURPS 3e (Compendium II) battle's board as the reader sees it.",
+    names=serializers.DictField(child=serializers.CharField(), help_text="{key: name}."),
+    state=Gurps3eBoardOutput(),
+    actions=Gurps3eActionOutput(many=True, help_text="What the reader may do now."),
+    outcome=serializers.DictField(allow_null=True, help_text="The result; null before."),
+)  # fmt: skip
+
+
 PLUGIN = register(
     BoardPlugin(
         key=SYSTEM_KEY,
@@ -624,6 +651,7 @@ PLUGIN = register(
         create_view=create_view,
         actor_factions=actor_factions,
         api_state=api_state,
+        api_state_output=STATE_OUTPUT,
         api_create=api_create,
         api_create_input=_create_input(),
         apply_results=apply_results,

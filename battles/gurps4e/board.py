@@ -565,13 +565,6 @@ def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
                     }
                 )
     return {
-        "id": battle.pk,
-        "name": battle.name,
-        "system": battle.system,
-        "status": battle.status,
-        "status_label": str(battle.get_status_display()),
-        "seq": battle.seq,
-        "players_may_act": battle.players_may_act,
         "round": state.round,
         "phase": state.phase,
         "names": view.names,

@@ -175,6 +175,9 @@ else:
 # window (seconds) they are counted in (warfare.accounts).
 LOGIN_FAILURE_LIMIT = 10
 LOGIN_FAILURE_WINDOW = 15 * 60
+# How many reverse proxies in front of the app append the client's address to X-Forwarded-For
+# (warfare.accounts.client_address). 0: none, the header is ignored (anybody can send it).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 
 REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -190,6 +193,9 @@ REST_FRAMEWORK = {
     # Writes (POST) per user; see warfare.api.throttling.
     "DEFAULT_THROTTLE_CLASSES": ["warfare.api.throttling.WriteRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"api-write": "120/minute"},
+    # The client's address for DRF's throttles: the same trusted proxies (DRF's default, None,
+    # would believe any X-Forwarded-For).
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 
 # OpenAPI (drf-spectacular): the schema at /api/v1/schema/, Swagger UI at /api/v1/docs/ with its
