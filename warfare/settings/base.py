@@ -189,7 +189,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Writes (POST) per user; see warfare.api.throttling.
     "DEFAULT_THROTTLE_CLASSES": ["warfare.api.throttling.WriteRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"api-write": "120/minute"},
+    "DEFAULT_THROTTLE_RATES": {"api-write": env.str("API_WRITE_RATE", default="120/minute")},
 }
 
 # OpenAPI (drf-spectacular): the schema at /api/v1/schema/, Swagger UI at /api/v1/docs/ with its
