@@ -6,10 +6,23 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from battles import services
-from tests.battles.conftest import battle, raiders  # noqa: F401 (fixtures)
 from tests.servers import app_processes, session_cookie
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def battle(world, gm, militia, enemy_faction):
+    from warfare import services as army_services
+
+    raiders = army_services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
+        army_type="infantry", tactics=("keen_eyed",), hex="C7", level_override=3,
+    )  # fmt: skip
+    return services.battle_create(
+        user=gm, campaign_id=world.pk, name="Battle of the Ford",
+        sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
+    )  # fmt: skip
 
 
 def _phone(new_page, url: str, user):
