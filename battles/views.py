@@ -1,9 +1,18 @@
 """Battle pages: the list, the set-up form, the board (polled), actions and undo."""
 
+from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
@@ -15,7 +24,7 @@ from kingdoms.access import access_campaign
 from kingdoms.models import RuleSystem
 from warfare.models import Army
 
-from . import selectors, services
+from . import live, selectors, services
 from .forms import ActForm, ApplyResultsForm, BattleCreateForm, CorrectionForm
 from .models import Battle
 from .plugins import plugin_for
@@ -232,3 +241,40 @@ def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
 
     success = _("The results are written to the armies and kingdoms.")
     return _board_write(request, membership, battle, write, success)
+
+
+def _live_access(user, campaign_id: int, battle_id: int) -> int:
+    """The battle's seq for a member (404 otherwise), with the database connection given back
+    at once: a stream lasts for hours and must not hold one."""
+    try:
+        membership = access_campaign(user, campaign_id)
+        seq = (
+            Battle.objects.filter(campaign=membership.campaign, pk=battle_id)
+            .values_list("seq", flat=True)
+            .first()
+        )
+    finally:
+        if not connection.in_atomic_block:  # (a test's transaction keeps its connection)
+            connection.close()
+    if seq is None:
+        raise Http404
+    return seq
+
+
+@login_required
+async def board_events(request: HttpRequest, campaign_id: int, battle_id: int):
+    """The board's Server-Sent Events: `seq` at once, `changed` (with the new seq) after every
+    change made on any app process, `ping` now and then (`battles.live`). The board fetches
+    its partial on `changed`; without this stream it polls every 2 s."""
+    user = await request.auser()
+    seq = await sync_to_async(_live_access)(user, campaign_id, battle_id)
+    since = request.GET.get("since", "")
+    seq = int(since) if since.isdigit() else seq
+    if isinstance(request, ASGIRequest):
+        content = live.stream(battle_id, seq)
+    else:  # runserver and the test server: a generator reading the cache, thread by thread
+        content = live.sync_stream(battle_id, seq)
+    response = StreamingHttpResponse(content, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response

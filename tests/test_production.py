@@ -3,15 +3,11 @@ per request, the write throttle that counts atomically, and the files that build
 
 import json
 import logging
-import os
 import threading
 from pathlib import Path
 
-import pytest
 import yaml
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from django.http import HttpResponse
 from django.test import RequestFactory
 from django.urls import reverse
@@ -22,18 +18,6 @@ from warfare.api.throttling import WriteRateThrottle
 from warfare.logs import JsonFormatter, request_log_middleware
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def redis_cache():
-    """The suite's cache when it is the real Redis (`make test` sets REDIS_URL; `.ci/run`
-    starts redis-server). Without it the test is skipped, except under CI."""
-    cache = caches["default"]
-    if not isinstance(cache, RedisCache):
-        if os.environ.get("CI"):
-            pytest.fail("CI runs the tests on Redis: set REDIS_URL")
-        pytest.skip("REDIS_URL is not set: no Redis to test against")
-    return cache
 
 
 def test_healthz_answers_ok_with_the_database_and_the_cache(

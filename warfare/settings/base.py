@@ -192,7 +192,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Writes (POST) per user; see warfare.api.throttling.
     "DEFAULT_THROTTLE_CLASSES": ["warfare.api.throttling.WriteRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"api-write": "120/minute"},
+    "DEFAULT_THROTTLE_RATES": {"api-write": env.str("API_WRITE_RATE", default="120/minute")},
     # The client's address for DRF's throttles: the same trusted proxies (DRF's default, None,
     # would believe any X-Forwarded-For).
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
