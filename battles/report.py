@@ -18,7 +18,7 @@ from warfare.engine.battle.registry import get_battle_system
 from .forms import TERRAIN_LABELS
 from .models import Battle
 from .plugins import plugin_for
-from .selectors import POSITION_LABELS
+from .selectors import POSITION_LABELS, applied_aftermath
 from .visibility import live_events, member_view
 
 # --- The report -----------------------------------------------------------------------------
@@ -101,6 +101,10 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
         "terrain": [str(TERRAIN_LABELS.get(key, key)) for key in battle.setup.get("terrain", ())],
         "sides": sides,
         "outcome": result,
+        # Pathfinder's §7.6 kingdom checks (a view without a Viewer has none).
+        "aftermath": applied_aftermath(battle, view.viewer, side_names)
+        if hasattr(view, "viewer")
+        else [],
         "rounds": sorted(rounds.items()),
     }
 
@@ -166,6 +170,11 @@ def report_markdown(report: dict) -> str:
         for side, xp in outcome["xp"]:
             lines.append("")
             lines.append(_md(_("%(side)s: %(xp)s kingdom XP") % {"side": side, "xp": xp}))
+    for row in report.get("aftermath") or ():
+        lines += ["", f"**{_md(row['side'])}**: {_md(check_sentence(row['check']))}"]
+        lines += [f"- {_md(text)}" for text in row["effects"]]
+        if row["next_turn"]:
+            lines.append(f"- {_md(next_turn_sentence(row['next_turn']))}")
     lines.append("")
     for number, texts in report["rounds"]:
         heading = _("Day %(day)s") % {"day": number} if report.get("by_day") else None
@@ -174,6 +183,23 @@ def report_markdown(report: dict) -> str:
         lines += [f"- {_md(text)}" for text in texts]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def check_sentence(check: dict) -> str:
+    """A §7.6 kingdom check in one line: "Warfare: d20 12 + 7 = 19 vs DC 17 → Success"."""
+    die = _("die typed in") if check["typed"] else _("d20")
+    sign = "+" if check["modifier"] >= 0 else "−"
+    return _("%(skill)s: %(die)s %(roll)s %(sign)s %(modifier)s = %(total)s vs DC %(dc)s → "
+             "%(degree)s") % {"skill": check["skill"], "die": die, "roll": check["die"],
+                               "sign": sign, "modifier": abs(check["modifier"]),
+                               "total": check["total"], "dc": check["dc"],
+                               "degree": check["degree_label"]}  # fmt: skip
+
+
+def next_turn_sentence(next_turn: dict) -> str:
+    return _(
+        "At the start of the next Kingdom turn: Fame or Infamy +%(fame)s, Unrest %(unrest)s."
+    ) % {"fame": next_turn.get("fame"), "unrest": next_turn.get("unrest")}
 
 
 def report_filename(battle: Battle) -> str:

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from kingdoms.access import access_campaign
 from kingdoms.models import Faction, Kingdom
@@ -227,19 +228,7 @@ def army_activity(
     if army.version != version:
         raise StaleEdit(army)
     kingdom = _lock_kingdom(army.faction)
-    options = dict(options or {})
-    transfer_to = None
-    if options.get("transfer_to"):
-        transfer_to = get_object_or_404(
-            Army.objects.active().select_for_update(no_key=True),
-            faction=army.faction,
-            pk=options["transfer_to"],
-        )
-        options["transfer_to"] = army_state(transfer_to)
-    if activity == "offensive_gambit":
-        options.update(_gambit_options(army, options))
-    plan = plan_activity(activity, army_state(army), kingdom_state(kingdom), skill=skill,
-                         options=options)  # fmt: skip
+    plan, transfer_to = activity_plan(army, kingdom, activity, skill, options, lock=True)
     if isinstance(plan, list):
         _refuse(plan)
     seed, dice = _new_dice()
@@ -272,6 +261,27 @@ def army_activity(
         rolls=[roll.to_dict() for roll in dice.log],
     )
     return outcome
+
+
+def activity_plan(army: Army, kingdom: Kingdom, activity: str, skill, options, *, lock: bool):
+    """(the engine's plan or its problems, the army the gear goes to): the options completed
+    from the database (the recipient's state, the armies in the hex for a gambit). `lock`
+    locks the recipient (taking the activity); without it, a preview reads only."""
+    options = dict(options or {})
+    transfer_to = None
+    if options.get("transfer_to"):
+        rows = Army.objects.active()
+        transfer_to = get_object_or_404(
+            rows.select_for_update(no_key=True) if lock else rows,
+            faction=army.faction,
+            pk=options["transfer_to"],
+        )
+        options["transfer_to"] = army_state(transfer_to)
+    if activity == "offensive_gambit":
+        options.update(_gambit_options(army, options))
+    plan = plan_activity(activity, army_state(army), kingdom_state(kingdom), skill=skill,
+                         options=options)  # fmt: skip
+    return plan, transfer_to
 
 
 def _gambit_options(army: Army, options: dict[str, Any]) -> dict[str, Any]:
@@ -353,19 +363,44 @@ def _faction_specialized(faction: Faction) -> tuple[str, ...]:
     return tuple(armies.values_list("specialized", flat=True))
 
 
+def recruit_blocked_problems(kingdom: Kingdom) -> list[Problem]:
+    """§4.1: after a critical failure, no Recruit Army until the next Kingdom turn."""
+    until = kingdom.recruit_blocked_until_turn
+    if until is not None and kingdom.turn < until:
+        return [Problem("recruit.blocked", {"until_turn": until})]
+    return []
+
+
+class RecruitmentInProgress(Exception):
+    """The faction has a rolled recruitment not yet finished: it is resumed, not re-rolled."""
+
+    def __init__(self, recruitment: Recruitment):
+        super().__init__("recruitment in progress")
+        self.recruitment = recruitment
+
+
 @transaction.atomic
 def recruitment_start(
     *, user, campaign_id: int, faction_id: int, army_type: str = "", specialized: str = ""
 ) -> Recruitment:
+    """Step 1 (§3.1): choose the army. One recruitment is open per faction at a time: while
+    one whose Recruit Army check was rolled is unfinished, RecruitmentInProgress names it (a
+    second start must not roll again); one not yet rolled takes the new choice. Refused while
+    a critical failure blocks Recruit Army (§4.1)."""
     membership = access_campaign(user, campaign_id)
-    faction = get_object_or_404(
-        Faction.objects.select_related("kingdom"), campaign=membership.campaign, pk=faction_id
-    )
+    faction = get_object_or_404(Faction, campaign=membership.campaign, pk=faction_id)
     if not (membership.is_gm or membership.faction_id == faction.pk):
         raise PermissionDenied
-    recruitment = Recruitment(
-        faction=faction, started_by=user, army_type=army_type, specialized=specialized
-    )
+    faction.kingdom = _lock_kingdom(faction)
+    _refuse(recruit_blocked_problems(faction.kingdom))
+    recruitment = None
+    for open_one in Recruitment.objects.open().filter(faction=faction).select_for_update():
+        if open_one.step != RecruitmentStep.ROLL:
+            raise RecruitmentInProgress(open_one)
+        recruitment = open_one
+    if recruitment is None:
+        recruitment = Recruitment(faction=faction, started_by=user)
+    recruitment.army_type, recruitment.specialized = army_type, specialized
     if specialized:
         recruitment.army_type = SPECIALIZED_ARMIES[specialized].type.value
     spec = recruit_spec(recruitment, level=faction.kingdom.level)
@@ -397,6 +432,8 @@ def recruitment_roll(
     if recruitment.step != RecruitmentStep.ROLL:
         return recruitment
     kingdom = _lock_kingdom(recruitment.faction)
+    if not recruitment.specialized and not _settlement_hexes(recruitment.faction):
+        raise ValidationError(NO_SETTLEMENT_HEX, code="no_settlement_hex")
     options: dict[str, Any] = {"hex": "-", "deferred": True}
     if recruitment.specialized:
         options["specialized"] = recruitment.specialized
@@ -434,6 +471,16 @@ def recruitment_roll(
     return recruitment
 
 
+NO_SETTLEMENT_HEX = gettext_lazy(
+    "A new basic army starts in a hex with one of your settlements, and none has a hex yet: "
+    "add a settlement (or its hex) first."
+)
+
+
+def _settlement_hexes(faction: Faction) -> set[str]:
+    return set(faction.settlements.exclude(hex="").values_list("hex", flat=True))
+
+
 def _require_step(recruitment: Recruitment, *steps: str) -> None:
     if recruitment.step not in steps:
         raise ValidationError(_("This recruitment is past that step."), code="wrong_step")
@@ -461,7 +508,7 @@ def recruitment_place(*, user, campaign_id: int, recruitment_id: int, hex: str) 
     """Step 5: a basic army starts in one of the kingdom's settlement hexes."""
     recruitment = _access_recruitment(user, campaign_id, recruitment_id)
     _require_step(recruitment, RecruitmentStep.PLACE, RecruitmentStep.NAME)
-    hexes = set(recruitment.faction.settlements.exclude(hex="").values_list("hex", flat=True))
+    hexes = _settlement_hexes(recruitment.faction)
     if not hex or (not recruitment.specialized and hex not in hexes):
         raise ValidationError(
             _("A new basic army starts in a hex with one of your settlements."), code="bad_hex"

@@ -24,6 +24,7 @@ from battles.services import StaleBoard, _lock
 from battles.visibility import BYSTANDER, BattleView, Viewpoint, viewpoint_of
 from kingdoms.models import Membership
 from warfare.dnd5e import models
+from warfare.dnd5e.labels import attack_name
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.dnd5e.battle import board as engine_board
 from warfare.engine.systems.dnd5e.battle import legal_actions
@@ -256,7 +257,8 @@ def _preview_text(checks) -> str:
                 if check.stat in ("attack", "spell_attack")
                 else gettext("DC")
             )
-            text += f" {gettext('vs')} {dc_word} {check.dc}"
+            versus = gettext("vs")  # a literal call, for makemessages (not in an f-string)
+            text += f" {versus} {dc_word} {check.dc}"
         if advantage:
             text += " · " + gettext("advantage")
         if disadvantage:
@@ -271,9 +273,9 @@ def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
     label = str(ACTION_LABELS.get(kind, kind))
     details = []
     if "attack" in params:
-        details.append(str(params["attack"]).replace("_", " "))
+        details.append(attack_name(str(params["attack"])))
     if "spell" in params:
-        details.append(str(params["spell"]).replace("_", " "))
+        details.append(attack_name(str(params["spell"])))
     for key in ("target", "stand", "helps", "solo"):
         value = params.get(key)
         if isinstance(value, str):

@@ -8,6 +8,7 @@ Stealth rolls) are left out (`HIDDEN_PARAMS`).
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from warfare.dnd5e.labels import attack_name
 from warfare.engine.problems import Problem
 
 EVENT_TEXTS = {
@@ -229,7 +230,7 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
         shown["kind"] = ACTION_LABELS.get(params.get("kind"), params.get("kind"))
     elif code == "dnd5e.attack":
         shown["roll"] = _roll(params)
-        shown["attack"] = str(params.get("attack", "")).replace("_", " ")
+        shown["attack"] = attack_name(str(params.get("attack", "")))
         shown["result"] = _hit(params)
     elif code in ("dnd5e.spell_attack", "dnd5e.siege_fire"):
         shown["roll"], shown["result"] = _roll(params, "bonus"), _hit(params)

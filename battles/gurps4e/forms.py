@@ -12,7 +12,7 @@ from warfare.engine.systems.gurps4e.battle.engine import RISKS
 from warfare.engine.systems.gurps4e.tables import BATTLE_TYPES, TERRAIN_RATING
 
 from .setup import BattleInput, PCInput
-from .texts import BATTLE_TYPE_LABELS, CLASS_LABELS, KIND_LABELS, TERRAIN_LABELS
+from .texts import BATTLE_TYPE_LABELS, CLASS_LABELS, KIND_LABELS, terrain_with_rating_lazy
 
 PC_ROWS = 4
 RECON_FIELDS = ("march", "road", "terrain_feature", "flying", "recon_bonus", "extra")
@@ -50,7 +50,7 @@ class BattleCreateForm(forms.Form):
     terrain = forms.ChoiceField(
         label=_("Terrain"),
         choices=[
-            (key, f"{TERRAIN_LABELS[key]} (TR {rating})") for key, rating in TERRAIN_RATING.items()
+            (key, terrain_with_rating_lazy(key, rating)) for key, rating in TERRAIN_RATING.items()
         ],
         initial="plains",
     )

@@ -29,8 +29,8 @@ def gurps4e_apply_results(
 ) -> Battle:
     """The GM confirms a finished battle: each force's `strength_percent` becomes what its
     new TS (§A.7.3, after the recovered casualties of §A.7.2) leaves of its full TS, and the
-    loot (§A.7.4) is noted in the battle's outcome and the victor's force notes. One
-    transaction; a second apply is refused."""
+    loot (§A.7.4) is noted in the battle's outcome (the victor's force page shows it, in each
+    reader's language). One transaction; a second apply is refused."""
     _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
     if battle.seq != expected_seq:
         raise StaleBoard(battle)
@@ -65,12 +65,6 @@ def gurps4e_apply_results(
         if loot.get("holder") == key:
             entry["loot_value"] = enemy.get("loot_value", 0)
             entry["loot_minutes"] = loot.get("minutes")
-            note = _("%(battle)s: loot worth $%(value)s (%(minutes)s minutes to gather).") % {
-                "battle": battle.name,
-                "value": entry["loot_value"],
-                "minutes": entry["loot_minutes"],
-            }
-            force.notes = f"{force.notes}\n{note}".strip()
         force.save()
         applied[key] = entry
     battle.outcome = {**battle.outcome, "applied": applied}

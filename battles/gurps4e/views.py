@@ -124,7 +124,7 @@ def report_context(membership: Membership, battle: Battle) -> dict:
         "round": state.round,
         "terrain": [
             str(texts.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type)),
-            f"{texts.TERRAIN_LABELS.get(state.terrain, state.terrain)} (TR {state.terrain_rating})",
+            texts.terrain_with_rating(state.terrain, state.terrain_rating),
         ],
         "sides": sides,
         "outcome": result,
