@@ -48,8 +48,9 @@ used in order before the server's) are recorded after its events as "dnd5e.typed
 {actor, dice}: the log says which results were rolled at the table.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import fields, replace
+from functools import partial
 from typing import Any
 
 from warfare.engine.battle.protocol import (
@@ -72,6 +73,8 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     acting_solo,
     acting_unit,
     also_problem,
+    can_attack,
+    can_move,
 )
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature
 from warfare.engine.systems.dnd5e.grid import TERRAINS, Grid, Pos, adjacent, squares_of
@@ -615,24 +618,34 @@ def _finish(
 # --- protocol: legal actions and apply ------------------------------------------------------------
 
 
-def _listed(state: BattleState, actor: str) -> list[tuple[str, list[tuple[dict, tuple]]]]:
-    """(kind, [(params, checks)]) the actor may send now."""
+Listing = Callable[[], Iterable[tuple[dict[str, Any], tuple]]]
+
+
+def _kinds(state: BattleState, actor: str) -> dict[str, Listing]:
+    """The command kinds `actor` may send now, each with a function that lists its options
+    ((params, checks)): `apply` checks the one command it is given without listing the
+    others (issue 13), `legal_actions` lists them all."""
     if state.phase == DEPLOY:
-        return [(PLACE, list(_place_options(state, actor)))]
+        return {PLACE: lambda: _place_options(state, actor)}
     if state.phase == CASUALTIES:
         if actor not in state.pending:
-            return []
-        return [(SLIDE_IN, [(o, ()) for o in _slide_options(state, actor)]),
-                (REJOIN, [(o, ()) for o in _rejoin_options(state, actor)]),
-                (DONE, [({}, ())])]  # fmt: skip
+            return {}
+        return {SLIDE_IN: lambda: [(o, ()) for o in _slide_options(state, actor)],
+                REJOIN: lambda: [(o, ()) for o in _rejoin_options(state, actor)],
+                DONE: lambda: [({}, ())]}  # fmt: skip
     if state.phase != ROUND or state.turn is None:
-        return []
-    result = []
+        return {}
+    result: dict[str, Listing] = {}
     if acting_unit(state, actor) or acting_solo(state, actor):
-        result = [(kind, list(opts(state, actor))) for kind, (opts, _) in TURN_ACTIONS.items()]
+        result = {kind: partial(opts, state, actor) for kind, (opts, _) in TURN_ACTIONS.items()}
     if actor == state.current:
-        result.append((END_TURN, [({}, ())]))
+        result[END_TURN] = lambda: [({}, ())]
     return result
+
+
+def _listed(state: BattleState, actor: str) -> list[tuple[str, list[tuple[dict, tuple]]]]:
+    """(kind, [(params, checks)]) the actor may send now."""
+    return [(kind, list(options())) for kind, options in _kinds(state, actor).items()]
 
 
 def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
@@ -686,6 +699,20 @@ def _matches(params: Mapping[str, Any], option: Mapping[str, Any], optional: tup
     return all(params.get(k) == v for k, v in option.items())
 
 
+def _listed_option(
+    state: BattleState, actor: str, kind: str, params: Mapping[str, Any], listing: Listing
+) -> bool:
+    """Is `params` one of the options `listing` gives (plus the optional params of `kind`)?
+    A move and an attack are looked up directly (the piece's destinations; its attack forms
+    and targets in reach) instead of listing every option of every piece."""
+    optional = OPTIONAL.get(kind, ())
+    if kind == "move":
+        return can_move(state, actor, params)
+    if kind == "attack":
+        return can_attack(state, actor, params, optional)
+    return any(_matches(params, option, optional) for option, _ in listing())
+
+
 def _optional_problems(state: BattleState, command: Command) -> list[Problem]:
     params = command.params
     for name in OPTIONAL.get(command.kind, ()):
@@ -712,12 +739,11 @@ def apply(
     if command.actor is None:
         return _gm(state, command, dice)
     actor = str(command.actor)
-    listed = dict(_listed(state, actor))
-    if command.kind not in listed:
+    kinds = _kinds(state, actor)
+    if command.kind not in kinds:
         return Rejected((_p("not_allowed", kind=command.kind, actor=actor),))
-    optional = OPTIONAL.get(command.kind, ())
     params = dict(command.params)
-    if not any(_matches(params, option, optional) for option, _ in listed[command.kind]):
+    if not _listed_option(state, actor, command.kind, params, kinds[command.kind]):
         return Rejected((_p("illegal_params", kind=command.kind),))
     problems = _optional_problems(state, command)
     if problems:

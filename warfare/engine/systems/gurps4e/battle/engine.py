@@ -56,7 +56,6 @@ margin and the breakdown of its effective skill.
 """
 
 from collections.abc import Mapping
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -73,6 +72,7 @@ from warfare.engine.battle.protocol import (
 )
 from warfare.engine.checks import Degree, quick_contest, success_roll
 from warfare.engine.dice import Dice, DiceError, typed_value_problem
+from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.gurps4e import aftermath as after
 from warfare.engine.systems.gurps4e import prebattle as pre

@@ -60,7 +60,6 @@ Marauders (firepots, burning them).
 """
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from warfare.engine.battle.protocol import (
@@ -75,6 +74,7 @@ from warfare.engine.battle.protocol import (
     derive_seed,
 )
 from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
+from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
