@@ -57,10 +57,13 @@ from warfare.engine.battle.protocol import (
     ActionOption,
     ActionSpec,
     Command,
+    ForceStanding,
     FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
+    Standing,
+    Waiting,
     start_dice,
 )
 from warfare.engine.dice import DiceError, typed_value_problem
@@ -928,6 +931,67 @@ def board(state: BattleState) -> list[list[dict[str, Any]]]:
     return rows
 
 
+# --- auto-play and forecasts (protocol) -----------------------------------------------------------
+
+
+def awaiting(state: BattleState) -> tuple[Waiting, ...]:
+    """Deployment: every unit and unattached solo with a piece still to place, then the GM
+    (begin); a round: the unit or solo whose turn it is (its joined solos act on its turn);
+    the end of a round: the units with a slide-in or rejoin to answer; a tie: the GM."""
+    if state.phase == DEPLOY:
+        keys = [u.key for u in state.units if any(s.pos is None for s in state.stands_of(u.key))]
+        keys += [s.key for s in state.solos if s.pos is None and not s.joined and s.gone is None]
+        if not keys:
+            return (Waiting(None, None),)
+        return tuple(Waiting(key, state.side_of(key)) for key in keys)
+    if state.phase == ROUND and state.turn is not None:
+        return (Waiting(state.turn.actor, state.side_of(state.turn.actor)),)
+    if state.phase == CASUALTIES:
+        return tuple(Waiting(key, state.unit(key).side) for key in state.pending)
+    if state.phase == DRAW:
+        return (Waiting(None, None),)
+    return ()
+
+
+def clock(state: BattleState) -> tuple[int, int]:
+    """(round, index of the acting unit or solo in the initiative order); (0, 0) while
+    deploying."""
+    return (state.round, state.turn_index if state.phase == ROUND else 0)
+
+
+def standing(state: BattleState) -> Standing:
+    """Per unit its stands left of those it started with, their HP, and whether it broke,
+    was eliminated or deserted; per solo its HP and whether it is dead, dying or gone; per
+    side its VP (§7.1)."""
+    forces = []
+    for unit in state.units:
+        stands = [s for s in state.stands if s.unit == unit.key]
+        left = [s for s in stands if s.gone is None]
+        flags = [name for name, happened in (
+            ("broken", unit.broken), ("eliminated", not left),
+            ("deserted", any(s.gone == "deserted" for s in stands)),
+        ) if happened]  # fmt: skip
+        forces.append(ForceStanding(unit.key, unit.side, "unit", "stands", len(left),
+                                    unit.start_stands, tuple(flags),
+                                    {"hp": sum(s.hp for s in left)}))  # fmt: skip
+    for solo in state.solos:
+        flags = [name for name, happened in (
+            ("dead", solo.dead), ("dying", solo.dying), ("gone", solo.gone is not None),
+        ) if happened]  # fmt: skip
+        forces.append(ForceStanding(solo.key, solo.side, "solo", "hp", solo.hp, solo.max_hp,
+                                    tuple(flags)))  # fmt: skip
+    return Standing(
+        state.sides, tuple(forces), {side: state.vp.get(side, 0) for side in state.sides}
+    )
+
+
+def suggest(state: BattleState, actor: str | None) -> Command:
+    """The auto-play policy's command for `actor` (`policy.suggest`)."""
+    from warfare.engine.systems.dnd5e.battle.policy import suggest as policy  # builds on this
+
+    return policy(state, actor)
+
+
 SYSTEM = FunctionSystem(
     key="dnd5e",
     start=start,
@@ -935,4 +999,8 @@ SYSTEM = FunctionSystem(
     apply=apply,
     outcome=outcome,
     state_from_dict=BattleState.from_dict,
+    awaiting=awaiting,
+    suggest=suggest,
+    clock=clock,
+    standing=standing,
 )
