@@ -228,8 +228,9 @@ def simulate(
 def _run(args: tuple[str, int, Any, Any, int, Sequence[int]]) -> list[Simulated]:
     from warfare.engine.battle.registry import get_battle_system  # the registry imports all
 
-    key, seed, setup, state, max_rounds, indexes = args
+    key, seed, setup, data, max_rounds, indexes = args
     system = get_battle_system(key)
+    state = system.state_from_dict(data) if data is not None else None
     return [
         simulate(system, simulation_seed(seed, i), setup=setup, state=state, max_rounds=max_rounds)
         for i in indexes
@@ -259,7 +260,8 @@ def forecast(
         system.start(setup, seed)  # a bad setup fails here, before any work
     workers = max(1, min(workers, simulations, os.cpu_count() or 1))
     chunks = [list(range(i, simulations, workers)) for i in range(workers)]
-    jobs = [(system.key, seed, setup, state, max_rounds, chunk) for chunk in chunks]
+    data = state.to_dict() if state is not None else None  # plain data for the workers
+    jobs = [(system.key, seed, setup, data, max_rounds, chunk) for chunk in chunks]
     if workers == 1:
         results = _run(jobs[0])
     else:

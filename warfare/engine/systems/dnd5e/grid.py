@@ -200,22 +200,35 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
     Off-grid squares next to a reachable edge anchor are included (leaving = fleeing, §5.3).
     """
     rules = _remembering(grid, rules)
+    enterable, stops, size, ignore = (
+        rules.passable,
+        rules.stops_at,
+        rules.size,
+        rules.ignore_terrain,
+    )
     best: dict[Pos, int] = {start: 0}
     heap = [(0, start)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, pos = heapq.heappop(heap)
+        cost, pos = pop(heap)
         if cost > best.get(pos, 1 << 30):
             continue
-        if pos != start and rules.stops_at(pos):
+        if pos != start and stops(pos):
             continue
+        x, y = pos
         for dx, dy in _STEPS:
-            nxt = (pos[0] + dx, pos[1] + dy)
-            if not _enterable(grid, nxt, rules):
+            nxt = (x + dx, y + dy)
+            if not enterable(nxt):
                 continue
-            new = cost + step_cost(grid, pos, nxt, rules.size, rules.ignore_terrain)
+            if ignore:
+                new = cost + 1
+            elif size == 1:
+                new = cost + enter_cost(grid, pos, nxt)
+            else:
+                new = cost + step_cost(grid, pos, nxt, size, False)
             if new <= budget and new < best.get(nxt, 1 << 30):
                 best[nxt] = new
-                heapq.heappush(heap, (new, nxt))
+                push(heap, (new, nxt))
     result = {pos: (cost, False) for pos, cost in best.items() if pos != start}
     result = {pos: value for pos, value in result.items() if rules.can_stop(pos)}
     for pos in list(best):

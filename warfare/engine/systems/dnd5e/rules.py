@@ -6,12 +6,12 @@ balance hint (§7.2).
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from warfare.engine.dice import Dice
-from warfare.engine.frozen import per_state
+from warfare.engine.frozen import per_state, replace
 from warfare.engine.systems.dnd5e.creatures import Creature, footprint
 from warfare.engine.systems.dnd5e.grid import Pos, adjacent, between, squares_of, steps
 from warfare.engine.systems.dnd5e.house_rules import house_value
@@ -96,6 +96,7 @@ def within(a: tuple[Pos, ...], b: tuple[Pos, ...], n: int) -> bool:
     return steps(a, b) <= n
 
 
+@per_state(256)
 def is_isolated(state: BattleState, key: str) -> bool:
     """§4.6: a regiment stand not adjacent to another stand of its unit; a skirmisher stand
     more than 1 square from every other stand of its unit; an unattached solo more than 1

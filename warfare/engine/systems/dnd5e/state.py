@@ -5,11 +5,11 @@ square is addressed as "sq:X:Y". Positions are the top-left square of a piece's 
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from warfare.engine.events import Event, plain
-from warfare.engine.frozen import per_state
+from warfare.engine.frozen import per_state, replace
 from warfare.engine.systems.dnd5e.creatures import Creature
 from warfare.engine.systems.dnd5e.grid import Grid, Pos
 

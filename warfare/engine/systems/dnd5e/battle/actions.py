@@ -128,6 +128,21 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
     is_stand = isinstance(piece, Stand)
     skirmisher = is_stand and state.unit(piece.unit).kind == SKIRMISHER  # type: ignore[union-attr]
     join_squares = set(squares(state, join)) if join else set()
+    reasons: dict[str, str] = {}
+
+    def reason(other: str) -> str:
+        """Why the piece may not share a square with `other` ("enemy": not even pass)."""
+        if other not in reasons:
+            item = state.find(other)
+            found = "ally"
+            if isinstance(item, Engine) or state.side_of(other) != side:
+                found = "enemy"
+            elif isinstance(item, Stand):
+                kind = state.unit(item.unit).kind
+                if (is_stand and not skirmisher) or (not is_stand and kind == REGIMENT):
+                    found = "enemy"
+            reasons[other] = found
+        return reasons[other]
 
     def blocked_by(pos: Pos) -> str | None:
         """The first reason the piece cannot be on `pos` (None: free)."""
@@ -137,16 +152,7 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
                 continue
             if p in join_squares:
                 continue
-            item = state.find(other)
-            if isinstance(item, Engine) or state.side_of(other) != side:
-                return "enemy"
-            if isinstance(item, Stand):
-                kind = state.unit(item.unit).kind
-                if is_stand and not skirmisher:
-                    return "enemy"
-                if not is_stand and kind == REGIMENT:
-                    return "enemy"
-            return "ally"
+            return reason(other)
         return None
 
     def stops_at(pos: Pos) -> bool:

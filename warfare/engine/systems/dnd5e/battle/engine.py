@@ -49,7 +49,7 @@ used in order before the server's) are recorded after its events as "dnd5e.typed
 """
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import fields, replace
+from dataclasses import fields
 from functools import partial
 from typing import Any
 
@@ -67,6 +67,7 @@ from warfare.engine.battle.protocol import (
     start_dice,
 )
 from warfare.engine.dice import DiceError, typed_value_problem
+from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.dnd5e.battle.actions import (
     COSTS,

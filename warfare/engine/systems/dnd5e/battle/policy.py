@@ -10,9 +10,9 @@
   first, moves to the reachable square nearest an enemy stand, solo or engine, or a square
   of an objective its side scores by destroying (§7.1): next to it for a melee stand, within
   normal range for a stand that shoots; a regiment stand prefers squares next to another
-  stand of its unit (§4.6 isolation), and nobody leaves the grid. Then every stand (and
-  each solo joined to the unit, on the unit's turn, §5.7) attacks: the attack and target
-  with the most expected damage at the odds of the roll (advantage, disadvantage, AC with
+  stand of its unit (§4.6 isolation), and nobody leaves the grid. Then every stand in turn
+  (and each solo joined to the unit, on the unit's turn, §5.7) attacks: the attack and
+  target with the most expected damage at the odds of the roll (advantage, disadvantage, AC with
   cover and Defend, double damage on an isolated target, §4.6, §5.4), a target it can take
   to 0 HP counted double. Then it ends its turn.
 * **A solo's turn**: the same as one stand; a spellcaster also weighs its targeted spells
@@ -55,7 +55,7 @@ from warfare.engine.systems.dnd5e.battle.engine import (
     _rejoin_options,
 )
 from warfare.engine.systems.dnd5e.creatures import range_squares
-from warfare.engine.systems.dnd5e.grid import adjacent, squares_of
+from warfare.engine.systems.dnd5e.grid import adjacent, squares_of, steps
 from warfare.engine.systems.dnd5e.rules import (
     attack_profile,
     base_speed,
@@ -116,15 +116,22 @@ def _value(state: BattleState, target: str, damage: float) -> float:
     return damage * (FINISH_BONUS if 0 < hp <= damage else 1.0)
 
 
-def _attack_value(state: BattleState, piece: Stand | Solo, form: Any, target: str) -> float:
+def _attack_value(
+    state: BattleState, piece: Stand | Solo, form: Any, target: str, profiles: dict
+) -> float:
+    """Expected (weighted) damage of one attack; `profiles` remembers the attack profile of
+    each (target, melee, long range) for the piece's other attack forms."""
     geometry = attack_geometry(state, piece.key, form, target)
     if geometry is None:
         return -1.0
     melee, long = geometry
     turn = _turn(state)
-    aided = piece.key in turn.aided.values() and melee
-    profile = attack_profile(state, piece.key, form.to_hit, melee, target, long_range=long,
-                             aided=aided)  # fmt: skip
+    if (target, melee, long) not in profiles:
+        aided = piece.key in turn.aided.values() and melee
+        profiles[(target, melee, long)] = attack_profile(
+            state, piece.key, form.to_hit, melee, target, long_range=long, aided=aided
+        )
+    profile = profiles[(target, melee, long)]
     chance = 1.0 if profile.auto_hit else _hit_chance(form.to_hit, profile.ac, profile.mode)
     rolls = 1 if turn.attacks.get(piece.key, 0) >= 1 else form.count
     damage = chance * _average(form.damage) * rolls * (2 if profile.double_damage else 1)
@@ -135,12 +142,22 @@ def _best_attack(state: BattleState, actor: str) -> tuple[float, Command] | None
     best: tuple[float, Command] | None = None
     for piece in attackers(state, actor):
         side = state.side_of(piece.key)
-        for form in _attack_forms(state, piece):
-            for target in targets(state, side):
-                value = _attack_value(state, piece, form, target)
+        mine = squares(state, piece.key)
+        forms = _attack_forms(state, piece)
+        reach = max(
+            [1] + [range_squares(f.long_ft or f.range_ft) for f in forms if f.ranged and f.range_ft]
+        )
+        profiles: dict = {}
+        for target in targets(state, side):
+            if steps(mine, squares(state, target)) > reach:
+                continue  # out of reach of every form (`attack_geometry`)
+            for form in forms:
+                value = _attack_value(state, piece, form, target, profiles)
                 if value > 0 and (best is None or value > best[0]):
                     params = {"piece": piece.key, "attack": form.key, "target": target}
                     best = (value, Command(actor, "attack", params))
+        if best is not None:
+            return best  # stands attack in turn, each at its own best target
     for caster in casters(state, actor):
         for spell in creature_of(state, caster).spells:
             if spell.area is not None or not _spell_left(caster, spell, state):
@@ -359,7 +376,8 @@ def _unit_turn(state: BattleState, actor: str) -> Command:
     if unit.broken:
         return _fall_back(state, actor) or end
     turn = _turn(state)
-    if turn.action in (None, "siege") and not _enemy_in_reach(state, unit):
+    crew = any(e.crew == actor and not e.destroyed for e in state.engines)
+    if crew and turn.action in (None, "siege") and not _enemy_in_reach(state, unit):
         siege = _siege(state, actor)
         if siege is not None:
             return siege

@@ -89,10 +89,16 @@ def _harm(character: Character, skill: int, tl: int) -> float:
 
 def _risk(state: BattleState, key: str, options: list[int]) -> int:
     character = state.character(key)
-    skill, _ = combat_skill(character)
     enemy = state.enemy(character.side)
     own = state.force(character.side)
     tl = enemy.tl if house_value("damage.tl_of_enemy") else max(enemy.tl, own.tl)
+    return _best_risk(character, tl, tuple(options))
+
+
+@lru_cache(maxsize=4096)
+def _best_risk(character: Character, tl: int, options: tuple[int, ...]) -> int:
+    """The Risk of `options` with the best value (cached: a character's numbers)."""
+    skill, _ = combat_skill(character)
 
     def value(risk: int) -> float:
         return _glory_value(skill - risk, character.role) - _harm(character, skill + risk, tl)

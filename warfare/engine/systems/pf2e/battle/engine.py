@@ -796,7 +796,8 @@ def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
     actor, kind = str(command.actor), command.kind
     entry = state.army(actor)
     ctx.aoa_bonus = entry.next_attack_bonus
-    state = state.with_army(replace(entry, next_attack_bonus=None))
+    if entry.next_attack_bonus is not None:
+        state = state.with_army(replace(entry, next_attack_bonus=None))
     cost = cost_of(kind)
     state = replace(state, actions_left=state.actions_left - cost)
     ctx.events.append(

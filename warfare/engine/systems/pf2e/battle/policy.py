@@ -126,23 +126,29 @@ def _hit_chance(state: BattleState, actor: str, params: dict[str, Any]) -> float
 
 def _best_strike(state: BattleState, actor: str, targets: list[str], weapon: str):
     """(expected damage per action, command) of the best legal Strike on the weakest of
-    `targets` that it may Strike, or None."""
+    `targets` that it may Strike, or None (the value is 0 when there was only one Strike to
+    choose)."""
     block = effective_block(state, actor)
+    kinds = [
+        kind
+        for kind in STRIKES
+        if kind in block.war_actions
+        and cost_of(kind) <= state.actions_left
+        and (kind == "battle" or weapon == MELEE)
+    ]
     for target in sorted(targets, key=lambda key: _weakness(state, key)):
-        best = None
-        for kind in STRIKES:
-            if kind not in block.war_actions or cost_of(kind) > state.actions_left:
-                continue
-            if kind != "battle" and weapon != MELEE:
-                continue
-            command = Command(actor, kind, {"target": target, "weapon": weapon})
-            if not _legal(state, command):
-                continue
-            value = _expected_damage(state, actor, kind, dict(command.params))
-            if best is None or value > best[0]:
-                best = (value, command)
-        if best is not None:
-            return best
+        legal = [
+            Command(actor, kind, {"target": target, "weapon": weapon})
+            for kind in kinds
+            if _legal(state, Command(actor, kind, {"target": target, "weapon": weapon}))
+        ]
+        if len(legal) == 1:  # nothing to weigh
+            return (0.0, legal[0])
+        if legal:
+            return max(
+                ((_expected_damage(state, actor, c.kind, dict(c.params)), c) for c in legal),
+                key=lambda pair: pair[0],
+            )
     return None
 
 

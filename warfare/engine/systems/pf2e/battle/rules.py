@@ -15,7 +15,7 @@ from typing import Any
 
 from warfare.engine.checks import Degree, check, flat_check, improve
 from warfare.engine.dice import Dice
-from warfare.engine.frozen import per_state, replace
+from warfare.engine.frozen import per_fields, replace
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import (
     DESTROYED,
@@ -183,13 +183,14 @@ def conditions_of(
     return conditions
 
 
-@per_state(256)
+@per_fields("armies", "effects", "terrain")
 def effective_block(
     state: BattleState, key: str, *, attacker: str | None = None, viewer: str | None = None
 ) -> StatBlock:
     """Army `key`'s stat block now (current HP, lasting + temporary conditions, terrain).
 
-    Cached for the same (immutable) state: a command or a render asks it many times."""
+    It reads only the armies, the effects and the terrain, and is cached for as long as they
+    are the same: a command or a render asks it many times."""
     entry = state.army(key)
     conditions = conditions_of(state, key, attacker=attacker, viewer=viewer)
     return block_with(entry.army.spec, conditions, entry.army.hp)
