@@ -181,6 +181,12 @@ def _remembering(grid: Grid, rules: MoveRules) -> MoveRules:
 def _enterable(grid: Grid, anchor: Pos, rules: MoveRules) -> bool:
     if rules.remembered:
         return rules.passable(anchor)
+    if rules.size == 1:  # the same checks, for the one square
+        if not grid.inside(anchor):
+            return False
+        if not (rules.swim or rules.ignore_terrain) and grid.at(anchor).terrain == "water_deep":
+            return False
+        return rules.passable(anchor)
     if not grid.fits(anchor, rules.size):
         return False
     swims = rules.swim or rules.ignore_terrain
@@ -200,12 +206,9 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
     Off-grid squares next to a reachable edge anchor are included (leaving = fleeing, §5.3).
     """
     rules = _remembering(grid, rules)
-    enterable, stops, size, ignore = (
-        rules.passable,
-        rules.stops_at,
-        rules.size,
-        rules.ignore_terrain,
-    )
+    enterable, stops = rules.passable, rules.stops_at
+    size, ignore = rules.size, rules.ignore_terrain
+    at = grid.squares.get
     best: dict[Pos, int] = {start: 0}
     heap = [(0, start)]
     pop, push = heapq.heappop, heapq.heappush
@@ -222,8 +225,11 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
                 continue
             if ignore:
                 new = cost + 1
-            elif size == 1:
-                new = cost + enter_cost(grid, pos, nxt)
+            elif size == 1:  # `enter_cost`, inline
+                square = at(nxt, CLEAR)
+                rise = square.elevation - at(pos, CLEAR).elevation
+                step = 1 + rise if rise > 0 else 1
+                new = cost + (step * 2 if square.is_difficult else step)
             else:
                 new = cost + step_cost(grid, pos, nxt, size, False)
             if new <= budget and new < best.get(nxt, 1 << 30):

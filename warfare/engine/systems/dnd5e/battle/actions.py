@@ -157,7 +157,13 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
 
     def stops_at(pos: Pos) -> bool:
         # §5.3 speaks of stands: a solo is not held by adjacent enemies [inferred].
-        return is_stand and not retreat and _next_to(squares_of(pos, size), enemy_squares)
+        if not is_stand or retreat:
+            return False
+        if size == 1:  # `_next_to` for the one square
+            x, y = pos
+            near = {(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)}
+            return not near.isdisjoint(enemy_squares)
+        return _next_to(squares_of(pos, size), enemy_squares)
 
     def can_stop(pos: Pos) -> bool:
         if join:
