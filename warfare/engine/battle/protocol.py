@@ -48,8 +48,9 @@ For auto-play and forecasts (`warfare.engine.battle.autoplay`, `.forecast`):
 ``suggest(state, actor) -> Command``
     The system's auto-play policy: a legal command for `actor` (one of `awaiting`), the
     choice a GM would accept for an NPC (each system documents its policy in its
-    `battle/policy.py`). It sees the whole state, so it is for the GM's side of the table:
-    a player-facing policy would have to be given the state as that player sees it.
+    `battle/policy.py`); ValueError for an actor the board does not wait for. It sees the
+    whole state, so it is for the GM's side of the table: a player-facing policy would have
+    to be given the state as that player sees it.
 ``clock(state) -> (round, turn)``
     Where the battle is: the round (the day for GURPS 3e) and the turn within it (0 for a
     system whose sides act together), for "auto-play this turn / this round".
