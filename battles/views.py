@@ -18,7 +18,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kingdoms.access import access_campaign
 from kingdoms.models import RuleSystem
@@ -262,6 +262,7 @@ def _live_access(user, campaign_id: int, battle_id: int) -> int:
 
 
 @login_required
+@require_GET
 async def board_events(request: HttpRequest, campaign_id: int, battle_id: int):
     """The board's Server-Sent Events: `seq` at once, `changed` (with the new seq) after every
     change made on any app process, `ping` now and then (`battles.live`). The board fetches
