@@ -25,9 +25,12 @@ On its turn, with its actions left, an army:
    target it may shoot (Engines of War) Disengages; with nothing useful left it ends its
    turn;
 6. an army that can no longer hurt anybody (no melee Strike, and no ranged Strike or no
-   shots left), or that is distant and sees no enemy (every one distant in darkness or
-   heavy fog, §7.4), Disengages and Retreats from the field (a GM would not leave it
-   standing; it also keeps a battle of such armies from going on for ever).
+   shots left), that is distant and sees no enemy (every one distant in darkness or heavy
+   fog, §7.4), or that is pinned and engaged with nobody (it may not Advance, §9) and has
+   nothing to shoot, Disengages and Retreats from the field (a GM would not leave it
+   standing; it also keeps a battle of such armies from going on for ever); from round
+   `STALEMATE_ROUND` on, so does an army that finds nothing at all to do on its turn (an
+   enemy it cannot reach in a fortification, hidden in the dark…).
 
 Every command is checked against the engine's own validation before it is returned (a
 candidate the rules refuse is skipped), so `suggest` only proposes legal commands; ending
@@ -57,6 +60,7 @@ from warfare.engine.systems.pf2e.battle.engine import (
     cost_of,
 )
 from warfare.engine.systems.pf2e.battle.rules import (
+    ACTIONS_PER_TURN,
     effective_block,
     morale_dc,
     undetected_by,
@@ -69,6 +73,8 @@ LOW_HIT_CHANCE = 0.25
 """A last action whose best Strike hits less often than this Guards instead."""
 ROUT_SHAKEN = 2
 """Shaken at which an army Rallies before anything else (shaken 4 routs it, §9)."""
+STALEMATE_ROUND = 10
+"""From this round an army that finds nothing to do on its whole turn withdraws."""
 
 # Damage per degree and cost of the Strikes the policy weighs (§8.1, §8.2, §6.2).
 STRIKES: dict[str, dict[Degree, int]] = {
@@ -204,14 +210,20 @@ def _turn(state: BattleState, actor: str) -> Command:
     if advance is not None:
         return advance
     unseen = all(undetected_by(state, e.key, actor) for e in enemies)
-    if entry.position == DISTANT and unseen and _legal(state, Command(actor, "retreat")):
-        return Command(actor, "retreat")  # it can find no enemy (§7.4): it withdraws
+    pinned = "pinned" in dict(block.conditions) and not state.engaged_with(actor)
+    if ((entry.position == DISTANT and unseen) or pinned) and _legal(
+        state, Command(actor, "retreat")
+    ):
+        return Command(actor, "retreat")  # it can reach nobody (§7.4, §9): it withdraws
     if fighting and block.melee is None and _legal(state, Command(actor, "disengage")):
         return Command(actor, "disengage")  # it shoots, and may not shoot from here
     if fighting:
         guard = _guard(state, actor, fighting)
         if guard is not None:
             return guard
+    idle = state.actions_left == ACTIONS_PER_TURN and state.round >= STALEMATE_ROUND
+    if idle and _legal(state, Command(actor, "retreat")):
+        return Command(actor, "retreat")  # nothing to do, for rounds: it withdraws
     return end
 
 
