@@ -429,3 +429,23 @@ def test_the_dnd5e_gm_tools_are_404_on_another_systems_board(
     url = reverse("dnd5e:battle-gm-command", args=[world.pk, battle.pk])
     assert client.post(url, {}).status_code == 404
     assert client.post(url, {"seq": 0, "kind": "begin"}).status_code == 404
+
+
+def test_each_event_is_logged_in_the_round_it_happened(client, gm, wardens, horde, dnd_battle):
+    """dnd5e §5.2, §6.2: the last turn of round 1, its end and the casualties it removes are
+    round 1; round 2 begins in round 2 (the whole command used to be tagged round 2); a
+    battle waiting for deployment logs its initiative under "deployment"."""
+    battle = _end_turns_until(gm, dnd_battle, lambda b: b.snapshot["round"] == 2)
+    wrap = battle.events.get(code="dnd5e.round", params__round=2).command
+    rounds = list(wrap.events.order_by("pk").values_list("code", "round"))
+    begins = rounds.index(("dnd5e.round", 2))
+    assert rounds[0] == ("dnd5e.turn_end", 1) and ("dnd5e.end_of_round", 1) in rounds
+    assert {r for _code, r in rounds[:begins]} == {1}
+    assert {r for _code, r in rounds[begins:]} == {2}
+    client.force_login(gm)
+    post = {**SETUP_POST, "name": "Deployed by hand", "army_a": wardens.pk, "army_b": horde.pk}
+    assert client.post(reverse("battles:create", args=[wardens.campaign_id]), post).status_code
+    deploying = Battle.objects.get(name="Deployed by hand")
+    assert set(deploying.events.values_list("round", flat=True)) == {0}
+    page = client.get(_board(deploying)).content.decode()
+    assert "initiative d20" in page and "round 1</span>" not in page

@@ -636,3 +636,40 @@ def test_the_pursuit_rolls_the_dice_typed_in(client, gm, battle):
     pursuit = Battle.objects.get(pk=battle.pk).events.get(code="gurps4e.pursuit").params
     assert (pursuit["logistics"], pursuit["logistics_typed"]) == (20, True)
     assert "logistics die 4, typed at the table" in _board(client, battle)
+
+
+def test_each_event_is_logged_in_the_round_it_happened(client, gm, battle):
+    """gurps §A.6.2-A.6.6: the strategies of round 1 are revealed, fought and the round ends
+    in round 1; only the next round's start is round 2 (it used to read "round 2" next to
+    round 1's contest)."""
+    client.force_login(gm)
+    _play_round(client, battle)
+    rounds = dict(
+        battle.events.filter(command__isnull=False).values_list("code", "round").order_by("pk")
+    )
+    assert rounds["gurps4e.strategies_revealed"] == 1
+    assert rounds["gurps4e.strategy_contest"] == 1
+    assert rounds["gurps4e.round_ended"] == 1
+    if "gurps4e.round_started" in rounds:
+        assert rounds["gurps4e.round_started"] == 2
+
+
+def test_the_data_migration_tags_stored_events_with_their_round(client, gm, battle):
+    """battles 0002: events stored the old way (the whole command in the round after it)
+    get the rounds new events get, an undone command's round 2 not leaking into the redone
+    round 1."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    client.force_login(gm)
+    _play_round(client, battle)
+    last = battle.commands.order_by("-position").first()
+    client.post(reverse("battles:undo", args=[battle.campaign_id, battle.pk]),
+                {"seq": Battle.objects.get(pk=battle.pk).seq}, HTTP_HX_REQUEST="true")  # fmt: skip
+    assert _act(client, battle, actor="pc1", kind="significant_action", risk="0").status_code == 200
+    expected = list(battle.events.order_by("pk").values_list("pk", "round"))
+    assert last.events.filter(round=1).exists() and last.events.filter(round=2).exists()
+    battle.events.filter(command__isnull=False).update(round=2)  # the old tags
+    import_module("battles.migrations.0002_event_rounds").retag(apps, None)
+    assert list(battle.events.order_by("pk").values_list("pk", "round")) == expected
