@@ -17,7 +17,7 @@ SILENT = {"battle.action"}  # bookkeeping: the action's own event says what happ
 
 BATTLE_TEXTS = {
     "battle.started": _("The battle begins."),
-    "battle.initiative": _("%(army)s: initiative d20 %(die)s + %(modifier)s = %(total)s."),
+    "battle.initiative": _("%(army)s: initiative d20 %(die)s%(typed)s + %(modifier)s = %(total)s."),
     "battle.round_started": _("Round %(round)s begins."),
     "battle.round_ended": _("Round %(round)s ends."),
     "battle.turn_started": _("%(army)s takes its turn."),
@@ -65,8 +65,7 @@ BATTLE_TEXTS = {
     "battle.shed_nets": _("%(army)s tries to shed the nets of %(target)s, %(degree)s."),
     "battle.destruction_prevented": _("%(army)s regenerates: it cannot be destroyed."),
     "battle.overwhelming_magic": _(
-        "%(army)s: Overwhelming Magic, the Morale check again with −4: %(degree)s "
-        "(%(total)s vs DC %(dc)s)."
+        "%(army)s: Overwhelming Magic, the Morale check again with −4: %(degree)s."
     ),
 }
 # §6.2: what a Swift Recovery or Battlefield Adaptability chose, or a Battle spent shedding
@@ -100,18 +99,40 @@ EFFECT_LABELS = {
     "regenerated": _("regenerated this turn"),
 }
 ACTION_TEXT = _("%(army)s: %(action)s%(target)s, %(degree)s%(check)s.")
-CHECK_TEXT = _(" (d20 %(die)s + %(modifier)s = %(total)s vs DC %(dc)s)")
+#: The dice of a check, put in every sentence of an event that carries one (`check`).
+CHECK_DIE_TEXT = _("d20 %(die)s")
+TYPED_TEXT = _("(typed at the table)")
+CHECK_DC_TEXT = _("vs DC %(dc)s")
 
 
 def _check_text(check) -> str:
-    if not isinstance(check, dict) or "die" not in check:
+    """ " (d20 12 + 5 = 17 vs DC 15)" for a check's record: its die (marked when typed at the
+    table), modifier and total, and DC; a flat check has no modifier (" (d20 12 vs DC 11)").
+    Numbers a viewer may not see (dropped from the record) are left out of the text."""
+    if not isinstance(check, dict) or check.get("die") is None:
         return ""
-    return str(CHECK_TEXT) % {
-        "die": check["die"],
-        "modifier": check.get("modifier", 0),
-        "total": check.get("total", ""),
-        "dc": check.get("dc", ""),
-    }
+    parts = [str(CHECK_DIE_TEXT) % {"die": check["die"]}]
+    if check.get("source") == "typed":
+        parts.append(str(TYPED_TEXT))
+    if check.get("stat") != "flat" and check.get("modifier") is not None:
+        parts.append(f"{_signed(check['modifier'])}")
+        if check.get("total") is not None:
+            parts.append(f"= {check['total']}")
+    if check.get("dc") is not None:
+        parts.append(str(CHECK_DC_TEXT) % {"dc": check["dc"]})
+    return " (" + " ".join(parts) + ")"
+
+
+def _signed(value) -> str:
+    return f"+ {value}" if value >= 0 else f"− {-value}"
+
+
+def _with_check(text: str, check) -> str:
+    """The sentence with its check's dice before the final stop."""
+    dice = _check_text(check)
+    if not dice:
+        return text
+    return text[:-1] + dice + "." if text.endswith(".") else text + dice
 
 
 def _plugin_text(code: str):
@@ -167,6 +188,8 @@ def event_text(code: str, params: dict, names: dict[str, str], system: str | Non
         shown["reaction"] = labels.war_action_name(shown["reaction"])
     if shown.get("choice") in CHOICE_LABELS:
         shown["choice"] = CHOICE_LABELS[shown["choice"]]
+    if code == "battle.initiative":
+        shown["typed"] = " " + str(TYPED_TEXT) if params.get("source") == "typed" else ""
     if code == "battle.primal_magic_effect":
         shown["effect"] = PRIMAL_MAGIC_EFFECTS.get(shown.get("effect"), shown.get("effect"))
         template = PRIMAL_MAGIC_CRITICAL_TEXT if shown.get("critical") else PRIMAL_MAGIC_TEXT
@@ -186,8 +209,9 @@ def event_text(code: str, params: dict, names: dict[str, str], system: str | Non
         template = _plugin_text(code)
     if template is not None:
         try:
-            return str(template) % shown
+            text = str(template) % shown
         except (KeyError, TypeError, ValueError):
             return code
+        return text if "%(check)s" in str(template) else _with_check(text, params.get("check"))
     shown.setdefault("army_name", shown.get("army", ""))
     return log_text(code, shown)
