@@ -433,3 +433,31 @@ def test_each_event_is_logged_in_the_day_it_happened(client, gm, g3_world, host,
     assert 'Day 2 begins: every fit PC chooses Risk.</span><span class="small muted">day 2' in (
         _board(client, battle)
     )
+
+
+def test_an_extended_battle_names_the_side_that_won_its_days(client, gm, g3_world, host, horde):
+    """gurps §B.1, §B.8, §B.8.1 and the house default result.extended_by_clear_victories:
+    the Host (attacker) wins day 1 by 5 (a minor victory), the Horde day 2 by 2 (no clear
+    winner), neither leaves the field: the board and the report name the Host, say why, and
+    flag the house default (they read "Victory for Side B", the last day's)."""
+    client.force_login(gm)
+    battle = _two_day_battle(client, g3_world, host, horde)
+    assert battle.setup["winner_rule"] == "days"
+    battle = _contest(client, battle, (5, 0))
+    battle = _contest(client, battle, (0, 2))
+    results = list(battle.events.filter(code="battle.result").values_list("params", flat=True))
+    assert [(r["winner"], r["category"]) for r in results] == [
+        ("a", "minor_victory"), ("b", "no_clear_winner")]  # fmt: skip
+    assert battle.status == BattleStatus.FINISHED and battle.outcome["winner"] == "a"
+    page = _board(client, battle)
+    host_name = battle.setup["sides"][0]["name"]
+    assert f"Victory for Side A: {host_name}." in page
+    assert "Won on its days: clear victories 1 : 0, days won 1 : 1." in page
+    assert 'class="badge house"' in page.split("g3-ending")[1][:400]
+    report = client.get(reverse("battles:report", args=[battle.campaign_id, battle.pk]))
+    text = report.content.decode()
+    assert f"Victory for {host_name}." in text
+    assert (
+        f"The battle is over after 2 days: victory for Side A: {host_name}, won on its days: "
+        "clear victories 1 : 0, days won 1 : 1 (house default)."
+    ) in text
