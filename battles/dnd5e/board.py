@@ -30,8 +30,8 @@ from .texts import (
     ACTION_LABELS,
     CONFIGURATION_LABELS,
     HIDDEN_PARAMS,
-    RESULT_LABELS,
     SIEGE_ACTIONS,
+    ending_text,
     event_line,
 )
 
@@ -455,12 +455,12 @@ def _short(name: str, key: str) -> str:
 
 
 def _result(state, names) -> dict | None:
+    """How the battle ended, as a sentence, whether a house default ended it (an army with
+    nothing left on the field, end.army_gone), the VP and the units that deserted."""
     if not state.result:
         return None
-    winner = state.result.get("winner")
-    return {"band": RESULT_LABELS.get(state.result.get("result"), ""),
-            "winner": names.get(f"side:{winner}", "") if winner else "",
-            "vp": state.result.get("vp", {}),
+    text, house = ending_text(state.result, names)
+    return {"text": text, "house": house, "vp": state.result.get("vp", {}),
             "deserted": [names.get(k, k) for k in state.result.get("deserted", ())]}  # fmt: skip
 
 

@@ -30,6 +30,15 @@ def _act(user, battle, actor, kind, **params):
     )[0]  # fmt: skip
 
 
+def _gm(user, battle, kind, **params):
+    """A GM command (no actor) on the board; the battle as it is afterwards."""
+    return _act(user, battle, None, kind, **params)
+
+
+def _units_of(battle, side: int) -> set[str]:
+    return {unit["key"] for unit in battle.setup["sides"][side]["units"]}
+
+
 def _end_turns_until(user, battle, done):
     for _ in range(40):
         battle.refresh_from_db()
@@ -449,3 +458,41 @@ def test_each_event_is_logged_in_the_round_it_happened(client, gm, wardens, hord
     assert set(deploying.events.values_list("round", flat=True)) == {0}
     page = client.get(_board(deploying)).content.decode()
     assert "initiative d20" in page and "round 1</span>" not in page
+
+
+def test_an_army_with_nothing_left_loses_by_a_flagged_house_default(client, gm, dnd_battle):
+    """dnd5e §7.3 ends a battle only at 10 VP; the house default end.army_gone ends it when
+    an army has nothing left on the field: the headline and the log read as sentences that
+    name the winner and flag the house default (they read "The battle is over / for Goblin
+    Mob." and "…: last_standing (…)"), in English and in Russian."""
+    battle = dnd_battle
+    for stand in [s["key"] for s in battle.snapshot["stands"] if s["unit"] in _units_of(battle, 1)]:
+        battle = _gm(gm, battle, "gm_correction", piece=stand, hp=0)
+    battle = _end_turns_until(gm, battle, lambda b: b.status == BattleStatus.FINISHED)
+    assert battle.outcome["details"]["result"] == "last_standing"
+    client.force_login(gm)
+    page = client.get(_board(battle)).content.decode()
+    ending = "Wardens wins: the other army has nothing left on the field."
+    assert f'<p class="dnd-ending">{ending} <span class="badge house"' in page
+    assert "The battle is over at 0 : 0 VP: Wardens wins: the other army has nothing left " \
+           "on the field (house default)." in page  # fmt: skip
+    russian = client.get(_board(battle), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "last_standing" not in page + russian
+    assert "Wardens побеждает: у другой армии на поле ничего не осталось" in russian
+
+
+def test_total_victory_desertion_rolls_read_with_their_target():
+    """dnd5e §7.3: after a total victory each surviving losing unit rolls a d20, 10+
+    deserts; the log gives the die and what it needed."""
+    from django.utils import translation
+
+    from battles.dnd5e.texts import event_line
+
+    params = {"unit": "u5", "die": 12, "needs": 10, "eliminated": True}
+    with translation.override("en"):
+        assert event_line("dnd5e.desertion", params, {"u5": "Orcs"}, bool) == (
+            "Orcs: desertion d20 12 (10+ deserts), the unit deserts.")  # fmt: skip
+    with translation.override("ru"):
+        assert event_line("dnd5e.desertion", {**params, "die": 3, "eliminated": False},
+                          {"u5": "Orcs"}, bool) == (
+            "Orcs: дезертирство, к20 3 (дезертирует на 10+): остаётся.")  # fmt: skip
