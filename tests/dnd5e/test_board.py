@@ -496,3 +496,21 @@ def test_total_victory_desertion_rolls_read_with_their_target():
         assert event_line("dnd5e.desertion", {**params, "die": 3, "eliminated": False},
                           {"u5": "Orcs"}, bool) == (
             "Orcs: дезертирство, к20 3 (дезертирует на 10+): остаётся.")  # fmt: skip
+
+
+def test_grid_labels_are_unique_per_battle():
+    """Units, solos and engines of one battle never share a grid label: a clash of first
+    letters gives both units their initials, then other pairs of their letters."""
+    from types import SimpleNamespace
+
+    from battles.dnd5e.board import grid_labels
+
+    names = {"u1": "Goblin Horde", "u2": "Goblin Archers", "u3": "Goblin Axes", "u4": "Orcs",
+             "s1": "Gobbo", "e1": "Ballista"}  # fmt: skip
+    battle = SimpleNamespace(setup={"sides": [
+        {"units": [{"key": "u1"}, {"key": "u2"}, {"key": "u3"}], "solos": [{"key": "s1"}]},
+        {"units": [{"key": "u4"}]}], "engines": [{"key": "e1"}]})  # fmt: skip
+    labels = grid_labels(battle, names)
+    # Gobbo's letters are all taken by the goblins: it is numbered (its stand-less label
+    # cannot run into a stand's number).
+    assert labels == {"u1": "GH", "u2": "GA", "u3": "Gb", "u4": "Or", "s1": "Go1·", "e1": "Ba"}
