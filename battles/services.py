@@ -147,7 +147,9 @@ def battle_setup(
                 "armies": entries,
             }
         )
-    setup = {"sides": sides, "terrain": list(terrain), "offer_starts": True}
+    # Each typed die to the roll it was typed for, never to a reaction it triggers.
+    setup = {"sides": sides, "terrain": list(terrain), "offer_starts": True,
+             "typed_dice_by_roll": True}  # fmt: skip
     if fortifications:
         setup["fortifications"] = [
             {"key": f"fort_{side}", "kind": kind, "side": side}
@@ -364,8 +366,9 @@ def battle_act(
 
 def _refuse_unused_dice(battle: Battle, cmd: Command, unused: tuple[int, ...]) -> None:
     """Refuse dice typed in that the command did not roll (a mistyped count would otherwise
-    go unnoticed). Not for Pathfinder (no plugin): its engine carries the dice typed in with a
-    command a reaction interrupts over to the answer."""
+    go unnoticed). Not for Pathfinder (no plugin): a command a reaction interrupts keeps the
+    dice typed in with it for its own rolls after the answer (each typed die goes to the roll
+    it was typed for; the answer's to the reaction), so they are not spent when it stops."""
     if not unused or plugin_for(battle.system) is None:
         return
     used = len(cmd.typed_dice or ()) - len(unused)
