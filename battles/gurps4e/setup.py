@@ -122,6 +122,7 @@ def build_setup(data: BattleInput, forces: dict[str, Force], owners: dict[int, i
         sides[key] = {
             "force": battle_force(force).to_dict(),
             "force_id": force.pk,
+            "strength_percent": force.strength_percent,  # the share of its full TS it fights at
             "faction": force.faction_id,
             "name": force.name,
             "faction_name": force.faction.name,

@@ -12,6 +12,7 @@ from django.urls import reverse
 from battles import services
 from battles.gurps4e.services import new_strength_percent
 from battles.models import Battle, BattleCommand
+from warfare.gurps4e import mapping
 from warfare.gurps4e.models import Force, ForceElement
 
 pytestmark = pytest.mark.django_db
@@ -673,3 +674,48 @@ def test_the_data_migration_tags_stored_events_with_their_round(client, gm, batt
     battle.events.filter(command__isnull=False).update(round=2)  # the old tags
     import_module("battles.migrations.0002_event_rounds").retag(apps, None)
     assert list(battle.events.order_by("pk").values_list("pk", "round")) == expected
+
+
+def test_the_battle_and_the_force_show_one_new_ts(client, gm, battle, horde):
+    """gurps §A.7.3 [impl]: the new TS is kept as a whole percent of the force's full TS
+    (rounded down), and the board, the log and the force page show that one number (the
+    battle read the engine's TS 25 while the force showed 24.84 of it)."""
+    client.force_login(gm)
+    _choose_both(client, battle)
+    response = _act(client, battle, actor="pc1", kind="significant_action", risk="0",
+                    dice="3 4 3, 1 2 3, 6 6 5")  # fmt: skip
+    assert response.status_code == 200, response.content.decode()[:3000]
+    assert _act(client, battle, kind="gm_end_battle", victor="a").status_code == 200
+    battle.refresh_from_db()
+    engine_new_ts = battle.outcome["details"]["sides"]["b"]["new_ts"]
+    page = _board(client, battle)
+    apply = reverse("battles:apply", args=[battle.campaign_id, battle.pk])
+    assert client.post(apply, {"seq": battle.seq}).status_code == 302
+    horde.refresh_from_db()
+    kept = mapping.display(mapping.troop_strength(horde).total)
+    assert kept != str(engine_new_ts)  # the engine's whole TS is not what the force keeps
+    shown = f"TS 36 → {kept} ({horde.strength_percent} % of its full TS)"
+    assert shown in page
+    assert f"new TS {kept} ({horde.strength_percent} % of its full TS)" in page
+    force_page = client.get(reverse("gurps4e:force-detail", args=[horde.campaign_id, horde.pk]))
+    assert f"TS {kept}" in force_page.content.decode()
+
+
+def test_the_compare_page_never_rounds_a_ratio_up_past_its_threshold(client, gm, gurps_world,
+                                                                     legion, horde):  # fmt: skip
+    """gurps §A.5.2: the relative TS bonus starts at 1.5 : 1; 14.97 : 10 is 1.497 : 1, no
+    bonus, and the page shows 1.49 : 1 (it showed "1.5 : 1 → +0")."""
+    from warfare.gurps4e.models import ElementType, ForceElement
+
+    scouts = ElementType.objects.create(campaign=gurps_world, name="Scouts", tl=2,
+                                        base_ts="14.97", classes=[])  # fmt: skip
+    mob = ElementType.objects.create(campaign=gurps_world, name="Mob", tl=2, base_ts=10,
+                                     classes=[])  # fmt: skip
+    ForceElement.objects.filter(force__in=[legion, horde]).delete()
+    ForceElement.objects.create(force=legion, element_type=scouts, count=1)
+    ForceElement.objects.create(force=horde, element_type=mob, count=1)
+    client.force_login(gm)
+    url = reverse("gurps4e:force-detail", args=[legion.campaign_id, legion.pk])
+    page = " ".join(client.get(url, {"enemy": horde.pk}).content.decode().split())
+    assert "Ratio of the larger TS to the smaller = <b>1.49 : 1</b>" in page
+    assert "Relative TS bonus of — (§A.5.2) = <b>+0</b>" in page
