@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from warfare.engine.problems import Problem
 from warfare.engine.systems.dnd5e.house_rules import house_value
+from warfare.messages import NOT_ALLOWED
 
 EVENT_TEXTS = {
     "dnd5e.initiative": _("%(actor)s: initiative d20 %(die)s%(typed)s %(modifier)s = %(total)s."),
@@ -22,6 +23,8 @@ EVENT_TEXTS = {
     "dnd5e.moved": _("%(piece)s moves to %(square)s."),
     "dnd5e.fled": _("%(piece)s leaves the battlefield."),
     "dnd5e.action": _("%(actor)s: %(kind)s."),
+    "dnd5e.dash": _("%(actor)s dashes: twice its speed this turn."),
+    "dnd5e.retreat": _("%(actor)s retreats: its stands may move away from adjacent enemies."),
     "dnd5e.attack": _("%(piece)s attacks %(target)s (%(attack)s): %(roll)s, %(result)s."),
     "dnd5e.damage": _("%(target)s takes %(amount)s damage%(hp)s."),
     "dnd5e.casualty": _("%(stand)s drops to 0 HP: a casualty."),
@@ -127,7 +130,6 @@ PROBLEM_TEXTS = {
     "dnd5e.gm.unknown_piece": _("There is no such stand or solo."),
     "dnd5e.gm.bad_hp": _("HP must be between 0 and the piece's maximum."),
 }
-PROBLEM_FALLBACK = _("The rules refuse this (%(code)s).")
 #: The refusals of a command, which the shared battle service words (warfare.messages):
 #: sentences that name no piece (a piece's board key would show).
 COMMAND_PROBLEMS = {
@@ -290,7 +292,7 @@ def ending_text(result: dict, names: dict[str, str]) -> tuple[str, bool]:
 
 def event_line(code: str, params: dict, names: dict[str, str], sees) -> str:
     """One log line ("" for bookkeeping the log leaves out)."""
-    if code == "dnd5e.action" and params.get("kind") not in ("dash", "retreat"):
+    if code == "dnd5e.action":
         return ""  # the action's own events tell what happened
     template = EVENT_TEXTS.get(code)
     if template is None:
@@ -309,4 +311,4 @@ def problem_text(problem: Problem, names: dict[str, str]) -> str:
             return str(template) % params
     except (KeyError, TypeError, ValueError):
         pass
-    return str(PROBLEM_FALLBACK) % {"code": problem.code}
+    return str(NOT_ALLOWED)

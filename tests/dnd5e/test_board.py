@@ -284,7 +284,8 @@ def test_log_lines_read_in_english_and_russian():
     from warfare.engine.systems.dnd5e import rules
     from warfare.engine.systems.dnd5e.battle import actions, engine
 
-    codes = {"dnd5e.prepare", "dnd5e.incite"}  # Event(f"dnd5e.{kind}", …) in actions
+    # Event(f"dnd5e.{kind}", …) in actions: the commander benefits, Dash and Retreat
+    codes = {"dnd5e.prepare", "dnd5e.incite", "dnd5e.dash", "dnd5e.retreat"}
     for module in (engine, actions, rules):
         source = Path(module.__file__).read_text(encoding="utf-8")
         codes |= set(re.findall(r'Event\(\s*"(dnd5e\.[a-z_]+)"', source))
