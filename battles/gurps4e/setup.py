@@ -62,6 +62,7 @@ class BattleInput:
     extra_classes: tuple[str, ...] = ()
     recon: bool = False
     recon_conditions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    recon_dice: tuple[int, ...] = ()
     kind: str = "pitched"
     initiative: str | None = None
     db: dict[str, int] = field(default_factory=dict)
@@ -138,6 +139,8 @@ def build_setup(data: BattleInput, forces: dict[str, Force], owners: dict[int, i
     }
     if data.recon:
         setup["recon"] = {key: dict(data.recon_conditions.get(key) or {}) for key in SIDE_KEYS}
+        if data.recon_dice:  # rolled at the table (§A.4.2), logged as typed
+            setup["start_dice"] = list(data.recon_dice)
     else:
         setup["kind"] = data.kind
         setup["initiative"] = data.initiative

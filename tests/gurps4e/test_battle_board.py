@@ -719,3 +719,38 @@ def test_the_compare_page_never_rounds_a_ratio_up_past_its_threshold(client, gm,
     page = " ".join(client.get(url, {"enemy": horde.pk}).content.decode().split())
     assert "Ratio of the larger TS to the smaller = <b>1.49 : 1</b>" in page
     assert "Relative TS bonus of — (§A.5.2) = <b>+0</b>" in page
+
+
+def test_the_reconnaissance_roll_takes_dice_typed_at_the_table(
+    client, as_role, gm, gurps_world, legion, horde
+):
+    """gurps §A.4.2: the Quick Contest of reconnaissance (3d6 a side) is rolled with the dice
+    typed in at set-up, logged as typed, like every later roll; the stored battle replays;
+    dice without a contest, or more than its 6, are a 400 and start nothing (page and API)."""
+    client.force_login(gm)
+    page = client.get(reverse("battles:create", args=[gurps_world.pk])).content.decode()
+    assert 'name="recon_dice"' in page
+    for dice, message in (("1 1 1 6 6 6 2", "type in at most 6"), ("7 1 1", "from 1 to 6")):
+        bad = _post_setup(client, gurps_world, legion, horde, recon="on", recon_dice=dice)
+        assert bad.status_code == 400 and message in bad.content.decode()
+    bad = _post_setup(client, gurps_world, legion, horde, recon_dice="1 1 1")
+    assert bad.status_code == 400 and "go with a reconnaissance contest" in bad.content.decode()
+    assert not Battle.objects.exists()
+    response = _post_setup(client, gurps_world, legion, horde, recon="on",
+                           recon_dice="1 1 1, 6 6 6")  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[:2000]
+    battle = Battle.objects.get()
+    first, second = battle.events.get(code="gurps4e.recon").params["rolls"]
+    assert (first["dice"], first["typed"], second["dice"], second["typed"]) == (
+        [1, 1, 1], 3, [6, 6, 6], 3)  # fmt: skip
+    assert "3d6 1+1+1 (typed at the table) = 3" in _board(client, battle)
+    assert services.battle_verify(battle)
+    url = reverse("api:battle-list", args=[gurps_world.pk])
+    body = {"name": "API recon", "forces": {"a": legion.pk, "b": horde.pk}, "recon": True,
+            "recon_dice": [1, 1, 1, 6, 6, 6, 6]}  # fmt: skip
+    api = as_role("gm").post(url, body, format="json")
+    assert api.status_code == 400 and "type in at most 6" in api.content.decode()
+    api = as_role("gm").post(url, {**body, "recon_dice": [2, 2, 2]}, format="json")
+    assert api.status_code == 201, api.content.decode()
+    rolls = Battle.objects.get(name="API recon").events.get(code="gurps4e.recon").params["rolls"]
+    assert rolls[0]["dice"] == [2, 2, 2] and "typed" not in rolls[1]
