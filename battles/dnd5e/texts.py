@@ -238,7 +238,9 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
     elif code in ("dnd5e.prepare", "dnd5e.incite"):
         shown["cha"], shown["result"] = _signed(params.get("cha", 0)), _success(params)
     elif code in ("dnd5e.rally", "dnd5e.morale"):
-        shown["roll"] = _roll(params, "")
+        # §6.2, §6.3: the die, the Wisdom (and commander's Charisma) modifier, total and DC
+        bonus = sum(int(value) for _term, value in params.get("terms") or ())
+        shown["roll"] = _roll({**params, "bonus": bonus}, "bonus")
         if code == "dnd5e.morale":
             shown["result"] = gettext("holds") if params.get("success") else gettext("breaks")
         else:

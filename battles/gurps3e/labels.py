@@ -287,9 +287,7 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
     elif code == "battle.morale":
         shown["test"] = str(MORALE_TEST_LABELS.get(p.get("test"), p.get("test")))
         shown["rolls"] = ", ".join(
-            f"{_name(names, r['unit'])} {r['roll'].get('roll')}/{r['roll'].get('skill')} "
-            + (gettext("made") if r.get("made") else gettext("failed"))
-            for r in p.get("rolls") or ()
+            f"{_name(names, r['unit'])} {roll_text(r['roll'])}" for r in p.get("rolls") or ()
         )
         if "holds" in p:
             shown["outcome"] = gettext("it holds") if p["holds"] else gettext("it retreats")

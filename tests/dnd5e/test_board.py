@@ -301,6 +301,11 @@ def test_log_lines_read_in_english_and_russian():
                         "попадание, урон 9.")  # fmt: skip
         morale = {"unit": "u1", "die": 7, "dice": [7], "total": 7, "dc": 10, "success": False}
         assert "сломлено" in event_line("dnd5e.morale", morale, {"u1": "Orcs"}, bool)
+    # §6.2: the morale save's die, Wisdom modifier, total and DC
+    morale = {"unit": "u1", "die": 7, "dice": [7], "terms": [["wis", 2]], "total": 9, "dc": 10,
+              "success": False}  # fmt: skip
+    assert event_line("dnd5e.morale", morale, {"u1": "Orcs"}, bool) == (
+        "Orcs checks morale: d20 7 +2 = 9 vs DC 10, breaks.")  # fmt: skip
     # Another side's HP stays out of the line.
     damage = {"target": "u2.1", "amount": 4, "hp": 7}
     assert event_line("dnd5e.damage", damage, names, lambda key: False) == (
