@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/warfare
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
 .PHONY: run test lint e2e fuzz messages install install-test clean
 
@@ -34,7 +35,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	DATABASE_URL=sqlite:///:memory: $(BIN)/python manage.py makemigrations --check --dry-run --settings=warfare.settings.test
-	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(BIN)/pytest
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

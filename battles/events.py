@@ -113,6 +113,7 @@ UNTIL_TEXTS = {
     "encounter": _("for the rest of the battle"),
 }
 ACTION_TEXT = _("%(army)s: %(action)s%(target)s, %(degree)s%(check)s.")
+INITIATIVE_DIE_TEXT = _("%(army)s: initiative d20 %(die)s%(typed)s.")
 #: The dice of a check, put in every sentence of an event that carries one (`check`).
 CHECK_DIE_TEXT = _("d20 %(die)s")
 TYPED_TEXT = _("(typed at the table)")
@@ -236,6 +237,8 @@ def event_text(code: str, params: dict, names: dict[str, str], system: str | Non
         shown["choice"] = CHOICE_LABELS[shown["choice"]]
     if code == "battle.initiative":
         shown["typed"] = " " + str(TYPED_TEXT) if params.get("source") == "typed" else ""
+        if "modifier" not in params:  # an enemy's: its die only (battles.visibility)
+            return str(INITIATIVE_DIE_TEXT) % shown
     if code in ("battle.effect_started", "battle.effect_ended"):
         shown.update(_effect_text(params, names))
     if code == "battle.primal_magic_effect":

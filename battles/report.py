@@ -18,8 +18,8 @@ from warfare.engine.battle.registry import get_battle_system
 from .forms import TERRAIN_LABELS
 from .models import Battle
 from .plugins import plugin_for
-from .selectors import POSITION_LABELS, army_names
-from .visibility import live_events, viewer_for, visible_event, visible_outcome
+from .selectors import POSITION_LABELS
+from .visibility import live_events, member_view
 
 # --- The report -----------------------------------------------------------------------------
 
@@ -44,9 +44,10 @@ def _army_state_label(entry) -> str:
 
 
 def battle_report(*, membership: Membership, battle: Battle) -> dict:
-    """Everything the report shows `membership`: sides, outcome, and each round's events."""
-    viewer = viewer_for(membership, battle)
-    names = army_names(battle)
+    """Everything the report shows `membership`: sides, outcome, and each round's events,
+    from its viewpoint's view (`battles.visibility`); Pathfinder's and GURPS 3e's."""
+    view = member_view(membership, battle)
+    names = view.names
     state = get_battle_system(battle.system).state_from_dict(battle.snapshot)
     sides = []
     for side in battle.setup["sides"]:
@@ -55,30 +56,23 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
             key = str(setup_entry["army"]["key"])
             entry = state.army(key)
             row = {"key": key, "name": names.get(key, key), "state": _army_state_label(entry)}
-            if viewer.sees_army(key):
+            if view.sees(key):
                 row["hp"] = entry.army.hp
                 row["max_hp"] = entry.army.max_hp
             armies.append(row)
         sides.append(
             {
                 "key": side["key"],
-                "name": side.get("name") or side["key"],
+                "name": view.side_names[side["key"]],
                 "pcs": bool(side.get("pcs_side")),
                 "armies": armies,
             }
         )
     side_names = {side["key"]: side["name"] for side in sides}
     rounds: dict[int, list[str]] = {}
-    plugin = plugin_for(battle.system)
-    view = plugin.event_view(membership, battle) if plugin and plugin.event_view else None
-    for event in live_events(battle):
-        if view is not None:
-            _params, text = view(event.code, event.params)
-        else:
-            _params, text = visible_event(event.code, event.params, names, viewer)
-        if text:
-            rounds.setdefault(event.round, []).append(text)
-    outcome = visible_outcome(battle, viewer)
+    for event, _params, text in view.lines(live_events(battle)):
+        rounds.setdefault(event.round, []).append(text)
+    outcome = view.outcome()
     result = None
     if outcome is not None:
         details = outcome.get("details") or {}

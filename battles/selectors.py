@@ -27,13 +27,13 @@ from .events import CHOICE_LABELS
 from .models import Battle, BattleStatus
 from .plugins import plugin_for
 from .problems import FORTIFICATION_LABELS
-from .services import army_factions, may_command, side_factions
-from .visibility import Viewer, live_events, viewer_for, visible_event
+from .services import may_command, side_factions
+from .visibility import Pf2eView, Viewer, viewpoint_of
 
 
 def battle_list(*, membership: Membership) -> QuerySet[Battle]:
     return Battle.objects.filter(campaign_id=membership.campaign_id).only(
-        "pk", "name", "status", "created_at", "seq", "campaign_id"
+        "pk", "name", "system", "status", "created_at", "seq", "campaign_id"
     )
 
 
@@ -151,17 +151,18 @@ TRIGGER_LABELS = {
 
 
 def board_context(*, membership: Membership, battle: Battle) -> dict:
+    """The board as `membership` sees it: the content from its viewpoint's view
+    (`battles.visibility.Pf2eView`), the buttons from what the member may command."""
     system = get_battle_system(battle.system)
     state = system.state_from_dict(battle.snapshot)
-    names = army_names(battle)
-    factions = army_factions(battle)
+    view = Pf2eView(battle, viewpoint_of(membership, battle))
+    names = view.names
     snapshot_armies = battle.snapshot["armies"]
-    viewer = viewer_for(membership, battle)
-    sides = {side["key"]: side.get("name") or side["key"] for side in battle.setup["sides"]}
+    viewer = view.viewer
+    sides = view.side_names
     cards = {key: [] for key in sides}
     for army in snapshot_armies:
-        full = membership.is_gm or factions.get(army["key"]) == membership.faction_id
-        cards[army["side"]].append(_card(army, state, names, full, viewer))
+        cards[army["side"]].append(_card(army, state, names, view.sees(army["key"]), viewer))
     forts = {key: [] for key in sides}
     for fort in state.fortifications:
         sees = viewer.is_gm or fort.key in viewer.fortifications
@@ -197,13 +198,13 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                         "params": json.dumps(dict(option.params), sort_keys=True),
                         "checks": [
                             {
-                                "stat": str(labels.STAT_LABELS.get(check.stat, check.stat)),
-                                "modifier": check.modifier,
-                                "dc": check.dc,
-                                "working": working_terms(check.modifier_breakdown),
-                                "dc_working": working_terms(check.dc_breakdown),
+                                "stat": str(labels.STAT_LABELS.get(check["stat"], check["stat"])),
+                                "modifier": check["modifier"],
+                                "dc": check["dc"],
+                                "working": working_terms(check["modifier_breakdown"]),
+                                "dc_working": working_terms(check["dc_breakdown"]),
                             }
-                            for check in option.checks
+                            for check in map(view.check_preview, option.checks)
                         ],
                     }
                 )
@@ -235,8 +236,8 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
         "actions": actions,
         "reaction": reaction,
         "start_choice": start_choice,
-        "log": battle_log(battle=battle, names=names, viewer=viewer, limit=40),
-        "outcome": battle.outcome,
+        "log": view.log(limit=40),
+        "outcome": view.outcome(),
         "correction_armies": [(army["key"], names.get(army["key"])) for army in snapshot_armies]
         if membership.is_gm
         else [],
@@ -303,19 +304,6 @@ def working_terms(terms) -> str:
 
     terms = tuple((str(code), int(value)) for code, value in terms)
     return working(Stat(sum(value for _code, value in terms), terms)) if terms else ""
-
-
-def battle_log(
-    *, battle: Battle, names: dict[str, str], viewer: Viewer, limit: int | None = None
-) -> list:
-    """(round, sentence) of the live events, newest first, as `viewer` may see them."""
-    events = live_events(battle).order_by("-pk")
-    if limit:
-        events = events[:limit]
-    lines = [
-        (event.round, visible_event(event.code, event.params, names, viewer)[1]) for event in events
-    ]
-    return [(round_, text) for round_, text in lines if text]
 
 
 def end_turn_rolls(system, state, actor: str) -> bool:

@@ -175,6 +175,7 @@ def battle_create(
     starts: dict[int, tuple[str, int | None]] | None = None,
     initiative_dice: Mapping[int, int] | None = None,
     auto_reactions: Mapping[str, bool | None] | None = None,
+    reveal_checks: bool = False,
 ) -> Battle:
     """The GM sets two sides of the campaign's armies against each other (§7.1-7.5), with a
     fortification per side and the armies garrisoned inside it, starting positions their
@@ -186,7 +187,10 @@ def battle_create(
     `auto_reactions` {side: True (used automatically) | False (offered) | None}: how each
     side's reactions are taken (§0.5). None (the default) = offered when players act for
     their own armies and a players' faction fights on that side (they decide), automatic
-    otherwise (the GM's armies: nobody has to stop and click)."""
+    otherwise (the GM's armies: nobody has to stop and click).
+
+    `reveal_checks`: players see the enemy's check modifiers and DCs (default: their own
+    armies' modifiers and every check's degree, `battles.visibility`)."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign
     if campaign.rule_system != RuleSystem.PF2E:
@@ -243,6 +247,8 @@ def battle_create(
     setup = battle_setup(armies_by_side=by_side, pcs_side=pcs_side, terrain=terrain,
                          fortifications=fortifications, inside=inside, starts=starts,
                          initiative_dice=initiative_dice, auto_reactions=automatic)  # fmt: skip
+    if reveal_checks:
+        setup["reveal_checks"] = True
     names = {str(army.pk): army.name for army in armies.values()}
     kinds = {f"fort_{side}": kind for side, kind in fortifications.items()}
     battle = battle_start(

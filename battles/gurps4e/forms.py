@@ -99,6 +99,14 @@ class BattleCreateForm(forms.Form):
     players_may_act = forms.BooleanField(
         label=_("Players choose for their own side and PCs"), required=False, initial=True
     )
+    gm_sees_choices = forms.BooleanField(
+        label=_("The GM sees a players' side's strategy before choosing for the other side"),
+        required=False,
+        help_text=_(
+            "Otherwise a strategy chosen by the players stays secret from the GM too until "
+            "the GM's own side has chosen (§A.6.3)."
+        ),
+    )
 
     def __init__(self, *args, forces, players, factions, rows, **kwargs):
         super().__init__(*args, **kwargs)
@@ -251,6 +259,7 @@ class BattleCreateForm(forms.Form):
             neutralize={side: data[f"neutralize_{side}"] for side, _label in SIDE_CHOICES},
             pcs=tuple(pcs),
             players_may_act=data["players_may_act"],
+            gm_sees_choices=data["gm_sees_choices"],
         )
 
     def neutralize_fields(self):
@@ -417,6 +426,11 @@ class BattleCreateInput(serializers.Serializer):
     )
     pcs = _PCInput(many=True, required=False, default=list, max_length=20)
     players_may_act = serializers.BooleanField(required=False, default=True)
+    gm_sees_choices = serializers.BooleanField(
+        required=False, default=False,
+        help_text="The GM sees a players' side's pending strategy before the GM's own side "
+        "(a side of no players' faction) has chosen; default: secret until then (§A.6.3).",
+    )  # fmt: skip
 
     def validate_recon_conditions(self, value):
         if set(value) - {"a", "b"}:
@@ -449,4 +463,5 @@ class BattleCreateInput(serializers.Serializer):
             neutralize=dict(data["neutralize"]),
             pcs=tuple(PCInput(**dict(pc)) for pc in data["pcs"]),
             players_may_act=data["players_may_act"],
+            gm_sees_choices=data["gm_sees_choices"],
         )

@@ -84,3 +84,15 @@ def test_every_refusal_of_the_battle_engine_is_a_sentence(language):
         text = problem_message(Problem("battle.gm.bad_hp", {"hp": 9, "max_hp": 4}))
         assert "4" in text and "battle" not in text
         assert "battle." not in problem_message(Problem("battle.no_such_code", {}))
+
+
+def test_an_enemys_initiative_reads_as_its_die_alone():
+    """pf2e §7.3 step 1: a player sees the enemy's initiative die (typed ones marked), not
+    its modifier: the sentence is still a sentence (it fell back to "battle.initiative")."""
+    with translation.override("en"):
+        mine = {"army": "a1", "die": 12, "source": "seeded", "modifier": 5, "total": 17}
+        assert event_text("battle.initiative", mine, NAMES) == (
+            "Militia: initiative d20 12 + 5 = 17.")  # fmt: skip
+        theirs = {"army": "b1", "die": 12, "source": "typed"}
+        assert event_text("battle.initiative", theirs, NAMES) == (
+            "Raiders: initiative d20 12 (typed at the table).")  # fmt: skip
