@@ -34,16 +34,26 @@ CODE = re.compile(r"\b(?:battle|dnd5e|gurps4e|gurps3e|pc|army|kingdom|activity|g
 BARE_ID = re.compile(r"(?<![\d.,])[a-z]?9\d{5}(?:\.\d+)?\b")
 
 
-def _bump_ids() -> None:
-    """Every table's ids start at FIRST_ID (PostgreSQL sequences)."""
+@pytest.fixture
+def bumped_ids():
+    """Every table's ids start at FIRST_ID (PostgreSQL sequences), set back afterwards:
+    sequences ignore the test's rollback, and later tests look for numbers like 777."""
+    sequences = []
     with connection.cursor() as cursor:
         for model in apps.get_models():
             pk = model._meta.pk
-            if pk.get_internal_type() in ("AutoField", "BigAutoField"):
-                cursor.execute(
-                    "SELECT setval(pg_get_serial_sequence(%s, %s), %s)",
-                    [model._meta.db_table, pk.column, FIRST_ID],
-                )
+            if pk.get_internal_type() not in ("AutoField", "BigAutoField"):
+                continue
+            cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [model._meta.db_table,
+                                                                     pk.column])  # fmt: skip
+            (sequence,) = cursor.fetchone()
+            cursor.execute(f"SELECT last_value, is_called FROM {sequence}")  # noqa: S608
+            sequences.append((sequence, *cursor.fetchone()))
+            cursor.execute("SELECT setval(%s, %s)", [sequence, FIRST_ID])
+    yield
+    with connection.cursor() as cursor:
+        for sequence, value, called in sequences:
+            cursor.execute("SELECT setval(%s, %s, %s)", [sequence, value, called])
 
 
 def _problems(text: str) -> list[str]:
@@ -147,8 +157,7 @@ def _pathfinder_activities(client, campaign: Campaign) -> list[str]:
     return lines
 
 
-def test_no_log_line_shows_an_internal_key_or_a_database_id(client):
-    _bump_ids()
+def test_no_log_line_shows_an_internal_key_or_a_database_id(client, bumped_ids):
     call_command("load_demo", stdout=StringIO())
     gm = Membership.objects.filter(role=Role.GM).first().user
     rng = random.Random(15)
