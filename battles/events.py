@@ -8,6 +8,7 @@ from warfare.engine.systems.pf2e.tactics import (
     ARMY_SPECIFIC_ACTIONS,
     BASIC_WAR_ACTIONS,
     TACTICAL_WAR_ACTIONS,
+    TACTICS,
 )
 from warfare.events import log_text
 from warfare.selectors import DEGREE_LABELS
@@ -17,7 +18,7 @@ SILENT = {"battle.action"}  # bookkeeping: the action's own event says what happ
 
 BATTLE_TEXTS = {
     "battle.started": _("The battle begins."),
-    "battle.initiative": _("%(army)s: initiative d20 %(die)s + %(modifier)s = %(total)s."),
+    "battle.initiative": _("%(army)s: initiative d20 %(die)s%(typed)s + %(modifier)s = %(total)s."),
     "battle.round_started": _("Round %(round)s begins."),
     "battle.round_ended": _("Round %(round)s ends."),
     "battle.turn_started": _("%(army)s takes its turn."),
@@ -43,8 +44,8 @@ BATTLE_TEXTS = {
     "battle.defeated_flat_check": _("%(army)s: flat check while defeated, %(degree)s."),
     "battle.fortification_damaged": _("A fortification takes %(by)s damage."),
     "battle.fortification_destroyed": _("A fortification is destroyed."),
-    "battle.effect_started": _("%(army)s: %(condition)s %(value)s for a while."),
-    "battle.effect_ended": _("%(army)s: %(condition)s ends."),
+    "battle.effect_started": _("%(army)s: %(effect)s, %(until)s."),
+    "battle.effect_ended": _("%(army)s: %(effect)s ends."),
     "battle.gm_correction": _("The GM corrects %(army)s."),
     "battle.finished": _("The battle is over."),
     "battle.reaction_blocked": _("%(army)s cannot react now."),
@@ -65,8 +66,7 @@ BATTLE_TEXTS = {
     "battle.shed_nets": _("%(army)s tries to shed the nets of %(target)s, %(degree)s."),
     "battle.destruction_prevented": _("%(army)s regenerates: it cannot be destroyed."),
     "battle.overwhelming_magic": _(
-        "%(army)s: Overwhelming Magic, the Morale check again with −4: %(degree)s "
-        "(%(total)s vs DC %(dc)s)."
+        "%(army)s: Overwhelming Magic, the Morale check again with −4: %(degree)s."
     ),
 }
 # §6.2: what a Swift Recovery or Battlefield Adaptability chose, or a Battle spent shedding
@@ -90,8 +90,13 @@ PRIMAL_MAGIC_EFFECTS = {
 }
 PRIMAL_MAGIC_TEXT = _("Primal Magic on %(army)s, d10 %(roll)s: %(effect)s.")
 PRIMAL_MAGIC_CRITICAL_TEXT = _("Primal Magic on %(army)s, d10 %(roll)s: %(effect)s (stronger).")
-# Temporary battle effects that are not §9 conditions (§6.2).
+# Temporary battle effects that are not §9 conditions (§6.2, §8.1, §8.2).
 EFFECT_LABELS = {
+    "guarded": _("+%(value)s AC"),
+    "attack_bonus": _("+%(value)s to its first attack"),
+    "netted": _("netted"),
+    "no_reactions": _("no reactions"),
+    "no_maneuver_reactions": _("no reactions to maneuver war actions"),
     "ignores_difficult_terrain": _("ignores difficult terrain"),
     "mired_suppressed": _("mired counts as 0"),
     "advance_disengage_bonus": _("bonus to Advance and Disengage"),
@@ -99,18 +104,81 @@ EFFECT_LABELS = {
     "sensory_assault": _("Sensory Assault penalty"),
     "regenerated": _("regenerated this turn"),
 }
+AGAINST_TEXT = _("%(effect)s against %(against)s")
+SOURCE_TEXT = _("%(effect)s (%(source)s)")
+UNTIL_TEXTS = {
+    "turn_start": _("until the start of %(owner)s's next turn"),
+    "turn_end": _("until the end of %(owner)s's turn"),
+    "next_strike": _("until %(against)s's next Strike"),
+    "encounter": _("for the rest of the battle"),
+}
 ACTION_TEXT = _("%(army)s: %(action)s%(target)s, %(degree)s%(check)s.")
-CHECK_TEXT = _(" (d20 %(die)s + %(modifier)s = %(total)s vs DC %(dc)s)")
+INITIATIVE_DIE_TEXT = _("%(army)s: initiative d20 %(die)s%(typed)s.")
+#: The dice of a check, put in every sentence of an event that carries one (`check`).
+CHECK_DIE_TEXT = _("d20 %(die)s")
+TYPED_TEXT = _("(typed at the table)")
+CHECK_DC_TEXT = _("vs DC %(dc)s")
 
 
 def _check_text(check) -> str:
-    if not isinstance(check, dict) or "die" not in check:
+    """ " (d20 12 + 5 = 17 vs DC 15)" for a check's record: its die (marked when typed at the
+    table), modifier and total, and DC; a flat check has no modifier (" (d20 12 vs DC 11)").
+    Numbers a viewer may not see (dropped from the record) are left out of the text."""
+    if not isinstance(check, dict) or check.get("die") is None:
         return ""
-    return str(CHECK_TEXT) % {
-        "die": check["die"],
-        "modifier": check.get("modifier", 0),
-        "total": check.get("total", ""),
-        "dc": check.get("dc", ""),
+    parts = [str(CHECK_DIE_TEXT) % {"die": check["die"]}]
+    if check.get("source") == "typed":
+        parts.append(str(TYPED_TEXT))
+    if check.get("stat") != "flat" and check.get("modifier") is not None:
+        parts.append(f"{_signed(check['modifier'])}")
+        if check.get("total") is not None:
+            parts.append(f"= {check['total']}")
+    if check.get("dc") is not None:
+        parts.append(str(CHECK_DC_TEXT) % {"dc": check["dc"]})
+    return " (" + " ".join(parts) + ")"
+
+
+def _signed(value) -> str:
+    return f"+ {value}" if value >= 0 else f"− {-value}"
+
+
+def _with_check(text: str, check) -> str:
+    """The sentence with its check's dice before the final stop."""
+    dice = _check_text(check)
+    if not dice:
+        return text
+    return text[:-1] + dice + "." if text.endswith(".") else text + dice
+
+
+def _effect_text(params: dict, names: dict[str, str]) -> dict[str, str]:
+    """{"effect", "until"} of a temporary battle effect's event: what it does ("outflanked",
+    "+2 AC against Raiders"), from which action or tactic ("(Guard)"), and until when."""
+    condition, value = params.get("condition"), params.get("value")
+    if condition in CONDITIONS:
+        effect = labels.condition_name(condition)
+        if CONDITIONS[condition].valued and value:
+            effect += f" {value}"
+    elif condition in EFFECT_LABELS:
+        effect = str(EFFECT_LABELS[condition]) % {"value": value}
+    else:
+        effect = str(condition or "")
+    against = params.get("against")
+    if isinstance(against, str) and against:
+        effect = str(AGAINST_TEXT) % {"effect": effect, "against": names.get(against, against)}
+    source = str(params.get("code") or "").split(".", 1)[0]
+    if source in WAR_ACTIONS:
+        effect = str(SOURCE_TEXT) % {"effect": effect, "source": labels.war_action_name(source)}
+    elif source in TACTICS:
+        effect = str(SOURCE_TEXT) % {"effect": effect, "source": labels.tactic_name(source)}
+    owner = params.get("owner")
+    until = UNTIL_TEXTS.get(str(params.get("boundary")), UNTIL_TEXTS["turn_start"])
+    return {
+        "effect": effect,
+        "until": str(until)
+        % {
+            "owner": names.get(owner, owner) if isinstance(owner, str) else "",
+            "against": names.get(against, against) if isinstance(against, str) else "",
+        },
     }
 
 
@@ -162,11 +230,17 @@ def event_text(code: str, params: dict, names: dict[str, str], system: str | Non
     if shown.get("condition") in CONDITIONS:
         shown["condition"] = labels.condition_name(shown["condition"])
     elif shown.get("condition") in EFFECT_LABELS:
-        shown["condition"] = EFFECT_LABELS[shown["condition"]]
+        shown["condition"] = str(EFFECT_LABELS[shown["condition"]]) % {"value": shown.get("value")}
     if isinstance(shown.get("reaction"), str):
         shown["reaction"] = labels.war_action_name(shown["reaction"])
     if shown.get("choice") in CHOICE_LABELS:
         shown["choice"] = CHOICE_LABELS[shown["choice"]]
+    if code == "battle.initiative":
+        shown["typed"] = " " + str(TYPED_TEXT) if params.get("source") == "typed" else ""
+        if "modifier" not in params:  # an enemy's: its die only (battles.visibility)
+            return str(INITIATIVE_DIE_TEXT) % shown
+    if code in ("battle.effect_started", "battle.effect_ended"):
+        shown.update(_effect_text(params, names))
     if code == "battle.primal_magic_effect":
         shown["effect"] = PRIMAL_MAGIC_EFFECTS.get(shown.get("effect"), shown.get("effect"))
         template = PRIMAL_MAGIC_CRITICAL_TEXT if shown.get("critical") else PRIMAL_MAGIC_TEXT
@@ -186,8 +260,9 @@ def event_text(code: str, params: dict, names: dict[str, str], system: str | Non
         template = _plugin_text(code)
     if template is not None:
         try:
-            return str(template) % shown
+            text = str(template) % shown
         except (KeyError, TypeError, ValueError):
             return code
+        return text if "%(check)s" in str(template) else _with_check(text, params.get("check"))
     shown.setdefault("army_name", shown.get("army", ""))
     return log_text(code, shown)

@@ -61,17 +61,36 @@ def _refuse(problems, battle: Battle | None = None) -> None:
         raise ValidationError(problem_messages(problems, texts), code="rules")
 
 
+def state_round(state) -> int:
+    """The round (GURPS 3e: the day) a battle state is in (0: D&D 5e's deployment)."""
+    for name in ("round", "day"):
+        value = getattr(state, name, None)
+        if isinstance(value, int):
+            return value
+    return 1
+
+
+def event_round(params: Mapping[str, Any], current: int) -> int:
+    """The round an event happened in: the one it names ("round", GURPS 3e "day": a round
+    or day that begins, ends or is fought), else `current`, the round of the events before
+    it. Each event names its own round, so a command that ends round 1 and begins round 2
+    logs its first events in round 1 and the rest in round 2."""
+    for key in ("round", "day"):
+        value = params.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return current
+
+
 def _event_rows(battle: Battle, command: BattleCommand | None, events, round_: int):
-    return [
-        BattleEvent(
-            battle=battle,
-            command=command,
-            round=event.params.get("round", round_) if hasattr(event, "params") else round_,
-            code=event.code,
-            params=dict(event.params),
-        )
-        for event in events
-    ]
+    """The rows of a command's events; `round_`: the round the command was given in."""
+    rows = []
+    for event in events:
+        params = dict(getattr(event, "params", {}) or {})
+        round_ = event_round(params, round_)
+        rows.append(BattleEvent(battle=battle, command=command, round=round_, code=event.code,
+                                params=params))  # fmt: skip
+    return rows
 
 
 def battle_setup(
@@ -128,7 +147,9 @@ def battle_setup(
                 "armies": entries,
             }
         )
-    setup = {"sides": sides, "terrain": list(terrain), "offer_starts": True}
+    # Each typed die to the roll it was typed for, never to a reaction it triggers.
+    setup = {"sides": sides, "terrain": list(terrain), "offer_starts": True,
+             "typed_dice_by_roll": True}  # fmt: skip
     if fortifications:
         setup["fortifications"] = [
             {"key": f"fort_{side}", "kind": kind, "side": side}
@@ -265,7 +286,8 @@ def battle_start(
         players_may_act=players_may_act,
         created_by=user,
     )
-    BattleEvent.objects.bulk_create(_event_rows(battle, None, system.start_events(state), 1))
+    events = system.start_events(state)
+    BattleEvent.objects.bulk_create(_event_rows(battle, None, events, state_round(state)))
     return battle
 
 
@@ -337,10 +359,7 @@ def battle_act(
     row = BattleCommand.objects.create(
         battle=battle, position=battle.seq, command=cmd.to_dict(), actor=user
     )
-    # A round-based system's events belong to the round after the command; a day-based one's
-    # (GURPS 3e) to the day the command was given in.
-    round_ = new_state.round if hasattr(new_state, "round") else getattr(state, "day", 1)
-    BattleEvent.objects.bulk_create(_event_rows(battle, row, events, round_))
+    BattleEvent.objects.bulk_create(_event_rows(battle, row, events, state_round(state)))
     battle.snapshot = new_state.to_dict()
     battle.seq += 1
     outcome = system.outcome(new_state)
@@ -353,8 +372,9 @@ def battle_act(
 
 def _refuse_unused_dice(battle: Battle, cmd: Command, unused: tuple[int, ...]) -> None:
     """Refuse dice typed in that the command did not roll (a mistyped count would otherwise
-    go unnoticed). Not for Pathfinder (no plugin): its engine carries the dice typed in with a
-    command a reaction interrupts over to the answer."""
+    go unnoticed). Not for Pathfinder (no plugin): a command a reaction interrupts keeps the
+    dice typed in with it for its own rolls after the answer (each typed die goes to the roll
+    it was typed for; the answer's to the reaction), so they are not spent when it stops."""
     if not unused or plugin_for(battle.system) is None:
         return
     used = len(cmd.typed_dice or ()) - len(unused)

@@ -8,7 +8,16 @@ from django.utils.translation import gettext_lazy as _
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 
 from .labels import PROFICIENCY_LABELS, SKILL_LABELS, STRUCTURE_LABELS
-from .models import Campaign, CommandStaff, Faction, Kingdom, Membership, Role, Settlement
+from .models import (
+    SKILL_MESSAGE,
+    Campaign,
+    CommandStaff,
+    Faction,
+    Kingdom,
+    Membership,
+    Role,
+    Settlement,
+)
 
 
 class FactionChoiceField(forms.TypedChoiceField):
@@ -204,12 +213,19 @@ class CommandStaffForm(VersionedFormMixin, forms.ModelForm):
             "administration",
         ]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, campaign: Campaign | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        used = CommandStaff.FIELDS_BY_SYSTEM.get(campaign.rule_system) if campaign else None
+        for name in self.Meta.fields:
+            if used is not None and name not in used:
+                del self.fields[name]  # the campaign's battles do not use it
+            elif isinstance(self.fields[name], forms.IntegerField):  # a skill level
+                for limit in ("min_value", "max_value"):
+                    self.fields[name].error_messages[limit] = SKILL_MESSAGE
         self.add_version_field()
 
     def service_data(self) -> dict:
-        data = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        data = {name: self.cleaned_data[name] for name in self.Meta.fields if name in self.fields}
         if "version" in self.fields:
             data["version"] = self.cleaned_data["version"]
         return data

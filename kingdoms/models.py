@@ -231,18 +231,38 @@ class Kingdom(Versioned):
         ]
 
 
+#: A GURPS skill level of the command staff (gurps §0.2: 3d6 rolled against it; beyond 30 a
+#: level only inflates the margins, and a roll of 3-4 succeeds whatever the level).
+SKILL_MIN, SKILL_MAX = 1, 30
+SKILL_MESSAGE = _("A skill level is a whole number from 1 to 30.")
+
+
+def _skill(label) -> models.PositiveSmallIntegerField:
+    return models.PositiveSmallIntegerField(
+        label,
+        default=10,
+        validators=[MinValueValidator(SKILL_MIN, SKILL_MESSAGE),
+                    MaxValueValidator(SKILL_MAX, SKILL_MESSAGE)],
+    )  # fmt: skip
+
+
 class CommandStaff(Versioned):
-    """GURPS (4e and 3e) faction commanders: the skills their mass-combat rolls use."""
+    """GURPS faction commanders: the skills their mass-combat rolls use (4e all of them,
+    3e the commander's Strategy: `FIELDS_BY_SYSTEM`)."""
 
     faction = models.OneToOneField(Faction, on_delete=models.CASCADE, related_name="command_staff")
     commander = models.CharField(_("commander"), max_length=120, blank=True)
-    strategy = models.PositiveSmallIntegerField(_("Strategy"), default=10)
-    tactics = models.PositiveSmallIntegerField(_("Tactics"), default=10)
-    leadership = models.PositiveSmallIntegerField(_("Leadership"), default=10)
+    strategy = _skill(_("Strategy"))
+    tactics = _skill(_("Tactics"))
+    leadership = _skill(_("Leadership"))
     intelligence_officer = models.CharField(_("intelligence officer"), max_length=120, blank=True)
-    intelligence_analysis = models.PositiveSmallIntegerField(_("Intelligence Analysis"), default=10)
+    intelligence_analysis = _skill(_("Intelligence Analysis"))
     logistics_officer = models.CharField(_("logistics officer"), max_length=120, blank=True)
-    administration = models.PositiveSmallIntegerField(_("Administration"), default=10)
+    administration = _skill(_("Administration"))
+
+    #: The fields a rule system's battles use (None: all); a 3e battle reads only the
+    #: commander's Strategy (gurps §B.8).
+    FIELDS_BY_SYSTEM = {RuleSystem.GURPS3E: ("commander", "strategy")}
 
     class Meta:
         verbose_name = _("command staff")

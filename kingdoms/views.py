@@ -174,7 +174,7 @@ def _faction_forms(request, campaign, faction=None, *, bound: bool = True):
         forms["kingdom_form"] = KingdomForm(data, instance=getattr(faction, "kingdom", None))
     if campaign.uses_command_staff:
         forms["staff_form"] = CommandStaffForm(
-            data, instance=getattr(faction, "command_staff", None)
+            data, instance=getattr(faction, "command_staff", None), campaign=campaign
         )
     return forms
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import labels
 from .engine.systems.pf2e.conditions import CONDITIONS
+from .engine.systems.pf2e.gear import GEAR
 from .messages import _display
 
 EVENT_TEXTS = {
@@ -29,11 +30,11 @@ EVENT_TEXTS = {
     "army.garrison_locked": _(
         "%(army_name)s cannot garrison in %(hex)s until turn %(until_turn)s."
     ),
-    "army.gear_added": _("%(army_name)s receives gear."),
-    "army.gear_replaced": _("%(army_name)s replaces its gear."),
-    "army.gear_transferred": _("%(army_name)s hands its gear over."),
+    "army.gear_added": _("%(army_name)s receives %(gear)s."),
+    "army.gear_replaced": _("%(army_name)s replaces %(gear)s (tier %(old_tier)s before)."),
+    "army.gear_transferred": _("%(army_name)s hands %(gear)s over to %(to_name)s."),
     "army.gear_handed_over": _("%(army_name)s hands %(gear)s over to %(to)s."),
-    "army.gear_lost": _("%(army_name)s's gear is lost."),
+    "army.gear_lost": _("%(army_name)s's gear is lost: %(gear)s."),
     "army.tactic_learned": _("%(army_name)s learns %(tactic)s."),
     "army.efficient_withheld": _("%(army_name)s cannot become efficient from a second activity."),
     "gambit.initiative": _("%(army_name)s: %(bonus)s to initiative in the coming battle."),
@@ -68,8 +69,55 @@ _CONDITION_EVENT = re.compile(
 )
 
 
+THE_ARMY = _("The army")
+ANOTHER_ARMY = _("another army")
+TIER_TEXT = _("%(gear)s, tier %(tier)s")
+DOSES_TEXT = _("%(gear)s (%(doses)s doses)")
+
+
+def _gear_text(value, tier=None, doses=None) -> str:
+    """ "Magic Armor, tier 2", "Magic Weapons (Melee), tier 1", "Healing Potions (3 doses)"
+    for a gear slot key ('magic_weapons:melee') or a list of them."""
+    if isinstance(value, list | tuple):
+        return ", ".join(_gear_text(item) for item in value)
+    key, _colon, weapon = str(value).partition(":")
+    if key not in GEAR:
+        return str(value)
+    text = labels.gear_name(key)
+    if weapon in labels.STAT_LABELS:
+        text += f" ({labels.STAT_LABELS[weapon]})"
+    if doses:
+        return str(DOSES_TEXT) % {"gear": text, "doses": doses}
+    if tier:
+        return str(TIER_TEXT) % {"gear": text, "tier": tier}
+    return text
+
+
+def army_refs(code: str, params: dict) -> dict[str, object]:
+    """{param: army id} of the armies an event names (its `army`; a gear handover's `from`
+    and `to`)."""
+    keys = ("from", "to") if code == "army.gear_transferred" else ("army",)
+    return {key: params[key] for key in keys if isinstance(params.get(key), int)}
+
+
+def with_army_names(code: str, params: dict, names: dict) -> dict:
+    """The params with the names of the armies they refer to ({army id: name}): `army_name`
+    (the army it is about) and `to_name` (a handover's recipient)."""
+    named = dict(params)
+    for key, pk in army_refs(code, params).items():
+        if pk in names:
+            named["to_name" if key == "to" else "army_name"] = names[pk]
+    return named
+
+
 def log_text(code: str, data: dict) -> str:
-    params = {"army_name": data.get("army_name") or data.get("army") or "", **data}
+    """One kingdom-log entry as a sentence; an army is named by the name written with the
+    entry (`army_name`, `to_name`), never by its database id ("The army" when an older entry
+    has no name)."""
+    params = {**data, "army_name": data.get("army_name") or str(THE_ARMY)}
+    params.setdefault("to_name", str(ANOTHER_ARMY))
+    if code.startswith("army.gear_") and "gear" in params:
+        params["gear"] = _gear_text(params["gear"], params.get("tier"), params.get("doses"))
     if "by" in params and isinstance(params["by"], int):
         params["signed"] = f"+{params['by']}" if params["by"] >= 0 else f"−{-params['by']}"
     if code == "activity.resolved":

@@ -18,7 +18,7 @@ from .engine.systems.pf2e.armies import (
 )
 from .engine.systems.pf2e.conditions import CONDITIONS
 from .engine.systems.pf2e.modifiers import Stat
-from .events import log_text
+from .events import army_refs, log_text, with_army_names
 from .mapping import army_spec, army_stat_block
 from .models import Army, ArmyStatus, LogEntry
 
@@ -189,10 +189,17 @@ def activity_preview(*, army: Army, form) -> dict:
 
 
 def activity_outcome_view(outcome) -> dict:
+    """An activity's result as the page shows it: the check, then each event as a sentence
+    naming the armies it speaks of (one query for their names)."""
     data = outcome.to_dict()
+    events = data["events"][1:]
+    ids = {pk for e in events for pk in army_refs(e["code"], e["params"]).values()}
+    names = dict(Army.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
     return {
         "check": check_view(data["check"]),
-        "events": [log_text(event["code"], event["params"]) for event in data["events"][1:]],
+        "events": [
+            log_text(e["code"], with_army_names(e["code"], e["params"], names)) for e in events
+        ],  # fmt: skip
         "degree_label": DEGREE_LABELS.get(data["degree"], "") if data["degree"] else "",
     }
 

@@ -35,6 +35,7 @@ from .engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
 from .engine.systems.pf2e.tables import ArmyType as ArmyTypeKey
 from .engine.systems.pf2e.tactics import MANDATORY_TACTIC
 from .engine.systems.pf2e.validation import validate_army
+from .events import with_army_names
 from .mapping import (
     ARMY_STATE_FIELDS,
     apply_army_state,
@@ -194,9 +195,7 @@ def _write_outcome(
         names[army.pk] = army.name
     rows = []
     for index, event in enumerate(events):
-        payload = dict(event.params)
-        if payload.get("army") in names:
-            payload["army_name"] = names[payload["army"]]
+        payload = with_army_names(event.code, dict(event.params), names)
         if index == 0:
             payload.update(data)
         rows.append(
@@ -250,6 +249,8 @@ def army_activity(
         apply_army_state(transfer_to, received)
         transfer_to.version += 1
         transfer_to.save()
+    if transfer_to is not None:
+        names = {**names, transfer_to.pk: transfer_to.name}
     _write_outcome(
         faction=army.faction,
         user=user,

@@ -37,10 +37,10 @@ from .texts import (
     ACTION_LABELS,
     CONFIGURATION_LABELS,
     HIDDEN_PARAMS,
-    RESULT_LABELS,
     ROLLS,
     SIEGE_ACTIONS,
     TARGET_NUMBERS,
+    ending_text,
     event_line,
 )
 
@@ -296,6 +296,24 @@ def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
     return label + (": " + ", ".join(details) if details else "")
 
 
+#: The commander's choices (§4.5) and the Join bookkeeping a solo takes as a bonus action.
+BONUS_ACTIONS = ("take_command", "step_down", "prepare", "incite")
+
+
+def _joined_stand(state, actor: str) -> str | None:
+    """The stand `actor` is joined to, if it is a joined solo."""
+    item = state.find(actor)
+    return item.joined if isinstance(item, Solo) and item.joined else None
+
+
+def _solo_label(solo: str, kind: str, label: str) -> str:
+    """A joined solo's option names the solo ("Sir Aldric: Incite (bonus action)"): it is
+    listed with its unit's (§5.2)."""
+    if kind in BONUS_ACTIONS:
+        return gettext("%(solo)s: %(action)s (bonus action)") % {"solo": solo, "action": label}
+    return gettext("%(solo)s: %(action)s") % {"solo": solo, "action": label}
+
+
 def _piece_of(kind: str, actor: str, params: dict) -> str:
     """The piece an option belongs to on the board (the one to select to see it)."""
     if kind in ("aid", "slide_in", "siege"):
@@ -324,6 +342,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
     names = view.names
     sides = view.sides
     rows = engine_board(state)
+    labels = grid_labels(battle, names)
     # --- the actions of the pieces the viewer commands ----------------------------------------
     cell_options: dict[tuple[int, int], dict[str, dict]] = {}
     piece_actions: dict[str, list[dict]] = {}
@@ -333,17 +352,25 @@ def board_context(membership: Membership, battle: Battle) -> dict:
     for actor in _candidate_actors(state) if active else []:
         if not _commanded(membership, battle, actor):
             continue
+        stand = _joined_stand(state, actor)
         for spec in legal_actions(state, actor):
             for option in spec.options:
                 params = dict(option.params)
+                label = _option_label(spec.key, params, names)
                 entry = {
                     "actor": actor,
                     "kind": spec.key,
                     "params": json.dumps(params),
-                    "label": _option_label(spec.key, params, names),
+                    "label": _solo_label(names.get(actor, actor), spec.key, label)
+                    if stand
+                    else label,
                     "preview": "; ".join(view.preview(check) for check in option.checks),
                 }
                 piece = _piece_of(spec.key, actor, params)
+                if stand and spec.key not in SQUARE_KINDS and params and "x" not in params:
+                    # §5.2: a joined solo acts on its unit's turn; its stand shows its actions
+                    selectable.add(stand)
+                    piece_actions.setdefault(stand, []).append(entry)
                 if spec.key in SQUARE_KINDS:
                     selectable.add(piece)
                     cell = (params["x"], params["y"])
@@ -387,7 +414,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                     "anchor": occupant["anchor"],
                     "name": names.get(occupant["key"], occupant["key"]),
                     "short": _short(
-                        names.get(occupant.get("unit") or occupant["key"], "?"), occupant["key"]
+                        labels, occupant.get("unit") or occupant["key"], occupant["key"]
                     ),  # fmt: skip
                     "casualty": occupant.get("casualty", False),
                     "hidden": occupant.get("hidden", False),
@@ -533,20 +560,54 @@ def _balance_lines(state, names: dict[str, str]) -> list[str]:
     return lines
 
 
-def _short(name: str, key: str) -> str:
-    """Two letters of the unit's name and the stand's number: "Or2"."""
-    letters = "".join(ch for ch in name if ch.isalnum())[:2] or "?"
+def _label_candidates(name: str):
+    """Two-character labels for a name, best first: its first two letters ("Or"), the
+    initials of its words ("GA" for Goblin Archers), its first letter with each later one."""
+    letters = "".join(ch for ch in name if ch.isalnum()) or "?"
+    yield letters[:2]
+    words = ["".join(ch for ch in word if ch.isalnum()) for word in name.split()]
+    initials = "".join(word[0] for word in words if word)
+    if len(initials) >= 2:
+        yield initials[0].upper() + initials[1].upper()
+    for later in letters[2:]:
+        yield letters[0] + later
+
+
+def grid_labels(battle: Battle, names: dict[str, str]) -> dict[str, str]:
+    """{unit, solo or engine key: its label on the grid}, different for every piece of the
+    battle: two units that begin alike ("Goblin Horde", "Goblin Archers") get their initials
+    ("GH", "GA") or another pair of letters, never the same "Go"."""
+    keys = [entry["key"] for side in battle.setup["sides"]
+            for entry in (side.get("units") or []) + (side.get("solos") or [])]  # fmt: skip
+    keys += [engine["key"] for engine in battle.setup.get("engines") or ()]
+    first = {key: next(_label_candidates(names.get(key, key))) for key in keys}
+    clash = {key for key in keys if list(first.values()).count(first[key]) > 1}
+    labels = {key: label for key, label in first.items() if key not in clash}
+    for key in keys:
+        if key not in clash:
+            continue
+        taken = {*labels.values(), first[key]}  # the letters they share tell them apart
+        label = next((c for c in _label_candidates(names.get(key, key)) if c not in taken), None)
+        if label is None:  # every pair of its letters is taken: number it
+            label = next(f"{first[key]}{n}·" for n in range(1, 1000) if f"{first[key]}{n}·"
+                         not in taken)  # fmt: skip
+        labels[key] = label
+    return labels
+
+
+def _short(labels: dict[str, str], piece: str, key: str) -> str:
+    """A piece's label on the grid: its unit's (or its own) label and the stand's number."""
     number = key.rsplit(".", 1)[1] if "." in key else ""
-    return letters + number
+    return labels.get(piece, "?") + number
 
 
 def _result(state, names) -> dict | None:
+    """How the battle ended, as a sentence, whether a house default ended it (an army with
+    nothing left on the field, end.army_gone), the VP and the units that deserted."""
     if not state.result:
         return None
-    winner = state.result.get("winner")
-    return {"band": RESULT_LABELS.get(state.result.get("result"), ""),
-            "winner": names.get(f"side:{winner}", "") if winner else "",
-            "vp": state.result.get("vp", {}),
+    text, house = ending_text(state.result, names)
+    return {"text": text, "house": house, "vp": state.result.get("vp", {}),
             "deserted": [names.get(k, k) for k in state.result.get("deserted", ())]}  # fmt: skip
 
 

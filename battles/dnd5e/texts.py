@@ -10,6 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from warfare.dnd5e.labels import attack_name
 from warfare.engine.problems import Problem
+from warfare.engine.systems.dnd5e.house_rules import house_value
+from warfare.messages import NOT_ALLOWED
 
 EVENT_TEXTS = {
     "dnd5e.initiative": _("%(actor)s: initiative d20 %(die)s%(typed)s %(modifier)s = %(total)s."),
@@ -22,6 +24,8 @@ EVENT_TEXTS = {
     "dnd5e.moved": _("%(piece)s moves to %(square)s."),
     "dnd5e.fled": _("%(piece)s leaves the battlefield."),
     "dnd5e.action": _("%(actor)s: %(kind)s."),
+    "dnd5e.dash": _("%(actor)s dashes: twice its speed this turn."),
+    "dnd5e.retreat": _("%(actor)s retreats: its stands may move away from adjacent enemies."),
     "dnd5e.attack": _("%(piece)s attacks %(target)s (%(attack)s): %(roll)s, %(result)s."),
     "dnd5e.damage": _("%(target)s takes %(amount)s damage%(hp)s."),
     "dnd5e.casualty": _("%(stand)s drops to 0 HP: a casualty."),
@@ -54,8 +58,8 @@ EVENT_TEXTS = {
     "dnd5e.objective_met": _("The GM marks “%(objective)s” as achieved."),
     "dnd5e.tie": _("Tied at %(vp)s VP: the GM declares a draw or orders one more round."),
     "dnd5e.draw_fight_on": _("Tied at %(vp)s VP: the battle goes on."),
-    "dnd5e.desertion": _("%(unit)s: desertion d20 %(die)s, %(result)s."),
-    "dnd5e.battle_end": _("The battle is over: %(result)s (%(vp)s VP)."),
+    "dnd5e.desertion": _("%(unit)s: desertion d20 %(die)s (%(needs)s+ deserts), %(result)s."),
+    "dnd5e.battle_end": _("The battle is over at %(vp)s VP: %(ending)s."),
     "dnd5e.gm_correction": _("The GM corrects %(piece)s."),
     "dnd5e.siege_step": _("%(engine)s: %(step)s."),
     "dnd5e.siege_fire": _("%(engine)s fires at %(target)s: %(roll)s, %(result)s."),
@@ -85,8 +89,16 @@ ACTION_LABELS = {
     "end_turn": _("End turn"),
 }
 CONFIGURATION_LABELS = {"march": _("March"), "aid": _("Aid"), "defend": _("Defend")}
-RESULT_LABELS = {"total": _("total victory"), "tactical": _("tactical victory"),
-                 "draw": _("draw")}  # fmt: skip
+#: How a battle ended (§7.3; "last_standing" and a draw below the VP that end a battle: the
+#: house default end.army_gone), as a sentence.
+ENDING_TEXTS = {
+    "total": _("total victory for %(side)s"),
+    "tactical": _("tactical victory for %(side)s"),
+    "draw": _("a draw"),
+    "last_standing": _("%(side)s wins: the other army has nothing left on the field"),
+    "army_gone": _("a draw: neither army has anything left on the field"),
+}
+HOUSE_DEFAULT = _("house default")
 SIEGE_STEPS = {"load": _("loaded"), "aim": _("aimed"), "fire": _("fired")}
 SIEGE_ACTIONS = {"load": _("load"), "aim": _("aim"), "fire": _("fire")}
 
@@ -140,7 +152,6 @@ PROBLEM_TEXTS = {
     "dnd5e.gm.unknown_piece": _("There is no such stand or solo."),
     "dnd5e.gm.bad_hp": _("HP must be between 0 and the piece's maximum."),
 }
-PROBLEM_FALLBACK = _("The rules refuse this (%(code)s).")
 #: The refusals of a command, which the shared battle service words (warfare.messages):
 #: sentences that name no piece (a piece's board key would show).
 COMMAND_PROBLEMS = {
@@ -250,7 +261,9 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
         shown["cha"] = _signed(params["cha"]) if "cha" in params else ""
         shown["result"] = _success(params)
     elif code in ("dnd5e.rally", "dnd5e.morale"):
-        shown["roll"] = _roll(params, "")
+        # §6.2, §6.3: the die, the Wisdom (and commander's Charisma) modifier, total and DC
+        bonus = sum(int(value) for _term, value in params.get("terms") or ())
+        shown["roll"] = _roll({**params, "bonus": bonus}, "bonus")
         if code == "dnd5e.morale":
             shown["result"] = gettext("holds") if params.get("success") else gettext("breaks")
         else:
@@ -273,8 +286,11 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
                                        params.get("objective"))  # fmt: skip
     elif code in ("dnd5e.tie", "dnd5e.draw_fight_on", "dnd5e.battle_end"):
         shown["vp"] = " : ".join(str(v) for v in (params.get("vp") or {}).values())
-        shown["result"] = RESULT_LABELS.get(params.get("result"), params.get("result"))
+        if code == "dnd5e.battle_end":
+            ending, house = ending_text(params, names)
+            shown["ending"] = f"{ending} ({HOUSE_DEFAULT})" if house else ending
     elif code == "dnd5e.desertion":
+        shown["needs"] = params.get("needs", house_value("victory.desertion_roll"))
         shown["result"] = (
             gettext("the unit deserts") if params.get("eliminated") else gettext("it stays")
         )
@@ -283,9 +299,25 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
     return shown
 
 
+def ending_text(result: dict, names: dict[str, str]) -> tuple[str, bool]:
+    """(the sentence of how a battle ended, whether a house default ended it): §7.3's total
+    or tactical victory and draw at 10 VP; an army with nothing left on the field
+    (end.army_gone, a house default: the last one standing wins, or a draw when neither
+    has anything left)."""
+    band = result.get("result")
+    side = names.get(f"side:{result.get('winner')}", result.get("winner") or "")
+    vp = [int(v) for v in (result.get("vp") or {}).values()]
+    army_gone = band == "last_standing" or (
+        band == "draw" and max(vp, default=0) < house_value("victory.vp")
+    )
+    key = "army_gone" if band == "draw" and army_gone else band
+    template = ENDING_TEXTS.get(str(key))
+    return (str(template) % {"side": side} if template else str(band)), army_gone
+
+
 def event_line(code: str, params: dict, names: dict[str, str], sees) -> str:
     """One log line ("" for bookkeeping the log leaves out)."""
-    if code == "dnd5e.action" and params.get("kind") not in ("dash", "retreat"):
+    if code == "dnd5e.action":
         return ""  # the action's own events tell what happened
     template = EVENT_TEXTS.get(code)
     if code == "dnd5e.initiative" and "total" not in params:
@@ -307,4 +339,4 @@ def problem_text(problem: Problem, names: dict[str, str]) -> str:
             return str(template) % params
     except (KeyError, TypeError, ValueError):
         pass
-    return str(PROBLEM_FALLBACK) % {"code": problem.code}
+    return str(NOT_ALLOWED)

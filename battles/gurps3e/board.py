@@ -37,7 +37,7 @@ from warfare.engine.systems.gurps3e.battle.engine import (
     GM_CASUALTIES,
     GM_MODIFIERS,
 )
-from warfare.engine.systems.gurps3e.battle.state import CASUALTIES, CHOICES
+from warfare.engine.systems.gurps3e.battle.state import CASUALTIES, CHOICES, DAYS
 from warfare.engine.systems.gurps3e.characters import FIT, combat_skill, risk_range
 from warfare.engine.systems.gurps3e.strategy import strategy_terms, ts_ratio_bonus
 from warfare.gurps3e.models import Character, Force, Reputation, Unit
@@ -52,6 +52,7 @@ from .labels import (
     ROLE_LABELS,
     STATUS_LABELS,
     SURVIVAL_LABELS,
+    decided_by_text,
     event_params,
     roll_text,
     signed,
@@ -394,6 +395,19 @@ def _day_results(lines, names_) -> list[dict[str, Any]]:
     return [days[key] for key in sorted(days, reverse=True)]
 
 
+def _ending(events) -> dict[str, Any] | None:
+    """Why the battle ended with its winner: the sentence of battle.ended's "decided_by",
+    and whether a house default decided it (the days of an extended battle)."""
+    ended = next((e for e in reversed(events) if e.code == "battle.ended"), None)
+    if ended is None:
+        return None
+    p = ended.params
+    return {
+        "text": decided_by_text(p.get("decided_by"), p.get("days_won")),
+        "house": p.get("decided_by") == DAYS,
+    }
+
+
 def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     system = get_battle_system(SYSTEM_KEY)
     state = system.state_from_dict(battle.snapshot)
@@ -447,6 +461,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "log": log,
         "outcome": outcome,
         "winner": names_.get(outcome["winner"]) if outcome and outcome.get("winner") else None,
+        "ending": _ending([event for event, _params, _text in lines]) if outcome else None,
         "may_apply": membership.is_gm and battle.status == BattleStatus.FINISHED,
     }
 

@@ -212,7 +212,12 @@ EVENT_TEXTS = {
         "High command reacts to %(pc)s: 3d6 %(roll)s + reputation %(reputation)s = %(total)s, "
         "%(band)s%(effects)s."
     ),
-    "battle.ended": _("The battle is over after %(day)s days: %(winner)s."),
+    "battle.ended": _("The battle is over after %(day)s days: %(winner)s%(how)s."),
+}
+#: How the winner of a battle was found (battle.ended "decided_by"): a sentence after it.
+DECIDED_BY_TEXTS = {
+    "left_field": _("the other side left the field (§B.8.1)"),
+    "days": _("won on its days: clear victories %(clear)s, days won %(won)s"),
 }
 
 
@@ -295,11 +300,7 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
     elif code == "battle.morale":
         shown["test"] = str(MORALE_TEST_LABELS.get(p.get("test"), p.get("test")))
         shown["rolls"] = ", ".join(
-            f"{_name(names, r['unit'])} {r['roll'].get('roll')}"
-            + (f"/{r['roll']['skill']}" if "skill" in r["roll"] else "")
-            + " "
-            + (gettext("made") if r.get("made") else gettext("failed"))
-            for r in p.get("rolls") or ()
+            f"{_name(names, r['unit'])} {roll_text(r['roll'])}" for r in p.get("rolls") or ()
         )
         if "holds" in p:
             shown["outcome"] = gettext("it holds") if p["holds"] else gettext("it retreats")
@@ -343,4 +344,20 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
             if winner
             else gettext("nobody holds the field")
         )
+        how = decided_by_text(p.get("decided_by"), p.get("days_won"))
+        if p.get("decided_by") == "days":
+            how += " " + gettext("(house default)")
+        shown["how"] = f", {how}" if how else ""
     return shown
+
+
+def decided_by_text(decided_by: str | None, days_won: Mapping[str, Any] | None = None) -> str:
+    """Why the battle has its winner ("" for a one-day battle: its day decides)."""
+    template = DECIDED_BY_TEXTS.get(decided_by or "")
+    if template is None:
+        return ""
+    tally = list((days_won or {}).values())
+    return str(template) % {
+        "clear": " : ".join(str(t.get("clear", 0)) for t in tally),
+        "won": " : ".join(str(t.get("won", 0)) for t in tally),
+    }

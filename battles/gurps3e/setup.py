@@ -15,6 +15,8 @@ from battles import services
 from battles.models import Battle
 from kingdoms.access import access_campaign
 from kingdoms.models import CommandStaff
+from warfare.engine.systems.gurps3e.battle.state import DAYS, LAST_DAY
+from warfare.engine.systems.gurps3e.house_rules import house_value
 from warfare.engine.systems.gurps3e.results import MORALE_MODIFIERS
 from warfare.engine.systems.gurps3e.strategy import DEFENSIVE_ITEMS
 from warfare.gurps3e.mapping import character_setup, unit_setup
@@ -222,6 +224,9 @@ def battle_setup(form: SetupForm) -> dict:
         "month": data["month"],
         "casualties": data["casualties"],
         "intensity": data["intensity"],
+        # An extended battle neither side left: won on its days (house default, §B.8) or,
+        # with the house default off, by its last day.
+        "winner_rule": DAYS if house_value("result.extended_by_clear_victories") else LAST_DAY,
     }
 
 

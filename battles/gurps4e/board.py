@@ -43,6 +43,7 @@ from warfare.gurps4e.mapping import display
 from . import log, texts
 from .forms import ON_CRITICAL_CHOICES, RISK_CHOICES, option_value
 from .log import choice_text
+from .services import kept_strength
 
 BYSTANDER = ""
 
@@ -215,6 +216,11 @@ class Gurps4eView(BattleView):
         if hidden:  # an officer named after its hidden faction (no command staff, §A.2.5)
             shown = {k: str(UNKNOWN_FORCE) if isinstance(v, str) and v in hidden else v
                      for k, v in shown.items()}  # fmt: skip
+        if code == "gurps4e.aftermath":  # each new TS as its force keeps it
+            sides = {key: {**data, "new_ts": _new_ts(self.battle, key, data)}
+                     if "new_ts" in data else data
+                     for key, data in (shown.get("sides") or {}).items()}  # fmt: skip
+            return shown, log.event_line(code, {**shown, "sides": sides}, self.names)
         return shown, log.event_line(code, shown, self.names)
 
     def outcome(self) -> dict[str, Any] | None:
@@ -448,6 +454,30 @@ def commandable(membership: Membership, battle: Battle, state: BattleState) -> l
     return [actor for actor in actors if may_command(membership, battle, actor)]
 
 
+def _new_ts(battle: Battle, key: str, result: dict[str, Any]) -> str | None:
+    """A side's TS after the battle as its force keeps it: the whole percent of its full TS
+    that apply writes back (`kept_strength`); the engine's new TS for battles set up before
+    the setup held the percent."""
+    if "new_ts" not in result:
+        return None
+    fought_at = battle.setup["sides"][key].get("strength_percent")
+    if fought_at is None:
+        return str(result["new_ts"])
+    percent, kept = kept_strength(int(fought_at), result)
+    return _("%(ts)s (%(percent)s %% of its full TS)") % {"ts": _ts(kept), "percent": percent}
+
+
+def _with_kept_ts(battle: Battle, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The outcome for the page: each new TS the viewer sees as its force keeps it."""
+    if outcome is None:
+        return None
+    details = (battle.outcome.get("details") or {}).get("sides") or {}
+    for row in outcome["sides"]:
+        if row.get("new_ts") is not None:
+            row["new_ts_text"] = _new_ts(battle, row["key"], details[row["key"]])
+    return outcome
+
+
 def outcome_view(view: Gurps4eView) -> dict[str, Any] | None:
     """The end (gurps §A.7): victor, reason, per side the final casualties; new TS, loot and
     logistics for the GM and the side itself."""
@@ -531,7 +561,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "panels": panels(view, commandable(membership, battle, state)),
         "gm_tools": membership.is_gm and battle.status == BattleStatus.ACTIVE,
         "gm_pcs": [(pc.key, who[pc.key]) for pc in state.pcs],
-        "outcome": outcome_view(view),
+        "outcome": _with_kept_ts(battle, outcome_view(view)),
         "may_apply": membership.is_gm and finished,
         "log": view.log(limit=60),
     }

@@ -16,6 +16,10 @@ from .texts import BATTLE_TYPE_LABELS, CLASS_LABELS, KIND_LABELS, terrain_with_r
 
 PC_ROWS = 4
 RECON_FIELDS = ("march", "road", "terrain_feature", "flying", "recon_bonus", "extra")
+#: §A.4.2: the contest rolls 3d6 for each side; only those may be typed in at set-up.
+RECON_DICE = 6
+RECON_DICE_WITHOUT_CONTEST = _("Dice rolled at the table go with a reconnaissance contest.")
+RECON_DICE_TOO_MANY = _("The reconnaissance contest rolls 6 dice (3d6 a side): type in at most 6.")
 EXTRA_CLASSES = ("Eng", "Nav", "Rec")
 SIDE_CHOICES = [("a", _("side A")), ("b", _("side B"))]
 MARCH_CHOICES = [(0, _("not marching")), (1, _("on the march (−1)")), (2, _("on the march (−2)"))]
@@ -67,6 +71,13 @@ class BattleCreateForm(forms.Form):
         required=False,
         help_text=_("Otherwise a set-piece battle of the kind and initiative below."),
     )
+    recon_dice = forms.CharField(
+        label=_("Reconnaissance dice rolled at the table"),
+        max_length=60,
+        required=False,
+        help_text=_("3d6 of side A, then 3d6 of side B (“3 5 2, 4 4 1”); empty: the server "
+                    "rolls."),
+    )  # fmt: skip
     kind = forms.ChoiceField(
         label=_("Kind of battle (without reconnaissance)"),
         choices=[(key, KIND_LABELS[key]) for key in ("pitched", "encounter")],
@@ -182,8 +193,15 @@ class BattleCreateForm(forms.Form):
                  "exempt")  # fmt: skip
         return [[self[f"pc{n}_{name}"] for name in names] for n in range(1, PC_ROWS + 1)]
 
+    def clean_recon_dice(self) -> list[int]:
+        return parse_dice(self.cleaned_data["recon_dice"], 6) or []
+
     def clean(self):
         data = super().clean()
+        if data.get("recon_dice") and not data.get("recon"):
+            self.add_error("recon_dice", RECON_DICE_WITHOUT_CONTEST)
+        elif len(data.get("recon_dice") or ()) > RECON_DICE:
+            self.add_error("recon_dice", RECON_DICE_TOO_MANY)
         for number in range(1, PC_ROWS + 1):
             if data.get(f"pc{number}_name") and not data.get(f"pc{number}_side"):
                 self.add_error(f"pc{number}_side", _("Choose the PC's side."))
@@ -234,6 +252,7 @@ class BattleCreateForm(forms.Form):
             extra_classes=tuple(data["extra_classes"]),
             recon=data["recon"],
             recon_conditions=recon,
+            recon_dice=tuple(data.get("recon_dice") or ()),
             kind=data["kind"],
             initiative=data["initiative"] or None,
             db=db,
@@ -392,6 +411,11 @@ class BattleCreateInput(serializers.Serializer):
     obscured = serializers.BooleanField(required=False, default=False)
     recon = serializers.BooleanField(required=False, default=False)
     recon_conditions = serializers.DictField(child=_ReconInput(), required=False, default=dict)
+    recon_dice = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6), required=False, default=list,
+        help_text="The d6 of the reconnaissance contest rolled at the table: 3d6 of side A, "
+        "then 3d6 of side B (the server rolls the rest).",
+    )  # fmt: skip
     kind = serializers.ChoiceField(choices=["pitched", "encounter"], required=False,
                                    default="pitched")  # fmt: skip
     initiative = serializers.ChoiceField(choices=["a", "b"], required=False, allow_null=True,
@@ -413,6 +437,13 @@ class BattleCreateInput(serializers.Serializer):
             raise serializers.ValidationError(_("The sides are a and b."))
         return value
 
+    def validate(self, data):
+        if data.get("recon_dice") and not data.get("recon"):
+            raise serializers.ValidationError({"recon_dice": [RECON_DICE_WITHOUT_CONTEST]})
+        if len(data.get("recon_dice") or ()) > RECON_DICE:
+            raise serializers.ValidationError({"recon_dice": [RECON_DICE_TOO_MANY]})
+        return data
+
     def battle_input(self) -> BattleInput:
         data = self.validated_data
         return BattleInput(
@@ -425,6 +456,7 @@ class BattleCreateInput(serializers.Serializer):
             extra_classes=tuple(data["extra_classes"]),
             recon=data["recon"],
             recon_conditions={k: dict(v) for k, v in data["recon_conditions"].items()},
+            recon_dice=tuple(data["recon_dice"]),
             kind=data["kind"],
             initiative=data["initiative"],
             db=dict(data["db"]),

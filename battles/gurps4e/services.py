@@ -23,6 +23,17 @@ def new_strength_percent(old_percent: int, old_ts: Fraction, new_ts: int) -> int
     return max(0, min(100, floor(Fraction(old_percent) * Fraction(new_ts) / old_ts)))
 
 
+def kept_strength(old_percent: int, result: dict[str, Any]) -> tuple[int, Fraction]:
+    """(the whole percent of its full TS a force keeps after the battle, that TS) for a
+    force that fought at `old_percent` and whose aftermath is `result` (old and new TS,
+    §A.7.3): the one rounding of a new TS the app shows and writes back, so that the
+    battle and the force page agree (the battle read TS 110 and the force 109.69)."""
+    old_ts = Fraction(str(result["old_ts"]))
+    percent = new_strength_percent(old_percent, old_ts, int(result["new_ts"]))
+    full = old_ts * 100 / old_percent if old_percent else Fraction(0)
+    return percent, full * percent / 100
+
+
 @transaction.atomic
 def gurps4e_apply_results(
     *, user, campaign_id: int, battle_id: int, expected_seq: int, data: Any = None
@@ -52,9 +63,8 @@ def gurps4e_apply_results(
         if force is None or not side:
             continue
         old = force.strength_percent
-        force.strength_percent = new_strength_percent(
-            old, Fraction(str(side["old_ts"])), int(side["new_ts"])
-        )
+        fought_at = int(battle.setup["sides"][key].get("strength_percent", old))
+        force.strength_percent, _kept = kept_strength(fought_at, side)
         enemy = (details.get("sides") or {}).get(SIDE_KEYS[1 - SIDE_KEYS.index(key)]) or {}
         entry = {
             "force": force.name,

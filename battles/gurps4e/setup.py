@@ -63,6 +63,7 @@ class BattleInput:
     extra_classes: tuple[str, ...] = ()
     recon: bool = False
     recon_conditions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    recon_dice: tuple[int, ...] = ()
     kind: str = "pitched"
     initiative: str | None = None
     db: dict[str, int] = field(default_factory=dict)
@@ -126,6 +127,7 @@ def build_setup(data: BattleInput, forces: dict[str, Force], owners: dict[int, i
         sides[key] = {
             "force": battle_force(force).to_dict(),
             "force_id": force.pk,
+            "strength_percent": force.strength_percent,  # the share of its full TS it fights at
             "faction": force.faction_id,
             "name": force.name,
             "faction_name": force.faction.name,
@@ -141,6 +143,8 @@ def build_setup(data: BattleInput, forces: dict[str, Force], owners: dict[int, i
     }
     if data.recon:
         setup["recon"] = {key: dict(data.recon_conditions.get(key) or {}) for key in SIDE_KEYS}
+        if data.recon_dice:  # rolled at the table (§A.4.2), logged as typed
+            setup["start_dice"] = list(data.recon_dice)
     else:
         setup["kind"] = data.kind
         setup["initiative"] = data.initiative

@@ -293,6 +293,17 @@ def test_gm_creates_a_gurps_faction_with_its_command_staff(as_role, gurps):
     assert not Kingdom.objects.filter(faction_id=data["id"]).exists()
 
 
+@pytest.mark.parametrize("value", [99_999_999_999_999, 31, 0])
+def test_command_staff_skills_out_of_range_are_400_with_the_reason(as_role, gurps, value):
+    """A GURPS skill level is 1-30: the API refuses others field by field, saves nothing."""
+    before = Faction.objects.count()
+    body = {"name": "Legion", "command_staff": {"commander": "Varro", "strategy": value}}
+    response = as_role("gm").post(url("faction-list", gurps.pk), body, format="json")
+    assert response.status_code == 400
+    assert "A skill level is a whole number from 1 to 30." in response.content.decode()
+    assert Faction.objects.count() == before
+
+
 def test_records_of_another_rule_system_are_400(as_role, world, gurps):
     client = as_role("gm")
     before = Faction.objects.count()

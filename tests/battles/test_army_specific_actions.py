@@ -106,14 +106,16 @@ def test_primal_magic_events_read_in_both_languages():
     names = {"f1": "Fey Host", "b1": "Raiders"}
     effect = {"army": "b1", "by": "f1", "roll": 6, "effect": "primal_storm", "critical": True}
     overwhelming = {"army": "f1", "target": "b1", "roll": 9, "degree": "failure", "total": 26,
-                    "dc": 29, "check": {}}  # fmt: skip
+                    "dc": 29, "check": {"stat": "morale", "die": 5, "modifier": 21, "total": 26,
+                                        "dc": 29, "source": "seeded"}}  # fmt: skip
     with translation.override("en"):
         assert (
             event_text("battle.primal_magic_effect", effect, names)
             == "Primal Magic on Raiders, d10 6: Primal Storm (stronger)."
         )
         assert event_text("battle.overwhelming_magic", overwhelming, names) == (
-            "Fey Host: Overwhelming Magic, the Morale check again with −4: Failure (26 vs DC 29)."
+            "Fey Host: Overwhelming Magic, the Morale check again with −4: Failure "
+            "(d20 5 + 21 = 26 vs DC 29)."
         )
         assert event_text("battle.swift_recovery_used", {"army": "f1", "choice": "hp"}, names) == (
             "Fey Host: Swift Recovery, regain 2 HP."

@@ -266,3 +266,44 @@ def test_the_hp_bar_marks_the_rout_threshold_and_pips_count_actions(client, worl
     assert page.count('class="hp-seg on rt rt-edge"') >= 1
     assert 'aria-label="3 actions left"' in page
     assert page.count('class="pip on"') == 3
+
+
+def test_a_rout_check_shows_its_die_modifier_and_dc_in_the_round_it_was_rolled(
+    client, world, gm, player, other_player, battle, raiders
+):
+    """pf2e §7.3 step 3: the rout check at the end of round 1 is logged in round 1 (it read
+    round 2) with its die — typed at the table, and marked so — its modifier, total and DC,
+    on the board and in the report (it read "rout check, Failure." alone), for whoever may
+    see them: the GM and the raiders' side; the other side reads the die, the degree and
+    its own army's Morale DC (the enemy's modifier is not theirs to see)."""
+    battle, _events = services.battle_act(
+        user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=0,
+        command={"actor": None, "kind": "gm_correction", "params": {"army": str(raiders.pk),
+                                                                   "hp": 1}},
+    )  # fmt: skip
+    order = battle.snapshot["order"]
+    for index, actor in enumerate(order):
+        battle, _events = services.battle_act(
+            user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=battle.seq,
+            command={"actor": actor, "kind": "end_turn",
+                     "typed_dice": [2] if index == len(order) - 1 else None},
+        )  # fmt: skip
+    assert battle.snapshot["round"] == 2
+    rout = battle.events.get(code="battle.rout_check")
+    assert rout.round == 1
+    check = rout.params["check"]
+    text = (
+        f"Raiders: rout check, Failure (d20 2 (typed at the table) + {check['modifier']}"
+        f" = {check['total']} vs DC {check['dc']})."
+    )
+    report = reverse("battles:report", args=[world.pk, battle.pk])
+    for insider in (gm, other_player):
+        client.force_login(insider)
+        page = client.get(reverse("battles:board", args=[world.pk, battle.pk])).content.decode()
+        assert f'<span>{text}</span><span class="small muted">round 1</span>' in page
+        assert text in client.get(report).content.decode()
+        assert f"- {text}" in client.get(report, {"format": "md"}).content.decode()
+    client.force_login(player)
+    page = client.get(reverse("battles:board", args=[world.pk, battle.pk])).content.decode()
+    assert f"Raiders: rout check, Failure (d20 2 (typed at the table) vs DC {check['dc']})." in page
+    assert f"+ {check['modifier']} = {check['total']}" not in page

@@ -163,3 +163,57 @@ def test_board_query_count_stays_fixed_with_an_offer(
         command={"actor": offered.snapshot["pending"]["army"], "kind": "decline_reaction"},
     )  # fmt: skip
     assert count() == with_offer
+
+
+def _guard_with_a_typed_die(world, gm, veterans, raiders, *, ask: bool):
+    """The raiders (GM's side) Guard against the engaged veterans with a 12 typed at the
+    table; the veterans' Counterattack is offered (`ask`) or used automatically."""
+    battle = services.battle_create(
+        user=gm, campaign_id=world.pk, name="Ambush at the Ford", pcs_side="a",
+        sides={"a": [veterans.pk], "b": [raiders.pk]}, auto_reactions={"a": not ask},
+    )  # fmt: skip
+    ours, theirs = str(veterans.pk), str(raiders.pk)
+    battle = _act(gm, battle, {"actor": None, "kind": "gm_correction",
+                               "params": {"army": ours, "engage": [theirs]}})  # fmt: skip
+    while battle.snapshot["order"][battle.snapshot["turn"]] != theirs:
+        battle = _act(gm, battle, {"actor": ours, "kind": "end_turn"})
+    return _act(gm, battle, {"actor": theirs, "kind": "guard", "params": {"target": ours},
+                             "typed_dice": [12]})  # fmt: skip
+
+
+def _checks(battle):
+    guard = battle.events.filter(code="battle.guard").latest("pk").params["check"]
+    counter = battle.events.filter(code="battle.counterattack").latest("pk").params["check"]
+    return (guard["die"], guard["source"]), (counter["die"], counter["source"])
+
+
+@pytest.mark.parametrize(("answer_dice", "source"), [(None, "seeded"), ([7], "typed")])
+def test_a_typed_die_goes_to_the_roll_it_was_typed_for_across_a_reaction(
+    client, world, gm, player, veterans, raiders, answer_dice, source
+):
+    """pf2e §0.5, §8.2: the 12 typed with the raiders' Guard is Guard's die, not the
+    Counterattack it triggers (that took the 12 and Guard got a server roll); the
+    Counterattack rolls the die typed with the player's answer, else the server's; the log
+    marks which were typed; the stored commands replay to the same board."""
+    battle = _guard_with_a_typed_die(world, gm, veterans, raiders, ask=True)
+    assert battle.snapshot["pending"]["typed"] == [12]
+    battle = _act(player, battle, {"actor": str(veterans.pk), "kind": "use_reaction",
+                                   "typed_dice": answer_dice})  # fmt: skip
+    guard, counterattack = _checks(battle)
+    assert guard == (12, "typed")
+    assert counterattack[1] == source and (answer_dice is None or counterattack[0] == 7)
+    assert services.battle_verify(battle)
+    client.force_login(gm)
+    page = client.get(reverse("battles:board", args=[world.pk, battle.pk])).content.decode()
+    assert "Raiders: Guard" in page and "(d20 12 (typed at the table) +" in page
+
+
+def test_an_automatic_reaction_never_takes_the_die_typed_for_the_action(
+    world, gm, veterans, raiders
+):
+    """The veterans' side reacts automatically: their Counterattack rolls the server's die,
+    Guard the 12 typed for it."""
+    battle = _guard_with_a_typed_die(world, gm, veterans, raiders, ask=False)
+    guard, counterattack = _checks(battle)
+    assert guard == (12, "typed") and counterattack[1] == "seeded"
+    assert services.battle_verify(battle)

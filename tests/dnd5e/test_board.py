@@ -30,6 +30,15 @@ def _act(user, battle, actor, kind, **params):
     )[0]  # fmt: skip
 
 
+def _gm(user, battle, kind, **params):
+    """A GM command (no actor) on the board; the battle as it is afterwards."""
+    return _act(user, battle, None, kind, **params)
+
+
+def _units_of(battle, side: int) -> set[str]:
+    return {unit["key"] for unit in battle.setup["sides"][side]["units"]}
+
+
 def _end_turns_until(user, battle, done):
     for _ in range(40):
         battle.refresh_from_db()
@@ -275,7 +284,8 @@ def test_log_lines_read_in_english_and_russian():
     from warfare.engine.systems.dnd5e import rules
     from warfare.engine.systems.dnd5e.battle import actions, engine
 
-    codes = {"dnd5e.prepare", "dnd5e.incite"}  # Event(f"dnd5e.{kind}", …) in actions
+    # Event(f"dnd5e.{kind}", …) in actions: the commander benefits, Dash and Retreat
+    codes = {"dnd5e.prepare", "dnd5e.incite", "dnd5e.dash", "dnd5e.retreat"}
     for module in (engine, actions, rules):
         source = Path(module.__file__).read_text(encoding="utf-8")
         codes |= set(re.findall(r'Event\(\s*"(dnd5e\.[a-z_]+)"', source))
@@ -291,6 +301,11 @@ def test_log_lines_read_in_english_and_russian():
                         "попадание, урон 9.")  # fmt: skip
         morale = {"unit": "u1", "die": 7, "dice": [7], "total": 7, "dc": 10, "success": False}
         assert "сломлено" in event_line("dnd5e.morale", morale, {"u1": "Orcs"}, bool)
+    # §6.2: the morale save's die, Wisdom modifier, total and DC
+    morale = {"unit": "u1", "die": 7, "dice": [7], "terms": [["wis", 2]], "total": 9, "dc": 10,
+              "success": False}  # fmt: skip
+    assert event_line("dnd5e.morale", morale, {"u1": "Orcs"}, bool) == (
+        "Orcs checks morale: d20 7 +2 = 9 vs DC 10, breaks.")  # fmt: skip
     # Another side's HP stays out of the line.
     damage = {"target": "u2.1", "amount": 4, "hp": 7}
     assert event_line("dnd5e.damage", damage, names, lambda key: False) == (
@@ -429,3 +444,79 @@ def test_the_dnd5e_gm_tools_are_404_on_another_systems_board(
     url = reverse("dnd5e:battle-gm-command", args=[world.pk, battle.pk])
     assert client.post(url, {}).status_code == 404
     assert client.post(url, {"seq": 0, "kind": "begin"}).status_code == 404
+
+
+def test_each_event_is_logged_in_the_round_it_happened(client, gm, wardens, horde, dnd_battle):
+    """dnd5e §5.2, §6.2: the last turn of round 1, its end and the casualties it removes are
+    round 1; round 2 begins in round 2 (the whole command used to be tagged round 2); a
+    battle waiting for deployment logs its initiative under "deployment"."""
+    battle = _end_turns_until(gm, dnd_battle, lambda b: b.snapshot["round"] == 2)
+    wrap = battle.events.get(code="dnd5e.round", params__round=2).command
+    rounds = list(wrap.events.order_by("pk").values_list("code", "round"))
+    begins = rounds.index(("dnd5e.round", 2))
+    assert rounds[0] == ("dnd5e.turn_end", 1) and ("dnd5e.end_of_round", 1) in rounds
+    assert {r for _code, r in rounds[:begins]} == {1}
+    assert {r for _code, r in rounds[begins:]} == {2}
+    client.force_login(gm)
+    post = {**SETUP_POST, "name": "Deployed by hand", "army_a": wardens.pk, "army_b": horde.pk}
+    assert client.post(reverse("battles:create", args=[wardens.campaign_id]), post).status_code
+    deploying = Battle.objects.get(name="Deployed by hand")
+    assert set(deploying.events.values_list("round", flat=True)) == {0}
+    page = client.get(_board(deploying)).content.decode()
+    assert "initiative d20" in page and "round 1</span>" not in page
+
+
+def test_an_army_with_nothing_left_loses_by_a_flagged_house_default(client, gm, dnd_battle):
+    """dnd5e §7.3 ends a battle only at 10 VP; the house default end.army_gone ends it when
+    an army has nothing left on the field: the headline and the log read as sentences that
+    name the winner and flag the house default (they read "The battle is over / for Goblin
+    Mob." and "…: last_standing (…)"), in English and in Russian."""
+    battle = dnd_battle
+    for stand in [s["key"] for s in battle.snapshot["stands"] if s["unit"] in _units_of(battle, 1)]:
+        battle = _gm(gm, battle, "gm_correction", piece=stand, hp=0)
+    battle = _end_turns_until(gm, battle, lambda b: b.status == BattleStatus.FINISHED)
+    assert battle.outcome["details"]["result"] == "last_standing"
+    client.force_login(gm)
+    page = client.get(_board(battle)).content.decode()
+    ending = "Wardens wins: the other army has nothing left on the field."
+    assert f'<p class="dnd-ending">{ending} <span class="badge house"' in page
+    assert "The battle is over at 0 : 0 VP: Wardens wins: the other army has nothing left " \
+           "on the field (house default)." in page  # fmt: skip
+    russian = client.get(_board(battle), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "last_standing" not in page + russian
+    assert "Wardens побеждает: у другой армии на поле ничего не осталось" in russian
+
+
+def test_total_victory_desertion_rolls_read_with_their_target():
+    """dnd5e §7.3: after a total victory each surviving losing unit rolls a d20, 10+
+    deserts; the log gives the die and what it needed."""
+    from django.utils import translation
+
+    from battles.dnd5e.texts import event_line
+
+    params = {"unit": "u5", "die": 12, "needs": 10, "eliminated": True}
+    with translation.override("en"):
+        assert event_line("dnd5e.desertion", params, {"u5": "Orcs"}, bool) == (
+            "Orcs: desertion d20 12 (10+ deserts), the unit deserts.")  # fmt: skip
+    with translation.override("ru"):
+        assert event_line("dnd5e.desertion", {**params, "die": 3, "eliminated": False},
+                          {"u5": "Orcs"}, bool) == (
+            "Orcs: дезертирство, к20 3 (дезертирует на 10+): остаётся.")  # fmt: skip
+
+
+def test_grid_labels_are_unique_per_battle():
+    """Units, solos and engines of one battle never share a grid label: a clash of first
+    letters gives both units their initials, then other pairs of their letters."""
+    from types import SimpleNamespace
+
+    from battles.dnd5e.board import grid_labels
+
+    names = {"u1": "Goblin Horde", "u2": "Goblin Archers", "u3": "Goblin Axes", "u4": "Orcs",
+             "s1": "Gobbo", "e1": "Ballista"}  # fmt: skip
+    battle = SimpleNamespace(setup={"sides": [
+        {"units": [{"key": "u1"}, {"key": "u2"}, {"key": "u3"}], "solos": [{"key": "s1"}]},
+        {"units": [{"key": "u4"}]}], "engines": [{"key": "e1"}]})  # fmt: skip
+    labels = grid_labels(battle, names)
+    # Gobbo's letters are all taken by the goblins: it is numbered (its stand-less label
+    # cannot run into a stand's number).
+    assert labels == {"u1": "GH", "u2": "GA", "u3": "Gb", "u4": "Or", "s1": "Go1·", "e1": "Ba"}

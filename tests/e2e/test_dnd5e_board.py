@@ -70,7 +70,7 @@ def test_gm_plays_a_dnd5e_battle_to_its_end_while_a_player_watches(live_server, 
     watcher = new_page(viewport={"width": 390, "height": 844})
     log_in(watcher, live_server.url, "watcher")
     watcher.goto(battle_url)
-    expect(watcher.get_by_text("deployment", exact=True)).to_be_visible()
+    expect(watcher.locator(".page-head .badge", has_text="deployment")).to_be_visible()
 
     # Deployment: select each stand, then click a green square of its side's zone.
     for piece, (x, y) in (("Knights #1", (1, 2)), ("Guards #1", (0, 0)), ("Scouts #1", (0, 4)),
@@ -101,7 +101,10 @@ def test_gm_plays_a_dnd5e_battle_to_its_end_while_a_player_watches(live_server, 
         board.wait_for_timeout(300)
     assert attacked
     expect(board.get_by_role("heading", name="The battle is over")).to_be_visible()
-    expect(board.get_by_text("total victory for Wardens.")).to_be_visible()
+    expect(board.locator(".dnd-ending")).to_have_text("Total victory for Wardens.")
+    expect(
+        board.get_by_text("The battle is over at 10 : 0 VP: total victory for Wardens.")
+    ).to_be_visible()
     expect(board.get_by_text("Wardens scores 10 VP for Destruction (10 in all).")).to_be_visible()
 
     # The player's phone shows the end without a reload (the board polls every 2 s).

@@ -7,6 +7,9 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, BattleStatus
+from tests.engine.gurps3e.helpers import faces
+from warfare.engine.battle.registry import get_battle_system
+from warfare.engine.systems.gurps3e.strategy import strategy_terms
 from warfare.gurps3e.models import Character, Unit
 
 from .conftest import setup_post
@@ -387,3 +390,74 @@ def test_dice_typed_in_are_logged_as_typed_refused_beyond_what_the_day_rolls_and
     assert survival.params["rolls"][0]["typed"] == 3
     assert "(1+1+1 (typed at the table))" in _board(client, g3_battle)
     assert services.battle_verify(Battle.objects.get(pk=g3_battle.pk))
+
+
+def _strategy_skills(battle) -> list[int]:
+    """Each side's Strategy skill before Glory, as the board works it out (§B.7)."""
+    state = get_battle_system("gurps3e").state_from_dict(battle.snapshot)
+    return [strategy_terms(f, state.enemy(f.key))[0] for f in state.forces]
+
+
+def _contest_dice(battle, margins) -> str:
+    """3d6 faces typed in for the Quick Contest (no PCs fight) that give each side the
+    margin wanted."""
+    rolls = [skill - margin for skill, margin in zip(_strategy_skills(battle), margins,
+                                                     strict=True)]  # fmt: skip
+    assert all(4 <= roll <= 16 for roll in rolls), rolls  # no critical on either side
+    return " ".join(str(face) for roll in rolls for face in faces(roll))
+
+
+def _two_day_battle(client, g3_world, host, horde):
+    post = setup_post(host, horde, days=2)
+    assert client.post(reverse("battles:create", args=[g3_world.pk]), post).status_code == 302
+    return Battle.objects.get(campaign=g3_world)
+
+
+def _contest(client, battle, margins) -> Battle:
+    assert _act(client, battle, kind="commit", actor="a").status_code == 200
+    dice = _contest_dice(battle, margins)
+    response = _act(client, battle, kind="commit", actor="b", dice=dice)
+    assert response.status_code == 200, response.content.decode()[:2000]
+    battle.refresh_from_db()
+    return battle
+
+
+def test_each_event_is_logged_in_the_day_it_happened(client, gm, g3_world, host, horde):
+    """gurps §B.2: day 1 (a tie, §B.8.1: both hold) resolves in day 1; "Day 2 begins"
+    belongs to day 2 (it was tagged day 1)."""
+    client.force_login(gm)
+    battle = _contest(client, _two_day_battle(client, g3_world, host, horde), (2, 2))
+    days = list(battle.events.values_list("code", "round").order_by("pk"))
+    assert ("battle.strategy_contest", 1) in days and ("battle.casualties", 1) in days
+    assert days[-1] == ("battle.day_started", 2)
+    assert 'Day 2 begins: every fit PC chooses Risk.</span><span class="small muted">day 2' in (
+        _board(client, battle)
+    )
+
+
+def test_an_extended_battle_names_the_side_that_won_its_days(client, gm, g3_world, host, horde):
+    """gurps §B.1, §B.8, §B.8.1 and the house default result.extended_by_clear_victories:
+    the Host (attacker) wins day 1 by 5 (a minor victory), the Horde day 2 by 2 (no clear
+    winner), neither leaves the field: the board and the report name the Host, say why, and
+    flag the house default (they read "Victory for Side B", the last day's)."""
+    client.force_login(gm)
+    battle = _two_day_battle(client, g3_world, host, horde)
+    assert battle.setup["winner_rule"] == "days"
+    battle = _contest(client, battle, (5, 0))
+    battle = _contest(client, battle, (0, 2))
+    results = list(battle.events.filter(code="battle.result").values_list("params", flat=True))
+    assert [(r["winner"], r["category"]) for r in results] == [
+        ("a", "minor_victory"), ("b", "no_clear_winner")]  # fmt: skip
+    assert battle.status == BattleStatus.FINISHED and battle.outcome["winner"] == "a"
+    page = _board(client, battle)
+    host_name = battle.setup["sides"][0]["name"]
+    assert f"Victory for Side A: {host_name}." in page
+    assert "Won on its days: clear victories 1 : 0, days won 1 : 1." in page
+    assert 'class="badge house"' in page.split("g3-ending")[1][:400]
+    report = client.get(reverse("battles:report", args=[battle.campaign_id, battle.pk]))
+    text = report.content.decode()
+    assert f"Victory for {host_name}." in text
+    assert (
+        f"The battle is over after 2 days: victory for Side A: {host_name}, won on its days: "
+        "clear victories 1 : 0, days won 1 : 1 (house default)."
+    ) in text

@@ -78,3 +78,37 @@ def test_every_event_reads_as_a_sentence(language, seed, risks, luck):
             if language == "ru":
                 for english in (" vs ", "made by", "missed by", " wins", "routed", "Luck", " men"):
                     assert english not in text, text
+
+
+def test_morale_rolls_show_their_dice_skill_and_margin():
+    """gurps §B.8.3: each unit's Morale roll reads as the other 3d6 rolls do: the dice (typed
+    ones marked), the Morale it was rolled against and the margin (it read "Foot 12/13
+    made")."""
+    from django.utils import translation
+
+    from battles.gurps3e.labels import EVENT_TEXTS, event_params
+
+    params = {
+        "side": "b",
+        "test": "half_hold",
+        "holds": True,
+        "rolls": [
+            {
+                "unit": "u3",
+                "made": True,
+                "roll": {
+                    "dice": [4, 4, 4],
+                    "roll": 12,
+                    "skill": 13,
+                    "margin": 1,
+                    "degree": "success",
+                    "typed": 3,
+                },
+            }
+        ],
+    }
+    with translation.override("en"):
+        text = str(EVENT_TEXTS["battle.morale"]) % event_params(
+            "battle.morale", params, {"b": "Side B", "u3": "Foot"}
+        )
+    assert "Foot 3d6 12 (4+4+4 (typed at the table)) vs 13, made by 1" in text

@@ -12,6 +12,7 @@ from django.urls import reverse
 from battles import services
 from battles.gurps4e.services import new_strength_percent
 from battles.models import Battle, BattleCommand
+from warfare.gurps4e import mapping
 from warfare.gurps4e.models import Force, ForceElement
 
 pytestmark = pytest.mark.django_db
@@ -639,3 +640,120 @@ def test_the_pursuit_rolls_the_dice_typed_in(client, gm, battle):
     pursuit = Battle.objects.get(pk=battle.pk).events.get(code="gurps4e.pursuit").params
     assert (pursuit["logistics"], pursuit["logistics_typed"]) == (20, True)
     assert "logistics die 4, typed at the table" in _board(client, battle)
+
+
+def test_each_event_is_logged_in_the_round_it_happened(client, gm, battle):
+    """gurps §A.6.2-A.6.6: the strategies of round 1 are revealed, fought and the round ends
+    in round 1; only the next round's start is round 2 (it used to read "round 2" next to
+    round 1's contest)."""
+    client.force_login(gm)
+    _play_round(client, battle)
+    rounds = dict(
+        battle.events.filter(command__isnull=False).values_list("code", "round").order_by("pk")
+    )
+    assert rounds["gurps4e.strategies_revealed"] == 1
+    assert rounds["gurps4e.strategy_contest"] == 1
+    assert rounds["gurps4e.round_ended"] == 1
+    if "gurps4e.round_started" in rounds:
+        assert rounds["gurps4e.round_started"] == 2
+
+
+def test_the_data_migration_tags_stored_events_with_their_round(client, gm, battle):
+    """battles 0002: events stored the old way (the whole command in the round after it)
+    get the rounds new events get, an undone command's round 2 not leaking into the redone
+    round 1."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    client.force_login(gm)
+    _play_round(client, battle)
+    last = battle.commands.order_by("-position").first()
+    client.post(reverse("battles:undo", args=[battle.campaign_id, battle.pk]),
+                {"seq": Battle.objects.get(pk=battle.pk).seq}, HTTP_HX_REQUEST="true")  # fmt: skip
+    assert _act(client, battle, actor="pc1", kind="significant_action", risk="0").status_code == 200
+    expected = list(battle.events.order_by("pk").values_list("pk", "round"))
+    assert last.events.filter(round=1).exists() and last.events.filter(round=2).exists()
+    battle.events.filter(command__isnull=False).update(round=2)  # the old tags
+    import_module("battles.migrations.0002_event_rounds").retag(apps, None)
+    assert list(battle.events.order_by("pk").values_list("pk", "round")) == expected
+
+
+def test_the_battle_and_the_force_show_one_new_ts(client, gm, battle, horde):
+    """gurps §A.7.3 [impl]: the new TS is kept as a whole percent of the force's full TS
+    (rounded down), and the board, the log and the force page show that one number (the
+    battle read the engine's TS 25 while the force showed 24.84 of it)."""
+    client.force_login(gm)
+    _choose_both(client, battle)
+    response = _act(client, battle, actor="pc1", kind="significant_action", risk="0",
+                    dice="3 4 3, 1 2 3, 6 6 5")  # fmt: skip
+    assert response.status_code == 200, response.content.decode()[:3000]
+    assert _act(client, battle, kind="gm_end_battle", victor="a").status_code == 200
+    battle.refresh_from_db()
+    engine_new_ts = battle.outcome["details"]["sides"]["b"]["new_ts"]
+    page = _board(client, battle)
+    apply = reverse("battles:apply", args=[battle.campaign_id, battle.pk])
+    assert client.post(apply, {"seq": battle.seq}).status_code == 302
+    horde.refresh_from_db()
+    kept = mapping.display(mapping.troop_strength(horde).total)
+    assert kept != str(engine_new_ts)  # the engine's whole TS is not what the force keeps
+    shown = f"TS 36 → {kept} ({horde.strength_percent} % of its full TS)"
+    assert shown in page
+    assert f"new TS {kept} ({horde.strength_percent} % of its full TS)" in page
+    force_page = client.get(reverse("gurps4e:force-detail", args=[horde.campaign_id, horde.pk]))
+    assert f"TS {kept}" in force_page.content.decode()
+
+
+def test_the_compare_page_never_rounds_a_ratio_up_past_its_threshold(client, gm, gurps_world,
+                                                                     legion, horde):  # fmt: skip
+    """gurps §A.5.2: the relative TS bonus starts at 1.5 : 1; 14.97 : 10 is 1.497 : 1, no
+    bonus, and the page shows 1.49 : 1 (it showed "1.5 : 1 → +0")."""
+    from warfare.gurps4e.models import ElementType, ForceElement
+
+    scouts = ElementType.objects.create(campaign=gurps_world, name="Scouts", tl=2,
+                                        base_ts="14.97", classes=[])  # fmt: skip
+    mob = ElementType.objects.create(campaign=gurps_world, name="Mob", tl=2, base_ts=10,
+                                     classes=[])  # fmt: skip
+    ForceElement.objects.filter(force__in=[legion, horde]).delete()
+    ForceElement.objects.create(force=legion, element_type=scouts, count=1)
+    ForceElement.objects.create(force=horde, element_type=mob, count=1)
+    client.force_login(gm)
+    url = reverse("gurps4e:force-detail", args=[legion.campaign_id, legion.pk])
+    page = " ".join(client.get(url, {"enemy": horde.pk}).content.decode().split())
+    assert "Ratio of the larger TS to the smaller = <b>1.49 : 1</b>" in page
+    assert "Relative TS bonus of — (§A.5.2) = <b>+0</b>" in page
+
+
+def test_the_reconnaissance_roll_takes_dice_typed_at_the_table(
+    client, as_role, gm, gurps_world, legion, horde
+):
+    """gurps §A.4.2: the Quick Contest of reconnaissance (3d6 a side) is rolled with the dice
+    typed in at set-up, logged as typed, like every later roll; the stored battle replays;
+    dice without a contest, or more than its 6, are a 400 and start nothing (page and API)."""
+    client.force_login(gm)
+    page = client.get(reverse("battles:create", args=[gurps_world.pk])).content.decode()
+    assert 'name="recon_dice"' in page
+    for dice, message in (("1 1 1 6 6 6 2", "type in at most 6"), ("7 1 1", "from 1 to 6")):
+        bad = _post_setup(client, gurps_world, legion, horde, recon="on", recon_dice=dice)
+        assert bad.status_code == 400 and message in bad.content.decode()
+    bad = _post_setup(client, gurps_world, legion, horde, recon_dice="1 1 1")
+    assert bad.status_code == 400 and "go with a reconnaissance contest" in bad.content.decode()
+    assert not Battle.objects.exists()
+    response = _post_setup(client, gurps_world, legion, horde, recon="on",
+                           recon_dice="1 1 1, 6 6 6")  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[:2000]
+    battle = Battle.objects.get()
+    first, second = battle.events.get(code="gurps4e.recon").params["rolls"]
+    assert (first["dice"], first["typed"], second["dice"], second["typed"]) == (
+        [1, 1, 1], 3, [6, 6, 6], 3)  # fmt: skip
+    assert "3d6 1+1+1 (typed at the table) = 3" in _board(client, battle)
+    assert services.battle_verify(battle)
+    url = reverse("api:battle-list", args=[gurps_world.pk])
+    body = {"name": "API recon", "forces": {"a": legion.pk, "b": horde.pk}, "recon": True,
+            "recon_dice": [1, 1, 1, 6, 6, 6, 6]}  # fmt: skip
+    api = as_role("gm").post(url, body, format="json")
+    assert api.status_code == 400 and "type in at most 6" in api.content.decode()
+    api = as_role("gm").post(url, {**body, "recon_dice": [2, 2, 2]}, format="json")
+    assert api.status_code == 201, api.content.decode()
+    rolls = Battle.objects.get(name="API recon").events.get(code="gurps4e.recon").params["rolls"]
+    assert rolls[0]["dice"] == [2, 2, 2] and "typed" not in rolls[1]

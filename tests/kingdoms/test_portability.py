@@ -193,6 +193,19 @@ def test_a_gurps_campaign_round_trips_with_its_command_staff(gm):
     assert without_export_time(second) == without_export_time(first)
 
 
+def test_command_staff_skills_out_of_range_refuse_the_import(gm):
+    """A file whose command staff has a skill beyond 1-30 is refused with the field named."""
+    campaign = CampaignFactory(name="Hundred Years", rule_system=RuleSystem.GURPS4E, created_by=gm)
+    MembershipFactory(campaign=campaign, user=gm, role=Role.GM)
+    FactionFactory(campaign=campaign, name="England")
+    doc = campaign_export(campaign)
+    doc["factions"][0]["command_staff"]["strategy"] = 99_999_999_999_999
+    with pytest.raises(ImportRefused) as refused:
+        campaign_import(user=gm, data=doc)
+    assert "A skill level is a whole number from 1 to 30." in str(refused.value)
+    assert "strategy" in str(refused.value)
+
+
 def test_a_version_0_file_still_imports(gm):
     raw = (DATA / "campaign-v0.json").read_bytes()
     campaign = campaign_import(user=gm, data=parse_document(raw))

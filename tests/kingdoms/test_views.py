@@ -437,3 +437,43 @@ def test_the_members_list_does_not_name_hidden_factions(client, world, player, h
     page = client.get(reverse("kingdoms:campaign-detail", args=[world.pk])).content.decode()
     assert "cultist" in page
     assert "Hollow Crown" not in page
+
+
+@pytest.mark.parametrize("value", ["99999999999999", "31", "0"])
+def test_command_staff_skills_out_of_range_are_refused_with_a_message(client, gm, value):
+    """A GURPS skill level is 1-30 (it was saved as 99,999,999,999,999 and a recon roll read
+    "vs 50000000000005"): the faction form answers 400 with the reason and saves nothing."""
+    client.force_login(gm)
+    client.post(reverse("kingdoms:campaign-create"), {"name": "Mass", "rule_system": "gurps4e"})
+    campaign = Membership.objects.get(user=gm, campaign__name="Mass").campaign
+    response = client.post(
+        reverse("kingdoms:faction-create", args=[campaign.pk]),
+        {"name": "Legion", "controlled_by": "gm", "staff-commander": "Marcus",
+         "staff-strategy": "14", "staff-tactics": "13", "staff-leadership": "12",
+         "staff-intelligence_analysis": value, "staff-administration": "10"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "A skill level is a whole number from 1 to 30." in response.content.decode()
+    assert not Faction.objects.filter(name="Legion").exists()
+
+
+def test_a_gurps_3e_faction_asks_only_for_its_commanders_strategy(client, gm):
+    """gurps §B.8: a 3e battle reads the commander's Strategy and nothing else of the command
+    staff; the faction form and page leave the 4e skills out."""
+    client.force_login(gm)
+    client.post(reverse("kingdoms:campaign-create"), {"name": "Old", "rule_system": "gurps3e"})
+    campaign = Membership.objects.get(user=gm, campaign__name="Old").campaign
+    url = reverse("kingdoms:faction-create", args=[campaign.pk])
+    page = client.get(url).content.decode()
+    assert 'name="staff-strategy"' in page and 'name="staff-commander"' in page
+    for unused in ("tactics", "leadership", "intelligence_analysis", "administration",
+                   "intelligence_officer", "logistics_officer"):  # fmt: skip
+        assert f'name="staff-{unused}"' not in page
+    response = client.post(url, {"name": "Host", "controlled_by": "gm",
+                                 "staff-commander": "Aldo", "staff-strategy": "15"})  # fmt: skip
+    assert response.status_code == 302
+    faction = Faction.objects.get(name="Host")
+    assert (faction.command_staff.commander, faction.command_staff.strategy) == ("Aldo", 15)
+    detail = client.get(reverse("kingdoms:faction-detail", args=[campaign.pk, faction.pk]))
+    detail = detail.content.decode()
+    assert "Strategy 15" in detail and "Intelligence Analysis" not in detail

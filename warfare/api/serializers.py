@@ -6,11 +6,20 @@ numbers (kingdom skills, Control DC, stat block, HP…) go to the GM and the sid
 
 from typing import Any
 
+from django.db import models
 from rest_framework import serializers
 
 from kingdoms.forms import CommandStaffForm, KingdomForm
 from kingdoms.labels import PROFICIENCY_LABELS, STRUCTURE_LABELS
-from kingdoms.models import Campaign, CommandStaff, Controller, Kingdom, Role, Settlement
+from kingdoms.models import (
+    SKILL_MESSAGE,
+    Campaign,
+    CommandStaff,
+    Controller,
+    Kingdom,
+    Role,
+    Settlement,
+)
 from warfare.activity_forms import ACTIVITY_FORMS
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
@@ -276,6 +285,11 @@ class CommandStaffInput(serializers.ModelSerializer):
     class Meta:
         model = CommandStaff
         fields = [*COMMAND_STAFF_FIELDS, "version"]
+        extra_kwargs = {
+            name: {"error_messages": {"min_value": SKILL_MESSAGE, "max_value": SKILL_MESSAGE}}
+            for name in COMMAND_STAFF_FIELDS
+            if isinstance(CommandStaff._meta.get_field(name), models.IntegerField)
+        }
 
 
 class FactionCreateInput(serializers.Serializer):

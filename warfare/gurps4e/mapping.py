@@ -7,6 +7,7 @@ working into the lines a page shows, in the page's language.
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import floor
 
 from django.utils.translation import gettext as _
 
@@ -19,11 +20,14 @@ CLASS_LABELS = dict(ElementClass.choices)
 
 
 def display(value: Fraction | int | float) -> str:
-    """A TS for people: whole numbers bare, others to two decimals (2.5, 0.33)."""
+    """A TS or a ratio for people: whole numbers bare, others to two decimals ROUNDED DOWN
+    (2.5, 0.33, 1.497 -> 1.49; toward zero below 0), the one rounding of every TS shown: a
+    number shown never reaches a threshold (1.5 : 1) that the exact one does not."""
     value = Fraction(value).limit_denominator(10_000)
     if value.denominator == 1:
         return str(value.numerator)
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+    sign, hundredths = "−" if value < 0 else "", floor(abs(value) * 100)
+    return f"{sign}{hundredths // 100}.{hundredths % 100:02d}".rstrip("0").rstrip(".")
 
 
 def row_tl(row: ForceElement) -> int:

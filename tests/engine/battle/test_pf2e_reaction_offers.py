@@ -354,3 +354,35 @@ def test_typed_dice_of_the_interrupted_action_wait_for_it():
     guarded = event(events, "battle.guard").params["check"]
     assert (counter["die"], counter["degree"]) == (14, "critical_success")
     assert (guarded["die"], guarded["total"], guarded["degree"]) == (10, 16, "failure")
+
+
+@pytest.mark.parametrize("ask", [True, False])
+def test_a_die_typed_for_the_action_never_rolls_the_reaction_it_triggers(ask):
+    """pf2e §0.5, §8.2 with typed_dice_by_roll (every battle set up since): the 10 typed in
+    for b1's Guard is the Guard's die whether a1's Counterattack is asked and answered with
+    no die typed, or used automatically: the Counterattack rolls the server's die."""
+    seed = 5
+    state = replace(engaged_battle([a1()], [army("b1")], ["b1", "a1"]), typed_dice_by_roll=True)
+    state = asked(state, "a1") if ask else state
+    guard = Command("b1", "guard", {"target": "a1"}, (10,))
+    state, events = SYSTEM.apply(state, guard, command_dice(seed, 0, guard.typed_dice))
+    if ask:
+        assert state.pending.typed == (10,)
+        answer = Command("a1", "use_reaction", {})
+        state, events = SYSTEM.apply(state, answer, command_dice(seed, 1))
+    counter = event(events, "battle.counterattack").params["check"]
+    guarded = event(events, "battle.guard").params["check"]
+    assert counter["source"] == "seeded"
+    assert (guarded["die"], guarded["source"], guarded["total"]) == (10, "typed", 16)
+    assert SYSTEM.state_from_dict(state.to_dict()) == state
+
+
+def test_older_battles_keep_rolling_typed_dice_in_order():
+    """Without the flag (battles set up before it) the typed die goes to the first roll, the
+    automatic Counterattack, so their stored commands replay to the same boards."""
+    state = engaged_battle([a1()], [army("b1")], ["b1", "a1"])
+    guard = Command("b1", "guard", {"target": "a1"}, (10,))
+    state, events = SYSTEM.apply(state, guard, command_dice(5, 0, guard.typed_dice))
+    counter = event(events, "battle.counterattack").params["check"]
+    assert (counter["die"], counter["source"]) == (10, "typed")
+    assert "typed_dice_by_roll" not in state.to_dict()

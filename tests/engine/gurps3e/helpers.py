@@ -44,6 +44,8 @@ def side(key, role, *, tl=3, strategy=12, units=None, **fields) -> dict:
 
 
 def setup(a=None, b=None, pcs=(), **fields) -> dict:
+    """A setup of two sides; a field given as None is left out."""
+    fields = {k: v for k, v in fields.items() if v is not None}
     return {
         "sides": [a or side("a", "attacker"), b or side("b", "defender")],
         "pcs": list(pcs),

@@ -375,3 +375,63 @@ def test_state_round_trips_and_replays():
     assert BattleState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
     json.dumps([event.to_dict() for event in events])
     assert events[0].code == "battle.started"
+
+
+def _two_days(rule):
+    """Day 1: the Attacker wins by 5 (7 vs 12 against 12: a minor victory, §B.8.1); day 2:
+    the Defender wins by 2 (no clear winner); neither side leaves the field."""
+    state = SYSTEM.start(setup(EVEN_A, EVEN_B, days=2, winner_rule=rule), 1)
+    state, _ = run(state, "a", "commit")
+    state, events = run(state, "b", "commit", dice=[1, 3, 3, 4, 4, 4])
+    (day_one,) = events_of(events, "battle.result")
+    assert (day_one["winner"], day_one["category"]) == ("a", "minor_victory")
+    state, _ = run(state, "a", "commit")
+    state, events = run(state, "b", "commit", dice=[4, 4, 4, 3, 3, 4])
+    assert events_of(events, "battle.result")[0]["category"] == "no_clear_winner"
+    assert events_of(events, "battle.result")[0]["winner"] == "b"
+    return state, events
+
+
+def test_an_extended_battle_is_won_on_its_days_not_by_the_last_one():
+    """gurps §B.1 (seven steps per day of an extended battle), §B.8 ("the winner wins the
+    battle, or that day"), §B.8.1 (a 1-3 margin: no clear winner) and the house default
+    result.extended_by_clear_victories: the Attacker's minor victory on day 1 outweighs the
+    Defender's no-clear-winner day 2, so the Attacker wins the battle (it read "Victory for
+    side B", the last day's)."""
+    state, events = _two_days("days")
+    (ended,) = events_of(events, "battle.ended")
+    assert ended == {
+        "winner": "a",
+        "day": 2,
+        "decided_by": "days",
+        "days_won": {"a": {"clear": 1, "won": 1}, "b": {"clear": 0, "won": 1}},
+    }
+    out = SYSTEM.outcome(state)
+    assert (out.winner, out.losers, out.details["decided_by"]) == ("a", ("b",), "days")
+    assert SYSTEM.state_from_dict(state.to_dict()) == state
+
+
+def test_battles_set_up_before_the_day_rule_still_end_as_they_were_played():
+    """A setup without `winner_rule` (every battle stored before the house default) keeps
+    the last day's winner, so its stored board replays exactly."""
+    state, events = _two_days(None)
+    assert events_of(events, "battle.ended")[0]["decided_by"] == "day"
+    assert SYSTEM.outcome(state).winner == "b"
+    assert "winner_rule" not in state.to_dict()
+
+
+def test_equal_days_are_a_draw_under_the_day_rule():
+    """House default: one clear victory each and one day won each: nobody wins."""
+    from warfare.engine.systems.gurps3e.results import battle_winner
+
+    days = [
+        {"winner": "a", "margin": 5},
+        {"winner": "b", "margin": 9},
+        {"winner": None, "margin": 0},
+    ]
+    assert battle_winner(days, ("a", "b")) == (
+        None,
+        {"a": {"clear": 1, "won": 1}, "b": {"clear": 1, "won": 1}},
+    )
+    days[2] = {"winner": "b", "margin": 2}
+    assert battle_winner(days, ("a", "b"))[0] == "b"  # no clear winner, but a day won

@@ -367,6 +367,12 @@ class CommandDice:
     def typed_remaining(self) -> tuple[int, ...]:
         return self._typed.remaining
 
+    @property
+    def server(self) -> SeededDice:
+        """The seeded dice alone, for the rolls the results typed in are not for (a
+        reaction's, in the middle of the command they were typed for)."""
+        return self._seeded
+
     def _source(self) -> SeededDice | TypedDice:
         return self._typed if self._typed.remaining else self._seeded
 

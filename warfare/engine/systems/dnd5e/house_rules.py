@@ -181,13 +181,22 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         note="VP lead for a total victory (printed).",
     ),
     HouseDefault(
+        key="victory.desertion_roll",
+        value=10,
+        tag=Tag.INFERRED,
+        source="dnd5e §7.3",
+        note="After a total victory each surviving unit of the loser rolls a d20: this or "
+        "more and it deserts, treated as eliminated (printed).",
+    ),
+    HouseDefault(
         key="end.army_gone",
         value=1,
         tag=Tag.GAP,
         source="dnd5e §7.3",
         note="The text ends a battle only at 10 VP. When an army has no stand on the field and "
-        "no solo able to act at the end of a round, the battle ends: the other army wins "
-        "('last_standing'), or a draw when neither has anything left (0: fight on).",
+        "no solo able to act at the end of a round, the battle ends: the other army, the "
+        "last one standing, wins, or it is a draw when neither has anything left (0: fight "
+        "on).",
     ),
     HouseDefault(
         key="siege.one_square",

@@ -235,6 +235,15 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
         "winner, the Attacker takes this next-day Morale penalty.",
     ),
     HouseDefault(
+        key="result.extended_by_clear_victories",
+        value=1,
+        tag=Tag.GAP,
+        source="gurps §B.1, §B.8",
+        note="An extended battle that neither side left: Part B names a winner per day only. "
+        "The side with more clear victories (minor or better, §B.8.1) over the days wins; "
+        "equal, the side that won more days; equal again, nobody. 0: the last day's winner.",
+    ),
+    HouseDefault(
         key="result.half_by_men",
         value=1,
         tag=Tag.INFERRED,

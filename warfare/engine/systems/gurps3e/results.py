@@ -143,3 +143,26 @@ def half_made(rolls: Sequence[tuple[Unit, dict[str, Any], bool]]) -> bool:
     made = sum(unit.men if by_men else 1 for unit, _, ok in rolls if ok)
     total = sum(unit.men if by_men else 1 for unit, _, _ in rolls)
     return 2 * made >= total
+
+
+def battle_winner(
+    days: Sequence[Mapping[str, Any]], sides: Sequence[str]
+) -> tuple[str | None, dict[str, dict[str, int]]]:
+    """The winner of a battle that neither side left, from its resolved days ({"winner",
+    "margin"} each): Part B decides each day (§B.8: "the winner wins the battle, or that day
+    of an extended battle") and is silent on the whole, so [house] the side with more clear
+    victories (§B.8.1, minor or better) wins, then the side that won more days, else nobody.
+    Returns (winner, {side: {"clear", "won"}})."""
+    tally = {side: {"clear": 0, "won": 0} for side in sides}
+    for day in days:
+        winner = day.get("winner")
+        if winner not in tally:
+            continue
+        tally[winner]["won"] += 1
+        if category(int(day.get("margin") or 0)) in CLEAR_VICTORIES:
+            tally[winner]["clear"] += 1
+    first, second = (tally[side] for side in sides)
+    for key in ("clear", "won"):
+        if first[key] != second[key]:
+            return (sides[0] if first[key] > second[key] else sides[1]), tally
+    return None, tally

@@ -607,8 +607,10 @@ def _finish(
             if unit.side != loser or not state.stands_of(unit.key):
                 continue
             die = dice.d20(purpose="desertion")
-            gone = die >= 10
+            needs = house_value("victory.desertion_roll")
+            gone = die >= needs
             events.append(Event("dnd5e.desertion", {"unit": unit.key, "die": die,
+                                                    "needs": needs,
                                                     "eliminated": gone}))  # fmt: skip
             if gone:
                 deserted.append(unit.key)

@@ -27,7 +27,9 @@ Setup (plain JSON)::
       "days": 1,            # days of an extended battle (at most; a retreat ends it sooner)
       "month": 0,           # campaign month, for reputation expiry
       "casualties": "house",  # "house" (labelled house default of §B.8) or "gm"
-      "intensity": 0        # GM: Casualty Table rows up for a very intense battle (§B.8.2)
+      "intensity": 0,       # GM: Casualty Table rows up for a very intense battle (§B.8.2)
+      "winner_rule": "days" # extended battles: "days" (house default, `battle_winner`) or
+                            # "last_day" (the default: how battles set up before it end)
     }
 
 Actors and commands (nothing is secret in 3e: every choice may be shown at once):
@@ -81,7 +83,11 @@ from warfare.engine.problems import Problem
 from warfare.engine.systems.gurps3e.battle.state import (
     CASUALTIES,
     CHOICES,
+    DAY,
+    DAYS,
     ENDED,
+    LAST_DAY,
+    LEFT_FIELD,
     BattleState,
     Event,
 )
@@ -124,6 +130,7 @@ from warfare.engine.systems.gurps3e.results import (
     HALF_HOLD,
     MORALE_MODIFIERS,
     PER_UNIT_ROUT,
+    battle_winner,
     half_made,
     morale_rolls,
     result,
@@ -302,6 +309,8 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
         problems.append(_p("setup.bad_days", days=days))
     if not _is_int(month):
         problems.append(_p("setup.bad_month", month=month))
+    if setup.get("winner_rule", LAST_DAY) not in (DAYS, LAST_DAY):
+        problems.append(_p("setup.bad_winner_rule", rule=setup.get("winner_rule")))
     if setup.get("casualties", HOUSE) not in (HOUSE, GM):
         problems.append(_p("setup.bad_casualty_mode", mode=setup.get("casualties")))
     intensity = setup.get("intensity", 0)
@@ -340,6 +349,7 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
         month=int(setup.get("month", 0)),
         casualty_mode=str(setup.get("casualties", HOUSE)),
         intensity=int(setup.get("intensity", 0)),
+        winner_rule=str(setup.get("winner_rule", LAST_DAY)),
     )
     return replace(state, opening=_opening(state))
 
@@ -798,21 +808,33 @@ def _reactions(
     return state
 
 
+def _decided_by(state: BattleState) -> str:
+    """How the battle's winner is found: "left_field" (a side retreated or was wiped out),
+    "days" (several days neither side left, under the `days` winner rule) or "day"."""
+    if any(f.retreated or f.ts <= 0 for f in state.forces):
+        return LEFT_FIELD
+    return DAYS if state.winner_rule == DAYS and len(state.history) > 1 else DAY
+
+
 def _end(state: BattleState, last_winner: str | None, events: list[Event]) -> BattleState:
-    """The battle ends: the side whose enemy left the field wins, else the last day's
-    winner (None after a tie); every unit that fought counts one more battle (§B.8.5)."""
+    """The battle ends: the side whose enemy left the field wins (§B.8.1: it retreats or
+    routs; both: nobody); after several days neither side left, the days decide
+    (`battle_winner`, a house default); else the last day's winner (None after a tie). Every
+    unit that fought counts one more battle (§B.8.5)."""
     retreated = [f.key for f in state.forces if f.retreated or f.ts <= 0]
-    if len(retreated) == 1:
-        winner: str | None = state.enemy(retreated[0]).key
-    elif retreated:
-        winner = None
+    decided_by = _decided_by(state)
+    ended: dict[str, Any] = {"day": state.day, "decided_by": decided_by}
+    if decided_by == LEFT_FIELD:
+        winner = state.enemy(retreated[0]).key if len(retreated) == 1 else None
+    elif decided_by == DAYS:
+        winner, ended["days_won"] = battle_winner(state.history, state.sides)
     else:
         winner = last_winner
     forces = tuple(
         replace(f, units=tuple(replace(u, battles=u.battles + 1) for u in f.units))
         for f in state.forces
     )
-    events.append(Event("battle.ended", {"winner": winner, "day": state.day}))
+    events.append(Event("battle.ended", {"winner": winner, **ended}))
     return replace(state, forces=forces, phase=ENDED, winner=winner)
 
 
@@ -830,6 +852,7 @@ def outcome(state: BattleState) -> Outcome | None:
             "forces": [force.to_dict() for force in state.forces],
             "characters": [c.to_dict() for c in state.characters],
             "history": [dict(day) for day in state.history],
+            "decided_by": _decided_by(state),
         },
     )
 

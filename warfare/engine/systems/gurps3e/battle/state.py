@@ -9,6 +9,8 @@ from warfare.engine.systems.gurps3e.characters import Character
 from warfare.engine.systems.gurps3e.forces import Force
 
 CHOICES, CASUALTIES, ENDED = "choices", "casualties", "ended"
+# How a battle's winner is found (`BattleState.winner_rule`, the battle.ended "decided_by").
+LEFT_FIELD, DAYS, DAY, LAST_DAY = "left_field", "days", "day", "last_day"
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +21,10 @@ class BattleState:
     of every fit PC and each commander's commitment still to come: `risks`, `committed`),
     "casualties" (the GM enters them: `pending` holds what the day's resolution left to do)
     or "ended". `month` is the campaign month (reputation expiry). `history` has one summary
-    per resolved day; `winner` the battle's winner once ended."""
+    per resolved day; `winner` the battle's winner once ended. `winner_rule`: how an
+    extended battle that neither side left is won: "days" (the house default of
+    `results.battle_winner`) or "last_day" (the last day's winner: battles set up before
+    that rule, so that they replay as they were played)."""
 
     forces: tuple[Force, ...]
     characters: tuple[Character, ...]
@@ -34,6 +39,7 @@ class BattleState:
     pending: Mapping[str, Any] | None = None
     history: tuple[Mapping[str, Any], ...] = ()
     winner: str | None = None
+    winner_rule: str = LAST_DAY
     opening: tuple[Event, ...] = ()
 
     @property
@@ -74,6 +80,9 @@ class BattleState:
             "pending": dict(self.pending) if self.pending is not None else None,
             "history": [dict(day) for day in self.history],
             "winner": self.winner,
+            # Left out when "last_day": the snapshots of battles set up before the rule stay
+            # exactly what a replay gives.
+            **({"winner_rule": self.winner_rule} if self.winner_rule != LAST_DAY else {}),
             "opening": [event.to_dict() for event in self.opening],
         }
 
@@ -94,5 +103,6 @@ class BattleState:
             pending=dict(pending) if pending is not None else None,
             history=tuple(dict(day) for day in data.get("history") or ()),
             winner=data.get("winner"),
+            winner_rule=str(data.get("winner_rule", LAST_DAY)),
             opening=tuple(Event.from_dict(e) for e in data.get("opening") or ()),
         )

@@ -20,7 +20,8 @@ Setup (plain JSON)::
       "fortifications": [{"key": "keep", "kind": "keep", "side": "kingdom", "hp": 5}],
       "terrain": ["strong_wind", "dim_light"],   # §7.4 features, plus "swamp" / "water"
       "initiative_dice": {"a1": 17},             # typed-in initiative d20s (optional)
-      "offer_starts": true                       # offer the starting positions (below)
+      "offer_starts": true,                      # offer the starting positions (below)
+      "typed_dice_by_roll": true                 # typed dice never go to a reaction (below)
     }
 
 Starting positions (§7.3, §6.1 Ambush / Opening Salvo, §6.2 Swamp Charge): after initiative,
@@ -47,9 +48,13 @@ automatically when triggered; for a side with `false` the engine stops the comma
 trigger and offers the reaction: `state.pending` holds it, `legal_actions` of the reacting
 army lists exactly "use_reaction" (with the check it rolls) and "decline_reaction" (actor =
 the reacting army, params {}), every other command is rejected (`battle.reaction_pending`),
-and the answer resumes the interrupted command (`_run`) with the answer's dice (its typed-in
-results first, then those typed in with the interrupted command and not used yet). GM
-corrections wait too: the command would resume from the state before them.
+and the answer resumes the interrupted command (`_run`). GM corrections wait too: the command
+would resume from the state before them. Each die typed in goes to the roll it was typed for
+(with `"typed_dice_by_roll": true`, set for every battle since): those typed in with a command
+to its own rolls, before and after a reaction; a reaction's rolls to those typed in with the
+answer that uses it, else the server's (an automatic reaction: the server's). Without the flag
+(older battles) the dice are used in the order rolled, reactions included, so that their
+commands replay to the same states.
 
 The army-specific actions of §6.2 (Trample, Trampling Charge, Reactive Rally, Furious Charge,
 Swift Recovery, Battlefield Adaptability, Primal Magic) are war actions offered only to the
@@ -60,6 +65,7 @@ Marauders (firepots, burning them).
 """
 
 from collections.abc import Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from warfare.engine.battle.protocol import (
@@ -228,6 +234,8 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
                                    capacity=capacity, armies=count))  # fmt: skip
     if not isinstance(setup.get("offer_starts", False), bool):
         problems.append(_p("setup.bad_offer_starts"))
+    if not isinstance(setup.get("typed_dice_by_roll", False), bool):
+        problems.append(_p("setup.bad_typed_dice_by_roll"))
     for key, value in (setup.get("initiative_dice") or {}).items():
         if key not in seen:
             problems.append(_p("setup.unknown_army", army=key))
@@ -306,6 +314,7 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
         kingdoms={str(s["key"]): {"level": s.get("kingdom_level")} for s in setup["sides"]},
         terrain=tuple(setup.get("terrain") or ()),
         fortifications=tuple(forts),
+        typed_dice_by_roll=bool(setup.get("typed_dice_by_roll", False)),
     )
     typed = setup.get("initiative_dice") or {}
     rolls = [_initiative(state, e.key, seed, typed.get(e.key)) for e in state.armies]
@@ -664,10 +673,11 @@ def apply(
         if problems:
             return Rejected(tuple(problems))
         answers = (*pending.answers, command.kind == USE_REACTION)
+        resumed = _ResumeDice(pending.rolls, dice, pending.typed, answer=True,
+                              by_roll=state.typed_dice_by_roll)  # fmt: skip
         return _run(
-            BattleState.from_dict(pending.before), Command.from_dict(pending.command),
-            _ResumeDice(pending.rolls, dice, pending.typed), answers, pending.logged,
-            state.sequence + 1,
+            BattleState.from_dict(pending.before), Command.from_dict(pending.command), resumed,
+            answers, pending.logged, state.sequence + 1,
         )  # fmt: skip
     if state.positions:
         return _choose_start(state, command, dice)
@@ -681,7 +691,8 @@ def apply(
         problems = _action_problems(state, command)
     if problems:
         return Rejected(tuple(problems))
-    return _run(state, command, _ResumeDice((), dice), (), 0, state.sequence + 1)
+    fresh = _ResumeDice((), dice, by_roll=state.typed_dice_by_roll)
+    return _run(state, command, fresh, (), 0, state.sequence + 1)
 
 
 def _choose_start(
@@ -705,12 +716,18 @@ def _choose_start(
 
 
 class _ResumeDice:
-    """The dice of a command run again after a reaction was answered: the `rolls` it already
-    made (recorded in `Pending`), then the answer's own `dice`, whose die results typed in at
-    the table come first, then the ones typed in with the interrupted command and not used
-    before the pause (`carried`), then the answer's seeded dice. `log` holds them all."""
+    """The dice of a command, run afresh or again after a reaction was answered: the `rolls`
+    it already made (recorded in `Pending`) first, then, with `by_roll` (see the module
+    docstring): for the command's own rolls, the results typed in with it (`carried` over a
+    pause, or those of `dice` on a fresh run) then the server's; for a reaction's rolls
+    (`reaction`), those typed in with the answer using it when this command is that answer,
+    then the server's. Without `by_roll` (older battles): `dice`'s typed results, then the
+    carried ones, then the server's, whatever the roll. `log` holds them all."""
 
-    def __init__(self, rolls: Any, dice: Any, carried: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self, rolls: Any, dice: Any, carried: tuple[int, ...] = (), *, answer: bool = False,
+        by_roll: bool = False,
+    ) -> None:  # fmt: skip
         self._rolls = [
             Roll(r["expression"], r["sides"], tuple(r["results"]), r["modifier"], r["purpose"],
                  r["source"])
@@ -718,17 +735,40 @@ class _ResumeDice:
         ]  # fmt: skip
         self._dice = dice
         self._carried = TypedDice(carried)
+        self._answer = answer
+        self._by_roll = by_roll
+        self._reaction: bool | None = None  # inside a reaction's rolls: answered by `dice`?
         self.log: list[Roll] = []
 
     @property
     def typed_left(self) -> tuple[int, ...]:
-        """The typed-in results not used yet (carried on if the command stops again)."""
-        return (*self._carried.remaining, *getattr(self._dice, "typed_remaining", ()))
+        """The typed-in results not used yet (carried on if the command stops again): by
+        roll, only the command's own."""
+        own = getattr(self._dice, "typed_remaining", ())
+        if self._by_roll:
+            return self._carried.remaining if self._answer else own
+        return (*self._carried.remaining, *own)
+
+    @contextmanager
+    def reaction(self, answered: bool):
+        """The rolls of a reaction (`answered`: used by the answer being applied)."""
+        before, self._reaction = self._reaction, answered
+        try:
+            yield
+        finally:
+            self._reaction = before
 
     def _source(self) -> Any:
-        if getattr(self._dice, "typed_remaining", ()) or not self._carried.remaining:
-            return self._dice
-        return self._carried
+        server = getattr(self._dice, "server", self._dice)
+        if not self._by_roll:
+            if getattr(self._dice, "typed_remaining", ()) or not self._carried.remaining:
+                return self._dice
+            return self._carried
+        if self._reaction is not None:
+            return self._dice if self._reaction and self._answer else server
+        if self._answer:
+            return self._carried if self._carried.remaining else server
+        return self._dice
 
     def roll(self, sides: int, *, purpose: str = "") -> int:
         if self._rolls:

@@ -27,6 +27,9 @@ reason, trigger), `battle.reaction_offered` (army, reaction, trigger, by, target
 triggering army can no longer act after the reactions).
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from warfare.engine.battle.protocol import CheckPreview
 from warfare.engine.dice import Dice
 from warfare.engine.frozen import replace
@@ -84,6 +87,8 @@ class Decider:
     def __init__(self, answers: tuple[bool, ...] = ()) -> None:
         self.answers = answers
         self.given = 0
+        self.answered = False
+        """The reaction last decided was used by the answer being applied (the last one)."""
 
     def decide(
         self, state: BattleState, key: str, reaction: str, events: list[Event], *,
@@ -91,6 +96,7 @@ class Decider:
         by_maneuver: bool = False,
     ) -> bool:  # fmt: skip
         reason = _blocked_reason(state, key, by_maneuver)
+        self.answered = False
         if reason is not None:
             _blocked(events, key, reaction, reason, trigger)
             return False
@@ -100,6 +106,7 @@ class Decider:
             raise Offered(state, key, reaction, trigger, by, target)
         answer = self.answers[self.given]
         self.given += 1
+        self.answered = self.given == len(self.answers)
         if not answer:
             events.append(
                 Event("battle.reaction_declined", {"army": key, "reaction": reaction,
@@ -116,6 +123,20 @@ class Decider:
         self, state: BattleState, key: str, trigger: str, events: list[Event]
     ) -> BattleState:
         return revel_in_battle(state, key, trigger, events, self)
+
+
+@contextmanager
+def _reaction_rolls(dice: Dice, decider: Decider) -> Iterator[None]:
+    """The rolls of a reaction just decided: from the dice typed in with the answer that uses
+    it, when that answer is the command being applied, else from the server's; never from
+    those typed in for the triggering command's own rolls (the engine's `_ResumeDice`; plain
+    dice, as in tests, roll as they are)."""
+    scope = getattr(dice, "reaction", None)
+    if scope is None:
+        yield
+        return
+    with scope(decider.answered):
+        yield
 
 
 def _decider() -> Decider:
@@ -185,29 +206,38 @@ def counterattacks(
             continue
         if effective_block(state, key).melee is None:
             continue
-        if not _decider().decide(state, key, COUNTERATTACK, events, trigger=action, by=actor,
-                                 target=actor, by_maneuver=True):  # fmt: skip
+        decider = _decider()
+        if not decider.decide(state, key, COUNTERATTACK, events, trigger=action, by=actor,
+                              target=actor, by_maneuver=True):  # fmt: skip
             continue
-        state = _use_reaction(state, key)
-        # No MAP: the modifier is computed as if it were the army's first attack.
-        clean = state.with_army(replace(state.army(key), attacks=()))
-        modifier = strike_modifier(clean, key, MELEE, target=actor)
-        dc = strike_dc(state, key, MELEE, target=actor)
-        rolled = roll_check(dice, MELEE, modifier, dc, purpose=COUNTERATTACK, against=actor)
-        events.append(
-            Event("battle.counterattack", {"army": key, "target": actor, "trigger": action,
-                                           "degree": rolled.degree.code,
-                                           "check": rolled.record})
+        with _reaction_rolls(dice, decider):
+            state = _counterattack(state, key, actor, action, dice, events)
+    return state
+
+
+def _counterattack(
+    state: BattleState, key: str, actor: str, action: str, dice: Dice, events: list[Event]
+) -> BattleState:
+    """Army `key`'s Counterattack on `actor` (see `counterattacks`)."""
+    state = _use_reaction(state, key)
+    # No MAP: the modifier is computed as if it were the army's first attack.
+    clean = state.with_army(replace(state.army(key), attacks=()))
+    modifier = strike_modifier(clean, key, MELEE, target=actor)
+    dc = strike_dc(state, key, MELEE, target=actor)
+    rolled = roll_check(dice, MELEE, modifier, dc, purpose=COUNTERATTACK, against=actor)
+    events.append(
+        Event("battle.counterattack", {"army": key, "target": actor, "trigger": action,
+                                       "degree": rolled.degree.code, "check": rolled.record})
+    )  # fmt: skip
+    if rolled.degree in (CS, S):
+        state = damage(state, actor, HIT_DAMAGE, dice, events, COUNTERATTACK)
+        if rolled.degree is CS and state.army(actor).present:
+            state = add_army_condition(state, actor, "shaken", 1, events, COUNTERATTACK)
+        critical = rolled.degree is CS
+        state = strike_riders(
+            state, key, actor, weapon=MELEE, critical=critical, damaged=True, dice=dice,
+            events=events,
         )  # fmt: skip
-        if rolled.degree in (CS, S):
-            state = damage(state, actor, HIT_DAMAGE, dice, events, COUNTERATTACK)
-            if rolled.degree is CS and state.army(actor).present:
-                state = add_army_condition(state, actor, "shaken", 1, events, COUNTERATTACK)
-            critical = rolled.degree is CS
-            state = strike_riders(
-                state, key, actor, weapon=MELEE, critical=critical, damaged=True, dice=dice,
-                events=events,
-            )  # fmt: skip
     return state
 
 
@@ -250,14 +280,16 @@ def false_retreat(
     target = _false_retreat_target(state, key, against)
     if target is None:
         return state
-    if not _decider().decide(state, key, FALSE_RETREAT, events, trigger=trigger, by=key,
-                             target=target):  # fmt: skip
+    decider = _decider()
+    if not decider.decide(state, key, FALSE_RETREAT, events, trigger=trigger, by=key,
+                          target=target):  # fmt: skip
         return state
     state = _use_reaction(state, key)
-    rolled = roll_check(
-        dice, "morale", morale(state, key), morale_dc(state, target), purpose=FALSE_RETREAT,
-        against=target,
-    )  # fmt: skip
+    with _reaction_rolls(dice, decider):
+        rolled = roll_check(
+            dice, "morale", morale(state, key), morale_dc(state, target),
+            purpose=FALSE_RETREAT, against=target,
+        )  # fmt: skip
     events.append(
         Event("battle.false_retreat", {"army": key, "target": target, "trigger": trigger,
                                        "degree": rolled.degree.code, "check": rolled.record})

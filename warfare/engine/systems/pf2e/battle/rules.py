@@ -437,8 +437,11 @@ def add_effect(state: BattleState, effect: Effect, events: list[Event]) -> Battl
 def end_effects(
     state: BattleState, keep: "Iterable[Effect]", ended: "Iterable[Effect]", events: list[Event]
 ) -> BattleState:
+    logged: list[dict] = []
     for effect in ended:
-        events.append(Event("battle.effect_ended", effect.to_dict()))
+        if effect.to_dict() not in logged:  # two Guards vs the same army end as one line
+            logged.append(effect.to_dict())
+            events.append(Event("battle.effect_ended", effect.to_dict()))
     return replace(state, effects=tuple(keep))
 
 

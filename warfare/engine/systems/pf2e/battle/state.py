@@ -345,6 +345,10 @@ class BattleState:
     """The events of `start` (initiative, starting positions, refused start options)."""
     pending: Pending | None = None
     positions: tuple[tuple[str, str | None, str | None], ...] = ()
+    typed_dice_by_roll: bool = False
+    """Die results typed in go to the rolls of the command they were typed with, never to a
+    reaction it triggers; a reaction's rolls take those typed in with its answer (setup flag
+    of battles set up since: older battles replay as they were played)."""
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -454,6 +458,8 @@ class BattleState:
             data["pending"] = self.pending.to_dict()
         if self.positions:  # only while starting positions are chosen (idem)
             data["positions"] = [list(entry) for entry in self.positions]
+        if self.typed_dice_by_roll:  # idem: older snapshots lack it
+            data["typed_dice_by_roll"] = True
         return data
 
     @classmethod
@@ -482,4 +488,5 @@ class BattleState:
             positions=tuple(
                 (str(key), start, target) for key, start, target in data.get("positions", ())
             ),
+            typed_dice_by_roll=bool(data.get("typed_dice_by_roll", False)),
         )
