@@ -52,7 +52,7 @@ def test_the_players_phone_updates_from_the_event_stream_without_reload(
         phone.goto(second + battle.get_absolute_url())
         expect(phone.locator("body[data-live=sse]")).to_have_count(1)
         expect(phone.locator("#board")).to_have_attribute("data-seq", str(battle.seq))
-        phone.evaluate("document.querySelector('#board').classList.add('first-draw')")
+        phone.evaluate("document.querySelector('#board').dataset.firstDraw = 'yes'")
         fetched = len(phone.polls)
         changed = _gm_ends_the_turn(gm, battle)  # written on this process, seen on the other
         expect(phone.locator("#board")).to_have_attribute(
@@ -60,7 +60,7 @@ def test_the_players_phone_updates_from_the_event_stream_without_reload(
         )
         # Swapped in place (no reload), fetched once because the stream said so, and with the
         # stream alive the phone does not poll.
-        assert phone.locator("#board.first-draw").count() == 0
+        assert phone.locator("#board[data-first-draw]").count() == 0
         phone.wait_for_timeout(2500)
         assert phone.polls[fetched:] == [
             second + battle.get_absolute_url() + f"?since={battle.seq}"
