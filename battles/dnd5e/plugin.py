@@ -20,5 +20,6 @@ PLUGIN = register(
         event_view=board.event_view,
         problem_texts=COMMAND_PROBLEMS,
         act_form=lambda data, battle: views.DndActForm(data),
+        held_rows=board.held_rows,
     )
 )

@@ -5,7 +5,7 @@ from battles.plugins import BoardPlugin, register
 from . import board, views
 from .forms import BattleCreateInput, GurpsActForm
 from .log import EVENT_TEXTS
-from .services import gurps4e_apply_results
+from .services import gurps4e_apply_results, held_rows
 from .texts import PROBLEM_TEXTS
 
 #: The API's create body in the OpenAPI schema (a component name apart from Pathfinder's).
@@ -32,5 +32,6 @@ PLUGIN = register(
         event_view=views.event_view,
         report_context=views.report_context,
         problem_texts=PROBLEM_TEXTS,
+        held_rows=held_rows,
     )
 )

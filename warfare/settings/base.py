@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Database trouble: 409 when two writes could not be serialised, 503 when it is down.
+    "warfare.middleware.DatabaseTroubleMiddleware",
 ]
 
 ROOT_URLCONF = "warfare.urls"
