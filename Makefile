@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/warfare
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint e2e fuzz messages install install-test clean
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run check-port test lint e2e fuzz messages install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,11 +26,30 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 ## make run: set up, migrate, load the demo campaign, serve on http://127.0.0.1:8000
-## (SQLite under var/ by default; PostgreSQL when DATABASE_URL is set).
-run: $(VENV)/.installed
+## (SQLite under var/ by default; PostgreSQL when DATABASE_URL is set). Another port:
+## PORT=8001 make run. A port already taken is said at once, before anything is installed.
+run: check-port $(VENV)/.installed
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py load_demo
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:8000
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+check-port:
+	@$(PYTHON) -c "$$CHECK_PORT" "$(HOST)" "$(PORT)"
+
+define CHECK_PORT
+import socket, sys
+host, port = sys.argv[1], sys.argv[2]
+if not port.isdigit() or not 0 < int(port) < 65536:
+    sys.exit(f"PORT must be a number from 1 to 65535, not {port!r}.")
+with socket.socket() as probe:
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        probe.bind((host, int(port)))
+    except OSError as error:
+        sys.exit(f"Port {port} on {host} is taken ({error.strerror}): stop what runs there, "
+                 f"or choose another port, e.g. PORT={int(port) + 1} make run")
+endef
+export CHECK_PORT
 
 ## make test: guard rails, then the whole suite on PostgreSQL.
 test: $(VENV)/.installed-test
@@ -34,7 +57,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	DATABASE_URL=sqlite:///:memory: $(BIN)/python manage.py makemigrations --check --dry-run --settings=warfare.settings.test
-	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(BIN)/pytest
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -51,8 +74,10 @@ fuzz: $(VENV)/.installed-test
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-200} FUZZ_COVERAGE=1 \
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest tests/security/test_api_fuzz.py
 
-## make messages: refresh the Russian catalogue after changing user-facing text.
+## make messages: refresh the Russian catalogue after changing user-facing text (the
+## Pathfinder rules data's English texts included: warfare/pf2e_texts.py is written first).
 messages: $(VENV)/.installed
+	DEBUG=true $(BIN)/python manage.py pf2e_texts
 	DEBUG=true $(BIN)/python manage.py makemessages -l ru --no-location --ignore=.venv --ignore=var
 	DEBUG=true $(BIN)/python manage.py compilemessages -l ru --ignore=.venv
 

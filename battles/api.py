@@ -1,15 +1,21 @@
 """The battles' JSON API (mounted under /api/v1/ by warfare.api_urls), in the style of
 warfare.api.views: an access helper, then a selector or a service, then an output shape.
 
+A battle's state (the detail, and the answer of create, action, undo and apply) is one
+envelope every rule system shares (`id`, `name`, `system`, `status`, `status_label`, `seq`,
+`players_may_act`) around the board the system draws (`BoardPlugin.api_state`); the schema
+documents it as one of every system's (`BattleStateOutput`, told apart by `system`). A
+created battle answers 201 with its URL in `Location`.
+
 Errors: a non-member 404, a member without the role 403 (anonymous 403 too), bad input or a
 rule problem 400 `{"errors": [...]}` (nothing changed), a stale `seq` 409
 `{"errors": [...], "battle": <the board as it is now>}`.
 
-What a viewer sees follows the board (battles.selectors) and battles.report: an army's
-numbers (hp, max_hp, rout_threshold, shots, potions) only for the GM and the army's own side —
-the keys are absent otherwise; the log drops the HP-revealing params of the armies the viewer
-does not see in full (battles.report.visible_event). Legal actions are listed only to a viewer
-who may act for the army whose turn it is.
+What a viewer sees is the board's, from the same viewpoint filter (battles.visibility): an
+army's numbers (hp, max_hp, rout_threshold, shots, potions) only for the GM and the army's own
+side — the keys are absent otherwise; the log drops the HP-revealing params and the enemy's
+check numbers of the armies the viewer does not see in full. Legal actions are listed only to
+a viewer who may act for the army whose turn it is.
 """
 
 from typing import Any
@@ -17,9 +23,17 @@ from typing import Any
 import django_filters
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,21 +50,40 @@ from warfare.engine.systems.pf2e.conditions import CONDITIONS
 
 from . import selectors, services
 from .models import Battle, BattleEvent, BattleStatus
-from .plugins import create_inputs, plugin_for
-from .visibility import live_events, viewer_for, visible_event, visible_outcome
+from .plugins import create_inputs, plugin_for, state_outputs
+from .schema import BattleEnvelopeOutput, CheckOutput, system_field
+from .visibility import Pf2eView, live_events, member_view, viewpoint_of
 
 # --- Output ---------------------------------------------------------------------------------
 
 
+def envelope(battle: Battle) -> dict[str, Any]:
+    """What every rule system's battle state has at its top level (`BattleEnvelopeOutput`)."""
+    return {
+        "id": battle.pk,
+        "name": battle.name,
+        "system": battle.system,
+        "status": battle.status,
+        "status_label": str(battle.get_status_display()),
+        "seq": battle.seq,
+        "players_may_act": battle.players_may_act,
+    }
+
+
 def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
-    """The board as `membership` sees it (plain JSON), drawn by the battle's rule system."""
+    """The board as `membership` sees it (plain JSON): the envelope, then the board drawn by
+    the battle's rule system (`BattleStateOutput`, one of the systems')."""
     plugin = plugin_for(battle.system)
-    if plugin is not None:
-        return plugin.api_state(membership, battle)
+    board = plugin.api_state if plugin is not None else _pf2e_state
+    return {**envelope(battle), **board(membership, battle)}
+
+
+def _pf2e_state(membership: Membership, battle: Battle) -> dict[str, Any]:
+    """A Pathfinder 2e battle's board (`Pf2eBattleStateOutput`)."""
     system = get_battle_system(battle.system)
     state = system.state_from_dict(battle.snapshot)
-    viewer = viewer_for(membership, battle)
-    names = selectors.army_names(battle)
+    view = Pf2eView(battle, viewpoint_of(membership, battle))
+    names = view.names
     factions = services.army_factions(battle)
     current = state.current
     to_act = state.to_act  # the reacting or start-choosing army, else the one whose turn it is
@@ -60,11 +93,11 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
         armies = []
         for setup_entry in side["armies"]:
             key = str(setup_entry["army"]["key"])
-            armies.append(_army(key, snapshot[key], state, names, factions, viewer.sees_army(key)))
+            armies.append(_army(key, snapshot[key], state, names, factions, view.sees(key)))
         sides.append(
             {
                 "key": side["key"],
-                "name": side.get("name") or side["key"],
+                "name": view.side_names[side["key"]],
                 "pcs_side": bool(side.get("pcs_side")),
                 "armies": armies,
             }
@@ -75,12 +108,6 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
         and services.may_command(membership, battle, to_act)
     )
     return {
-        "id": battle.pk,
-        "name": battle.name,
-        "status": battle.status,
-        "status_label": str(battle.get_status_display()),
-        "seq": battle.seq,
-        "players_may_act": battle.players_may_act,
         "terrain": list(battle.setup.get("terrain", ())),
         "round": state.round,
         "actions_left": state.actions_left,
@@ -90,9 +117,9 @@ def battle_state(membership: Membership, battle: Battle) -> dict[str, Any]:
             for key in state.order
         ],
         "sides": sides,
-        "outcome": visible_outcome(battle, viewer),
+        "outcome": view.outcome(),
         "may_act": may_act,
-        "actions": _actions(system, state, to_act, names) if may_act else [],
+        "actions": _actions(system, state, to_act, view) if may_act else [],
         "reaction": _reaction(state, names),
         "start_choice": _start_choice(state, names),
     }
@@ -170,7 +197,8 @@ ANSWER_LABELS = {
 }
 
 
-def _actions(system, state, current: str, names: dict[str, str]) -> list[dict[str, Any]]:
+def _actions(system, state, current: str, view: Pf2eView) -> list[dict[str, Any]]:
+    names = view.names
     actions = []
     for spec in system.legal_actions(state, current):
         if spec.key in ANSWER_LABELS:
@@ -193,7 +221,7 @@ def _actions(system, state, current: str, names: dict[str, str]) -> list[dict[st
                         else None,
                         "checks": [
                             {
-                                **check.to_dict(),
+                                **view.check_preview(check),
                                 "stat_label": str(labels.STAT_LABELS.get(check.stat, check.stat)),
                             }
                             for check in option.checks
@@ -212,6 +240,7 @@ def _actions(system, state, current: str, names: dict[str, str]) -> list[dict[st
 class BattleListOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
+    system = serializers.CharField()
     status = serializers.CharField()
     seq = serializers.IntegerField()
     created_at = serializers.DateTimeField()
@@ -263,14 +292,8 @@ class BattleSideOutput(serializers.Serializer):
     armies = BattleArmyOutput(many=True)
 
 
-class CheckPreviewOutput(serializers.Serializer):
-    stat = serializers.CharField()
+class CheckPreviewOutput(CheckOutput):
     stat_label = serializers.CharField()
-    modifier = serializers.IntegerField()
-    modifier_breakdown = serializers.ListField(child=serializers.ListField())
-    dc = serializers.IntegerField(allow_null=True)
-    dc_breakdown = serializers.ListField(child=serializers.ListField())
-    against = serializers.CharField(allow_null=True)
 
 
 class ActionOptionOutput(serializers.Serializer):
@@ -289,15 +312,10 @@ class LegalActionOutput(serializers.Serializer):
     options = ActionOptionOutput(many=True)
 
 
-class BattleStateOutput(serializers.Serializer):
-    """The board as the reader sees it."""
+class Pf2eBattleStateOutput(BattleEnvelopeOutput):
+    """A Pathfinder 2e battle's board as the reader sees it."""
 
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    status = serializers.ChoiceField(choices=BattleStatus.choices)
-    status_label = serializers.CharField()
-    seq = serializers.IntegerField(help_text="Send it back with every write.")
-    players_may_act = serializers.BooleanField()
+    system = system_field("pf2e")
     terrain = serializers.ListField(child=serializers.CharField())
     round = serializers.IntegerField()
     actions_left = serializers.IntegerField()
@@ -328,11 +346,24 @@ class BattleStateOutput(serializers.Serializer):
     )
 
 
+#: A battle's state in the schema: one of every rule system's, told apart by `system`.
+BattleStateOutput = PolymorphicProxySerializer(
+    component_name="BattleStateOutput",
+    serializers=lambda: {"pf2e": Pf2eBattleStateOutput, **state_outputs()},
+    resource_type_field_name="system",
+)
+
+
+@extend_schema_field(BattleStateOutput)
+class _BattleStateField(serializers.DictField):
+    """A battle's state inside another answer."""
+
+
 class BattleStaleOutput(serializers.Serializer):
     """The board changed since the `seq` sent: here it is now; nothing changed."""
 
     errors = serializers.ListField(child=serializers.CharField())
-    battle = BattleStateOutput()
+    battle = _BattleStateField()
 
 
 class BattleEventOutput(serializers.Serializer):
@@ -340,8 +371,9 @@ class BattleEventOutput(serializers.Serializer):
     round = serializers.IntegerField()
     code = serializers.CharField()
     params = serializers.DictField(
-        help_text="Dice and checks are public; the HP left, potion doses and the GM's "
-        "corrections of armies the reader does not see in full are left out."
+        help_text="Dice and degrees are public; the HP left, potion doses, the GM's "
+        "corrections and (unless the battle's `reveal_checks`) the check modifiers, totals and "
+        "DCs of armies the reader does not see in full are left out."
     )
     text = serializers.CharField()
 
@@ -399,6 +431,11 @@ class BattleCreateInput(serializers.Serializer):
         max_length=len(TERRAIN), help_text="Terrain and weather features (§7.4).",
     )  # fmt: skip
     players_may_act = serializers.BooleanField(required=False, default=True)
+    reveal_checks = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Players see the enemy's check modifiers and DCs (on the board's actions "
+        "and in the log); default: only their own armies' modifiers and every check's degree.",
+    )  # fmt: skip
     fortifications = serializers.DictField(
         child=serializers.ChoiceField(choices=list(FORTIFICATIONS), allow_null=True),
         required=False, default=dict,
@@ -589,6 +626,13 @@ class BattleApiView(_StaleBoard, ApiView):
         return get_object_or_404(Battle, campaign=self.membership.campaign, pk=battle_id)
 
 
+#: The 201 of a created battle names its URL (the battle's state: GET it again, poll it).
+CREATED_LOCATION = OpenApiParameter(
+    "Location", OpenApiTypes.URI, OpenApiParameter.HEADER, required=True, response=[201],
+    description="The new battle's URL in the API (`GET` it for its state).",
+)  # fmt: skip
+
+
 class BattleListApi(ApiListView):
     queryset = Battle.objects.none()
     filterset_class = BattleFilter
@@ -608,6 +652,7 @@ class BattleListApi(ApiListView):
             resource_type_field_name=None,
         ),
         responses={201: BattleStateOutput, **WRITE_ERRORS},
+        parameters=[CREATED_LOCATION],
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         """The GM sets forces of the campaign against each other; initiative is rolled at
@@ -619,11 +664,20 @@ class BattleListApi(ApiListView):
         plugin = plugin_for(membership.campaign.rule_system)
         if plugin is not None and plugin.api_create is not None:
             battle = plugin.api_create(request.user, campaign_id, request.data)
-            return Response(battle_state(membership, battle), status=status.HTTP_201_CREATED)
-        if membership.campaign.rule_system != RuleSystem.PF2E:
+        elif membership.campaign.rule_system == RuleSystem.PF2E:
+            battle = self._create_pf2e(request, campaign_id)
+        else:
             raise Http404
+        location = reverse("api:battle-detail", args=[campaign_id, battle.pk])
+        return Response(
+            battle_state(membership, battle),
+            status=status.HTTP_201_CREATED,
+            headers={"Location": request.build_absolute_uri(location)},
+        )
+
+    def _create_pf2e(self, request: Request, campaign_id: int) -> Battle:
         data = _input(BattleCreateInput, request)
-        battle = services.battle_create(
+        return services.battle_create(
             user=request.user,
             campaign_id=campaign_id,
             name=data["name"],
@@ -631,13 +685,13 @@ class BattleListApi(ApiListView):
             pcs_side=data["pcs_side"] or None,
             terrain=tuple(data["terrain"]),
             players_may_act=data["players_may_act"],
+            reveal_checks=data["reveal_checks"],
             fortifications=data["fortifications"],
             inside=data["inside"],
             starts=data["starts"],
             initiative_dice=data["initiative_dice"],
             auto_reactions=data["auto_reactions"],
         )
-        return Response(battle_state(membership, battle), status=status.HTTP_201_CREATED)
 
 
 class BattleDetailApi(BattleApiView):
@@ -659,18 +713,10 @@ class BattleLogApi(ApiListView):
         full are left out of their params and texts."""
         membership = access_campaign(request.user, campaign_id)
         battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
-        plugin = plugin_for(battle.system)
-        if plugin is not None and plugin.event_view is not None:
-            view = plugin.event_view(membership, battle)
-        else:
-            viewer, names = viewer_for(membership, battle), selectors.army_names(battle)
-
-            def view(code, params):
-                return visible_event(code, params, names, viewer)
-
+        view = member_view(membership, battle)
         data = []
         for event in self.page(live_events(battle)):
-            params, text = view(event.code, event.params)
+            params, text = view.event(event.code, event.params)
             data.append(
                 {"id": event.pk, "round": event.round, "code": event.code, "params": params,
                  "text": text}

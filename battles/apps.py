@@ -7,6 +7,13 @@ class BattlesConfig(AppConfig):
     verbose_name = _("Battles")
 
     def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from . import live
+        from .models import Battle
+
+        # Every saved change of a board is announced to its live viewers (battles.live).
+        post_save.connect(live.announce, sender=Battle, dispatch_uid="battles.live.announce")
         # Each rule system's board registers its plugin (battles.plugins) when imported.
         import battles.dnd5e.plugin  # noqa: F401
         import battles.gurps3e.board  # noqa: F401

@@ -45,6 +45,14 @@ class BattleCreateForm(forms.Form):
     players_may_act = forms.BooleanField(
         label=_("Players act for their own armies"), required=False, initial=True
     )
+    reveal_checks = forms.BooleanField(
+        label=_("Players see the enemy's modifiers and DCs"),
+        required=False,
+        help_text=_(
+            "Otherwise a player sees their own armies' modifiers and the degree of every "
+            "check, not the enemy's exact modifiers or DCs."
+        ),
+    )
     reactions_a = forms.ChoiceField(label=_("Reactions of side A"), required=False)
     reactions_b = forms.ChoiceField(label=_("Reactions of side B"), required=False)
 

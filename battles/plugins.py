@@ -16,8 +16,22 @@ results write back:
 ``actor_factions(battle) -> {actor: faction id | None}``
     Who commands each actor of the engine (an army, a side, a PC…); None: the GM only.
 ``api_state(membership, battle) -> dict``
-    The board as the JSON API shows it to `membership` (hidden numbers and secret choices
-    removed, as on the page).
+    The board as the JSON API shows it to `membership`: the state content of its `view`,
+    with the legal actions the member may take, without the envelope every system's answer
+    shares (`id`, `name`, `system`, `status`, `status_label`, `seq`, `players_may_act`:
+    `battles.api` puts it around).
+``api_state_output``
+    A DRF serializer class documenting that answer, envelope included
+    (`battles.schema.state_output` builds one): the OpenAPI schema's battle state is one of
+    every system's, told apart by `system`.
+``viewpoint(membership, battle) -> Viewpoint``
+    Whose eyes a member sees the battle through (the GM, a side, a bystander;
+    `battles.visibility`); every plugin brings one (None: Pathfinder's).
+``view(battle, viewpoint) -> BattleView``
+    The battle as a viewpoint may see it (`battles.visibility.BattleView`): names, one event
+    filter, the outcome and the JSON state; the board, the API's state and log, the report
+    and every error body are built from it, so hidden numbers and secret choices are taken
+    out in one place (None: Pathfinder's, `battles.visibility.Pf2eView`).
 ``api_create(user, campaign_id, data) -> Battle`` (optional)
     The API's set-up (`data` as posted); a ValidationError becomes a 400.
 ``api_create_input`` (optional)
@@ -42,10 +56,6 @@ results write back:
 ``names(battle) -> {key: name}`` (optional)
     The names of the board's actors and units for the log and the report (None: the
     Pathfinder armies' names).
-``event_view(membership, battle) -> (code, params) -> (params, text)`` (optional)
-    How one event reads for `membership` (hidden numbers and secret choices removed, keys
-    named), for a system whose sentences need more than `event_texts`; the JSON API's log and
-    the report use it.
 ``problem_texts``
     {problem code: translatable sentence} for the engine's refusals of a command (the board
     and the API show them); the shared `warfare.messages.MESSAGES` are the fallback.
@@ -75,6 +85,7 @@ class BoardPlugin:
     create_view: Callable[..., Any]
     actor_factions: Callable[..., dict[str, int | None]]
     api_state: Callable[..., dict]
+    api_state_output: type
     api_create: Callable[..., Any] | None = None
     api_create_input: type | None = None
     apply_results: Callable[..., Any] | None = None
@@ -83,7 +94,8 @@ class BoardPlugin:
     act_form: Callable[..., Any] | None = None
     may_command: Callable[..., bool] | None = None
     names: Callable[..., dict[str, str]] | None = None
-    event_view: Callable[..., Any] | None = None
+    viewpoint: Callable[..., Any] | None = None
+    view: Callable[..., Any] | None = None
     report_context: Callable[..., dict] | None = None
     held_rows: Callable[[dict], dict[str, set[int]]] | None = None
     problem_texts: Mapping[str, Any] = field(default_factory=dict)
@@ -97,6 +109,11 @@ def register(plugin: BoardPlugin) -> BoardPlugin:
 def create_inputs() -> list[type]:
     """The documented create bodies of the registered systems (`api_create_input`)."""
     return [p.api_create_input for p in PLUGINS.values() if p.api_create_input is not None]
+
+
+def state_outputs() -> dict[str, type]:
+    """{system: the documented battle state} of the registered systems (`api_state_output`)."""
+    return {p.key: p.api_state_output for p in PLUGINS.values()}
 
 
 def plugin_for(system: str) -> BoardPlugin | None:

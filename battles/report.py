@@ -18,8 +18,8 @@ from warfare.engine.battle.registry import get_battle_system
 from .forms import TERRAIN_LABELS
 from .models import Battle
 from .plugins import plugin_for
-from .selectors import POSITION_LABELS, army_names
-from .visibility import live_events, viewer_for, visible_event, visible_outcome
+from .selectors import POSITION_LABELS, applied_aftermath
+from .visibility import live_events, member_view
 
 # --- The report -----------------------------------------------------------------------------
 
@@ -44,9 +44,10 @@ def _army_state_label(entry) -> str:
 
 
 def battle_report(*, membership: Membership, battle: Battle) -> dict:
-    """Everything the report shows `membership`: sides, outcome, and each round's events."""
-    viewer = viewer_for(membership, battle)
-    names = army_names(battle)
+    """Everything the report shows `membership`: sides, outcome, and each round's events,
+    from its viewpoint's view (`battles.visibility`); Pathfinder's and GURPS 3e's."""
+    view = member_view(membership, battle)
+    names = view.names
     state = get_battle_system(battle.system).state_from_dict(battle.snapshot)
     sides = []
     for side in battle.setup["sides"]:
@@ -55,30 +56,23 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
             key = str(setup_entry["army"]["key"])
             entry = state.army(key)
             row = {"key": key, "name": names.get(key, key), "state": _army_state_label(entry)}
-            if viewer.sees_army(key):
+            if view.sees(key):
                 row["hp"] = entry.army.hp
                 row["max_hp"] = entry.army.max_hp
             armies.append(row)
         sides.append(
             {
                 "key": side["key"],
-                "name": side.get("name") or side["key"],
+                "name": view.side_names[side["key"]],
                 "pcs": bool(side.get("pcs_side")),
                 "armies": armies,
             }
         )
     side_names = {side["key"]: side["name"] for side in sides}
     rounds: dict[int, list[str]] = {}
-    plugin = plugin_for(battle.system)
-    view = plugin.event_view(membership, battle) if plugin and plugin.event_view else None
-    for event in live_events(battle):
-        if view is not None:
-            _params, text = view(event.code, event.params)
-        else:
-            _params, text = visible_event(event.code, event.params, names, viewer)
-        if text:
-            rounds.setdefault(event.round, []).append(text)
-    outcome = visible_outcome(battle, viewer)
+    for event, _params, text in view.lines(live_events(battle)):
+        rounds.setdefault(event.round, []).append(text)
+    outcome = view.outcome()
     result = None
     if outcome is not None:
         details = outcome.get("details") or {}
@@ -107,6 +101,10 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
         "terrain": [str(TERRAIN_LABELS.get(key, key)) for key in battle.setup.get("terrain", ())],
         "sides": sides,
         "outcome": result,
+        # Pathfinder's §7.6 kingdom checks (a view without a Viewer has none).
+        "aftermath": applied_aftermath(battle, view.viewer, side_names)
+        if hasattr(view, "viewer")
+        else [],
         "rounds": sorted(rounds.items()),
     }
 
@@ -172,6 +170,11 @@ def report_markdown(report: dict) -> str:
         for side, xp in outcome["xp"]:
             lines.append("")
             lines.append(_md(_("%(side)s: %(xp)s kingdom XP") % {"side": side, "xp": xp}))
+    for row in report.get("aftermath") or ():
+        lines += ["", f"**{_md(row['side'])}**: {_md(check_sentence(row['check']))}"]
+        lines += [f"- {_md(text)}" for text in row["effects"]]
+        if row["next_turn"]:
+            lines.append(f"- {_md(next_turn_sentence(row['next_turn']))}")
     lines.append("")
     for number, texts in report["rounds"]:
         heading = _("Day %(day)s") % {"day": number} if report.get("by_day") else None
@@ -180,6 +183,23 @@ def report_markdown(report: dict) -> str:
         lines += [f"- {_md(text)}" for text in texts]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def check_sentence(check: dict) -> str:
+    """A §7.6 kingdom check in one line: "Warfare: d20 12 + 7 = 19 vs DC 17 → Success"."""
+    die = _("die typed in") if check["typed"] else _("d20")
+    sign = "+" if check["modifier"] >= 0 else "−"
+    return _("%(skill)s: %(die)s %(roll)s %(sign)s %(modifier)s = %(total)s vs DC %(dc)s → "
+             "%(degree)s") % {"skill": check["skill"], "die": die, "roll": check["die"],
+                               "sign": sign, "modifier": abs(check["modifier"]),
+                               "total": check["total"], "dc": check["dc"],
+                               "degree": check["degree_label"]}  # fmt: skip
+
+
+def next_turn_sentence(next_turn: dict) -> str:
+    return _(
+        "At the start of the next Kingdom turn: Fame or Infamy +%(fame)s, Unrest %(unrest)s."
+    ) % {"fame": next_turn.get("fame"), "unrest": next_turn.get("unrest")}
 
 
 def report_filename(battle: Battle) -> str:

@@ -1,9 +1,13 @@
-"""The OpenAPI documentation of a rule system's battle-create body when its API set-up
-takes a Django form's fields as JSON (`BoardPlugin.api_create_input`): a DRF serializer,
-for the schema only, with one field per form field."""
+"""The OpenAPI documentation of what the rule systems' battle API takes and answers, shared
+by the systems: a battle-create body made of a Django form's fields as JSON
+(`BoardPlugin.api_create_input`: a DRF serializer, for the schema only, with one field per
+form field), and the envelope every system's battle state has at its top level
+(`BoardPlugin.api_state_output`)."""
 
 from django import forms
 from rest_framework import serializers
+
+from .models import BattleStatus
 
 
 def _field(field: forms.Field, defaults: bool) -> serializers.Field:
@@ -40,3 +44,50 @@ def form_input(
     the form's initial values, so a field that has one is optional."""
     attrs = {key: _field(field, defaults) for key, field in fields.items()}
     return type(name, (serializers.Serializer,), {"__doc__": doc, **attrs, **extra})
+
+
+class BattleEnvelopeOutput(serializers.Serializer):
+    """What every rule system's battle state has at its top level (`battles.api.envelope`);
+    each system's answer (`BoardPlugin.api_state_output`) adds its board to it."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=BattleStatus.choices)
+    status_label = serializers.CharField()
+    seq = serializers.IntegerField(help_text="Send it back with every write.")
+    players_may_act = serializers.BooleanField()
+
+
+def system_field(system: str) -> serializers.ChoiceField:
+    """The `system` of a battle state of the rule system `system`: the key the schema's
+    `oneOf` of every system's state is told apart by."""
+    return serializers.ChoiceField(
+        choices=[system], help_text="The battle's rule system: tells the states apart."
+    )
+
+
+def state_output(
+    name: str, system: str, doc: str, **fields: serializers.Field
+) -> type[serializers.Serializer]:
+    """A serializer class `name` (its schema component) documenting the battle state of the
+    rule system `system`: the envelope, `system` and the system's `fields`."""
+    attrs = {"__doc__": doc, "system": system_field(system), **fields}
+    return type(name, (BattleEnvelopeOutput,), attrs)
+
+
+class CheckOutput(serializers.Serializer):
+    """A check an option of a legal action rolls, shown before choosing it (the engine's
+    `CheckPreview.to_dict()`)."""
+
+    stat = serializers.CharField()
+    modifier = serializers.IntegerField()
+    modifier_breakdown = serializers.ListField(
+        child=serializers.ListField(), help_text="[[code, value], …] the addends."
+    )
+    dc = serializers.IntegerField(
+        allow_null=True,
+        help_text="null for a player when the DC is the enemy's (unless the battle's "
+        "`reveal_checks` shows it).",
+    )
+    dc_breakdown = serializers.ListField(child=serializers.ListField())
+    against = serializers.CharField(allow_null=True)

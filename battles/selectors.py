@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from kingdoms.labels import SKILL_LABELS
@@ -27,13 +28,13 @@ from .events import CHOICE_LABELS
 from .models import Battle, BattleStatus
 from .plugins import plugin_for
 from .problems import FORTIFICATION_LABELS
-from .services import army_factions, may_command, side_factions
-from .visibility import Viewer, live_events, viewer_for, visible_event
+from .services import may_command, side_factions
+from .visibility import Pf2eView, Viewer, viewpoint_of
 
 
 def battle_list(*, membership: Membership) -> QuerySet[Battle]:
     return Battle.objects.filter(campaign_id=membership.campaign_id).only(
-        "pk", "name", "status", "created_at", "seq", "campaign_id"
+        "pk", "name", "system", "status", "created_at", "seq", "campaign_id"
     )
 
 
@@ -46,8 +47,6 @@ class Card:
     hp: int | None
     max_hp: int | None
     rout_threshold: int | None
-    hp_percent: int
-    rt_percent: int
     position: str
     conditions: list[tuple[str, int]]
     effects: list[tuple[str, int]]
@@ -59,16 +58,36 @@ class Card:
     out: bool
     fortification_hp: int | None = None
     fortification_max_hp: int | None = None
+    out_label: str = ""
+    """"destroyed" / "defeated" (§9), else empty."""
     segments: tuple[str, ...] = ()
     """One CSS class per HP point of the bar: "on"/"off", plus "rt" at or below the rout
     threshold (§7.3) and "rt-edge" on the threshold itself."""
 
 
 GM_CONDITION_CHOICES = [
-    (key, labels.condition_name(key)) for key in GM_CONDITIONS if key in CONDITIONS
+    (key, lazy(labels.condition_name, str)(key)) for key in GM_CONDITIONS if key in CONDITIONS
 ]
+"""Named in the page's language when shown (built once, when the module loads)."""
 
 POSITION_LABELS = {"near": _("near"), "distant": _("distant"), "fled": _("fled")}
+ENGAGED_LABEL = _("engaged")
+OUT_LABELS = {"destroyed": _("destroyed"), "defeated": _("defeated")}
+
+
+def _position(army: dict, entry, engaged: bool) -> str:
+    """The card's position badge: engaged armies are in melee, not merely near (§7.2)."""
+    position = army.get("position", "near")
+    if engaged and position == "near":
+        return str(ENGAGED_LABEL)
+    return str(POSITION_LABELS.get(position, position))
+
+
+def _out_label(entry) -> str:
+    """Destroyed or defeated (§9): the army fights no more (routed and fled show already)."""
+    if entry.destroyed:
+        return str(OUT_LABELS["destroyed"])
+    return str(OUT_LABELS["defeated"]) if entry.defeated else ""
 
 
 def _segments(hp: int, max_hp: int, rt: int | None) -> tuple[str, ...]:
@@ -86,7 +105,9 @@ def _segments(hp: int, max_hp: int, rt: int | None) -> tuple[str, ...]:
 
 def _card(army: dict, state, names: dict, full: bool, viewer: Viewer | None = None) -> Card:
     spec_conditions = army["army"]["spec"].get("conditions", {})
-    block = state.army(army["key"]).army.block()
+    entry = state.army(army["key"])
+    engaged = state.engaged_with(army["key"])
+    block = entry.army.block()
     max_hp = block.max_hp.value
     hp = army["army"]["hp"]
     rt = block.rout_threshold.value if block.rout_threshold else None
@@ -107,9 +128,7 @@ def _card(army: dict, state, names: dict, full: bool, viewer: Viewer | None = No
         hp=hp if full else None,
         max_hp=max_hp if full else None,
         rout_threshold=rt if full else None,
-        hp_percent=round(100 * hp / max_hp) if full and max_hp else 0,
-        rt_percent=round(100 * rt / max_hp) if full and rt and max_hp else 0,
-        position=str(POSITION_LABELS.get(army.get("position", "near"), army.get("position"))),
+        position=_position(army, entry, bool(engaged)),
         conditions=[
             (labels.condition_name(key), value)
             for key, value in sorted(dict(spec_conditions).items())
@@ -120,12 +139,13 @@ def _card(army: dict, state, names: dict, full: bool, viewer: Viewer | None = No
             for effect in state.effects
             if effect.army == army["key"] and effect.condition in CONDITIONS
         ],
-        engaged_with=[names.get(k, k) for k in state.engaged_with(army["key"])],
+        engaged_with=[names.get(k, k) for k in engaged],
         shots=army.get("shots") if full and block.ranged is not None else None,
         potions=army["army"].get("potion_doses") if full else None,
         fortification=str(FORTIFICATION_LABELS.get(fort.kind, fort.kind)) if fort else None,
         acting=state.current == army["key"],
-        out=state.army(army["key"]).out_of_fight,
+        out=entry.out_of_fight,
+        out_label=_out_label(entry),
         fortification_hp=fort.hp if sees_fort else None,
         fortification_max_hp=fort.max_hp if sees_fort else None,
         segments=_segments(hp, max_hp, rt) if full and max_hp else (),
@@ -151,17 +171,18 @@ TRIGGER_LABELS = {
 
 
 def board_context(*, membership: Membership, battle: Battle) -> dict:
+    """The board as `membership` sees it: the content from its viewpoint's view
+    (`battles.visibility.Pf2eView`), the buttons from what the member may command."""
     system = get_battle_system(battle.system)
     state = system.state_from_dict(battle.snapshot)
-    names = army_names(battle)
-    factions = army_factions(battle)
+    view = Pf2eView(battle, viewpoint_of(membership, battle))
+    names = view.names
     snapshot_armies = battle.snapshot["armies"]
-    viewer = viewer_for(membership, battle)
-    sides = {side["key"]: side.get("name") or side["key"] for side in battle.setup["sides"]}
+    viewer = view.viewer
+    sides = view.side_names
     cards = {key: [] for key in sides}
     for army in snapshot_armies:
-        full = membership.is_gm or factions.get(army["key"]) == membership.faction_id
-        cards[army["side"]].append(_card(army, state, names, full, viewer))
+        cards[army["side"]].append(_card(army, state, names, view.sees(army["key"]), viewer))
     forts = {key: [] for key in sides}
     for fort in state.fortifications:
         sees = viewer.is_gm or fort.key in viewer.fortifications
@@ -197,13 +218,13 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                         "params": json.dumps(dict(option.params), sort_keys=True),
                         "checks": [
                             {
-                                "stat": str(labels.STAT_LABELS.get(check.stat, check.stat)),
-                                "modifier": check.modifier,
-                                "dc": check.dc,
-                                "working": working_terms(check.modifier_breakdown),
-                                "dc_working": working_terms(check.dc_breakdown),
+                                "stat": str(labels.STAT_LABELS.get(check["stat"], check["stat"])),
+                                "modifier": check["modifier"],
+                                "dc": check["dc"],
+                                "working": working_terms(check["modifier_breakdown"]),
+                                "dc_working": working_terms(check["dc_breakdown"]),
                             }
-                            for check in option.checks
+                            for check in map(view.check_preview, option.checks)
                         ],
                     }
                 )
@@ -235,8 +256,8 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
         "actions": actions,
         "reaction": reaction,
         "start_choice": start_choice,
-        "log": battle_log(battle=battle, names=names, viewer=viewer, limit=40),
-        "outcome": battle.outcome,
+        "log": view.log(limit=40),
+        "outcome": view.outcome(),
         "correction_armies": [(army["key"], names.get(army["key"])) for army in snapshot_armies]
         if membership.is_gm
         else [],
@@ -305,19 +326,6 @@ def working_terms(terms) -> str:
     return working(Stat(sum(value for _code, value in terms), terms)) if terms else ""
 
 
-def battle_log(
-    *, battle: Battle, names: dict[str, str], viewer: Viewer, limit: int | None = None
-) -> list:
-    """(round, sentence) of the live events, newest first, as `viewer` may see them."""
-    events = live_events(battle).order_by("-pk")
-    if limit:
-        events = events[:limit]
-    lines = [
-        (event.round, visible_event(event.code, event.params, names, viewer)[1]) for event in events
-    ]
-    return [(round_, text) for round_, text in lines if text]
-
-
 def end_turn_rolls(system, state, actor: str) -> bool:
     """Does ending this turn roll a die (the end of the round's rout checks, §7.3)? Tried on
     the pure engine with throw-away dice: the board offers a typed die only then."""
@@ -376,12 +384,29 @@ def aftermath_sides(battle: Battle) -> list[dict]:
     return sides
 
 
+AFTERMATH_SKIPPED = {"battle.kingdom_check", "battle.aftermath_choice", "battle.next_turn_effects"}
+"""Aftermath events shown otherwise: the check itself, the players' choice, the next turn."""
+
+
 def applied_aftermath(battle: Battle, viewer: Viewer, sides: dict[str, str]) -> list[dict]:
-    """The §7.6 checks rolled when the results were applied, for the sides `viewer` sees."""
+    """The §7.6 checks rolled when the results were applied, for the sides `viewer` sees, with
+    what each did (HP regained, weary or shaken, Unrest) as sentences."""
+    from warfare.events import log_text
+
     applied = (battle.outcome or {}).get("aftermath") or {}
-    return [
-        {"side": sides.get(key, key), "check": check_view(data["check"]),
-         "next_turn": data.get("next_turn") or {}}
-        for key, data in applied.items()
-        if viewer.is_gm or key in viewer.sides
-    ]  # fmt: skip
+    names = army_names(battle) if applied else {}
+    rows = []
+    for key, data in applied.items():
+        if not (viewer.is_gm or key in viewer.sides):
+            continue
+        effects = []
+        for event in data.get("events") or ():
+            if event["code"] in AFTERMATH_SKIPPED:
+                continue
+            params = dict(event["params"])
+            if "army" in params:
+                params["army_name"] = names.get(str(params["army"]), "")
+            effects.append(log_text(event["code"], params))
+        rows.append({"side": sides.get(key, key), "check": check_view(data["check"]),
+                     "next_turn": data.get("next_turn") or {}, "effects": effects})  # fmt: skip
+    return rows

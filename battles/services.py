@@ -159,6 +159,7 @@ def battle_create(
     starts: dict[int, tuple[str, int | None]] | None = None,
     initiative_dice: Mapping[int, int] | None = None,
     auto_reactions: Mapping[str, bool | None] | None = None,
+    reveal_checks: bool = False,
 ) -> Battle:
     """The GM sets two sides of the campaign's armies against each other (§7.1-7.5), with a
     fortification per side and the armies garrisoned inside it, starting positions their
@@ -171,6 +172,9 @@ def battle_create(
     side's reactions are taken (§0.5). None (the default) = offered when players act for
     their own armies and a players' faction fights on that side (they decide), automatic
     otherwise (the GM's armies: nobody has to stop and click).
+
+    `reveal_checks`: players see the enemy's check modifiers and DCs (default: their own
+    armies' modifiers and every check's degree, `battles.visibility`).
 
     Locks the campaign, then the armies (primary-key order); an army already on an
     unfinished board is refused, naming the battle (`battles.holds`)."""
@@ -232,6 +236,8 @@ def battle_create(
     setup = battle_setup(armies_by_side=by_side, pcs_side=pcs_side, terrain=terrain,
                          fortifications=fortifications, inside=inside, starts=starts,
                          initiative_dice=initiative_dice, auto_reactions=automatic)  # fmt: skip
+    if reveal_checks:
+        setup["reveal_checks"] = True
     names = {str(army.pk): army.name for army in armies.values()}
     kinds = {f"fort_{side}": kind for side, kind in fortifications.items()}
     battle = battle_start(

@@ -8,6 +8,11 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/battles/", views.battle_list, name="list"),
     path("campaigns/<int:campaign_id>/battles/new/", views.battle_create, name="create"),
     path("campaigns/<int:campaign_id>/battles/<int:battle_id>/", views.board, name="board"),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/live/",
+        views.board_events,
+        name="live",
+    ),
     path("campaigns/<int:campaign_id>/battles/<int:battle_id>/act/", views.act, name="act"),
     path("campaigns/<int:campaign_id>/battles/<int:battle_id>/undo/", views.undo, name="undo"),
     path(

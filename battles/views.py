@@ -1,22 +1,34 @@
 """Battle pages: the list, the set-up form, the board (polled), actions and undo."""
 
+from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import get_conditional_response
+from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import condition, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kingdoms.access import access_campaign
 from kingdoms.models import RuleSystem
 from warfare.models import Army
 
-from . import selectors, services
+from . import live, selectors, services
 from .forms import ActForm, ApplyResultsForm, BattleCreateForm, CorrectionForm
 from .models import Battle
 from .plugins import plugin_for
+from .visibility import viewpoint_of
 
 
 def _battle(request, campaign_id: int, battle_id: int):
@@ -64,6 +76,7 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     pcs_side=form.cleaned_data["pcs_side"] or None,
                     terrain=tuple(form.cleaned_data["terrain"]),
                     players_may_act=form.cleaned_data["players_may_act"],
+                    reveal_checks=form.cleaned_data["reveal_checks"],
                     fortifications=form.fortifications(),
                     inside=form.inside(),
                     starts=form.starts(),
@@ -79,31 +92,31 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "battles/battle_form.html", context)
 
 
-def _board_etag(request, campaign_id: int, battle_id: int) -> str | None:
-    """The board changes only when its seq does: an unchanged board costs a 304."""
-    if not request.user.is_authenticated:
-        return None
-    seq = Battle.objects.filter(campaign_id=campaign_id, pk=battle_id).values_list("seq", "status")
-    row = seq.first()
-    if row is None:
-        return None
-    return f"{row[0]}-{row[1]}-{get_language()}-{request.user.pk}"
-
-
 @login_required
-@condition(etag_func=_board_etag)
 def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """The board. The live poll asks `?since=<seq>`: an unchanged board answers 304 at the
-    cost of one query and no rendering, so open forms on the page are left alone."""
+    cost of one query and no rendering, so open forms on the page are left alone. Every
+    answer, the 304s included, comes after the access check: a non-member gets 404 and never
+    learns that the battle exists or its version (ETag)."""
     since = request.GET.get("since")
-    if since is not None and request.user.is_authenticated:
+    if since is not None:
         current = Battle.objects.filter(
             campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
         ).values_list("seq", flat=True)
         if since.isdigit() and current.first() == int(since):
             return HttpResponseNotModified()
     membership, battle = _battle(request, campaign_id, battle_id)
-    response = _board_response(request, membership, battle)
+    # The page carries the member's own buttons: one ETag per member and viewpoint, language
+    # and page or partial.
+    viewpoint = viewpoint_of(membership, battle)
+    etag = quote_etag(
+        f"{battle.seq}-{battle.status}-{get_language()}-{viewpoint.key}-{request.user.pk}"
+        f"-{'p' if request.htmx else 'f'}"
+    )
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = _board_response(request, membership, battle)
+    response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
 
@@ -228,3 +241,41 @@ def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
 
     success = _("The results are written to the armies and kingdoms.")
     return _board_write(request, membership, battle, write, success)
+
+
+def _live_access(user, campaign_id: int, battle_id: int) -> int:
+    """The battle's seq for a member (404 otherwise), with the database connection given back
+    at once: a stream lasts for hours and must not hold one."""
+    try:
+        membership = access_campaign(user, campaign_id)
+        seq = (
+            Battle.objects.filter(campaign=membership.campaign, pk=battle_id)
+            .values_list("seq", flat=True)
+            .first()
+        )
+    finally:
+        if not connection.in_atomic_block:  # (a test's transaction keeps its connection)
+            connection.close()
+    if seq is None:
+        raise Http404
+    return seq
+
+
+@login_required
+@require_GET
+async def board_events(request: HttpRequest, campaign_id: int, battle_id: int):
+    """The board's Server-Sent Events: `seq` at once, `changed` (with the new seq) after every
+    change made on any app process, `ping` now and then (`battles.live`). The board fetches
+    its partial on `changed`; without this stream it polls every 2 s."""
+    user = await request.auser()
+    seq = await sync_to_async(_live_access)(user, campaign_id, battle_id)
+    since = request.GET.get("since", "")
+    seq = int(since) if since.isdigit() else seq
+    if isinstance(request, ASGIRequest):
+        content = live.stream(battle_id, seq)
+    else:  # runserver and the test server: a generator reading the cache, thread by thread
+        content = live.sync_stream(battle_id, seq)
+    response = StreamingHttpResponse(content, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response

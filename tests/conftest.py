@@ -15,11 +15,28 @@ def _fresh_cache():
     if not settings.configured:  # the engine tests may run without Django
         yield
         return
-    from django.core.cache import cache
+    from tests.caches import clear_cache
 
-    cache.clear()
+    clear_cache()
     yield
-    cache.clear()
+    clear_cache()
+
+
+@pytest.fixture
+def redis_cache():
+    """The suite's cache when it is the real Redis (`make test` sets REDIS_URL; `.ci/run`
+    starts redis-server). Without it the test is skipped, except under CI."""
+    import os
+
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    cache = caches["default"]
+    if not isinstance(cache, RedisCache):
+        if os.environ.get("CI"):
+            pytest.fail("CI runs the tests on Redis: set REDIS_URL")
+        pytest.skip("REDIS_URL is not set: no Redis to test against")
+    return cache
 
 
 @pytest.fixture

@@ -87,3 +87,20 @@ def test_postgresql_uses_the_psycopg_pool_and_health_checks():
     assert database["OPTIONS"]["pool"]["max_size"] >= 1
     assert database["CONN_HEALTH_CHECKS"] is True
     assert database["CONN_MAX_AGE"] == 0
+
+
+def test_trusted_proxies_are_none_unless_the_environment_says_how_many():
+    """X-Forwarded-For counts only behind TRUSTED_PROXY_COUNT proxies (warfare.accounts);
+    DRF's throttles read the same number, not their trust-every-header default."""
+    assert (settings.TRUSTED_PROXY_COUNT, settings.REST_FRAMEWORK["NUM_PROXIES"]) == (0, 0)
+    result = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings as s; "
+        "print(s.TRUSTED_PROXY_COUNT, s.REST_FRAMEWORK['NUM_PROXIES'])",
+        DJANGO_SETTINGS_MODULE="warfare.settings.base",
+        DEBUG="true",
+        TRUSTED_PROXY_COUNT="2",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "2 2"

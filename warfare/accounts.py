@@ -34,10 +34,24 @@ class LoginView(_InvalidIs400, auth_views.LoginView):
 # --- Log-in throttling ----------------------------------------------------------------------
 
 
+def client_address(request: HttpRequest) -> str:
+    """The client's address as the trusted proxies saw it. Behind `TRUSTED_PROXY_COUNT` = n
+    reverse proxies, each appending the address it got the request from to X-Forwarded-For,
+    the n-th address from the right (what the outermost proxy saw; anything left of it is
+    the client's to write). With 0 (the default: no proxy trusted), or a header shorter than
+    the proxies would make it, REMOTE_ADDR: the header, which anybody can send, is ignored."""
+    count = settings.TRUSTED_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    addresses = [address.strip() for address in forwarded.split(",") if address.strip()]
+    if count > 0 and len(addresses) >= count:
+        return addresses[-count]
+    return request.META.get("REMOTE_ADDR", "")
+
+
 def _failures_key(request: HttpRequest) -> str:
     """One counter per client address and username (hashed: any text makes a valid key)."""
     username = str(request.POST.get("username", "")).strip()[:150].casefold()
-    address = request.META.get("REMOTE_ADDR", "")
+    address = client_address(request)
     digest = hashlib.sha256(f"{address}\n{username}".encode()).hexdigest()
     return f"login-failures:{digest}"
 
@@ -52,8 +66,9 @@ def _is_failed_login(response: HttpResponse) -> bool:
 
 def throttle_failed_logins(view):
     """Refuse log-ins with 429 after `LOGIN_FAILURE_LIMIT` failed ones for the same client
-    address and username in `LOGIN_FAILURE_WINDOW` seconds (counted from the first failure).
-    A successful log-in starts the count afresh. Wraps our login view and the admin's."""
+    address (`client_address`) and username in `LOGIN_FAILURE_WINDOW` seconds (counted from
+    the first failure). A successful log-in starts the count afresh. Wraps our login view and
+    the admin's."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:

@@ -8,7 +8,9 @@ from kingdoms.labels import SKILL_LABELS
 
 from . import labels
 from .engine.systems.pf2e.gear import GEAR, Weapon
-from .engine.systems.pf2e.tactics import TACTICS
+from .engine.systems.pf2e.tables import level_row
+from .engine.systems.pf2e.validation import counted_tactics, learnable_tactics, replaceable_tactics
+from .mapping import army_spec
 from .models import Army
 
 ACTIVITY_LABELS = {
@@ -25,6 +27,16 @@ ACTIVITY_LABELS = {
 
 def _skills(*keys: str) -> list[tuple[str, str]]:
     return [(key, SKILL_LABELS[key]) for key in keys]
+
+
+def _stand_in(field: forms.Field):
+    """A value a required field accepts, for the preview of a form not filled in yet."""
+    if isinstance(field, forms.ChoiceField):
+        values = [value for value, _label in field.choices if value not in (None, "")]
+        return values[0] if values else None
+    if isinstance(field, forms.IntegerField):
+        return field.min_value if field.min_value is not None else 0
+    return "?"
 
 
 class ActivityForm(forms.Form):
@@ -58,6 +70,22 @@ class ActivityForm(forms.Form):
 
     def options(self) -> dict:
         return {}
+
+    def preview_kwargs(self) -> dict | None:
+        """`service_kwargs` for the check shown before the activity is taken: the choices made
+        so far (this form's data, if any), the fields still empty at a stand-in value (the
+        first choice, the smallest number, "?" for a hex); None if even so they do not fit."""
+        data = {}
+        for name, field in self.fields.items():
+            value = self.data.get(name) if self.is_bound else None
+            if value in (None, ""):
+                value = self.initial.get(name, field.initial)
+            if value in (None, "") and field.required:
+                value = _stand_in(field)
+            if value is not None and value is not False:
+                data[name] = value
+        preview = type(self)(data, army=self.army)
+        return preview.service_kwargs() if preview.is_valid() else None
 
     def service_kwargs(self) -> dict:
         """What `services.army_activity` needs from a valid form."""
@@ -262,12 +290,23 @@ class TrainForm(ActivityForm):
 
     def __init__(self, *args, army: Army, **kwargs):
         super().__init__(*args, army=army, **kwargs)
+        spec = army_spec(army)
         self.fields["tactic"].choices = [
-            (key, labels.tactic_name(key)) for key, t in TACTICS.items() if not t.unique
+            (tactic.key, labels.tactic_name(tactic.key)) for tactic in learnable_tactics(spec)
         ]
-        self.fields["replace"].choices = [("", "—")] + [
-            (key, labels.tactic_name(key)) for key in dict.fromkeys(army.tactics)
-        ]
+        if not self.fields["tactic"].choices:
+            self.fields["tactic"].help_text = _("This army has no tactic left to learn now.")
+        if counted_tactics(spec) < level_row(spec.level).max_tactics:
+            del self.fields["replace"]  # a free slot: nothing is replaced (§4.8)
+        else:
+            replace = self.fields["replace"]
+            replace.required = True
+            replace.choices = [(key, labels.tactic_name(key)) for key in replaceable_tactics(spec)]
+            if not replace.choices:
+                replace.help_text = _(
+                    "The army knows its most tactics and must keep each of them (unique or "
+                    "mandatory): it can learn more when its level rises."
+                )
 
     def options(self) -> dict:
         options = {"tactic": self.cleaned_data["tactic"]}

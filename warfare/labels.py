@@ -1,19 +1,20 @@
 """Display names for engine keys, in the page's language (Russian per the §12 glossary).
 
 The engine speaks in keys and term codes (`tactic.hold_the_line`, `condition.weary`); this
-module is where they become words. Rule data carries its own English and Russian names;
-UI words go through gettext.
+module is where they become words. The rules data keeps its English texts (names, effects);
+they are translated like every other text, by gettext, each with its context below:
+`pf2e_texts()` lists them, `python manage.py pf2e_texts` (run by `make messages`) writes
+`warfare/pf2e_texts.py`, the markers that put them in the catalogue.
 """
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from kingdoms.labels import SKILL_LABELS
-from warfare.engine.systems.pf2e import texts_ru
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
 from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
-from warfare.engine.systems.pf2e.tactics import TACTICS
+from warfare.engine.systems.pf2e.tactics import TACTICS, WAR_ACTION_NAMES
 
 STAT_LABELS = {
     "scouting": _("Scouting"),
@@ -52,47 +53,66 @@ TERM_LABELS = {
 }
 
 
-def _ru() -> bool:
-    return (get_language() or "en").startswith("ru")
+TACTIC, TACTIC_EFFECT = "pf2e tactic", "pf2e tactic effect"
+CONDITION, CONDITION_EFFECT = "pf2e condition", "pf2e condition effect"
+GEAR_NAME, GEAR_EFFECT, GEAR_TIER = "pf2e gear", "pf2e gear effect", "pf2e gear tier"
+SPECIALIZED, WAR_ACTION = "pf2e specialized army", "pf2e war action"
+
+
+def pf2e_texts() -> list[tuple[str, str]]:
+    """(context, English text) of every text, in the data's order, each once."""
+    pairs: list[tuple[str, str]] = []
+    for tactic in TACTICS.values():
+        pairs += [(TACTIC, tactic.name_en), (TACTIC_EFFECT, tactic.effect)]
+    for condition in CONDITIONS.values():
+        pairs += [(CONDITION, condition.name_en), (CONDITION_EFFECT, condition.effect)]
+    for gear in GEAR.values():
+        pairs += [(GEAR_NAME, gear.name_en), (GEAR_EFFECT, gear.effect)]
+        pairs += [(GEAR_TIER, tier.name_en) for tier in gear.tiers]
+    pairs += [(SPECIALIZED, army.name_en) for army in SPECIALIZED_ARMIES.values()]
+    pairs += [(WAR_ACTION, name) for name in WAR_ACTION_NAMES.values()]
+    return list(dict.fromkeys(pair for pair in pairs if pair[1]))
+
+
+def _translated(context: str, text: str) -> str:
+    return pgettext(context, text) if text else ""  # gettext("") is the catalogue's header
 
 
 def tactic_name(key: str) -> str:
-    tactic = TACTICS[key]
-    if _ru():
-        return texts_ru.TACTIC_NAMES_RU.get(key) or tactic.name_ru or tactic.name_en
-    return tactic.name_en
+    return _translated(TACTIC, TACTICS[key].name_en)
 
 
 def tactic_effect(key: str) -> str:
-    return texts_ru.TACTIC_EFFECTS_RU.get(key, "") if _ru() else TACTICS[key].effect
+    return _translated(TACTIC_EFFECT, TACTICS[key].effect)
 
 
 def condition_name(key: str) -> str:
-    condition = CONDITIONS[key]
-    return condition.name_ru if _ru() and condition.name_ru else condition.name_en
+    return _translated(CONDITION, CONDITIONS[key].name_en)
 
 
 def condition_effect(key: str) -> str:
-    return texts_ru.CONDITION_EFFECTS_RU.get(key, "") if _ru() else CONDITIONS[key].effect
+    return _translated(CONDITION_EFFECT, CONDITIONS[key].effect)
 
 
 def gear_name(key: str) -> str:
-    gear = GEAR[key]
-    if _ru():
-        return texts_ru.GEAR_NAMES_RU.get(key) or gear.name_ru or gear.name_en
-    return gear.name_en
+    return _translated(GEAR_NAME, GEAR[key].name_en)
+
+
+def gear_effect(key: str) -> str:
+    return _translated(GEAR_EFFECT, GEAR[key].effect)
+
+
+def gear_tier_name(key: str, tier: int) -> str:
+    return _translated(GEAR_TIER, GEAR[key].tier(tier).name_en)
 
 
 def specialized_name(key: str) -> str:
-    army = SPECIALIZED_ARMIES[key]
-    if _ru():
-        return texts_ru.SPECIALIZED_NAMES_RU.get(key) or army.name_ru or army.name_en
-    return army.name_en
+    return _translated(SPECIALIZED, SPECIALIZED_ARMIES[key].name_en)
 
 
 def war_action_name(key: str) -> str:
-    names = texts_ru.WAR_ACTION_NAMES_RU if _ru() else texts_ru.WAR_ACTION_NAMES_EN
-    return names.get(key, key)
+    name = WAR_ACTION_NAMES.get(key)
+    return _translated(WAR_ACTION, name) if name else key
 
 
 def term_label(code: str) -> str:

@@ -10,8 +10,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from kingdoms.models import Faction
+from warfare import labels
 from warfare.engine.systems.pf2e.gear import MAX_POTION_DOSES
 from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
 from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
@@ -37,7 +39,8 @@ class Garrison(models.TextChoices):
 
 
 SPECIALIZED_CHOICES = [("", _("(basic army)"))] + [
-    (key, army.name_en) for key, army in sorted(SPECIALIZED_ARMIES.items())
+    (key, pgettext_lazy(labels.SPECIALIZED, army.name_en))
+    for key, army in sorted(SPECIALIZED_ARMIES.items())
 ]
 
 
@@ -154,6 +157,12 @@ class RecruitmentStep(models.TextChoices):
     FAILED = "failed", _("Not recruited")
 
 
+class RecruitmentQuerySet(models.QuerySet):
+    def open(self):
+        """Recruitments not finished yet (neither recruited nor failed)."""
+        return self.exclude(step__in=[RecruitmentStep.DONE, RecruitmentStep.FAILED])
+
+
 class Recruitment(models.Model):
     """A recruitment wizard in progress (§3.1). The army exists only once it is finished.
 
@@ -179,6 +188,8 @@ class Recruitment(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = RecruitmentQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

@@ -162,6 +162,32 @@ def check_view(check: dict | None) -> dict | None:
     }
 
 
+def activity_preview(*, army: Army, form) -> dict:
+    """What taking the activity as the form stands would check, before it is taken (§4): the
+    skill, modifier and DC with their working, the RP it costs, or why it cannot be taken."""
+    from .messages import problem_messages
+    from .services import activity_plan
+
+    kwargs = form.preview_kwargs()
+    if kwargs is None:
+        return {"incomplete": True}
+    plan, _recipient = activity_plan(army, army.faction.kingdom, kwargs["activity"],
+                                     kwargs["skill"], kwargs["options"])  # fmt: skip
+    if isinstance(plan, list):
+        return {"problems": problem_messages(plan)}
+    check = None
+    if plan.needs_check:
+        check = {
+            "skill": SKILL_LABELS.get(plan.skill, plan.skill),
+            "modifier": plan.modifier.value,
+            "modifier_working": working(plan.modifier),
+            "dc": plan.dc.value,
+            "dc_working": working(plan.dc),
+        }
+    return {"check": check, "cost_rp": plan.cost_rp, "rp": army.faction.kingdom.resource_points,
+            "second": plan.second_activity}  # fmt: skip
+
+
 def activity_outcome_view(outcome) -> dict:
     data = outcome.to_dict()
     return {
@@ -171,8 +197,35 @@ def activity_outcome_view(outcome) -> dict:
     }
 
 
+def _recruit_plan(kingdom, *, army_type: str = "", specialized: str = "") -> dict | None:
+    """The Recruit Army check for one army (§4.1) as the wizard shows it: skill, modifier and
+    DC with their working (the check a critical failure blocks is shown all the same)."""
+    from dataclasses import replace
+
+    from .engine.systems.pf2e.activities.plan import plan_activity
+    from .mapping import kingdom_state
+
+    options: dict = {"hex": "-", "deferred": True}
+    if specialized:
+        options["specialized"] = specialized
+    else:
+        options["army_type"] = army_type
+    state = replace(kingdom_state(kingdom), recruit_blocked_until_turn=None)
+    plan = plan_activity("recruit_army", None, state, options=options)
+    if isinstance(plan, list):
+        return None
+    return {
+        "skill": SKILL_LABELS.get(plan.skill, plan.skill),
+        "modifier": plan.modifier.value,
+        "modifier_working": working(plan.modifier),
+        "dc": plan.dc.value,
+        "dc_working": working(plan.dc),
+    }
+
+
 def recruit_choices(*, faction: Faction) -> list[dict]:
-    """Step 1 (§3.1): every basic type and specialized army, with why it cannot be chosen."""
+    """Step 1 (§3.1): every basic type and specialized army, with why it cannot be chosen, and
+    before any roll its level, the Recruit Army check (§4.1) and its Consumption."""
     from .engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
     from .engine.systems.pf2e.tables import ArmyType as EngineType
     from .engine.systems.pf2e.validation import validate_army
@@ -180,11 +233,19 @@ def recruit_choices(*, faction: Faction) -> list[dict]:
     from .models import ArmyType
     from .services import DEFERRED_PROBLEMS
 
-    level = faction.kingdom.level
+    kingdom = faction.kingdom
+    level = kingdom.level
     taken = set(
         Army.objects.active().filter(faction=faction).exclude(specialized="")
         .values_list("specialized", flat=True)
     )  # fmt: skip
+
+    def numbers(spec, **army) -> dict:
+        block = stat_block(spec)
+        consumption = block.consumption.value if block.consumption is not None else None
+        return {"level": spec.level, "consumption": consumption,
+                "check": _recruit_plan(kingdom, **army)}  # fmt: skip
+
     choices = []
     for value, label in ArmyType.choices:
         spec = new_basic_spec(EngineType(value), level)
@@ -193,7 +254,8 @@ def recruit_choices(*, faction: Faction) -> list[dict]:
             if p.code not in DEFERRED_PROBLEMS
         ]  # fmt: skip
         choices.append({"field": "army_type", "value": value, "label": label,
-                        "reasons": problem_messages(problems), "specialized": False})  # fmt: skip
+                        "reasons": problem_messages(problems), "specialized": False,
+                        **numbers(spec, army_type=value)})  # fmt: skip
     for key, army in SPECIALIZED_ARMIES.items():
         if not army.recruitable:
             continue
@@ -205,17 +267,58 @@ def recruit_choices(*, faction: Faction) -> list[dict]:
             problems = [p for p in problems if p.code != "army.level_below_minimum"]
         choices.append({"field": "specialized", "value": key,
                         "label": labels.specialized_name(key),
-                        "reasons": problem_messages(problems), "specialized": True})  # fmt: skip
+                        "reasons": problem_messages(problems), "specialized": True,
+                        **numbers(spec, specialized=key)})  # fmt: skip
     return choices
 
 
-def recruitment_view(recruitment) -> dict:
-    """What each wizard step shows: the check to come or made, the stat block, tactics…"""
-    from .engine.systems.pf2e.activities.plan import plan_activity
+def recruitment_label(recruitment) -> str:
+    if recruitment.specialized:
+        return str(labels.specialized_name(recruitment.specialized))
+    return str(recruitment.get_army_type_display())
+
+
+def open_recruitments(*, faction: Faction) -> list:
+    """The faction's recruitments in progress, each with what it is and where it stands."""
+    from .models import Recruitment
+
+    rows = list(Recruitment.objects.open().filter(faction=faction).order_by("created_at"))
+    for recruitment in rows:
+        recruitment.faction = faction
+        recruitment.label = recruitment_label(recruitment)
+        check = recruitment.check_result or {}
+        recruitment.degree_label = DEGREE_LABELS.get(check.get("degree"), "")
+    return rows
+
+
+def recruit_start_view(*, faction: Faction) -> dict:
+    """Step 1 of the wizard: the choices, what is in progress, and what stops a recruitment
+    before any roll: a critical failure this turn (§4.1), a rolled recruitment still open,
+    no settlement with a hex to place a basic army in (§3.1 step 5)."""
+    from .messages import problem_messages
+    from .services import recruit_blocked_problems
+
+    in_progress = open_recruitments(faction=faction)
+    rolled = [r for r in in_progress if r.step != "roll"]
+    blocked = problem_messages(recruit_blocked_problems(faction.kingdom))
+    if rolled and not blocked:
+        blocked = [str(_("Finish the recruitment in progress before starting another."))]
+    return {
+        "choices": recruit_choices(faction=faction),
+        "in_progress": in_progress,
+        "blocked": blocked,
+        "no_settlement_hex": not faction.settlements.exclude(hex="").exists(),
+    }
+
+
+def recruitment_view(recruitment, *, ticked: list[str] | None = None) -> dict:
+    """What each wizard step shows: the check to come or made, the stat block, tactics…
+
+    `ticked`: the starting tactics just posted and refused, shown ticked again."""
     from .engine.systems.pf2e.tactics import TACTICS
     from .engine.systems.pf2e.validation import learnable_tactics
-    from .mapping import kingdom_state
-    from .services import recruit_spec
+    from .messages import problem_messages
+    from .services import recruit_blocked_problems, recruit_spec
 
     faction = recruitment.faction
     kingdom = faction.kingdom
@@ -227,33 +330,20 @@ def recruitment_view(recruitment) -> dict:
         "stats": block,
         "rows": stat_rows(block),
         "check": check_view(recruitment.check_result),
-        "army_label": (
-            labels.specialized_name(recruitment.specialized)
-            if recruitment.specialized
-            else recruitment.get_army_type_display()
-        ),
+        "army_label": recruitment_label(recruitment),
     }
     if recruitment.step == "roll":
-        options = {"hex": "-", "deferred": True}
-        if recruitment.specialized:
-            options["specialized"] = recruitment.specialized
-        else:
-            options["army_type"] = recruitment.army_type
-        plan = plan_activity("recruit_army", None, kingdom_state(kingdom), options=options)
-        if not isinstance(plan, list):
-            view["plan"] = {
-                "skill": SKILL_LABELS.get(plan.skill, plan.skill),
-                "modifier": plan.modifier.value,
-                "modifier_working": working(plan.modifier),
-                "dc": plan.dc.value,
-                "dc_working": working(plan.dc),
-            }
+        view["plan"] = _recruit_plan(
+            kingdom, army_type=recruitment.army_type, specialized=recruitment.specialized
+        )
+        view["blocked"] = problem_messages(recruit_blocked_problems(kingdom))
     if not recruitment.specialized:
         base = new_basic_spec(spec.type, kingdom.level)
         mandatory = set(base.tactics)
+        chosen = set(spec.tactics if ticked is None else ticked)
         view["tactic_options"] = [
             {"key": key, "name": labels.tactic_name(key), "effect": labels.tactic_effect(key),
-             "mandatory": key in mandatory, "chosen": key in spec.tactics}
+             "mandatory": key in mandatory, "chosen": key in chosen}
             for key in [*base.tactics, *(t.key for t in learnable_tactics(base))]
             if key in TACTICS
         ]  # fmt: skip

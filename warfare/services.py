@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from battles.holds import holding_battles, refuse_change
 from kingdoms.access import access_campaign
@@ -250,34 +251,14 @@ def army_activity(
     """
     _membership, army = access_army(user, campaign_id, army_id, command=True)
     kingdom = _lock_kingdom(army.faction)
-    options = dict(options or {})
-    wanted = {army.pk}
-    if options.get("transfer_to"):
-        wanted.add(options["transfer_to"])
-    if activity == "offensive_gambit":
-        wanted |= set(
-            Army.objects.active()
-            .filter(faction__campaign_id=army.faction.campaign_id, hex=army.hex)
-            .values_list("pk", flat=True)
-        )
-    locked = _lock_armies(wanted)
+    locked = _activity_armies(army, activity, options, lock=True)
     army = locked[army.pk]
     if army.version != version:
         raise StaleEdit(army)
-    transfer_to = None
-    if options.get("transfer_to"):
-        transfer_to = locked.get(options["transfer_to"])
-        if transfer_to is None or not transfer_to.is_active:
-            raise Http404
-        if transfer_to.faction_id != army.faction_id:
-            raise Http404
-        options["transfer_to"] = army_state(transfer_to)
+    plan, transfer_to = activity_plan(army, kingdom, activity, skill, options, armies=locked)
+    options = options or {}
     shaken = locked.get(options.get("target")) if options.get("seek_advantage") else None
     refuse_change(campaign_id, [a for a in (army, transfer_to, shaken) if a is not None])
-    if activity == "offensive_gambit":
-        options.update(_gambit_options(army, options, locked))
-    plan = plan_activity(activity, army_state(army), kingdom_state(kingdom), skill=skill,
-                         options=options)  # fmt: skip
     if isinstance(plan, list):
         _refuse(plan)
     seed, dice = _new_dice()
@@ -312,20 +293,63 @@ def army_activity(
     return outcome
 
 
-def _in_hex(army: Army, locked: dict[int, Army]) -> list[Army]:
-    """The active armies of the campaign in the army's hex, among the locked ones."""
+def _activity_armies(army: Army, activity: str, options, *, lock: bool) -> dict[int, Army]:
+    """{pk: army} of the armies an activity reads or changes: the army, the one its gear goes
+    to, the armies in its hex for an Offensive Gambit; `lock` locks them (primary-key order,
+    kingdoms.transactions), else (a preview) they are only read."""
+    options = options or {}
+    wanted = {army.pk}
+    if options.get("transfer_to"):
+        wanted.add(options["transfer_to"])
+    if activity == "offensive_gambit":
+        wanted |= set(
+            Army.objects.active()
+            .filter(faction__campaign_id=army.faction.campaign_id, hex=army.hex)
+            .values_list("pk", flat=True)
+        )
+    if lock:
+        return _lock_armies(wanted)
+    rows = Army.objects.select_related("faction__kingdom", "faction__campaign")
+    return {**{other.pk: other for other in rows.filter(pk__in=wanted)}, army.pk: army}
+
+
+def activity_plan(army: Army, kingdom: Kingdom, activity: str, skill, options, *, armies=None):
+    """(the engine's plan or its problems, the army the gear goes to): the options completed
+    from the database (the recipient's state, the armies in the hex for a gambit). `armies`:
+    those `_activity_armies` locked (taking the activity); without them, a preview reads
+    them only."""
+    options = dict(options or {})
+    if armies is None:
+        armies = _activity_armies(army, activity, options, lock=False)
+    transfer_to = None
+    if options.get("transfer_to"):
+        transfer_to = armies.get(options["transfer_to"])
+        if transfer_to is None or not transfer_to.is_active:
+            raise Http404
+        if transfer_to.faction_id != army.faction_id:
+            raise Http404
+        options["transfer_to"] = army_state(transfer_to)
+    if activity == "offensive_gambit":
+        options.update(_gambit_options(army, options, armies))
+    plan = plan_activity(activity, army_state(army), kingdom_state(kingdom), skill=skill,
+                         options=options)  # fmt: skip
+    return plan, transfer_to
+
+
+def _in_hex(army: Army, armies: dict[int, Army]) -> list[Army]:
+    """The active armies of the campaign in the army's hex, among `armies`."""
     return [
         other
-        for other in locked.values()
+        for other in armies.values()
         if other.is_active
         and other.hex == army.hex
         and other.faction.campaign_id == army.faction.campaign_id
     ]
 
 
-def _gambit_options(army: Army, options: dict[str, Any], locked: dict[int, Army]) -> dict:
+def _gambit_options(army: Army, options: dict[str, Any], armies: dict[int, Army]) -> dict:
     """Offensive Gambit: armies in the same hex, and the Scouting DC to beat (§4.5)."""
-    in_hex = _in_hex(army, locked)
+    in_hex = _in_hex(army, armies)
     enemies = [other for other in in_hex if other.faction_id != army.faction_id]
     target = next((e for e in enemies if str(e.pk) == str(options.get("target"))), None)
     result: dict[str, Any] = {
@@ -403,19 +427,44 @@ def _faction_specialized(faction: Faction) -> tuple[str, ...]:
     return tuple(armies.values_list("specialized", flat=True))
 
 
+def recruit_blocked_problems(kingdom: Kingdom) -> list[Problem]:
+    """§4.1: after a critical failure, no Recruit Army until the next Kingdom turn."""
+    until = kingdom.recruit_blocked_until_turn
+    if until is not None and kingdom.turn < until:
+        return [Problem("recruit.blocked", {"until_turn": until})]
+    return []
+
+
+class RecruitmentInProgress(Exception):
+    """The faction has a rolled recruitment not yet finished: it is resumed, not re-rolled."""
+
+    def __init__(self, recruitment: Recruitment):
+        super().__init__("recruitment in progress")
+        self.recruitment = recruitment
+
+
 @write_transaction
 def recruitment_start(
     *, user, campaign_id: int, faction_id: int, army_type: str = "", specialized: str = ""
 ) -> Recruitment:
+    """Step 1 (§3.1): choose the army. One recruitment is open per faction at a time: while
+    one whose Recruit Army check was rolled is unfinished, RecruitmentInProgress names it (a
+    second start must not roll again); one not yet rolled takes the new choice. Refused while
+    a critical failure blocks Recruit Army (§4.1)."""
     membership = access_campaign(user, campaign_id)
-    faction = get_object_or_404(
-        Faction.objects.select_related("kingdom"), campaign=membership.campaign, pk=faction_id
-    )
+    faction = get_object_or_404(Faction, campaign=membership.campaign, pk=faction_id)
     if not (membership.is_gm or membership.faction_id == faction.pk):
         raise PermissionDenied
-    recruitment = Recruitment(
-        faction=faction, started_by=user, army_type=army_type, specialized=specialized
-    )
+    faction.kingdom = _lock_kingdom(faction)
+    _refuse(recruit_blocked_problems(faction.kingdom))
+    recruitment = None
+    for open_one in Recruitment.objects.open().filter(faction=faction).select_for_update():
+        if open_one.step != RecruitmentStep.ROLL:
+            raise RecruitmentInProgress(open_one)
+        recruitment = open_one
+    if recruitment is None:
+        recruitment = Recruitment(faction=faction, started_by=user)
+    recruitment.army_type, recruitment.specialized = army_type, specialized
     if specialized:
         recruitment.army_type = SPECIALIZED_ARMIES[specialized].type.value
     spec = recruit_spec(recruitment, level=faction.kingdom.level)
@@ -447,6 +496,8 @@ def recruitment_roll(
     if recruitment.step != RecruitmentStep.ROLL:
         return recruitment
     kingdom = recruitment.faction.kingdom
+    if not recruitment.specialized and not _settlement_hexes(recruitment.faction):
+        raise ValidationError(NO_SETTLEMENT_HEX, code="no_settlement_hex")
     options: dict[str, Any] = {"hex": "-", "deferred": True}
     if recruitment.specialized:
         options["specialized"] = recruitment.specialized
@@ -484,6 +535,16 @@ def recruitment_roll(
     return recruitment
 
 
+NO_SETTLEMENT_HEX = gettext_lazy(
+    "A new basic army starts in a hex with one of your settlements, and none has a hex yet: "
+    "add a settlement (or its hex) first."
+)
+
+
+def _settlement_hexes(faction: Faction) -> set[str]:
+    return set(faction.settlements.exclude(hex="").values_list("hex", flat=True))
+
+
 def _require_step(recruitment: Recruitment, *steps: str) -> None:
     if recruitment.step not in steps:
         raise ValidationError(_("This recruitment is past that step."), code="wrong_step")
@@ -511,7 +572,7 @@ def recruitment_place(*, user, campaign_id: int, recruitment_id: int, hex: str) 
     """Step 5: a basic army starts in one of the kingdom's settlement hexes."""
     recruitment = _access_recruitment(user, campaign_id, recruitment_id)
     _require_step(recruitment, RecruitmentStep.PLACE, RecruitmentStep.NAME)
-    hexes = set(recruitment.faction.settlements.exclude(hex="").values_list("hex", flat=True))
+    hexes = _settlement_hexes(recruitment.faction)
     if not hex or (not recruitment.specialized and hex not in hexes):
         raise ValidationError(
             _("A new basic army starts in a hex with one of your settlements."), code="bad_hex"

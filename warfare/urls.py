@@ -4,9 +4,10 @@ from django.urls import include, path
 
 from kingdoms import views as kingdom_views
 
-from . import accounts
+from . import accounts, health
 
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
     path("", kingdom_views.home, name="home"),
     path("", include("kingdoms.urls")),
     path("", include("warfare.army_urls")),

@@ -49,6 +49,7 @@ def _army_list_page(request, membership, faction, *, status: int = 200) -> HttpR
     if full:
         context.update(selectors.army_lines(faction=faction))
         context["log"] = selectors.faction_log(faction=faction)
+        context["in_progress"] = selectors.open_recruitments(faction=faction)
         if membership.is_gm:
             context["turn_form"] = KingdomTurnForm(
                 initial={"expected_turn": faction.kingdom.turn, "pay_with": "food"}
@@ -180,7 +181,13 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
     it is now; a disbanded or destroyed army takes no activities (none are offered)."""
     membership, army = access_army(request.user, campaign_id, army_id, command=True)
     activity = request.POST.get("activity") or request.GET.get("activity") or "deploy_army"
-    form = _activity_form(activity, army, request.POST if request.method == "POST" else None)
+    previewing = request.method == "GET" and request.GET.get("preview")
+    data = request.POST if request.method == "POST" else request.GET if previewing else None
+    form = _activity_form(activity, army, data)
+    if previewing and request.htmx:
+        context = {"army": army, "campaign": membership.campaign, "activity": activity,
+                   "preview": selectors.activity_preview(army=army, form=form)}  # fmt: skip
+        return render(request, "warfare/activity.html#activity-preview", context)
     context = {
         "campaign": membership.campaign,
         "membership": membership,
@@ -222,6 +229,7 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
                 army.refresh_from_db()
                 context["form"] = _activity_form(activity, army)
                 partial, status = "#activity-result", 200
+    context["preview"] = selectors.activity_preview(army=army, form=context["form"])
     if request.htmx:
         template += partial
     return render(request, template, context, status=status)
@@ -244,10 +252,12 @@ def recruit_start(request: HttpRequest, campaign_id: int, faction_id: int) -> Ht
     _require_pf2e(membership.campaign)
     if not (membership.is_gm or membership.faction_id == faction.pk):
         raise PermissionDenied
+    faction.campaign = membership.campaign
     context = {
         "campaign": membership.campaign,
+        "membership": membership,
         "faction": faction,
-        "choices": selectors.recruit_choices(faction=faction),
+        **selectors.recruit_start_view(faction=faction),
         "errors": [],
     }
     if request.method == "POST":
@@ -261,6 +271,12 @@ def recruit_start(request: HttpRequest, campaign_id: int, faction_id: int) -> Ht
             recruitment = services.recruitment_start(
                 user=request.user, campaign_id=campaign_id, faction_id=faction_id, **{field: value}
             )
+        except services.RecruitmentInProgress as open_one:
+            messages.info(
+                request,
+                _("A recruitment is in progress: finish it before starting another."),
+            )
+            return redirect(open_one.recruitment)
         except ValidationError as error:
             context["errors"] = error.messages
             return render(request, "warfare/recruit_start.html", context, status=400)
@@ -285,6 +301,7 @@ def recruit_step(request: HttpRequest, campaign_id: int, recruitment_id: int) ->
         raise Http404
     errors: list[str] = []
     status = 200
+    ticked = None
     if request.method == "POST":
         action = request.POST.get("action", "")
         kwargs = {
@@ -317,17 +334,22 @@ def recruit_step(request: HttpRequest, campaign_id: int, recruitment_id: int) ->
                 raise ValidationError(_("Unknown step."))
         except ValidationError as error:
             errors, status = error.messages, 400
+            if action == "tactics":
+                ticked = request.POST.getlist("tactics")  # shown ticked again
         else:
             if not request.htmx:
                 return redirect(recruitment)
         recruitment.refresh_from_db()
-    view = selectors.recruitment_view(recruitment)
+    view = selectors.recruitment_view(recruitment, ticked=ticked)
     shown = request.GET.get("step") if request.method == "GET" else None
+    if ticked is not None:
+        shown = "tactics"
     if shown not in {"tactics", "place"} or recruitment.step not in {"place", "name"}:
         shown = recruitment.step
     context = {
         "campaign": membership.campaign,
         "faction": recruitment.faction,
+        "is_gm": membership.is_gm,
         "shown": shown,
         "errors": errors,
         **view,

@@ -2,21 +2,28 @@
 the legal moves and targets of the selected piece, units and solos per side, VP, initiative
 and the log; who commands which actor; the JSON state; the results written back.
 
-Visibility: the GM sees everything; a side sees its own stands' and solos' HP; of the other
-side it sees positions, casualty, broken and hidden markers, never HP or Stealth totals.
+Visibility (`Dnd5eView`, the battle's one viewpoint filter): the GM sees everything; a side
+sees its own stands' and solos' stat blocks and HP; of the other side it sees what the board
+shows — names, positions, configuration, casualty, broken and hidden markers, conditions —
+never its creatures' stat blocks (AC, HP, attacks), HP, Stealth totals, the bonuses of its
+rolls or the AC and DC the viewer's pieces roll against before they roll. This holds for the
+page, the JSON state, the log and the report alike.
 """
 
 import json
+from dataclasses import replace
+from functools import cached_property
 
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from battles.models import Battle, BattleStatus
 from battles.services import apply_begin, apply_lock
-from battles.visibility import live_events
+from battles.visibility import BYSTANDER, BattleView, Viewpoint, viewpoint_of
 from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
 from warfare.dnd5e import models
+from warfare.dnd5e.labels import attack_name
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.dnd5e.battle import board as engine_board
 from warfare.engine.systems.dnd5e.battle import legal_actions
@@ -31,7 +38,9 @@ from .texts import (
     CONFIGURATION_LABELS,
     HIDDEN_PARAMS,
     RESULT_LABELS,
+    ROLLS,
     SIEGE_ACTIONS,
+    TARGET_NUMBERS,
     event_line,
 )
 
@@ -93,14 +102,118 @@ def actor_factions(battle: Battle) -> dict[str, int | None]:
     return result
 
 
-def viewer_sides(membership: Membership, battle: Battle) -> frozenset[str]:
-    """The sides whose numbers the member sees: all for the GM, else their faction's."""
-    return frozenset(
+def viewpoint(membership: Membership, battle: Battle) -> Viewpoint:
+    """A player (the GM's is `battles.visibility.GM`) sees the sides of their faction's
+    armies."""
+    sides = frozenset(
         side["key"]
         for side in battle.setup["sides"]
-        if membership.is_gm
-        or (membership.faction_id is not None and side.get("faction") == membership.faction_id)
+        if membership.faction_id is not None and side.get("faction") == membership.faction_id
     )
+    return Viewpoint(sides=sides) if sides else BYSTANDER
+
+
+#: The checks whose AC or DC is the enemy's (the target's AC, the enemies' passive
+#: Perception): a player reads only the bonus before rolling.
+ENEMY_DC_STATS = ("attack", "spell_attack", "stealth")
+#: Of an enemy stand or solo, the numbers the JSON state leaves out (None).
+HIDDEN_STAND = ("creature", "hp", "max_hp", "stealth")
+HIDDEN_SOLO = (*HIDDEN_STAND, "death_successes", "death_failures")
+
+
+class Dnd5eView(BattleView):
+    """A D&D 5e battle as a viewpoint may see it (see the module docstring)."""
+
+    @cached_property
+    def engine_state(self):
+        return _state(self.battle)
+
+    @property
+    def sides(self) -> frozenset[str]:
+        """The sides whose numbers the viewpoint sees."""
+        if self.gm:
+            return frozenset(side["key"] for side in self.battle.setup["sides"])
+        return self.viewpoint.sides
+
+    def side_factions(self):
+        return {side["key"]: [side.get("faction")] for side in self.battle.setup["sides"]}
+
+    def _names(self) -> dict[str, str]:
+        names = names_of(self.battle)
+        for key, label in self.side_names.items():
+            names[f"side:{key}"] = label
+        return names
+
+    def sees(self, key) -> bool:
+        if self.gm:
+            return True
+        try:
+            return isinstance(key, str) and self.engine_state.side_of(key) in self.sides
+        except (KeyError, StopIteration):
+            return False
+
+    def event(self, code: str, params: dict) -> tuple[dict, str]:
+        shown = dict(params)
+        rule = HIDDEN_PARAMS.get(code)
+        if rule is not None and not self.sees(params.get(rule[0])):
+            shown = {k: v for k, v in shown.items() if k not in rule[1]}
+        roll = ROLLS.get(code)
+        if roll is not None and not self.sees(params.get(roll[0])):
+            shown = {k: v for k, v in shown.items() if k not in roll[1]}
+            if roll[2] is not None and not self.sees(params.get(roll[2])):
+                shown = {k: v for k, v in shown.items() if k not in TARGET_NUMBERS}
+        return shown, event_line(code, shown, self.names, self.sees)
+
+    def preview(self, check) -> str:
+        """A check an option rolls, as the viewpoint may read it before clicking."""
+        if not self.gm and check.stat in ENEMY_DC_STATS:
+            return _preview_text([replace(check, dc=None)])
+        return _preview_text([check])
+
+    def state(self) -> dict:
+        data = self.engine_state.to_dict()
+        data.pop("opening", None)
+        if self.gm:
+            return data
+        sees = self.sees
+        own = {piece["creature"] for piece in data["stands"] + data["solos"] if sees(piece["key"])}
+        data["creatures"] = {k: v for k, v in data["creatures"].items() if k in own}
+        for stand in data["stands"]:
+            if not sees(stand["key"]):
+                stand.update(dict.fromkeys(HIDDEN_STAND))
+        for solo in data["solos"]:
+            if not sees(solo["key"]):
+                solo.update(dict.fromkeys(HIDDEN_SOLO), spells_used={})
+        for engine in data["engines"]:
+            if engine["side"] not in self.sides:
+                engine.update(hp=None)
+        data["initiative"] = {  # the order is public, an enemy's total is its modifier's
+            key: total for key, total in data["initiative"].items() if sees(key)
+        }
+        data["spell_uses"] = {
+            key: uses for key, uses in data["spell_uses"].items() if sees(key.split(":")[0])
+        }
+        return data
+
+    def outcome(self) -> dict | None:
+        outcome = self.battle.outcome
+        if not outcome or self.gm:
+            return outcome
+        details = outcome.get("details") or {}
+        own = {
+            entry["key"]
+            for side in self.battle.setup["sides"]
+            if side["key"] in self.sides
+            for entry in (side.get("units") or []) + (side.get("solos") or [])
+        }
+        return {
+            **outcome,
+            "details": {
+                **{k: v for k, v in details.items() if k not in ("units", "solos")},
+                "units": {k: v for k, v in (details.get("units") or {}).items() if k in own},
+                "solos": {k: v for k, v in (details.get("solos") or {}).items() if k in own},
+            },
+        }
 
 
 def _commanded(membership: Membership, battle: Battle, actor: str) -> bool:
@@ -144,7 +257,8 @@ def _preview_text(checks) -> str:
                 if check.stat in ("attack", "spell_attack")
                 else gettext("DC")
             )
-            text += f" {gettext('vs')} {dc_word} {check.dc}"
+            versus = gettext("vs")  # a literal call, for makemessages (not in an f-string)
+            text += f" {versus} {dc_word} {check.dc}"
         if advantage:
             text += " · " + gettext("advantage")
         if disadvantage:
@@ -159,9 +273,9 @@ def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
     label = str(ACTION_LABELS.get(kind, kind))
     details = []
     if "attack" in params:
-        details.append(str(params["attack"]).replace("_", " "))
+        details.append(attack_name(str(params["attack"])))
     if "spell" in params:
-        details.append(str(params["spell"]).replace("_", " "))
+        details.append(attack_name(str(params["spell"])))
     for key in ("target", "stand", "helps", "solo"):
         value = params.get(key)
         if isinstance(value, str):
@@ -203,10 +317,12 @@ def _cells_of(state, key: str) -> list[tuple[int, int]]:
 
 
 def board_context(membership: Membership, battle: Battle) -> dict:
-    """Everything the board template draws, as `membership` may see it."""
-    state = _state(battle)
-    names = names_of(battle)
-    sides = viewer_sides(membership, battle)
+    """Everything the board template draws, as `membership` may see it: the content from its
+    viewpoint's `Dnd5eView`, the actions from what the member commands."""
+    view = Dnd5eView(battle, viewpoint_of(membership, battle))
+    state = view.engine_state
+    names = view.names
+    sides = view.sides
     rows = engine_board(state)
     # --- the actions of the pieces the viewer commands ----------------------------------------
     cell_options: dict[tuple[int, int], dict[str, dict]] = {}
@@ -225,7 +341,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                     "kind": spec.key,
                     "params": json.dumps(params),
                     "label": _option_label(spec.key, params, names),
-                    "preview": _preview_text(option.checks),
+                    "preview": "; ".join(view.preview(check) for check in option.checks),
                 }
                 piece = _piece_of(spec.key, actor, params)
                 if spec.key in SQUARE_KINDS:
@@ -341,17 +457,12 @@ def board_context(membership: Membership, battle: Battle) -> dict:
             "ready": bool(data.fire) and engine.loaded >= data.load and engine.aimed >= data.aim,
             "destroyed": engine.destroyed,
         })  # fmt: skip
-    order = [{"key": key, "name": names.get(key, key), "initiative": state.initiative.get(key),
+    order = [{"key": key, "name": names.get(key, key),
+              "initiative": state.initiative.get(key) if view.sees(key) else None,
               "acting": key == state.current,
               "side": state.side_of(key)} for key in state.order]  # fmt: skip
 
-    view = event_view(membership, battle, state=state, names=names)
-    log = []
-    for event in live_events(battle):
-        _params, text = view(event.code, event.params)
-        if text:
-            log.append((event.round, text))
-    log.reverse()
+    log = view.log()
     objectives = [{"name": names.get(f"objective:{o.key}", o.key), "type": o.type,
                    "side": names[f"side:{o.side}"], "scored": o.scored,
                    "vp": sum(s.vp for s in o.squares) if o.type == "destruction" else o.vp,
@@ -423,31 +534,6 @@ def _balance_lines(state, names: dict[str, str]) -> list[str]:
     return lines
 
 
-def event_view(membership: Membership, battle: Battle, *, state=None, names=None):
-    """(code, params) -> (params, text) of one event as `membership` may read it: another
-    side's HP and Stealth rolls left out (texts.HIDDEN_PARAMS)."""
-    state = state if state is not None else _state(battle)
-    names = names if names is not None else names_of(battle)
-    sides = viewer_sides(membership, battle)
-
-    def sees(key) -> bool:
-        if membership.is_gm:
-            return True
-        try:
-            return isinstance(key, str) and state.side_of(key) in sides
-        except (KeyError, StopIteration):
-            return False
-
-    def view(code: str, params: dict) -> tuple[dict, str]:
-        shown = dict(params)
-        rule = HIDDEN_PARAMS.get(code)
-        if rule is not None and not sees(params.get(rule[0])):
-            shown = {k: v for k, v in params.items() if k not in rule[1]}
-        return shown, event_line(code, params, names, sees)
-
-    return view
-
-
 def _short(name: str, key: str) -> str:
     """Two letters of the unit's name and the stand's number: "Or2"."""
     letters = "".join(ch for ch in name if ch.isalnum())[:2] or "?"
@@ -466,23 +552,10 @@ def _result(state, names) -> dict | None:
 
 
 def api_state(membership: Membership, battle: Battle) -> dict:
-    """The board for the JSON API, with another side's HP and Stealth left out."""
-    state = _state(battle)
-    sides = viewer_sides(membership, battle)
-    data = state.to_dict()
-    own_units = {u.key for u in state.units if u.side in sides}
-    for stand in data["stands"]:
-        if stand["unit"] not in own_units:
-            stand.update(hp=None, max_hp=None, stealth=None)
-    for engine in data["engines"]:
-        if engine["side"] not in sides:
-            engine.update(hp=None)
-    for solo in data["solos"]:
-        if solo["side"] not in sides:
-            solo.update(hp=None, max_hp=None, stealth=None, death_successes=None,
-                        death_failures=None)  # fmt: skip
-    data.pop("opening", None)
-    return {"system": "dnd5e", "names": names_of(battle), "state": data}
+    """The board for the JSON API: the state as the member's viewpoint may see it (of another
+    side no stat blocks, HP or Stealth, `Dnd5eView`)."""
+    view = Dnd5eView(battle, viewpoint_of(membership, battle))
+    return {"names": view.names, "state": view.state()}
 
 
 def held_rows(setup: dict) -> dict[str, set[int]]:

@@ -8,6 +8,7 @@ Stealth rolls) are left out (`HIDDEN_PARAMS`).
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from warfare.dnd5e.labels import attack_name
 from warfare.engine.problems import Problem
 
 EVENT_TEXTS = {
@@ -89,6 +90,9 @@ RESULT_LABELS = {"total": _("total victory"), "tactical": _("tactical victory"),
 SIEGE_STEPS = {"load": _("loaded"), "aim": _("aimed"), "fire": _("fired")}
 SIEGE_ACTIONS = {"load": _("load"), "aim": _("aim"), "fire": _("fire")}
 
+#: The initiative of a piece whose modifier the viewer does not see (`ROLLS`).
+INITIATIVE_DIE_TEXT = _("%(actor)s: initiative d20 %(die)s%(typed)s.")
+
 #: {code: (the param naming whose numbers these are, params only that side sees)}.
 HIDDEN_PARAMS = {
     "dnd5e.damage": ("target", ("hp",)),
@@ -97,6 +101,24 @@ HIDDEN_PARAMS = {
     "dnd5e.death_saves": ("solo", ("hp",)),
     "dnd5e.typed_dice": ("actor", ("dice",)),
 }
+
+#: The rolls of the log: {code: (the roller's param, the roller's numbers, the param naming
+#: whoever sets the AC or DC; None: a fixed DC)}. A viewer who sees neither the roller's
+#: numbers nor the owner's reads the die and the result only; a viewer who sees the roller
+#: (its own roll) reads everything.
+ROLLS = {
+    "dnd5e.initiative": ("actor", ("modifier", "terms", "total"), None),
+    "dnd5e.attack": ("piece", ("to_hit", "total"), "target"),
+    "dnd5e.spell_attack": ("piece", ("bonus", "total"), "target"),
+    "dnd5e.siege_fire": ("engine", ("bonus", "total"), "target"),
+    "dnd5e.spell_save": ("target", ("bonus", "total"), None),
+    "dnd5e.rally": ("unit", ("terms", "total"), None),
+    "dnd5e.morale": ("unit", ("terms", "total"), None),
+    "dnd5e.prepare": ("solo", ("cha",), None),
+    "dnd5e.incite": ("solo", ("cha",), None),
+}
+#: The AC or DC params of a roll (`ROLLS`).
+TARGET_NUMBERS = ("ac", "dc")
 
 PROBLEM_TEXTS = {
     "dnd5e.setup.overlap": _("%(piece)s and %(other)s would stand on the same square."),
@@ -202,7 +224,7 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
     if code == "dnd5e.overflow":
         shown["from"], shown["to"] = _name(params["from"], names), _name(params["to"], names)
     if code == "dnd5e.initiative":
-        shown["modifier"] = _signed(params.get("modifier", 0))
+        shown["modifier"] = _signed(params["modifier"]) if "modifier" in params else ""
         shown["typed"] = " " + gettext("(typed at the table)") if params.get("typed") else ""
     elif code == "dnd5e.typed_dice":
         dice = params.get("dice")
@@ -211,7 +233,7 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
         shown["kind"] = ACTION_LABELS.get(params.get("kind"), params.get("kind"))
     elif code == "dnd5e.attack":
         shown["roll"] = _roll(params)
-        shown["attack"] = str(params.get("attack", "")).replace("_", " ")
+        shown["attack"] = attack_name(str(params.get("attack", "")))
         shown["result"] = _hit(params)
     elif code in ("dnd5e.spell_attack", "dnd5e.siege_fire"):
         shown["roll"], shown["result"] = _roll(params, "bonus"), _hit(params)
@@ -228,7 +250,8 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
         shown["result"] = _success(params)
         shown.setdefault("damage", 0)
     elif code in ("dnd5e.prepare", "dnd5e.incite"):
-        shown["cha"], shown["result"] = _signed(params.get("cha", 0)), _success(params)
+        shown["cha"] = _signed(params["cha"]) if "cha" in params else ""
+        shown["result"] = _success(params)
     elif code in ("dnd5e.rally", "dnd5e.morale"):
         shown["roll"] = _roll(params, "")
         if code == "dnd5e.morale":
@@ -268,12 +291,15 @@ def event_line(code: str, params: dict, names: dict[str, str], sees) -> str:
     if code == "dnd5e.action" and params.get("kind") not in ("dash", "retreat"):
         return ""  # the action's own events tell what happened
     template = EVENT_TEXTS.get(code)
+    if code == "dnd5e.initiative" and "total" not in params:
+        template = INITIATIVE_DIE_TEXT
     if template is None:
         return code
     try:
-        return str(template) % shown_params(code, params, names, sees)
+        text = str(template) % shown_params(code, params, names, sees)
     except (KeyError, TypeError, ValueError):
         return code
+    return text.replace("  ", " ")  # a number left out (`ROLLS`) leaves no gap
 
 
 def problem_text(problem: Problem, names: dict[str, str]) -> str:

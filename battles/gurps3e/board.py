@@ -3,23 +3,31 @@ sequence as a checklist, each PC's Risk, the Survival and Glory rolls, the comma
 Contest of Strategy with its modifiers, the result, casualties; and writing the results back
 to the forces and characters. Registered as the "gurps3e" `BoardPlugin`.
 
-Visibility: a 3e battle has no secret choice and no hidden number (§B.2: every Risk and roll
-is made at the table), so every member sees the whole board; GM-only notes never reach it.
+Visibility (`Gurps3eView`, the one viewpoint filter of a 3e battle): a 3e battle has no
+secret choice (§B.2: every Risk and roll is made at the table), but a force's numbers are its
+own side's, as on the force page: of the enemy force (a bystander: of both) a player sees the
+units' names and fates, its casualties in per cent, its role, TL and defensive position, never
+its men, TS, Troop Quality, Morale, armour or its commander's Strategy skill — in the board,
+the JSON state, the log and the report alike. The TS ratio, the Quick Contest's dice, winner
+and margin of victory, and the result are public (§B.7.1). GM-only notes never reach it.
 """
 
 from collections import Counter
+from functools import cached_property
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
 
 from battles import services
+from battles.events import event_text
 from battles.forms import parse_dice
 from battles.models import Battle, BattleStatus
 from battles.plugins import BoardPlugin, register
-from battles.schema import form_input
-from battles.visibility import live_events, viewer_for, visible_event, visible_outcome
+from battles.schema import form_input, state_output
+from battles.visibility import BYSTANDER, BattleView, Viewpoint, live_events, viewpoint_of
 from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
 from warfare.engine.battle.registry import get_battle_system
@@ -38,6 +46,7 @@ from .labels import (
     CATEGORY_LABELS,
     EVENT_TEXTS,
     GLORY_LABELS,
+    LIMIT_LABELS,
     PC_ROLE_LABELS,
     REACTION_LABELS,
     ROLE_LABELS,
@@ -93,6 +102,132 @@ def names(battle: Battle) -> dict[str, str]:
     return setup_names(battle.setup)
 
 
+# --- the viewpoint filter ------------------------------------------------------------------------
+
+
+def viewpoint(membership: Membership, battle: Battle) -> Viewpoint:
+    """A player (the GM's is `battles.visibility.GM`) sees the sides their faction fights
+    on, and the side of a PC they play."""
+    faction = membership.faction_id
+    sides = {
+        side["key"]
+        for side in battle.setup["sides"]
+        if faction is not None and faction in (side.get("factions") or ())
+    }
+    for pc in battle.setup.get("pcs") or ():
+        if pc.get("owner") is not None and pc["owner"] == membership.user_id:
+            sides.add(pc["side"])
+    return Viewpoint(sides=frozenset(sides)) if sides else BYSTANDER
+
+
+#: Of a force its viewer does not see: what the JSON state keeps (the rest is its own side's).
+PUBLIC_FORCE = ("key", "name", "role", "tl", "defensive", "catastrophe", "other", "retreated",
+                "commander_captured", "commander_lost")  # fmt: skip
+PUBLIC_UNIT = ("key", "routed", "retreated")
+#: The numbers of a roll that are the roller's (its effective skill and the working).
+ROLL_NUMBERS = ("skill", "margin", "breakdown")
+
+
+def _roll(roll, full: bool) -> dict:
+    roll = dict(roll or {})
+    return roll if full else {k: v for k, v in roll.items() if k not in ROLL_NUMBERS}
+
+
+class Gurps3eView(BattleView):
+    """A GURPS 3e battle as a viewpoint may see it (see the module docstring)."""
+
+    def side_factions(self):
+        return {side["key"]: side.get("factions") or () for side in self.battle.setup["sides"]}
+
+    def _names(self) -> dict[str, str]:
+        return setup_names(self.battle.setup, self.side_names)
+
+    @cached_property
+    def _sides_of(self) -> dict[str, str]:
+        """{side, unit or PC key: its side}."""
+        out = {}
+        for side in self.battle.setup["sides"]:
+            out[side["key"]] = side["key"]
+            for unit in side.get("units") or ():
+                out[unit["key"]] = side["key"]
+        for pc in self.battle.setup.get("pcs") or ():
+            out[pc["key"]] = pc["side"]
+        return out
+
+    def sees(self, key) -> bool:
+        return self.gm or self._sides_of.get(key) in self.viewpoint.sides
+
+    def force(self, force: dict) -> dict:
+        """A force's JSON as the viewpoint may see it."""
+        if self.sees(force["key"]):
+            return force
+        shown = {k: force[k] for k in PUBLIC_FORCE if k in force}
+        shown["name"] = self.side_names.get(force["key"], force.get("name", ""))
+        shown["units"] = [{k: u[k] for k in PUBLIC_UNIT if k in u} for u in force["units"]]
+        return shown
+
+    def params(self, code: str, params: dict) -> dict:
+        """An event's params without the numbers of a force the viewpoint does not see."""
+        if self.gm:
+            return dict(params)
+        p = dict(params)
+        if code == "battle.started":
+            p["forces"] = [
+                f
+                if self.sees(f.get("side"))
+                else {k: f[k] for k in ("side", "role", "tl") if k in f}
+                for f in p.get("forces") or ()
+            ]
+        elif code == "battle.strategy_contest":
+            for side, key in zip(p.get("sides") or (), ("first", "second"), strict=False):
+                p[key] = _roll(p.get(key), self.sees(side))
+        elif code == "battle.morale":
+            p["rolls"] = [
+                {**r, "roll": _roll(r.get("roll"), self.sees(r.get("unit")))}
+                for r in p.get("rolls") or ()
+            ]
+        elif code == "battle.casualties" and not self.sees(p.get("side")):
+            p["units"] = [
+                {k: v for k, v in r.items() if k in ("unit", "percent")}
+                for r in p.get("units") or ()
+            ]
+        return p
+
+    def event(self, code: str, params: dict) -> tuple[dict, str]:
+        shown = self.params(code, params)
+        return shown, event_text(code, shown, self.names, SYSTEM_KEY)
+
+    def _history(self, history) -> list[dict]:
+        return [
+            {**day, "ts": {k: v for k, v in (day.get("ts") or {}).items() if self.sees(k)}}
+            for day in history
+        ]
+
+    def state(self) -> dict[str, Any]:
+        data = get_battle_system(SYSTEM_KEY).state_from_dict(self.battle.snapshot).to_dict()
+        data.pop("opening", None)
+        if not self.gm:
+            data["forces"] = [self.force(force) for force in data["forces"]]
+            data["history"] = self._history(data["history"])
+        return data
+
+    def outcome(self) -> dict[str, Any] | None:
+        outcome = self.battle.outcome
+        if not outcome or self.gm:
+            return outcome
+        details = outcome.get("details") or {}
+        return {
+            "winner": outcome.get("winner"),
+            "losers": outcome.get("losers", []),
+            "details": {
+                "days": details.get("days"),
+                "forces": [self.force(force) for force in details.get("forces") or ()],
+                "characters": details.get("characters") or [],
+                "history": self._history(details.get("history") or ()),
+            },
+        }
+
+
 # --- the board ---------------------------------------------------------------------------------
 
 
@@ -109,21 +244,26 @@ def _ratio(forces) -> dict[str, Any] | None:
     }
 
 
-def _side(state, force, names_, membership, battle) -> dict[str, Any]:
+def _side(state, force, view: Gurps3eView, membership, battle) -> dict[str, Any]:
+    """A side's card: its numbers only for a viewpoint that sees it (`full`); of the enemy
+    its role, TL, casualties in per cent and its units' names and fates."""
+    names_ = view.names
+    full = view.sees(force.key)
     start = sum(unit.men_start for unit in force.units)
     enemy = state.enemy(force.key)
     _skill, terms = strategy_terms(force, enemy)
     return {
         "key": force.key,
         "name": names_.get(force.key, force.key),
+        "full": full,
         "role": str(ROLE_LABELS.get(force.role, force.role)),
         "tl": force.tl,
-        "ts": force.ts,
-        "men": force.men,
-        "men_start": start,
+        "ts": force.ts if full else None,
+        "men": force.men if full else None,
+        "men_start": start if full else None,
         "lost_percent": round(100 * (start - force.men) / start) if start else 0,
-        "strategy_working": working(terms, names_),
-        "strategy_total": sum(value for _code, value in terms),
+        "strategy_working": working(terms, names_) if full else "",
+        "strategy_total": sum(value for _code, value in terms) if full else None,
         "committed": force.key in state.committed,
         "may_commit": state.phase == CHOICES
         and force.key not in state.committed
@@ -133,11 +273,11 @@ def _side(state, force, names_, membership, battle) -> dict[str, Any]:
             {
                 "key": unit.key,
                 "name": names_.get(unit.key, unit.key),
-                "men": unit.men,
-                "men_start": unit.men_start,
-                "ts": unit.ts,
+                "men": unit.men if full else None,
+                "men_start": unit.men_start if full else None,
+                "ts": unit.ts if full else None,
                 "left_percent": round(100 * unit.men / unit.men_start) if unit.men_start else 0,
-                "morale": unit.morale,
+                "morale": unit.morale if full else None,
                 "routed": unit.routed,
                 "retreated": unit.retreated,
             }
@@ -176,7 +316,7 @@ def _pc(state, character, names_, membership, battle) -> dict[str, Any]:
         "ht_max": character.ht_max,
         "combat_skill": skill,
         "risk_range": f"{signed(low)}…{signed(high)}",
-        "limits": list(character.limits),
+        "limits": [str(LIMIT_LABELS.get(limit, limit)) for limit in character.limits],
         "luck": character.luck,
         "rank": character.rank,
         "chosen": signed(chosen["risk"]) if chosen else None,
@@ -186,10 +326,11 @@ def _pc(state, character, names_, membership, battle) -> dict[str, Any]:
     }
 
 
-def _day_results(events, names_) -> list[dict[str, Any]]:
-    """The rolls and results of each resolved day, newest first (§B.2 steps 4-7)."""
+def _day_results(lines, names_) -> list[dict[str, Any]]:
+    """The rolls and results of each resolved day, newest first (§B.2 steps 4-7), from the
+    (event, params, sentence) lines of the viewpoint's view (an enemy's numbers left out)."""
     days: dict[int, dict[str, Any]] = {}
-    for event in events:
+    for event, p, _text in lines:
         if event.code not in RESULT_CODES:
             continue
         day = days.setdefault(
@@ -197,7 +338,6 @@ def _day_results(events, names_) -> list[dict[str, Any]]:
             {"day": event.round, "survival": [], "glory": [], "contest": None, "result": None,
              "morale": [], "casualties": [], "reactions": []},
         )  # fmt: skip
-        p = event.params
         pc = names_.get(p.get("pc"), p.get("pc"))
         if event.code == "pc.survival":
             rolls = p.get("rolls") or [{}]
@@ -244,7 +384,7 @@ def _day_results(events, names_) -> list[dict[str, Any]]:
                      "unit": names_.get(record["unit"], record["unit"]),
                      "house": p.get("mode") != "gm", "percent": record["percent"],
                      "working": working(record.get("breakdown") or ()),
-                     "lost": record["men_lost"], "left": record["men_after"]}
+                     "lost": record.get("men_lost"), "left": record.get("men_after")}
                 )  # fmt: skip
         elif event.code == "pc.reaction":
             day["reactions"].append(
@@ -257,10 +397,10 @@ def _day_results(events, names_) -> list[dict[str, Any]]:
 def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     system = get_battle_system(SYSTEM_KEY)
     state = system.state_from_dict(battle.snapshot)
-    names_ = names(battle)
-    viewer = viewer_for(membership, battle)
-    events = list(live_events(battle))
-    sides = [_side(state, force, names_, membership, battle) for force in state.forces]
+    view = Gurps3eView(battle, viewpoint_of(membership, battle))
+    names_ = view.names
+    lines = view.lines(live_events(battle))
+    sides = [_side(state, force, view, membership, battle) for force in state.forces]
     pcs = [_pc(state, c, names_, membership, battle) for c in state.characters]
     fit = [pc for pc in pcs if pc["status"] == FIT]
     waiting_pcs = [pc["name"] for pc in fit if pc["chosen"] is None]
@@ -280,16 +420,12 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
          "waiting": [gettext("the GM")] if state.phase == CASUALTIES else []},
     ]  # fmt: skip
     outstanding = len(waiting_pcs) + len(waiting_sides)
-    log = []
-    for event in reversed(events[-80:]):
-        _params, text = visible_event(event.code, event.params, names_, viewer)
-        if text:
-            log.append((event.round, text))
+    log = [(event.round, text) for event, _params, text in reversed(lines[-80:])]
     pending = state.pending or {}
     casualty_units = [
         {"key": key, "name": names_.get(key, key)} for key in pending.get("fought", ())
     ]
-    outcome = visible_outcome(battle, viewer)
+    outcome = view.outcome()
     ratio = _ratio(state.forces)
     return {
         "battle": battle,
@@ -304,7 +440,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "pcs": pcs,
         "checklist": checklist,
         "last_choice": outstanding == 1,
-        "results": _day_results(events, names_),
+        "results": _day_results(lines, names_),
         "casualty_mode_house": state.casualty_mode == "house",
         "intensity": state.intensity,
         "casualty_units": casualty_units,
@@ -485,9 +621,10 @@ def _apply_reputation(character: Character, went_in: list, came_out: list) -> No
 
 def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
     """The board as JSON: sides, units, PCs with their chosen Risk, the phase, the actions
-    this member may take, the outcome (nothing is secret in a 3e battle)."""
+    this member may take, the outcome; the enemy force's numbers left out (`Gurps3eView`)."""
     system = get_battle_system(SYSTEM_KEY)
     state = system.state_from_dict(battle.snapshot)
+    view = Gurps3eView(battle, viewpoint_of(membership, battle))
     actions = []
     for actor in [*state.sides, *(c.key for c in state.characters)]:
         if not services.may_command(membership, battle, actor):
@@ -499,16 +636,10 @@ def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
                  "optional_params": list(spec.optional_params)}
             )  # fmt: skip
     return {
-        "id": battle.pk,
-        "name": battle.name,
-        "system": battle.system,
-        "status": battle.status,
-        "seq": battle.seq,
-        "players_may_act": battle.players_may_act,
-        "names": names(battle),
-        "state": state.to_dict(),
+        "names": view.names,
+        "state": view.state(),
         "actions": actions,
-        "outcome": battle.outcome,
+        "outcome": view.outcome(),
     }
 
 
@@ -524,6 +655,38 @@ def _create_input():
     )  # fmt: skip
 
 
+class Gurps3eActionOutput(serializers.Serializer):
+    actor = serializers.CharField(help_text="Send it as `actor`.")
+    kind = serializers.CharField(help_text="Send it as `kind`.")
+    options = serializers.ListField(
+        child=serializers.DictField(), help_text="Each: the `params` that take it."
+    )
+    optional_params = serializers.ListField(child=serializers.CharField())
+
+
+class Gurps3eBoardOutput(serializers.Serializer):
+    """The engine's state (`warfare.engine.systems.gurps3e.battle.state`)."""
+
+    forces = serializers.ListField(child=serializers.DictField(), help_text="Side a, side b.")
+    characters = serializers.ListField(child=serializers.DictField())
+    days = serializers.IntegerField()
+    day = serializers.IntegerField()
+    month = serializers.IntegerField()
+    phase = serializers.CharField()
+    winner = serializers.CharField(allow_null=True)
+
+
+#: The API's battle state in the OpenAPI schema.
+STATE_OUTPUT = state_output(
+    "Gurps3eBattleStateOutput", SYSTEM_KEY,
+    "A GURPS 3e (Compendium II) battle's board as the reader sees it.",
+    names=serializers.DictField(child=serializers.CharField(), help_text="{key: name}."),
+    state=Gurps3eBoardOutput(),
+    actions=Gurps3eActionOutput(many=True, help_text="What the reader may do now."),
+    outcome=serializers.DictField(allow_null=True, help_text="The result; null before."),
+)  # fmt: skip
+
+
 PLUGIN = register(
     BoardPlugin(
         key=SYSTEM_KEY,
@@ -532,6 +695,7 @@ PLUGIN = register(
         create_view=create_view,
         actor_factions=actor_factions,
         api_state=api_state,
+        api_state_output=STATE_OUTPUT,
         api_create=api_create,
         api_create_input=_create_input(),
         apply_results=apply_results,
@@ -541,5 +705,7 @@ PLUGIN = register(
         may_command=may_command,
         names=names,
         held_rows=held_rows,
+        viewpoint=viewpoint,
+        view=Gurps3eView,
     )
 )

@@ -148,7 +148,8 @@ def working(terms: Sequence[Sequence[Any]], names: Mapping[str, str] | None = No
 
 def roll_text(roll: Mapping[str, Any]) -> str:
     """ "3d6 10 (3+4+3) vs 13, made by 3" for a 3d6 success roll's dict (dice rolled at the
-    table marked as typed)."""
+    table marked as typed); a roll whose skill the viewer may not see (an enemy's, its skill
+    and margin left out) reads "3d6 10 (3+4+3), success"."""
     dice = "+".join(str(die) for die in roll.get("dice", ()))
     if roll.get("typed"):
         dice += " " + gettext("(typed at the table)")
@@ -158,10 +159,18 @@ def roll_text(roll: Mapping[str, Any]) -> str:
         how = gettext("critical success")
     elif degree == "critical_failure":
         how = gettext("critical failure")
+    elif "skill" not in roll:
+        how = str(DEGREE_LABELS.get(degree, degree or ""))
     elif degree == "success":
         how = gettext("made by %(margin)s") % {"margin": margin}
     else:
         how = gettext("missed by %(margin)s") % {"margin": -margin if margin < 0 else margin}
+    if "skill" not in roll:
+        return gettext("3d6 %(roll)s (%(dice)s), %(how)s") % {
+            "roll": roll.get("roll"),
+            "dice": dice,
+            "how": how,
+        }
     return gettext("3d6 %(roll)s (%(dice)s) vs %(skill)s, %(how)s") % {
         "roll": roll.get("roll"),
         "dice": dice,
@@ -220,12 +229,16 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
             shown[key] = _name(names, p[key])
     if code == "battle.started":
         shown["forces"] = "; ".join(
-            gettext("%(side)s (%(role)s, TL %(tl)s, TS %(ts)s)")
+            (
+                gettext("%(side)s (%(role)s, TL %(tl)s, TS %(ts)s)")
+                if "ts" in f
+                else gettext("%(side)s (%(role)s, TL %(tl)s)")
+            )
             % {
                 "side": _name(names, f["side"]),
                 "role": ROLE_LABELS.get(f["role"], f["role"]),
                 "tl": f["tl"],
-                "ts": f["ts"],
+                "ts": f.get("ts"),
             }
             for f in p.get("forces", ())
         )
@@ -282,7 +295,9 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
     elif code == "battle.morale":
         shown["test"] = str(MORALE_TEST_LABELS.get(p.get("test"), p.get("test")))
         shown["rolls"] = ", ".join(
-            f"{_name(names, r['unit'])} {r['roll'].get('roll')}/{r['roll'].get('skill')} "
+            f"{_name(names, r['unit'])} {r['roll'].get('roll')}"
+            + (f"/{r['roll']['skill']}" if "skill" in r["roll"] else "")
+            + " "
             + (gettext("made") if r.get("made") else gettext("failed"))
             for r in p.get("rolls") or ()
         )
@@ -301,12 +316,16 @@ def event_params(code: str, params: Mapping[str, Any], names: Mapping[str, str])
         shown["mode"] = gettext("GM-entered") if p.get("mode") == "gm" else gettext("house default")
         shown["units"] = (
             ", ".join(
-                gettext("%(unit)s %(percent)s%% (%(lost)s men, %(left)s left)")
+                (
+                    gettext("%(unit)s %(percent)s%% (%(lost)s men, %(left)s left)")
+                    if "men_lost" in r
+                    else gettext("%(unit)s %(percent)s%%")
+                )
                 % {
                     "unit": _name(names, r["unit"]),
                     "percent": r["percent"],
-                    "lost": r["men_lost"],
-                    "left": r["men_after"],
+                    "lost": r.get("men_lost"),
+                    "left": r.get("men_after"),
                 }
                 for r in p.get("units") or ()
             )

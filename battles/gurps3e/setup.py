@@ -294,12 +294,14 @@ def api_create(user, campaign_id: int, data) -> Battle:
     return _start(user, membership.campaign, form)
 
 
-def setup_names(setup: dict) -> dict[str, str]:
-    """{key: name} of a setup's sides ("Side A: …"), units and PCs."""
+def setup_names(setup: dict, side_names: dict[str, str] | None = None) -> dict[str, str]:
+    """{key: name} of a setup's sides ("Side A: …", by `side_names` when given), units and
+    PCs."""
     names: dict[str, str] = {}
     for side in setup.get("sides") or ():
         label = gettext("Side %(side)s") % {"side": str(side["key"]).upper()}
-        names[side["key"]] = f"{label}: {side['name']}" if side.get("name") else label
+        name = (side_names or {}).get(side["key"], side.get("name"))
+        names[side["key"]] = f"{label}: {name}" if name else label
         for unit in side.get("units") or ():
             names[unit["key"]] = unit.get("name") or unit["key"]
     for pc in setup.get("pcs") or ():

@@ -5,20 +5,25 @@ and the PCs (by key). A side is commanded by the faction of its force; a PC by t
 plays it (`owner`), or any player of its `faction`, or only the GM (an NPC). The GM may do
 everything.
 
-Secrecy (gurps §A.6.3): every view of the state goes through `engine.public_state`, so a side's
-pending strategy reaches only that side (and the GM) until both are in; a bystander (a player
-whose faction fights on neither side) sees neither side's numbers. Of the enemy a side sees
-its casualties, Position Bonus, confusion, its PCs' names and status, and the initial
-intelligence of §A.5.1; after the battle, its final casualties but not its new TS or loot.
+Secrecy (gurps §A.6.3): every view of the state goes through `Gurps4eView`, the battle's one
+viewpoint filter (built on `engine.public_state`), so a side's pending strategy reaches only
+that side until both are in; a bystander (a player whose faction fights on neither side, and
+plays no PC) sees neither side's numbers. Of the enemy a side sees its casualties, Position
+Bonus, confusion, its PCs' names and status, and the initial intelligence of §A.5.1; after
+the battle, its final casualties but not its new TS or loot. The GM, who usually commands
+the other side, does not see a players' side's pending strategy either until the GM's own
+side (a side of no players' faction) has chosen, unless the set-up's `gm_sees_choices`.
 """
 
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleStatus
-from battles.visibility import live_events
+from battles.visibility import BYSTANDER as NOBODY
+from battles.visibility import GM, UNKNOWN_FORCE, BattleView, Viewpoint, viewpoint_of
 from kingdoms.models import Membership
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.gurps4e.battle.engine import public_state
@@ -110,17 +115,110 @@ def viewer_index(battle: Battle, viewer: str | None) -> int | None:
     return -1
 
 
-def visible_state(state: BattleState, battle: Battle, viewer: str | None) -> dict[str, Any]:
-    """The state as plain JSON, as `viewer` may see it (see the module docstring)."""
-    if viewer is None:
-        return state.to_dict()
-    data = public_state(state, viewer)
-    if data.get("aftermath"):
-        aftermath = log.visible_params(
-            "gurps4e.aftermath", data["aftermath"], viewer_index(battle, viewer)
-        )
-        data["aftermath"] = aftermath
-    return data
+def viewpoint(membership: Membership, battle: Battle) -> Viewpoint:
+    """A player sees the side of their faction, or of the PC they play; others nothing."""
+    index = viewer_index(battle, viewer_of(membership, battle))
+    if index is None:
+        return GM
+    return Viewpoint(sides=frozenset({SIDE_KEYS[index]})) if index in (0, 1) else NOBODY
+
+
+class Gurps4eView(BattleView):
+    """A GURPS Mass Combat 4e battle as a viewpoint may see it (see the module docstring)."""
+
+    def side_factions(self):
+        return {key: [_setup_side(self.battle, key).get("faction")] for key in SIDE_KEYS}
+
+    @cached_property
+    def side_names(self) -> dict[str, str]:
+        return {
+            key: self.side_label(key, _setup_side(self.battle, key).get("name") or key)
+            for key in SIDE_KEYS
+        }
+
+    def _names(self) -> dict[str, str]:
+        return {**names(self.battle), **self.side_names}
+
+    def faction_name(self, key: str) -> str:
+        """The name of a side's faction, as the viewpoint may read it."""
+        name = _setup_side(self.battle, key).get("faction_name", "")
+        return self.side_label(key, name)
+
+    @property
+    def viewer(self) -> str | None:
+        """Whose eyes, as the engine's `public_state` takes it: None (the GM), a side key, or
+        BYSTANDER."""
+        if self.gm:
+            return None
+        return next(iter(self.viewpoint.sides), BYSTANDER)
+
+    @property
+    def index(self) -> int | None:
+        """None for the GM, 0/1 for a side, -1 for a bystander."""
+        return viewer_index(self.battle, self.viewer)
+
+    def sees(self, key) -> bool:
+        """A side key, or a PC's key: does the viewpoint see its numbers?"""
+        if self.gm:
+            return True
+        side = key if key in SIDE_KEYS else None
+        for pc in _pcs(self.battle):
+            if pc["key"] == key:
+                side = "a" if pc in (_setup_side(self.battle, "a").get("pcs") or ()) else "b"
+        return side in self.viewpoint.sides
+
+    @cached_property
+    def engine_state(self) -> BattleState:
+        return engine_state(self.battle)
+
+    def secret_from_gm(self) -> set[int]:
+        """The sides whose pending strategy the GM may not see yet: a players' side's, while
+        the GM's own side (of no players' faction) still has to choose (§A.6.3)."""
+        state = self.engine_state
+        if not self.gm or self.battle.setup.get("gm_sees_choices") or state.phase != CHOOSING:
+            return set()
+        players = self.factions.players
+        own = [i for i, key in enumerate(SIDE_KEYS)
+               if _setup_side(self.battle, key).get("faction") not in players]  # fmt: skip
+        waiting = any(state.choices[i] is None and not state.sides[i].left for i in own)
+        return {i for i in range(2) if i not in own} if waiting else set()
+
+    @cached_property
+    def public(self) -> dict[str, Any]:
+        """The state as plain JSON, as the viewpoint may see it."""
+        state = self.engine_state
+        if self.gm:
+            data = state.to_dict()
+            for i in self.secret_from_gm():
+                data["choices"][i] = {"chosen": True} if data["choices"][i] else None
+            return data
+        data = public_state(state, self.viewer)
+        if data.get("aftermath"):
+            data["aftermath"] = log.visible_params("gurps4e.aftermath", data["aftermath"],
+                                                   self.index)  # fmt: skip
+        if data.get("intelligence") and "name" in data["intelligence"]:
+            enemy = SIDE_KEYS[1 - self.index] if self.index in (0, 1) else None
+            data["intelligence"] = {**data["intelligence"], "name": self.names.get(enemy, "")}
+        return data
+
+    def state(self) -> dict[str, Any]:
+        return self.public
+
+    def choice(self, i: int) -> dict | None:
+        """Side `i`'s choice this round as the viewpoint may see it ({"chosen": True}: made,
+        secret)."""
+        return self.public["choices"][i]
+
+    def event(self, code: str, params: dict) -> tuple[dict, str]:
+        shown = log.visible_params(code, params, self.index)
+        hidden = self.hidden_names()
+        if hidden:  # an officer named after its hidden faction (no command staff, §A.2.5)
+            shown = {k: str(UNKNOWN_FORCE) if isinstance(v, str) and v in hidden else v
+                     for k, v in shown.items()}  # fmt: skip
+        return shown, log.event_line(code, shown, self.names)
+
+    def outcome(self) -> dict[str, Any] | None:
+        return outcome_view(self)
 
 
 def engine_state(battle: Battle) -> BattleState:
@@ -169,26 +267,26 @@ def _choice_line(choice: dict | None) -> str | None:
     return choice_text(choice)
 
 
-def sides_view(battle: Battle, state: BattleState, viewer: str | None) -> list[dict[str, Any]]:
-    """Each side as `viewer` may see it: TS, casualties bar, PB, DB, BSM with every addend,
-    the commander, the pending choice (own side and GM only), intelligence of the enemy."""
-    index = viewer_index(battle, viewer)
-    public = visible_state(state, battle, viewer)
+def sides_view(view: Gurps4eView) -> list[dict[str, Any]]:
+    """Each side as the viewpoint may see it: TS, casualties bar, PB, DB, BSM with every
+    addend, the commander, the pending choice (own side and GM only, `Gurps4eView.choice`),
+    intelligence of the enemy."""
+    battle, state, index = view.battle, view.engine_state, view.index
+    public = view.public
     result = []
     for i, key in enumerate(SIDE_KEYS):
         side = state.sides[i]
-        setup = _setup_side(battle, key)
         full = index is None or index == i
-        choice = public["choices"][i]
+        choice = view.choice(i)
         bsm = list(side.bsm)
         penalty = -(side.casualties // 5)
         if penalty:
             bsm.append(("bsm.casualties", penalty))
         officer = side.officer
-        view = {
+        result.append({
             "key": key,
-            "name": setup.get("name") or key,
-            "faction": setup.get("faction_name", ""),
+            "name": view.side_names[key],
+            "faction": view.faction_name(key),
             "full": full,
             "casualties": side.casualties,
             "bar": min(100, side.casualties),
@@ -209,8 +307,7 @@ def sides_view(battle: Battle, state: BattleState, viewer: str | None) -> list[d
                 if index is not None and index == 1 - i
                 else []
             ),
-        }
-        result.append(view)
+        })  # fmt: skip
     return result
 
 
@@ -219,9 +316,9 @@ def pb_holder(state: BattleState) -> int | None:
     return next((i for i in (0, 1) if state.sides[i].pb > 0), None)
 
 
-def checklist(battle: Battle, state: BattleState) -> list[dict[str, Any]]:
+def checklist(view: Gurps4eView) -> list[dict[str, Any]]:
     """The round's steps: who has chosen and who still has to (no choice is shown)."""
-    who = names(battle)
+    state, who = view.engine_state, view.names
     if state.finished:
         return []
     items = []
@@ -266,13 +363,14 @@ def _strategy_option(option) -> dict[str, Any]:
     }
 
 
-def panels(battle: Battle, state: BattleState, actors: list[str]) -> list[dict[str, Any]]:
+def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
     """One panel per actor with choices now: its forms, with each option's roll preview and
     each strategy's effects (gurps §A.6.3) shown before choosing."""
+    battle, state = view.battle, view.engine_state
     if battle.status != BattleStatus.ACTIVE:
         return []
     system = get_battle_system(battle.system)
-    who = names(battle)
+    who = view.names
     result = []
     for actor in actors:
         specs = system.legal_actions(state, actor)
@@ -283,7 +381,7 @@ def panels(battle: Battle, state: BattleState, actors: list[str]) -> list[dict[s
             "name": who.get(actor, actor),
             "forms": [],
             "heroism": [],
-            "current": _current_choice(state, actor),
+            "current": _current_choice(view, actor),
         }
         for spec in specs:
             entry: dict[str, Any] = {"kind": spec.key}
@@ -314,13 +412,14 @@ def panels(battle: Battle, state: BattleState, actors: list[str]) -> list[dict[s
     return result
 
 
-def _current_choice(state: BattleState, actor: str) -> str | None:
-    """What `actor` (whose panel this is, so its own) has chosen so far this round."""
+def _current_choice(view: Gurps4eView, actor: str) -> str | None:
+    """What `actor` (whose panel this is) has chosen so far this round, as the viewpoint may
+    see it (the GM commands every side, but may not yet see a players' side's choice)."""
+    state = view.engine_state
     if state.phase != CHOOSING:
         return None
     if actor in SIDE_KEYS:
-        choice = state.choices[SIDE_KEYS.index(actor)]
-        return choice_text(choice.to_dict()) if choice else None
+        return _choice_line(view.choice(SIDE_KEYS.index(actor)))
     pc_choice = state.pc_choices.get(actor)
     if pc_choice is None:
         return None
@@ -349,15 +448,15 @@ def commandable(membership: Membership, battle: Battle, state: BattleState) -> l
     return [actor for actor in actors if may_command(membership, battle, actor)]
 
 
-def outcome_view(battle: Battle, viewer: str | None) -> dict[str, Any] | None:
+def outcome_view(view: Gurps4eView) -> dict[str, Any] | None:
     """The end (gurps §A.7): victor, reason, per side the final casualties; new TS, loot and
     logistics for the GM and the side itself."""
-    outcome = battle.outcome
+    outcome = view.battle.outcome
     if not outcome:
         return None
     details = outcome.get("details") or {}
-    index = viewer_index(battle, viewer)
-    who = names(battle)
+    index = view.index
+    who = view.names
     sides = []
     for i, key in enumerate(SIDE_KEYS):
         data = (details.get("sides") or {}).get(key) or {}
@@ -391,48 +490,21 @@ def outcome_view(battle: Battle, viewer: str | None) -> dict[str, Any] | None:
     }
 
 
-def event_view(battle: Battle, viewer: str | None):
-    """(code, params) -> (params, sentence) of one event as `viewer` may see it."""
-    index = viewer_index(battle, viewer)
-    who = names(battle)
-
-    def view(code: str, params: dict) -> tuple[dict, str]:
-        shown = log.visible_params(code, params, index)
-        return shown, log.event_line(code, shown, who)
-
-    return view
-
-
-def event_lines(battle: Battle, viewer: str | None, events) -> list[tuple[Any, dict, str]]:
-    """(event, params, sentence) of `events` as `viewer` may see them (those with a text)."""
-    view = event_view(battle, viewer)
-    lines = [(event, *view(event.code, event.params)) for event in events]
-    return [(event, params, text) for event, params, text in lines if text]
-
-
-def battle_log(battle: Battle, viewer: str | None, limit: int | None = None) -> list:
-    """(round, sentence) of the live events, newest first."""
-    events = live_events(battle).order_by("-pk")
-    if limit:
-        events = events[:limit]
-    return [(event.round, text) for event, _params, text in event_lines(battle, viewer, events)]
-
-
 def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
-    state = engine_state(battle)
-    viewer = viewer_of(membership, battle)
-    index = viewer_index(battle, viewer)
-    sides = sides_view(battle, state, viewer)
+    view = Gurps4eView(battle, viewpoint_of(membership, battle))
+    state = view.engine_state
+    sides = sides_view(view)
     holder = pb_holder(state)
     finished = battle.status == BattleStatus.FINISHED
+    who = view.names
     pcs = []
     for pc in state.pcs:
-        full = index is None or index == pc.side
+        full = view.sees(pc.key)
         pcs.append(
             {
                 "key": pc.key,
-                "name": names(battle).get(pc.key, pc.key),
-                "side": names(battle)[SIDE_KEYS[pc.side]],
+                "name": who.get(pc.key, pc.key),
+                "side": who[SIDE_KEYS[pc.side]],
                 "hp": pc.hp if full else None,
                 "max_hp": pc.max_hp if full else None,
                 "status": str(texts.PC_STATUS_LABELS.get(pc.status, pc.status)),
@@ -455,22 +527,21 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "sides": sides,
         "pb_holder": sides[holder]["name"] if holder is not None else None,
         "pcs": pcs,
-        "checklist": checklist(battle, state),
-        "panels": panels(battle, state, commandable(membership, battle, state)),
+        "checklist": checklist(view),
+        "panels": panels(view, commandable(membership, battle, state)),
         "gm_tools": membership.is_gm and battle.status == BattleStatus.ACTIVE,
-        "gm_pcs": [(pc.key, names(battle)[pc.key]) for pc in state.pcs],
-        "outcome": outcome_view(battle, viewer),
+        "gm_pcs": [(pc.key, who[pc.key]) for pc in state.pcs],
+        "outcome": outcome_view(view),
         "may_apply": membership.is_gm and finished,
-        "log": battle_log(battle, viewer, limit=60),
+        "log": view.log(limit=60),
     }
 
 
 def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
     """The board as JSON for `membership`: the visible state, the sides, the checklist and
     the legal actions of the actors they may choose for (with previews and effects)."""
-    state = engine_state(battle)
-    viewer = viewer_of(membership, battle)
-    data = visible_state(state, battle, viewer)
+    view = Gurps4eView(battle, viewpoint_of(membership, battle))
+    state = view.engine_state
     actions = []
     system = get_battle_system(battle.system)
     if battle.status == BattleStatus.ACTIVE:
@@ -494,20 +565,13 @@ def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
                     }
                 )
     return {
-        "id": battle.pk,
-        "name": battle.name,
-        "system": battle.system,
-        "status": battle.status,
-        "status_label": str(battle.get_status_display()),
-        "seq": battle.seq,
-        "players_may_act": battle.players_may_act,
         "round": state.round,
         "phase": state.phase,
-        "names": names(battle),
-        "sides": sides_view(battle, state, viewer),
-        "checklist": checklist(battle, state),
-        "state": data,
-        "outcome": outcome_view(battle, viewer),
+        "names": view.names,
+        "sides": sides_view(view),
+        "checklist": checklist(view),
+        "state": view.state(),
+        "outcome": outcome_view(view),
         "may_act": bool(actions),
         "actions": actions,
     }

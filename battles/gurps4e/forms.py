@@ -12,7 +12,7 @@ from warfare.engine.systems.gurps4e.battle.engine import RISKS
 from warfare.engine.systems.gurps4e.tables import BATTLE_TYPES, TERRAIN_RATING
 
 from .setup import BattleInput, PCInput
-from .texts import BATTLE_TYPE_LABELS, CLASS_LABELS, KIND_LABELS, TERRAIN_LABELS
+from .texts import BATTLE_TYPE_LABELS, CLASS_LABELS, KIND_LABELS, terrain_with_rating_lazy
 
 PC_ROWS = 4
 RECON_FIELDS = ("march", "road", "terrain_feature", "flying", "recon_bonus", "extra")
@@ -50,7 +50,7 @@ class BattleCreateForm(forms.Form):
     terrain = forms.ChoiceField(
         label=_("Terrain"),
         choices=[
-            (key, f"{TERRAIN_LABELS[key]} (TR {rating})") for key, rating in TERRAIN_RATING.items()
+            (key, terrain_with_rating_lazy(key, rating)) for key, rating in TERRAIN_RATING.items()
         ],
         initial="plains",
     )
@@ -87,6 +87,14 @@ class BattleCreateForm(forms.Form):
     )  # fmt: skip
     players_may_act = forms.BooleanField(
         label=_("Players choose for their own side and PCs"), required=False, initial=True
+    )
+    gm_sees_choices = forms.BooleanField(
+        label=_("The GM sees a players' side's strategy before choosing for the other side"),
+        required=False,
+        help_text=_(
+            "Otherwise a strategy chosen by the players stays secret from the GM too until "
+            "the GM's own side has chosen (§A.6.3)."
+        ),
     )
 
     def __init__(self, *args, forces, players, factions, rows, **kwargs):
@@ -232,6 +240,7 @@ class BattleCreateForm(forms.Form):
             neutralize={side: data[f"neutralize_{side}"] for side, _label in SIDE_CHOICES},
             pcs=tuple(pcs),
             players_may_act=data["players_may_act"],
+            gm_sees_choices=data["gm_sees_choices"],
         )
 
     def neutralize_fields(self):
@@ -393,6 +402,11 @@ class BattleCreateInput(serializers.Serializer):
     )
     pcs = _PCInput(many=True, required=False, default=list, max_length=20)
     players_may_act = serializers.BooleanField(required=False, default=True)
+    gm_sees_choices = serializers.BooleanField(
+        required=False, default=False,
+        help_text="The GM sees a players' side's pending strategy before the GM's own side "
+        "(a side of no players' faction) has chosen; default: secret until then (§A.6.3).",
+    )  # fmt: skip
 
     def validate_recon_conditions(self, value):
         if set(value) - {"a", "b"}:
@@ -417,4 +431,5 @@ class BattleCreateInput(serializers.Serializer):
             neutralize=dict(data["neutralize"]),
             pcs=tuple(PCInput(**dict(pc)) for pc in data["pcs"]),
             players_may_act=data["players_may_act"],
+            gm_sees_choices=data["gm_sees_choices"],
         )

@@ -4,8 +4,6 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from battles.models import Battle, BattleStatus
 from battles.services import apply_begin, apply_lock
 from kingdoms.transactions import write_transaction
@@ -35,9 +33,9 @@ def gurps4e_apply_results(
     """The GM confirms a finished battle: each force keeps the share of its TS the battle
     left it (§A.7.3, after the recovered casualties of §A.7.2) — the ratio new TS / TS going
     in, applied to the share the force has now (a change, not the share from the set-up) —
-    and the loot (§A.7.4) is noted in the battle's outcome and the victor's force notes. One
-    transaction; a second apply is refused. Locks: the campaign, the forces (primary-key
-    order), the battle."""
+    and the loot (§A.7.4) is noted in the battle's outcome (the victor's force page shows it,
+    in each reader's language). One transaction; a second apply is refused. Locks: the
+    campaign, the forces (primary-key order), the battle."""
     battle = apply_begin(user, campaign_id, battle_id)
     ids = {key: battle.setup["sides"][key].get("force_id") for key in SIDE_KEYS}
     forces = {
@@ -69,12 +67,6 @@ def gurps4e_apply_results(
         if loot.get("holder") == key:
             entry["loot_value"] = enemy.get("loot_value", 0)
             entry["loot_minutes"] = loot.get("minutes")
-            note = _("%(battle)s: loot worth $%(value)s (%(minutes)s minutes to gather).") % {
-                "battle": battle.name,
-                "value": entry["loot_value"],
-                "minutes": entry["loot_minutes"],
-            }
-            force.notes = f"{force.notes}\n{note}".strip()
         force.save()
         applied[key] = entry
     battle.outcome = {**battle.outcome, "applied": applied}

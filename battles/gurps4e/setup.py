@@ -7,7 +7,8 @@ engine's `validate_setup` documents its shape) and starts the battle in one tran
 The setup keeps, beside what the engine reads, what the Django layer needs later: each side's
 `force_id`, `faction` and display `name`; each PC's `owner` (the user id of the player who
 plays it) and `faction` (that player's faction; or, without an owner, a faction any of whose
-players may choose for it; neither: the GM's NPC). The engine ignores those keys.
+players may choose for it; neither: the GM's NPC); `gm_sees_choices` when the GM sees a
+players' side's pending strategy at once. The engine ignores those keys.
 """
 
 from dataclasses import dataclass, field, replace
@@ -69,6 +70,9 @@ class BattleInput:
     neutralize: dict[str, bool] = field(default_factory=dict)
     pcs: tuple[PCInput, ...] = ()
     players_may_act: bool = True
+    gm_sees_choices: bool = False
+    """The GM sees a players' side's pending strategy at once (default: only once the GM's
+    own side has chosen, `board.Gurps4eView`)."""
 
 
 def _officer(staff: CommandStaff | None, force: Force) -> engine.CommandStaff:
@@ -145,6 +149,8 @@ def build_setup(data: BattleInput, forces: dict[str, Force], owners: dict[int, i
         setup["db"] = dict(data.db)
     if data.neutralize:
         setup["neutralize"] = {key: bool(data.neutralize.get(key, True)) for key in SIDE_KEYS}
+    if data.gm_sees_choices:
+        setup["gm_sees_choices"] = True
     return setup
 
 

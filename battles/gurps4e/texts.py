@@ -6,6 +6,7 @@ Russian terms follow the glossary of the rules reference (gurps §A.8).
 
 from typing import Any
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -53,6 +54,19 @@ TERRAIN_LABELS = {
     "urban": gettext_lazy("urban"),
     "woodlands": gettext_lazy("woodlands"),
 }
+
+
+def terrain_with_rating(key: str, rating: int) -> str:
+    """ "plains (TR 2)": the terrain and its Terrain Rating (§A.3)."""
+    return _("%(terrain)s (TR %(rating)s)") % {
+        "terrain": TERRAIN_LABELS.get(key, key),
+        "rating": rating,
+    }
+
+
+terrain_with_rating_lazy = lazy(terrain_with_rating, str)
+"""For choices built when the module loads: translated when shown, in the page's language."""
+
 KIND_LABELS = {
     "pitched": gettext_lazy("pitched battle"),
     "encounter": gettext_lazy("encounter battle"),

@@ -9,7 +9,7 @@ from django.utils.translation import pgettext
 from rest_framework import exceptions
 
 from battles.models import Battle
-from battles.visibility import live_events
+from battles.visibility import live_events, viewpoint_of
 from kingdoms.models import Controller, Faction, Membership, Role
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
 from warfare.gurps4e.models import Force, ForceElement
@@ -78,19 +78,12 @@ def api_create(user, campaign_id: int, data) -> Battle:
         raise exceptions.ValidationError({"errors": error.messages}) from None
 
 
-def event_view(membership: Membership, battle: Battle):
-    """(code, params) -> (params, sentence) of one event as `membership` may see it (the
-    API's log): the other side's secret choices and exact numbers left out."""
-    return board.event_view(battle, board.viewer_of(membership, battle))
-
-
 def report_context(membership: Membership, battle: Battle) -> dict:
     """The battle report's context (`templates/battles/report.html` and its Markdown): each
     side's force with its casualties, its PCs, the outcome and the log round by round."""
-    viewer = board.viewer_of(membership, battle)
-    state = board.engine_state(battle)
-    index = board.viewer_index(battle, viewer)
-    who = board.names(battle)
+    view = board.Gurps4eView(battle, viewpoint_of(membership, battle))
+    state = view.engine_state
+    who = view.names
     sides = []
     for i, key in enumerate(SIDE_KEYS):
         side = state.sides[i]
@@ -102,16 +95,16 @@ def report_context(membership: Membership, battle: Battle) -> dict:
             if pc.side != i:
                 continue
             status = str(texts.PC_STATUS_LABELS.get(pc.status, pc.status))
-            if index is None or index == i:
+            if view.sees(pc.key):
                 hp = pgettext("GURPS hit points", "HP %(hp)s of %(max)s")
                 status += " · " + hp % {"hp": pc.hp, "max": pc.max_hp}
             row = {"key": pc.key, "name": who[pc.key], "state": status}
             rows.append(row)
         sides.append({"key": key, "name": who[key], "pcs": False, "armies": rows})
     rounds: dict[int, list[str]] = {}
-    for event, _params, text in board.event_lines(battle, viewer, live_events(battle)):
+    for event, _params, text in view.lines(live_events(battle)):
         rounds.setdefault(event.round, []).append(text)
-    outcome = board.outcome_view(battle, viewer)
+    outcome = view.outcome()
     result = None
     if outcome is not None:
         result = {
@@ -131,7 +124,7 @@ def report_context(membership: Membership, battle: Battle) -> dict:
         "round": state.round,
         "terrain": [
             str(texts.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type)),
-            f"{texts.TERRAIN_LABELS.get(state.terrain, state.terrain)} (TR {state.terrain_rating})",
+            texts.terrain_with_rating(state.terrain, state.terrain_rating),
         ],
         "sides": sides,
         "outcome": result,

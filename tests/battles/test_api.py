@@ -153,7 +153,13 @@ def test_legal_actions_only_for_who_may_act(as_role, world, militia_to_act, mili
     advance = next(action for action in player["actions"] if action["key"] == "advance")
     check = advance["options"][0]["checks"][0]
     assert {"stat", "modifier", "dc", "modifier_breakdown", "dc_breakdown"} <= set(check)
-    assert state("gm")["actions"] == player["actions"]
+    # The same actions as the GM's, but the enemy's DC is the GM's to know (issue 11).
+    gm_advance = next(a for a in state("gm")["actions"] if a["key"] == "advance")
+    gm_check = gm_advance["options"][0]["checks"][0]
+    assert (check["dc"], check["dc_breakdown"]) == (None, [])
+    assert gm_check["dc"] == 16
+    assert {**gm_check, "dc": None, "dc_breakdown": []} == check
+    assert [a["key"] for a in state("gm")["actions"]] == keys
     rival = state("other_player")
     assert (rival["may_act"], rival["actions"]) == (False, [])
 

@@ -86,7 +86,8 @@ def test_the_reacting_player_sees_use_and_decline_and_answers(
     page = client.get(url).content.decode()
     assert "Veterans may react to Raiders (Guard): Counterattack" in page
     assert 'value="use_reaction"' in page and 'value="decline_reaction"' in page
-    assert "Melee +15 vs DC 19" in " ".join(page.split())  # §1.2: level 5 melee, level 3 AC
+    # §1.2: level 5 melee +15; the enemy's AC (level 3: DC 19) is not the player's to know.
+    assert "Melee +15" in " ".join(page.split()) and "DC 19" not in page
     assert 'value="guard"' not in page and 'value="end_turn"' not in page
     act = reverse("battles:act", args=[world.pk, offered.pk])
     data = {"seq": offered.seq, "actor": str(veterans.pk), "kind": "use_reaction",

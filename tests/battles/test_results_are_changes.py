@@ -147,9 +147,13 @@ def test_an_army_on_a_board_joins_no_other_battle(as_role, client, world, gm, mi
     assert api.status_code == 400
     assert any("already in the battle “Ford”" in error for error in api.json()["errors"])
     assert Battle.objects.count() == 1
-    _apply(gm, _finish(gm, battle, {raiders: 1}), typed_dice={"a": (5, None), "b": (5, None)})
+    _apply(gm, _finish(gm, battle, {raiders: 0}), typed_dice={"a": (5, None), "b": (5, None)})
+    fresh = army_services.army_create(
+        user=gm, campaign_id=world.pk, faction_id=raiders.faction_id, name="Fresh Raiders",
+        army_type="infantry", tactics=("keen_eyed",), hex="C7", level_override=3,
+    )  # fmt: skip
     again = services.battle_create(user=gm, campaign_id=world.pk, name="Mill",
-                                   sides={"a": [militia.pk], "b": [raiders.pk]})  # fmt: skip
+                                   sides={"a": [militia.pk], "b": [fresh.pk]})  # fmt: skip
     assert again.status == "active"
 
 

@@ -287,7 +287,7 @@ def test_log_lines_read_in_english_and_russian():
     assert line == "Orcs #1 attacks Guards #1 (greataxe): d20 14 +5 vs AC 16, hit, 9 damage."
     with translation.override("ru"):
         line = event_line("dnd5e.attack", attack, names, lambda key: True)
-        assert line == ("Orcs #1 атакует Guards #1 (greataxe): к20 14 +5 против КД 16, "
+        assert line == ("Orcs #1 атакует Guards #1 (секира): к20 14 +5 против КД 16, "
                         "попадание, урон 9.")  # fmt: skip
         morale = {"unit": "u1", "die": 7, "dice": [7], "total": 7, "dc": 10, "success": False}
         assert "сломлено" in event_line("dnd5e.morale", morale, {"u1": "Orcs"}, bool)

@@ -24,7 +24,7 @@ def test_the_srd_library_loads_once_with_the_engine_numbers(client, gm, dnd_worl
     assert client.post(_url("library-load", dnd_world.pk)).status_code == 302
     assert Creature.objects.filter(campaign=dnd_world).count() == 9  # nothing twice
     page = client.get(_url("creatures", dnd_world.pk)).content.decode()
-    assert "greataxe | +5 | 1d12+3 | slashing | 5 | -" in page
+    assert "greataxe +5, 1d12+3 slashing, reach 5 ft" in page
 
 
 def test_gm_enters_a_stat_block_and_bad_attack_lines_are_a_400(client, gm, dnd_world):

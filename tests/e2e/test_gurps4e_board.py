@@ -84,7 +84,10 @@ def test_gm_and_player_fight_a_battle_with_secret_strategies(live_server, new_pa
     pc_panel.get_by_role("button", name="Take this Risk").click()
     expect(phone.get_by_text("Ann takes Risk +1.")).to_be_visible()
     legion_panel = _panel(phone, "a")
-    expect(legion_panel.get_by_text("own casualties ×2").first).to_be_visible()
+    all_out = legion_panel.locator("li", has=phone.locator(f"input[value='{ALL_OUT_ATTACK}']"))
+    expect(all_out.get_by_text("own casualties ×2")).to_be_hidden()  # collapsed on a phone
+    all_out.get_by_text("effects").click()
+    expect(all_out.get_by_text("own casualties ×2")).to_be_visible()
     legion_panel.locator(f"input[value='{ALL_OUT_ATTACK}']").check()
     legion_panel.get_by_role("button", name="Choose in secret").click()
 

@@ -12,8 +12,7 @@ from django.db import connection, models
 
 from battles import services as battle_services
 from battles.models import Battle, BattleCommand, BattleEvent
-from battles.selectors import army_names, battle_log
-from battles.visibility import viewer_for
+from battles.visibility import member_view
 from kingdoms import portability
 from kingdoms.models import (
     Campaign,
@@ -502,9 +501,7 @@ def _battle(doc, name="Battle of the Ford"):
 
 def _log(battle, campaign):
     membership = Membership.objects.get(campaign=campaign, role=Role.GM, user__username="gm")
-    viewer = viewer_for(membership, battle)
-    return [(r, str(text)) for r, text in battle_log(battle=battle, names=army_names(battle),
-                                                      viewer=viewer)]  # fmt: skip
+    return [(r, str(text)) for r, text in member_view(membership, battle).log()]
 
 
 def test_battles_round_trip_losslessly_and_replay(battled, gm, militia, raiders):

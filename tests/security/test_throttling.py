@@ -1,5 +1,6 @@
-"""Log-in is throttled after repeated failures (per client address and username); API writes
-are throttled per user at the `api-write` rate, reads are not."""
+"""Log-in is throttled after repeated failures (per client address and username; behind
+`TRUSTED_PROXY_COUNT` proxies the address they saw); API writes are throttled per user at the
+`api-write` rate, reads are not."""
 
 import pytest
 from django.urls import reverse
@@ -27,6 +28,41 @@ def test_ten_failed_logins_then_429_even_with_the_right_password(client, gm, set
     assert _login(client, "gm", PASSWORD, REMOTE_ADDR="10.0.0.9").status_code == 302
 
 
+#: The reverse proxy in front of the app (REMOTE_ADDR of every request that comes through it),
+#: an attacker's address and the GM's, as the proxy sees them.
+PROXY, ATTACKER, GM_HOME = "10.0.0.2", "203.0.113.66", "198.51.100.7"
+
+
+def test_behind_the_proxy_failures_count_per_client_not_for_everyone(client, gm, settings):
+    """Issue 11: behind a proxy every request came from its address, so ten failures from
+    anywhere locked the username out for everybody. With TRUSTED_PROXY_COUNT = 1 the count
+    is per address the proxy saw (the last one of X-Forwarded-For)."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    for _ in range(10):
+        assert _login(client, "gm", "wrong", REMOTE_ADDR=PROXY,
+                      HTTP_X_FORWARDED_FOR=ATTACKER).status_code == 400  # fmt: skip
+    assert _login(client, "gm", PASSWORD, REMOTE_ADDR=PROXY,
+                  HTTP_X_FORWARDED_FOR=ATTACKER).status_code == 429  # fmt: skip
+    assert _login(client, "gm", PASSWORD, REMOTE_ADDR=PROXY,
+                  HTTP_X_FORWARDED_FOR=GM_HOME).status_code == 302  # fmt: skip
+
+
+@pytest.mark.parametrize("trusted", [0, 1, 2])
+def test_a_forged_forwarded_for_does_not_dodge_the_lockout(client, gm, settings, trusted):
+    """Whatever the attacker writes into X-Forwarded-For, the addresses the trusted proxies
+    appended decide: a new forged address each time is still the same client. With no proxy
+    trusted (the default) the header is ignored."""
+    settings.TRUSTED_PROXY_COUNT = trusted
+    appended = [ATTACKER, "10.0.0.1"][:trusted]  # what the trusted proxies add
+    for n in range(10):
+        forged = ", ".join([f"192.0.2.{n}", *appended])
+        assert _login(client, "gm", "wrong", REMOTE_ADDR=PROXY,
+                      HTTP_X_FORWARDED_FOR=forged).status_code == 400  # fmt: skip
+    forged = ", ".join(["192.0.2.99", *appended])
+    assert _login(client, "gm", PASSWORD, REMOTE_ADDR=PROXY,
+                  HTTP_X_FORWARDED_FOR=forged).status_code == 429  # fmt: skip
+
+
 def test_a_successful_login_starts_the_count_afresh(client, gm):
     for _ in range(9):
         assert _login(client, "gm", "wrong").status_code == 400
@@ -44,13 +80,13 @@ def test_only_refused_passwords_count(client, gm):
 
 
 def test_the_window_expires(client, gm, settings):
-    from django.core.cache import cache
+    from tests.caches import clear_cache
 
     settings.LOGIN_FAILURE_LIMIT = 2
     for _ in range(2):
         _login(client, "gm", "wrong")
     assert _login(client, "gm", PASSWORD).status_code == 429
-    cache.clear()  # what the end of LOGIN_FAILURE_WINDOW does
+    clear_cache()  # what the end of LOGIN_FAILURE_WINDOW does
     assert _login(client, "gm", PASSWORD).status_code == 302
 
 

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from kingdoms.models import Kingdom
 from tests.factories import SettlementFactory
+from warfare import services
 from warfare.models import Army, LogEntry, Recruitment
 
 
@@ -102,10 +103,113 @@ def test_critical_failure_adds_unrest_and_ends_the_wizard(client, world, player,
     assert kingdom.recruit_blocked_until_turn == kingdom.turn + 1
     assert client.post(url, {"action": "name", "name": "Nope"}).status_code == 400
     assert not Army.objects.exists()
+
+
+def test_a_critical_failure_blocks_recruit_army_until_the_next_kingdom_turn(
+    client, world, gm, player, kingdom
+):
+    """§4.1 critical failure: "you cannot attempt Recruit Army again until the next Kingdom
+    turn" — step 1 says so and starts nothing; the next turn lifts it."""
+    client.force_login(player)
+    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    client.post(start, {"army_type": "infantry"})
+    client.post(Recruitment.objects.get().get_absolute_url(), {"action": "roll", "typed_die": "1"})
+    turn = Kingdom.objects.get(pk=kingdom.pk).turn
+    page = client.get(start).content.decode()
+    reason = f"Recruit Army failed critically: try again from turn {turn + 1}."
+    assert reason in page
+    assert 'name="army_type" value="infantry" disabled' in page
     again = client.post(start, {"army_type": "infantry"})
-    assert client.post(Recruitment.objects.first().get_absolute_url(),
-                       {"action": "roll"}).status_code == 400  # fmt: skip
-    assert again.status_code == 302
+    assert again.status_code == 400
+    assert reason in again.content.decode()
+    assert Recruitment.objects.count() == 1
+    services.kingdom_turn_start(user=gm, campaign_id=world.pk, faction_id=kingdom.faction_id,
+                                expected_turn=turn, pay_with="food")  # fmt: skip
+    assert client.post(start, {"army_type": "infantry"}).status_code == 302
+    assert Recruitment.objects.count() == 2
+
+
+def test_a_rolled_recruitment_left_unfinished_is_resumed_never_rolled_again(
+    client, world, player, kingdom
+):
+    """§3.1/§4.1: one Recruit Army check per recruitment; starting another while a rolled one
+    is open leads back to it, and the armies page lists it."""
+    client.force_login(player)
+    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    client.post(start, {"army_type": "infantry"})
+    recruitment = Recruitment.objects.get()
+    url = recruitment.get_absolute_url()
+    client.post(url, {"action": "roll", "typed_die": "10"})  # 18 vs 15: a success
+    armies = client.get(reverse("warfare:army-list", args=[world.pk, kingdom.faction_id]))
+    listed = armies.content.decode()
+    assert "Recruitment in progress" in listed and f'href="{url}"' in listed
+    step_one = client.get(start).content.decode()
+    assert "Recruitment in progress" in step_one
+    assert "Finish the recruitment in progress before starting another." in step_one
+    again = client.post(start, {"army_type": "infantry"})
+    assert again.status_code == 302 and again["Location"] == url
+    assert Recruitment.objects.count() == 1
+    recruitment.refresh_from_db()
+    assert recruitment.check_result["die"] == 10
+    assert LogEntry.objects.filter(code="activity.resolved").count() == 1
+
+
+def test_a_recruitment_not_yet_rolled_takes_the_new_choice(client, world, player, kingdom):
+    _set_level(kingdom, 3)
+    client.force_login(player)
+    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    client.post(start, {"army_type": "infantry"})
+    client.post(start, {"army_type": "cavalry"})
+    assert Recruitment.objects.get().army_type == "cavalry"
+
+
+def test_step_one_shows_each_types_level_check_and_consumption(client, world, player, kingdom):
+    """§1.2/§1.3/§2 at kingdom level 3: Recruitment DC 18 for every basic type, Consumption
+    infantry 1, cavalry 2; the check is Warfare +8 (§4.1)."""
+    _set_level(kingdom, 3)
+    client.force_login(player)
+    page = client.get(reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id]))
+    choices = {c["value"]: c for c in page.context["choices"]}
+    assert (choices["infantry"]["level"], choices["infantry"]["consumption"]) == (3, 1)
+    assert (choices["cavalry"]["level"], choices["cavalry"]["consumption"]) == (3, 2)
+    assert choices["infantry"]["check"]["dc"] == choices["cavalry"]["check"]["dc"] == 18
+    assert choices["infantry"]["check"]["modifier"] == 8
+    text = page.content.decode()
+    assert "level 3 · Warfare +8 vs DC 18 · Consumption 2" in text
+
+
+def test_no_settlement_with_a_hex_is_said_before_any_roll(client, world, gm, kingdom):
+    """§3.1 step 5: a basic army starts in a settlement's hex; with none, step 1 says so with
+    a link to add one, and the Recruit Army check is not rolled."""
+    kingdom.faction.settlements.update(hex="")
+    client.force_login(gm)
+    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    page = client.get(start).content.decode()
+    assert "This faction has no settlement with a hex" in page
+    assert f"/campaigns/{world.pk}/settlements/new/?faction={kingdom.faction_id}" in page
+    client.post(start, {"army_type": "infantry"})
+    recruitment = Recruitment.objects.get()
+    refused = client.post(recruitment.get_absolute_url(), {"action": "roll", "typed_die": "10"})
+    assert refused.status_code == 400
+    assert "none has a hex yet" in refused.content.decode()
+    recruitment.refresh_from_db()
+    assert (recruitment.step, recruitment.check_result) == ("roll", None)
+
+
+def test_the_tactics_step_keeps_the_ticks_on_an_error(client, world, player, kingdom):
+    """Level 1 infantry knows one tactic (§1.2): ticking two is refused, both stay ticked."""
+    client.force_login(player)
+    client.post(reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id]),
+                {"army_type": "infantry"})  # fmt: skip
+    url = Recruitment.objects.get().get_absolute_url()
+    client.post(url, {"action": "roll", "typed_die": "10"})
+    ticked = ["keen_eyed", "toughened_soldiers"]
+    refused = client.post(url, {"action": "tactics", "tactics": ticked})
+    assert refused.status_code == 400
+    options = {o["key"]: o["chosen"] for o in refused.context["tactic_options"]}
+    assert options["keen_eyed"] and options["toughened_soldiers"]
+    assert not options["hold_the_line"]
+    assert 'value="keen_eyed" checked' in refused.content.decode()
 
 
 def test_types_above_the_kingdom_level_are_greyed_out_with_the_reason(

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from kingdoms.forms import VersionedFormMixin
 
-from . import mapping
+from . import labels, mapping
 from .models import Army, Creature, Solo, Unit, UnitKind
 
 
@@ -42,7 +42,7 @@ class CreatureForm(VersionedFormMixin, forms.ModelForm):
         self.fields["key"].help_text = _("Empty: made from the name.")
         for ability in mapping.ABILITIES:
             self.fields[ability] = forms.IntegerField(
-                label=ability.upper(), initial=0, min_value=-5, max_value=15
+                label=labels.ABILITY_LABELS[ability], initial=0, min_value=-5, max_value=15
             )
         if self.instance.pk:
             del self.fields["key"]
@@ -90,6 +90,7 @@ class ArmyForm(VersionedFormMixin, forms.ModelForm):
     class Meta:
         model = Army
         fields = ["name", "faction", "notes"]
+        labels = {"faction": _("Faction")}
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args, campaign, **kwargs):
@@ -128,6 +129,7 @@ class UnitForm(forms.ModelForm):
     class Meta:
         model = Unit
         fields = ["name", "kind", "configuration", "creature", "stands", "commander"]
+        labels = {"creature": _("Creature")}
 
     def __init__(self, *args, army, **kwargs):
         super().__init__(*args, **kwargs)
@@ -160,6 +162,7 @@ class SoloForm(forms.ModelForm):
     class Meta:
         model = Solo
         fields = ["name", "creature", "pc"]
+        labels = {"creature": _("Creature")}
 
     def __init__(self, *args, army, **kwargs):
         super().__init__(*args, **kwargs)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from kingdoms.pages import add_errors, form_page
 
-from . import mapping, selectors, services
+from . import labels, selectors, services
 from .access import access_army, access_creature, access_dnd5e, sees_army_in_full
 from .forms import ArmyForm, CreatureForm, SoloForm, UnitForm
 from .models import Creature, Unit
@@ -29,9 +29,11 @@ def creature_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     elif request.method == "POST":
         access_dnd5e(request.user, campaign_id, gm=True)  # 403
     creatures = [
-        (creature, mapping.attacks_text(creature.attacks).splitlines())
+        {"creature": creature, "attacks": [labels.attack_text(a) for a in creature.attacks],
+         "speeds": labels.speeds_text(creature.speeds),
+         "abilities": labels.abilities_text(creature.abilities)}
         for creature in Creature.objects.filter(campaign=campaign)
-    ]
+    ]  # fmt: skip
     context = {"campaign": campaign, "membership": membership, "form": form,
                "creatures": creatures}  # fmt: skip
     return form_page(

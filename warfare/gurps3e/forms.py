@@ -12,6 +12,7 @@ class ForceForm(VersionedFormMixin, forms.ModelForm):
     class Meta:
         model = Force
         fields = ["name", "faction", "tl", "notes"]
+        labels = {"faction": _("Faction")}
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args, campaign, **kwargs):

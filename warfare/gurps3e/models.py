@@ -227,6 +227,9 @@ class Character(Versioned):
         return reverse("gurps3e:character-detail", args=[self.campaign_id, self.pk])
 
 
+REPUTATION_SOURCES = {"gm": _("set by the GM"), "glory": _("Glory roll")}
+
+
 class Reputation(models.Model):
     """A reputation entry (§B.6.1): `value` until campaign month `expires` (blank: for good)."""
 
@@ -246,3 +249,8 @@ class Reputation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.value:+d}"
+
+    @property
+    def source_label(self) -> str:
+        """Where the entry comes from: the app's own sources in words, a GM's note as typed."""
+        return str(REPUTATION_SOURCES.get(self.source, self.source))

@@ -70,6 +70,7 @@ class ForceForm(VersionedFormMixin, forms.ModelForm):
     class Meta:
         model = Force
         fields = ["name", "faction", "mobile", "posture", "strength_percent", "notes"]
+        labels = {"faction": _("Faction")}
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args, campaign, **kwargs):
@@ -99,6 +100,7 @@ class ForceElementForm(forms.ModelForm):
     class Meta:
         model = ForceElement
         fields = ["element_type", "count", "tl", "troop_quality", "equipment_quality"]
+        labels = {"element_type": _("Element type")}
 
     def __init__(self, *args, element_types, **kwargs):
         super().__init__(*args, **kwargs)

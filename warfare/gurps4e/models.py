@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from kingdoms.models import Campaign, Faction, Versioned
 
@@ -28,6 +29,27 @@ class ElementClass(models.TextChoices):
     NAV = "Nav", _("Naval")
     REC = "Rec", _("Recon")
     T = "T", _("Transport")
+
+
+CLASS_CODES = {
+    "Air": pgettext_lazy("gurps4e class code", "Air"),
+    "Arm": pgettext_lazy("gurps4e class code", "Arm"),
+    "Art": pgettext_lazy("gurps4e class code", "Art"),
+    "C3I": pgettext_lazy("gurps4e class code", "C3I"),
+    "Cav": pgettext_lazy("gurps4e class code", "Cav"),
+    "F": pgettext_lazy("gurps4e class code", "F"),
+    "Eng": pgettext_lazy("gurps4e class code", "Eng"),
+    "Nav": pgettext_lazy("gurps4e class code", "Nav"),
+    "Rec": pgettext_lazy("gurps4e class code", "Rec"),
+    "T": pgettext_lazy("gurps4e class code", "T"),
+}
+"""The class codes as a badge shows them ("Cav"), in the page's language."""
+
+
+def class_badges(codes) -> list[tuple[str, str]]:
+    """(short code, class name) of each class code, both translated."""
+    names = dict(ElementClass.choices)
+    return [(str(CLASS_CODES.get(code, code)), str(names.get(code, code))) for code in codes]
 
 
 class TroopQuality(models.TextChoices):
@@ -110,6 +132,14 @@ class ElementType(Versioned):
 
     def __str__(self) -> str:
         return f"{self.name} (TL{self.tl})"
+
+    @property
+    def class_badges(self) -> list[tuple[str, str]]:
+        return class_badges(self.classes)
+
+    @property
+    def neutralize_badges(self) -> list[tuple[str, str]]:
+        return class_badges(self.neutralizes)
 
 
 class Force(Versioned):

@@ -47,7 +47,7 @@ def force_sheet(*, membership: Membership, force: Force, enemy_id: int | None) -
     `enemy_id` names one of them, the comparison (relative TS, superiorities, BSM)."""
     force = Force.objects.prefetch_related(_ROWS).select_related("faction").get(pk=force.pk)
     sheet = mapping.force_sheet(force)
-    context = {"sheet": sheet, "enemies": [], "comparison": None}
+    context = {"sheet": sheet, "enemies": [], "comparison": None, "loot": force_loot(force)}
     if not membership.is_gm:
         return context  # an enemy's numbers are the GM's to reveal (§A.5.1 intelligence)
     context["enemies"] = list(
@@ -61,3 +61,25 @@ def force_sheet(*, membership: Membership, force: Force, enemy_id: int | None) -
     if enemy is not None:
         context["comparison"] = mapping.comparison(force, enemy)
     return context
+
+
+def force_loot(force: Force) -> list[dict]:
+    """The loot of the battles this force won and held the field of (§A.7.4), from their
+    applied results: the battle, the loot's worth and the minutes to gather it. Kept as
+    numbers, not as a note, so that each reader sees it in their language."""
+    from django.db.models import Q
+
+    from battles.models import Battle, BattleStatus
+
+    battles = Battle.objects.filter(
+        Q(setup__sides__a__force_id=force.pk) | Q(setup__sides__b__force_id=force.pk),
+        campaign_id=force.campaign_id, system="gurps4e", status=BattleStatus.APPLIED,
+    ).order_by("created_at")  # fmt: skip
+    loot = []
+    for battle in battles:
+        for key, entry in ((battle.outcome or {}).get("applied") or {}).items():
+            side = (battle.setup.get("sides") or {}).get(key) or {}
+            if side.get("force_id") == force.pk and entry.get("loot_value") is not None:
+                loot.append({"battle": battle.name, "value": entry["loot_value"],
+                             "minutes": entry.get("loot_minutes")})  # fmt: skip
+    return loot

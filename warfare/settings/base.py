@@ -160,14 +160,31 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 
-# The cache holds the throttles' counters (API writes, failed log-ins). The local-memory cache
-# counts per process: with several server processes each counts on its own.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The cache holds the throttles' counters (API writes, failed log-ins) and, shared by every app
+# process, what they must agree on. With several processes (gunicorn workers, containers) set
+# REDIS_URL: Django's RedisCache, one Redis for all. Without it, the local-memory cache of the
+# single-process `make run` (each process would count on its own).
+REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="warfare"),
+            # Fail fast when Redis is down: a request waits at most this long for it.
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Failed log-ins per client address and username before the login page answers 429, and the
 # window (seconds) they are counted in (warfare.accounts).
 LOGIN_FAILURE_LIMIT = 10
 LOGIN_FAILURE_WINDOW = 15 * 60
+# How many reverse proxies in front of the app append the client's address to X-Forwarded-For
+# (warfare.accounts.client_address). 0: none, the header is ignored (anybody can send it).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 
 REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -182,7 +199,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Writes (POST) per user; see warfare.api.throttling.
     "DEFAULT_THROTTLE_CLASSES": ["warfare.api.throttling.WriteRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"api-write": "120/minute"},
+    "DEFAULT_THROTTLE_RATES": {"api-write": env.str("API_WRITE_RATE", default="120/minute")},
+    # The client's address for DRF's throttles: the same trusted proxies (DRF's default, None,
+    # would believe any X-Forwarded-For).
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 
 # OpenAPI (drf-spectacular): the schema at /api/v1/schema/, Swagger UI at /api/v1/docs/ with its
@@ -208,9 +228,20 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# LOG_FORMAT=json: every log record is one JSON line, and every request logs one line
+# (`warfare.requests`: method, path, status, duration, user) for a log collector to read.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "warfare.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+if LOG_FORMAT == "json":
+    MIDDLEWARE.insert(0, "warfare.logs.request_log_middleware")

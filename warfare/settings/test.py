@@ -11,7 +11,7 @@ os.environ.setdefault("DATABASE_POOL_MAX", "20")
 os.environ.setdefault("DATABASE_POOL_TIMEOUT", "10")
 
 from .base import *  # noqa: E402, F403
-from .base import REST_FRAMEWORK, STORAGES  # noqa: E402
+from .base import CACHES, REDIS_URL, REST_FRAMEWORK, STORAGES  # noqa: E402
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -24,4 +24,14 @@ WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 # Tests send many API writes in a row: the throttle's own test (tests/security/test_throttling.py)
 # lowers this rate to check it.
-REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"api-write": "100000/minute"}}
+# (API_WRITE_RATE sets it for the app processes a test starts.)
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,
+    "DEFAULT_THROTTLE_RATES": {"api-write": os.environ.get("API_WRITE_RATE", "100000/minute")},
+}
+# With REDIS_URL (`make test` sets it) the tests run on a real Redis, as production does; each
+# run has its own key prefix, and the suite clears only its own keys (tests/conftest.py), so
+# two runs can share one Redis.
+if REDIS_URL:
+    prefix = os.environ.get("CACHE_KEY_PREFIX") or f"test-{os.getpid()}"
+    CACHES = {"default": {**CACHES["default"], "KEY_PREFIX": prefix}}

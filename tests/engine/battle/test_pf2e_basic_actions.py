@@ -305,6 +305,19 @@ def test_rally_degrees(die, degree, shaken):
     assert state.actions_left == 1
 
 
+def test_rally_is_offered_only_where_it_can_do_something():
+    """§8.1 Rally lowers shaken; without shaken only a success's False Retreat (§8.2, Flexible
+    Tactics) could come of it. Not offered otherwise, yet still accepted if sent."""
+    state = duel(ours=[army("a1"), army("a2")])
+    assert options(state, "rally") == []
+    shaken = duel(ours=[army("a1", conditions={"shaken": 1}), army("a2")])
+    assert {"target": "b1"} in options(shaken, "rally")
+    flexible = duel(ours=[army("a1", tactics=("flexible_tactics",)), army("a2")])
+    assert {"target": "b1"} in options(flexible, "rally")
+    state, events, _ = run(state, "rally", [12], target="b1")
+    assert event(events, "battle.rally").params["check"]["degree"] == "success"
+
+
 def test_rally_critical_success_ends_routed_for_reactive_rally():
     """§8.1 Rally CS: if routed, no longer routed (reachable through Reactive Rally, §6.2)."""
     from warfare.engine.systems.pf2e.activities.state import new_army_state

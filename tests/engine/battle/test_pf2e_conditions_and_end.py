@@ -53,7 +53,7 @@ def test_mired_4_pins():
     state = fight([army("a1", conditions={"mired": 4})], [army("b1")])
     assert rejected(state, "advance", target="b1") == ["battle.pinned"]
     keys = {spec.key for spec in SYSTEM.legal_actions(state, "a1")}
-    assert keys == {"rally", "retreat", "end_turn"}
+    assert keys == {"retreat", "end_turn"}  # Rally: nothing to rally from (§8.1)
     assert effective_block(state, "a1").ac.value == 19 - 2
 
 

@@ -48,7 +48,7 @@ def check_of(events, code):
 
 def test_tactical_actions_need_their_tactic():
     """§8.2: offered only when the army knows the granting tactic."""
-    state = battle([army("a1", level=5)], engage=["b1"])
+    state = battle([army("a1", level=5, conditions={"shaken": 1})], engage=["b1"])
     keys = {spec.key for spec in SYSTEM.legal_actions(state, "a1")}
     assert keys == {"advance", "battle", "disengage", "guard", "rally", "end_turn"}
     assert rejected(state, "all_out_assault", target="b1") == ["battle.action_not_known"]

@@ -19,6 +19,39 @@ ARMY_SPECIFIC_ACTIONS = (
     "accustomed_to_panic", "swift_recovery", "battlefield_adaptability", "primal_magic",
 )  # fmt: skip
 
+WAR_ACTION_NAMES: dict[str, str] = {
+    # §8.1 Basic war actions.
+    "advance": "Advance",
+    "battle": "Battle",
+    "disengage": "Disengage",
+    "guard": "Guard",
+    "rally": "Rally",
+    "retreat": "Retreat",
+    # §8.2 Tactical war actions.
+    "all_out_assault": "All-Out Assault",
+    "battlefield_medicine": "Battlefield Medicine",
+    "counterattack": "Counterattack",
+    "covering_fire": "Covering Fire",
+    "defensive_stance": "Defensive Stance",
+    "dirty_fighting": "Dirty Fighting",
+    "false_retreat": "False Retreat",
+    "feint": "Feint",
+    "outflank": "Outflank",
+    "overwhelming_bombardment": "Overwhelming Bombardment",
+    "taunt": "Taunt",
+    # §6.2 Army-specific actions and reactions (named after their unique tactics).
+    "trample": "Trample",
+    "trampling_charge": "Trampling Charge",
+    "furious_charge": "Furious Charge",
+    "reactive_rally": "Reactive Rally",
+    "revel_in_battle": "Revel in Battle",
+    "accustomed_to_panic": "Accustomed to Panic",
+    "swift_recovery": "Swift Recovery",
+    "battlefield_adaptability": "Battlefield Adaptability",
+    "primal_magic": "Primal Magic",
+}
+"""English names of the war actions (§8); the Django side translates them (gettext)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Tactic:

@@ -179,6 +179,20 @@ def validate_tactic_change(
     return problems + validate_tactics(spec)
 
 
+def replaceable_tactics(spec: ArmySpec) -> list[str]:
+    """Known tactics Train Army may replace (§4.8): not a unique tactic, not the mandatory
+    Overrun / Engines of War of a basic army [inferred], not a free tactic (§3.3: it takes no
+    slot, so replacing it frees none)."""
+    keep = set(_free_tactics(spec))
+    if spec.is_basic and spec.type in MANDATORY_TACTIC:
+        keep.add(MANDATORY_TACTIC[spec.type])
+    return [
+        key
+        for key in dict.fromkeys(spec.tactics)
+        if key not in keep and (key not in TACTICS or not TACTICS[key].unique)
+    ]
+
+
 def learnable_tactics(spec: ArmySpec) -> list[Tactic]:
     """Tactics Train Army can teach `spec` now (ignoring max tactics, §4.8)."""
     known = set(spec.tactics)

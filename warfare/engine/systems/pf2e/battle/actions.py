@@ -830,6 +830,16 @@ def _guard(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleSt
 # --- §8.1 Rally, §6.2 Reactive Rally---------------------------------------------------------------
 
 
+def _rally_candidates(state: BattleState, actor: str) -> list[dict[str, Any]]:
+    """Rally is offered only where it can do something: §8.1 it lowers the army's shaken
+    (a routed army must Retreat instead), or its success triggers False Retreat (§8.2).
+    Taken all the same, it is still accepted (replays of older battles)."""
+    shaken = state.army(actor).army.conditions.get("shaken", 0) > 0
+    if not shaken and "false_retreat" not in effective_block(state, actor).war_actions:
+        return []
+    return _enemy_target_candidates(state, actor)
+
+
 def _rally_problems(state: BattleState, actor: str, params: Params) -> list[Problem]:
     return _enemy_problems(state, actor, params.get("target"))
 
@@ -1693,7 +1703,7 @@ WAR_ACTIONS: dict[str, WarAction] = {
                   _disengage_preview, _disengage, ("order", "potion")),
         WarAction("guard", 1, (MANEUVER,), _enemy_target_candidates, _guard_problems,
                   _guard_preview, _guard, ("potion",)),
-        WarAction("rally", 2, (MORALE,), _enemy_target_candidates, _rally_problems,
+        WarAction("rally", 2, (MORALE,), _rally_candidates, _rally_problems,
                   _rally_preview, _rally),
         WarAction("retreat", 3, (), _no_candidates_but_self, _retreat_problems, _no_preview,
                   _retreat),

@@ -1,10 +1,15 @@
-"""Russian texts of the PF2e warfare data (warfare/engine/systems/pf2e/texts_ru.py): coverage,
-no stray keys, no dropped numbers, glossary names (reference §12)."""
+"""Russian texts of the PF2e warfare data, from the gettext catalogue (the engine keeps the
+English source strings; `warfare.labels` translates them with their contexts): coverage, no
+stray keys, no dropped numbers, glossary names (reference §12); the markers that put them in
+the catalogue (`warfare/pf2e_texts.py`) are up to date."""
 
 import re
 
 import pytest
+from django.core.management import call_command
+from django.utils import translation
 
+from warfare import labels
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
 from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
@@ -13,18 +18,18 @@ from warfare.engine.systems.pf2e.tactics import (
     BASIC_WAR_ACTIONS,
     TACTICAL_WAR_ACTIONS,
     TACTICS,
+    WAR_ACTION_NAMES,
 )
-from warfare.engine.systems.pf2e.texts_ru import (
-    CONDITION_EFFECTS_RU,
-    GEAR_EFFECTS_RU,
-    GEAR_NAMES_RU,
-    GEAR_TIER_NAMES_RU,
-    SPECIALIZED_NAMES_RU,
-    TACTIC_EFFECTS_RU,
-    TACTIC_NAMES_RU,
-    WAR_ACTION_NAMES_EN,
-    WAR_ACTION_NAMES_RU,
-)
+
+
+def _russian(label, keys) -> dict:
+    """{key: its Russian text}, only where the catalogue translates the English one."""
+    with translation.override("en"):
+        english = {key: label(*key) if isinstance(key, tuple) else label(key) for key in keys}
+    with translation.override("ru"):
+        russian = {key: label(*key) if isinstance(key, tuple) else label(key) for key in keys}
+    return {key: text for key, text in russian.items() if text != english[key]}
+
 
 WAR_ACTIONS = BASIC_WAR_ACTIONS + TACTICAL_WAR_ACTIONS + ARMY_SPECIFIC_ACTIONS
 GEAR_TIERS = {(gear.key, tier.tier): tier for gear in GEAR.values() for tier in gear.tiers}
@@ -33,6 +38,16 @@ GEAR_TIERS = {(gear.key, tier.tier): tier for gear in GEAR.values() for tier in 
 NUMBER = re.compile(r"(?<!\w)[+\-]?\d+")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+TACTIC_NAMES_RU = _russian(labels.tactic_name, TACTICS)
+TACTIC_EFFECTS_RU = _russian(labels.tactic_effect, TACTICS)
+CONDITION_NAMES_RU = _russian(labels.condition_name, CONDITIONS)
+CONDITION_EFFECTS_RU = _russian(labels.condition_effect, CONDITIONS)
+GEAR_NAMES_RU = _russian(labels.gear_name, GEAR)
+GEAR_EFFECTS_RU = _russian(labels.gear_effect, GEAR)
+GEAR_TIER_NAMES_RU = _russian(labels.gear_tier_name, GEAR_TIERS)
+SPECIALIZED_NAMES_RU = _russian(labels.specialized_name, SPECIALIZED_ARMIES)
+WAR_ACTION_NAMES_RU = _russian(labels.war_action_name, WAR_ACTIONS)
 
 # (Russian dict, English source texts by key) for every translated effect text.
 EFFECTS = {
@@ -48,6 +63,7 @@ EFFECTS = {
 COVERAGE = {
     "TACTIC_NAMES_RU": (TACTIC_NAMES_RU, set(TACTICS)),
     "TACTIC_EFFECTS_RU": (TACTIC_EFFECTS_RU, set(TACTICS)),
+    "CONDITION_NAMES_RU": (CONDITION_NAMES_RU, set(CONDITIONS)),
     "CONDITION_EFFECTS_RU": (CONDITION_EFFECTS_RU, set(CONDITIONS)),
     "GEAR_NAMES_RU": (GEAR_NAMES_RU, set(GEAR)),
     "GEAR_EFFECTS_RU": (GEAR_EFFECTS_RU, set(GEAR)),
@@ -85,8 +101,8 @@ def test_no_keys_missing_from_the_data(name):
 
 
 def test_english_war_action_names_cover_exactly_the_war_action_keys():
-    assert set(WAR_ACTION_NAMES_EN) == set(WAR_ACTIONS)
-    assert all(name.strip() for name in WAR_ACTION_NAMES_EN.values())
+    assert set(WAR_ACTION_NAMES) == set(WAR_ACTIONS)
+    assert all(name.strip() for name in WAR_ACTION_NAMES.values())
 
 
 def test_war_action_key_tuples_have_no_duplicates():
@@ -102,7 +118,7 @@ def test_every_tactic_has_a_russian_name_and_effect(key):
 @pytest.mark.parametrize("key", sorted({g for tactic in TACTICS.values() for g in tactic.grants}))
 def test_every_granted_action_has_names(key):
     assert WAR_ACTION_NAMES_RU[key]
-    assert WAR_ACTION_NAMES_EN[key]
+    assert WAR_ACTION_NAMES[key]
 
 
 # Texts ------------------------------------------------------------------------------------------
@@ -155,6 +171,11 @@ def test_existing_gear_tier_names_ru_are_kept(key):
         assert GEAR_TIER_NAMES_RU[key] == GEAR_TIERS[key].name_ru
 
 
+@pytest.mark.parametrize("key", sorted(CONDITIONS))
+def test_condition_names_ru_are_the_datas(key):
+    assert CONDITION_NAMES_RU[key] == CONDITIONS[key].name_ru
+
+
 @pytest.mark.parametrize("key", sorted(SPECIALIZED_ARMIES))
 def test_existing_specialized_names_ru_are_kept(key):
     if SPECIALIZED_ARMIES[key].name_ru:
@@ -185,7 +206,7 @@ def test_glossary_names(names, key, expected):
 
 @pytest.mark.parametrize("key", ARMY_SPECIFIC_ACTIONS)
 def test_army_specific_actions_are_named_like_their_unique_tactics(key):
-    assert WAR_ACTION_NAMES_EN[key] == TACTICS[key].name_en
+    assert WAR_ACTION_NAMES[key] == TACTICS[key].name_en
     assert WAR_ACTION_NAMES_RU[key] == TACTIC_NAMES_RU[key]
 
 
@@ -215,3 +236,18 @@ def test_tactic_effects_use_the_glossary_terms(key):
     for english, russian in terms.items():
         if re.search(english, text_en):
             assert re.search(russian, text_ru), f"{english} -> {russian} in {text_ru!r}"
+
+
+def test_the_catalogue_markers_match_the_rules_data():
+    """warfare/pf2e_texts.py marks exactly the data's English texts (make messages writes it):
+    a changed or new text must reach the catalogue to be translated."""
+    call_command("pf2e_texts", check=True)
+
+
+def test_the_pages_show_the_russian_texts(client, gm, militia):
+    """The army sheet in Russian names its tactic and its effect from the catalogue."""
+    client.force_login(gm)
+    client.cookies["django_language"] = "ru"
+    page = client.get(militia.get_absolute_url()).content.decode()
+    assert TACTIC_NAMES_RU["toughened_soldiers"] in page
+    assert TACTIC_EFFECTS_RU["toughened_soldiers"] in page

@@ -1,0 +1,201 @@
+"""The live board: a change made on any app process reaches every viewer on every process.
+
+Every save of a battle row announces its `seq` (`announce`, connected to `post_save` in
+`battles.apps`):
+
+* on PostgreSQL, `pg_notify('battle_changed', '<id>:<seq>')` in the saving transaction, so the
+  notification is delivered when (and only if) the change commits;
+* after the commit, the battle's seq goes to the shared cache (`cached_seq`), where the live
+  poll and the streams of a database without LISTEN (SQLite under `make run`) read it.
+
+`stream(battle_id, seq)` is what the board's Server-Sent Events view sends: a `seq` event at
+once, then a `changed` event with the new seq after every change, and a `ping` every `HEARTBEAT`
+seconds (proxies keep the connection open; the browser knows the stream is alive). Under ASGI
+one `Hub` per process LISTENs on one database connection and hands each notification to the
+streams of that battle; a stream also checks the cache now and then, so a notification lost
+while the hub reconnects is not a change lost. Under WSGI (`make run`'s runserver, Django's test
+server) a stream is a plain generator that reads the cache (`sync_stream`), so the board's live
+updates work there too, one thread per viewer.
+"""
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Iterator
+
+from django.core.cache import cache
+from django.db import connection, connections, transaction
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "battle_changed"
+#: Seconds between `ping` events (and cache checks) on an idle stream.
+HEARTBEAT = 15.0
+#: How often a stream without LISTEN (or between notifications) looks at the cache.
+CACHE_CHECK = 0.25
+#: A WSGI stream ends after this many seconds; the browser's EventSource reconnects by itself
+#: (a runserver thread is not held for ever).
+SYNC_STREAM_LIFETIME = 60.0
+#: How long the cache keeps a battle's seq (a miss only means a database read).
+SEQ_TIMEOUT = 24 * 60 * 60
+
+
+def seq_key(battle_id: int) -> str:
+    return f"battle-seq:{battle_id}"
+
+
+def cached_seq(battle_id: int) -> int | None:
+    """The battle's seq as the last committed change left it, or None if not cached."""
+    return cache.get(seq_key(battle_id))
+
+
+def remember_seq(battle_id: int, seq: int) -> None:
+    cache.set(seq_key(battle_id), seq, timeout=SEQ_TIMEOUT)
+
+
+def announce(sender, instance, **kwargs) -> None:
+    """`post_save` of a Battle: notify in the transaction, cache the seq after the commit."""
+    battle_id, seq = instance.pk, instance.seq
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{battle_id}:{seq}"])
+    transaction.on_commit(lambda: remember_seq(battle_id, seq))
+
+
+def _message(event: str, data) -> bytes:
+    return f"event: {event}\ndata: {data}\n\n".encode()
+
+
+def _conninfo() -> str:
+    from psycopg.conninfo import make_conninfo  # only with PostgreSQL (psycopg is installed)
+
+    settings = connections["default"].settings_dict
+    params = {
+        "dbname": settings["NAME"],
+        "user": settings.get("USER") or None,
+        "password": settings.get("PASSWORD") or None,
+        "host": settings.get("HOST") or None,
+        "port": str(settings["PORT"]) if settings.get("PORT") else None,
+        "connect_timeout": "2",
+    }
+    return make_conninfo(**{key: value for key, value in params.items() if value is not None})
+
+
+class Hub:
+    """One LISTEN connection per process and event loop, fanned out to the streams."""
+
+    def __init__(self) -> None:
+        self.queues: dict[int, set[asyncio.Queue]] = defaultdict(set)
+        self.task: asyncio.Task | None = None
+        self.connected = asyncio.Event()
+
+    def subscribe(self, battle_id: int) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue()
+        self.queues[battle_id].add(queue)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._listen())
+        return queue
+
+    def unsubscribe(self, battle_id: int, queue: asyncio.Queue) -> None:
+        self.queues[battle_id].discard(queue)
+        if not self.queues[battle_id]:
+            del self.queues[battle_id]
+
+    def dispatch(self, payload: str) -> None:
+        try:
+            battle_id, seq = (int(part) for part in payload.split(":"))
+        except ValueError:
+            logger.warning("live: a notification not understood: %r", payload)
+            return
+        for queue in tuple(self.queues.get(battle_id, ())):
+            queue.put_nowait(seq)
+
+    async def _listen(self) -> None:
+        import psycopg  # only with PostgreSQL
+
+        while self.queues:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    _conninfo(), autocommit=True
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.connected.set()
+                    async for notify in conn.notifies():
+                        self.dispatch(notify.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database went away: the streams check the cache meanwhile
+                logger.warning("live: LISTEN connection lost, reconnecting", exc_info=True)
+                self.connected.clear()
+                await asyncio.sleep(1.0)
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+_hubs_lock = threading.Lock()
+
+
+def hub() -> Hub:
+    """This event loop's hub (one per process under uvicorn)."""
+    loop = asyncio.get_running_loop()
+    with _hubs_lock:
+        if loop not in _hubs:
+            _hubs[loop] = Hub()
+        return _hubs[loop]
+
+
+async def stream(battle_id: int, seq: int) -> AsyncIterator[bytes]:
+    """The SSE messages of one viewer under ASGI, from `seq` (the board they have) on."""
+    listen = connection.vendor == "postgresql"
+    center = hub() if listen else None
+    queue = center.subscribe(battle_id) if center else None
+    last_check = time.monotonic()
+    last_sent = time.monotonic()
+    try:
+        yield b"retry: 2000\n" + _message("seq", seq)
+        while True:
+            timeout = HEARTBEAT if listen else CACHE_CHECK
+            new = None
+            if queue is not None:
+                with contextlib.suppress(TimeoutError):
+                    new = await asyncio.wait_for(queue.get(), timeout=timeout)
+            else:
+                await asyncio.sleep(timeout)
+            now = time.monotonic()
+            if new is None and (not listen or now - last_check >= HEARTBEAT):
+                new, last_check = await _cached_seq_async(battle_id), now
+            if new is not None and new != seq:
+                seq = new
+                yield _message("changed", seq)
+                last_sent = now
+            elif now - last_sent >= HEARTBEAT:
+                yield _message("ping", seq)
+                last_sent = now
+    finally:
+        if center is not None and queue is not None:
+            center.unsubscribe(battle_id, queue)
+
+
+async def _cached_seq_async(battle_id: int) -> int | None:
+    return await cache.aget(seq_key(battle_id))
+
+
+def sync_stream(
+    battle_id: int, seq: int, *, lifetime: float = SYNC_STREAM_LIFETIME
+) -> Iterator[bytes]:
+    """The SSE messages of one viewer under WSGI: the cache read every `CACHE_CHECK` seconds,
+    for `lifetime` seconds (then the browser reconnects)."""
+    yield b"retry: 2000\n" + _message("seq", seq)
+    started = last_sent = time.monotonic()
+    while time.monotonic() - started < lifetime:
+        time.sleep(CACHE_CHECK)
+        new = cached_seq(battle_id)
+        if new is not None and new != seq:
+            seq = new
+            yield _message("changed", seq)
+            last_sent = time.monotonic()
+        elif time.monotonic() - last_sent >= HEARTBEAT:
+            yield _message("ping", seq)
+            last_sent = time.monotonic()

@@ -1,0 +1,69 @@
+// The live board. A board (#board) names its stream (data-live-url) and the seq it shows
+// (data-seq). While the Server-Sent Events stream is alive the board is fetched only when the
+// stream says it changed ("live-changed"); whenever the stream is down, blocked by a proxy or
+// not supported, the board polls every 2 seconds instead ("live-poll", answered 304 when
+// nothing changed). Both are htmx triggers on the board element: no inline script, no eval.
+(function () {
+  "use strict";
+  var POLL_MS = 2000;
+  // The server pings every 15 s: a stream silent for longer than this is treated as dead.
+  var SILENT_MS = 35000;
+  var source = null;
+  var lastHeard = 0;
+
+  function board() {
+    return document.getElementById("board");
+  }
+
+  function streamAlive() {
+    return source !== null && source.readyState === 1 && Date.now() - lastHeard < SILENT_MS;
+  }
+
+  function fetchBoard(kind) {
+    var el = board();
+    if (el && window.htmx) {
+      window.htmx.trigger(el, kind);
+    }
+  }
+
+  function onSeq(event) {
+    lastHeard = Date.now();
+    document.body.dataset.live = "sse";
+    var el = board();
+    if (el && el.dataset.seq !== event.data) {
+      fetchBoard("live-changed");
+    }
+  }
+
+  function connect(url) {
+    source = new EventSource(url);
+    source.addEventListener("seq", onSeq);
+    source.addEventListener("changed", onSeq);
+    source.addEventListener("ping", onSeq);
+    source.addEventListener("error", function () {
+      document.body.dataset.live = "poll";
+    });
+  }
+
+  function start() {
+    var el = board();
+    if (!el) {
+      return;
+    }
+    document.body.dataset.live = "poll";
+    if (el.dataset.liveUrl && window.EventSource) {
+      connect(el.dataset.liveUrl);
+    }
+    window.setInterval(function () {
+      if (!streamAlive()) {
+        fetchBoard("live-poll");
+      }
+    }, POLL_MS);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

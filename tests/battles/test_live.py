@@ -1,0 +1,181 @@
+"""The live board (battles.live): a change announced by PostgreSQL NOTIFY on commit, pushed to
+Server-Sent Events viewers on every app process, with the cache as the fallback."""
+
+import asyncio
+import contextlib
+import threading
+import time
+
+import psycopg
+import pytest
+import requests
+from django.db import connection, transaction
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+from battles import live
+from battles.models import Battle
+from tests.servers import app_processes, session_cookie
+
+from .conftest import end_turn
+
+
+def _live_url(battle) -> str:
+    return reverse("battles:live", args=[battle.campaign_id, battle.pk])
+
+
+def _first_message(response) -> bytes:
+    stream = iter(response.streaming_content)
+    try:
+        return next(stream)
+    finally:
+        response.close()
+
+
+def test_the_stream_is_for_members_only(client, world, battle, outsider, other_gm):
+    url = _live_url(battle)
+    response = client.get(url)
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    for stranger in (outsider, other_gm):
+        client.force_login(stranger)
+        assert client.get(url).status_code == 404
+    missing = reverse("battles:live", args=[battle.campaign_id, battle.pk + 1000])
+    client.force_login(world.memberships.get(role="player", faction__name="Silverrun").user)
+    assert client.get(missing).status_code == 404
+
+
+def test_a_member_gets_an_event_stream_that_starts_with_the_boards_seq(client, player, battle):
+    client.force_login(player)
+    response = client.get(_live_url(battle))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream"
+    assert response["Cache-Control"] == "no-cache"
+    assert _first_message(response) == f"retry: 2000\nevent: seq\ndata: {battle.seq}\n\n".encode()
+
+
+def test_the_board_names_its_stream_and_its_seq(client, player, battle):
+    client.force_login(player)
+    page = client.get(battle.get_absolute_url()).content.decode()
+    assert f'data-live-url="{_live_url(battle)}"' in page
+    assert f'data-seq="{battle.seq}"' in page
+    assert 'hx-trigger="live-poll, live-changed"' in page
+    assert "js/live.js" in page
+
+
+def _listen():
+    params = connection.settings_dict
+    conn = psycopg.connect(
+        dbname=params["NAME"], user=params["USER"], host=params["HOST"] or None,
+        port=params["PORT"] or None, autocommit=True,
+    )  # fmt: skip
+    conn.execute(f"LISTEN {live.CHANNEL}")
+    return conn
+
+
+def _notifications(conn, wait: float = 0.5) -> list[str]:
+    return [n.payload for n in conn.notifies(timeout=wait, stop_after=10)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_is_announced_when_it_commits_and_never_when_it_rolls_back(
+    gm, battle, redis_cache
+):
+    listener = _listen()
+    try:
+        with transaction.atomic():
+            battle = end_turn(gm, battle)
+            assert _notifications(listener) == []  # not before the commit
+            assert live.cached_seq(battle.pk) != battle.seq
+        assert _notifications(listener) == [f"{battle.pk}:{battle.seq}"]
+        assert live.cached_seq(battle.pk) == battle.seq
+        with contextlib.suppress(RuntimeError), transaction.atomic():
+            end_turn(gm, battle)
+            raise RuntimeError("the action fails after saving")
+        assert _notifications(listener) == []
+        assert live.cached_seq(battle.pk) == battle.seq
+    finally:
+        listener.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_asgi_stream_pushes_a_change_within_a_second(gm, battle):
+    received: list[tuple[bytes, float]] = []
+    ready = threading.Event()
+
+    async def watch():
+        messages = live.stream(battle.pk, battle.seq)
+        received.append((await anext(messages), time.monotonic()))
+        await live.hub().connected.wait()
+        ready.set()
+        received.append((await anext(messages), time.monotonic()))
+        await messages.aclose()
+
+    thread = threading.Thread(target=lambda: asyncio.run(asyncio.wait_for(watch(), 10)))
+    thread.start()
+    assert ready.wait(5)
+    changed = end_turn(gm, battle)
+    committed = time.monotonic()
+    thread.join(10)
+    assert [message for message, _at in received] == [
+        f"retry: 2000\nevent: seq\ndata: {battle.seq}\n\n".encode(),
+        f"event: changed\ndata: {changed.seq}\n\n".encode(),
+    ]
+    assert received[1][1] - committed < 1.0
+
+
+def test_the_wsgi_stream_reads_the_cache(battle):
+    messages = live.sync_stream(battle.pk, battle.seq, lifetime=2.0)
+    assert next(messages).endswith(f"event: seq\ndata: {battle.seq}\n\n".encode())
+    live.remember_seq(battle.pk, battle.seq + 1)
+    assert next(messages) == f"event: changed\ndata: {battle.seq + 1}\n\n".encode()
+    assert list(messages) == []  # the stream ends after its lifetime; the browser reconnects
+
+
+# --- Two app processes on one PostgreSQL and one Redis ---------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_action_on_one_process_reaches_a_viewer_on_the_other(gm, player, battle, redis_cache):
+    token = Token.objects.create(user=gm)
+    actor = battle.snapshot["order"][battle.snapshot["turn"]]
+    with app_processes(2) as (acting, watching):
+        stream = requests.get(
+            watching + _live_url(battle), cookies=session_cookie(player), stream=True, timeout=10
+        )
+        assert stream.status_code == 200
+        lines = stream.iter_lines()
+        assert [next(lines), next(lines), next(lines)] == [
+            b"retry: 2000",
+            b"event: seq",
+            f"data: {battle.seq}".encode(),
+        ]
+        time.sleep(0.5)  # the watching process's LISTEN connection is up
+        answer = requests.post(
+            acting + reverse("api:battle-actions", args=[battle.campaign_id, battle.pk]),
+            json={"seq": battle.seq, "actor": actor, "kind": "end_turn"},
+            headers={"Authorization": f"Token {token.key}"},
+            timeout=10,
+        )
+        acted = time.monotonic()
+        assert answer.status_code == 200, answer.text
+        event = [line for line in (next(lines), next(lines), next(lines)) if line]
+        assert event == [b"event: changed", f"data: {battle.seq + 1}".encode()]
+        assert time.monotonic() - acted < 1.0
+        stream.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_write_throttle_counts_across_app_processes(gm, battle, redis_cache):
+    token = Token.objects.create(user=gm)
+    url = reverse("api:battle-actions", args=[battle.campaign_id, battle.pk])
+    stale = {"seq": battle.seq + 7, "actor": None, "kind": "end_turn"}
+    with app_processes(2, API_WRITE_RATE="5/minute") as urls:
+        statuses = [
+            requests.post(
+                urls[i % 2] + url, json=stale, headers={"Authorization": f"Token {token.key}"},
+                timeout=10,
+            ).status_code
+            for i in range(8)
+        ]  # fmt: skip
+    assert statuses.count(429) == 3, statuses
+    assert Battle.objects.get(pk=battle.pk).seq == battle.seq
