@@ -32,6 +32,8 @@ from django.db import connection, connections, transaction
 logger = logging.getLogger(__name__)
 
 CHANNEL = "battle_changed"
+#: What the hub hands a stream when it may have missed notifications: "read the cache".
+RESYNC = -1
 #: Seconds between `ping` events (and cache checks) on an idle stream.
 HEARTBEAT = 15.0
 #: How often a stream without LISTEN (or between notifications) looks at the cache.
@@ -123,6 +125,10 @@ class Hub:
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.connected.set()
+                    # A change may have committed before LISTEN took hold: streams re-read.
+                    for queues in tuple(self.queues.values()):
+                        for queue in tuple(queues):
+                            queue.put_nowait(RESYNC)
                     async for notify in conn.notifies():
                         self.dispatch(notify.payload)
             except asyncio.CancelledError:
@@ -164,7 +170,7 @@ async def stream(battle_id: int, seq: int) -> AsyncIterator[bytes]:
             else:
                 await asyncio.sleep(timeout)
             now = time.monotonic()
-            if new is None and (not listen or now - last_check >= HEARTBEAT):
+            if new == RESYNC or (new is None and (not listen or now - last_check >= HEARTBEAT)):
                 new, last_check = await _cached_seq_async(battle_id), now
             if new is not None and new != seq:
                 seq = new

@@ -56,7 +56,7 @@ def test_the_players_phone_updates_from_the_event_stream_without_reload(
         fetched = len(phone.polls)
         changed = _gm_ends_the_turn(gm, battle)  # written on this process, seen on the other
         expect(phone.locator("#board")).to_have_attribute(
-            "data-seq", str(changed.seq), timeout=1500
+            "data-seq", str(changed.seq), timeout=3000
         )
         # Swapped in place (no reload), fetched once because the stream said so, and with the
         # stream alive the phone does not poll.

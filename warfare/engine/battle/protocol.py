@@ -38,6 +38,26 @@ A rule system's battle engine (`BattleSystem`) offers:
 ``state_from_dict(data) -> BattleState``
     The inverse of `BattleState.to_dict()` (snapshots).
 
+For auto-play and forecasts (`warfare.engine.battle.autoplay`, `.forecast`):
+
+``awaiting(state) -> tuple[Waiting, ...]``
+    Who the board waits for now: one `Waiting(actor, side)` per actor that must send a
+    command before the battle can go on (an army whose turn it is, a reaction or a starting
+    position to answer, every commander and PC still to choose in a simultaneous round, or
+    the GM: actor None). Empty once the battle is over.
+``suggest(state, actor) -> Command``
+    The system's auto-play policy: a legal command for `actor` (one of `awaiting`), the
+    choice a GM would accept for an NPC (each system documents its policy in its
+    `battle/policy.py`); ValueError for an actor the board does not wait for. It sees the
+    whole state, so it is for the GM's side of the table: a player-facing policy would have
+    to be given the state as that player sees it.
+``clock(state) -> (round, turn)``
+    Where the battle is: the round (the day for GURPS 3e) and the turn within it (0 for a
+    system whose sides act together), for "auto-play this turn / this round".
+``standing(state) -> Standing``
+    The numbers a forecast counts: per army / force / unit / solo what is left of it (HP,
+    TS, stands) and what happened to it (routed, destroyed…), per side its score (VP).
+
 Dice: `command_dice(seed, index, typed)` gives the dice of the command at `index`: a seeded
 roller whose seed is derived from the battle seed and the index with SHA-256 (stable across
 Python versions and processes), that first uses the values the player typed in from real dice
@@ -204,6 +224,65 @@ class ReplayError(RuntimeError):
         self.problems = tuple(problems)
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """An actor the board waits for (`awaiting`): `actor` is what `Command.actor` must be
+    (None: the GM), `side` the side it plays for (None for the GM)."""
+
+    actor: str | None
+    side: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"actor": self.actor, "side": self.side}
+
+
+@dataclass(frozen=True)
+class ForceStanding:
+    """One army / force / unit / solo in `standing`: `measure` names what `left` and `start`
+    count ("hp", "ts", "stands"); `flags` what happened to it so far ("routed",
+    "destroyed", "fled", "retreated", "broken", "dead"…); `values` other numbers worth an
+    average (e.g. {"casualties": 20}). `kind` says what it is ("army", "force", "unit",
+    "solo", "pc")."""
+
+    key: str
+    side: str
+    kind: str
+    measure: str
+    left: float
+    start: float
+    flags: tuple[str, ...] = ()
+    values: Mapping[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "side": self.side,
+            "kind": self.kind,
+            "measure": self.measure,
+            "left": self.left,
+            "start": self.start,
+            "flags": list(self.flags),
+            "values": dict(self.values),
+        }
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What a forecast counts at the end of a simulated battle (`standing`): `sides` in
+    order, `forces` one per army / force / unit / solo, `scores` per side (D&D 5e VP)."""
+
+    sides: tuple[str, ...]
+    forces: tuple[ForceStanding, ...]
+    scores: Mapping[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sides": list(self.sides),
+            "forces": [force.to_dict() for force in self.forces],
+            "scores": dict(self.scores),
+        }
+
+
 class BattleEvent(Protocol):
     code: str
 
@@ -231,6 +310,14 @@ class BattleSystem(Protocol):
 
     def state_from_dict(self, data: Mapping[str, Any]) -> Any: ...
 
+    def awaiting(self, state: Any) -> tuple[Waiting, ...]: ...
+
+    def suggest(self, state: Any, actor: str | None) -> Command: ...
+
+    def clock(self, state: Any) -> tuple[int, int]: ...
+
+    def standing(self, state: Any) -> Standing: ...
+
 
 @dataclass(frozen=True)
 class FunctionSystem:
@@ -246,6 +333,10 @@ class FunctionSystem:
     apply: Callable[[Any, Command, Any], Any]
     outcome: Callable[[Any], Outcome | None]
     state_from_dict: Callable[[Mapping[str, Any]], Any]
+    awaiting: Callable[[Any], tuple[Waiting, ...]]
+    suggest: Callable[[Any, str | None], Command]
+    clock: Callable[[Any], tuple[int, int]]
+    standing: Callable[[Any], Standing]
 
     def start_events(self, state: Any) -> list[Any]:
         return list(state.opening)

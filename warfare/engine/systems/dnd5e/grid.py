@@ -12,6 +12,7 @@ import heapq
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 Pos = tuple[int, int]
@@ -48,6 +49,7 @@ class Square:
 CLEAR = Square()
 
 
+@lru_cache(maxsize=16384)
 def squares_of(anchor: Pos, size: int) -> tuple[Pos, ...]:
     """The squares a piece of `size` × `size` squares with top-left `anchor` covers."""
     x, y = anchor
@@ -119,6 +121,8 @@ def step_cost(grid: Grid, anchor: Pos, new_anchor: Pos, size: int, ignore: bool)
     """Cost for a `size` piece to shift one square: the dearest square newly entered."""
     if ignore:
         return 1
+    if size == 1:
+        return enter_cost(grid, anchor, new_anchor)
     old = set(squares_of(anchor, size))
     dx, dy = new_anchor[0] - anchor[0], new_anchor[1] - anchor[1]
     costs = [
@@ -141,9 +145,48 @@ class MoveRules:
     stops_at: Callable[[Pos], bool]
     swim: bool = False
     ignore_terrain: bool = False
+    remembered: bool = False
+    """`passable` already answers the whole `_enterable` check (see `_remembering`)."""
+
+
+_STEPS = tuple(DIRECTIONS.values())
+
+
+def _remembering(grid: Grid, rules: MoveRules) -> MoveRules:
+    """`rules` whose checks (and `_enterable`) remember their answers for one search: they
+    are pure for a given board, and the search asks each square from up to four sides."""
+    entered: dict[Pos, bool] = {}
+    stops: dict[Pos, bool] = {}
+    stopping: dict[Pos, bool] = {}
+
+    def passable(pos: Pos) -> bool:
+        if pos not in entered:
+            entered[pos] = _enterable(grid, pos, rules)
+        return entered[pos]
+
+    def stops_at(pos: Pos) -> bool:
+        if pos not in stops:
+            stops[pos] = rules.stops_at(pos)
+        return stops[pos]
+
+    def can_stop(pos: Pos) -> bool:
+        if pos not in stopping:
+            stopping[pos] = rules.can_stop(pos)
+        return stopping[pos]
+
+    return MoveRules(rules.size, passable, can_stop, stops_at, rules.swim, rules.ignore_terrain,
+                     remembered=True)  # fmt: skip
 
 
 def _enterable(grid: Grid, anchor: Pos, rules: MoveRules) -> bool:
+    if rules.remembered:
+        return rules.passable(anchor)
+    if rules.size == 1:  # the same checks, for the one square
+        if not grid.inside(anchor):
+            return False
+        if not (rules.swim or rules.ignore_terrain) and grid.at(anchor).terrain == "water_deep":
+            return False
+        return rules.passable(anchor)
     if not grid.fits(anchor, rules.size):
         return False
     swims = rules.swim or rules.ignore_terrain
@@ -162,22 +205,36 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
     is left (the bonus step's cost is reported as `budget`, using up the move).
     Off-grid squares next to a reachable edge anchor are included (leaving = fleeing, §5.3).
     """
+    rules = _remembering(grid, rules)
+    enterable, stops = rules.passable, rules.stops_at
+    size, ignore = rules.size, rules.ignore_terrain
+    at = grid.squares.get
     best: dict[Pos, int] = {start: 0}
     heap = [(0, start)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, pos = heapq.heappop(heap)
+        cost, pos = pop(heap)
         if cost > best.get(pos, 1 << 30):
             continue
-        if pos != start and rules.stops_at(pos):
+        if pos != start and stops(pos):
             continue
-        for dx, dy in DIRECTIONS.values():
-            nxt = (pos[0] + dx, pos[1] + dy)
-            if not _enterable(grid, nxt, rules):
+        x, y = pos
+        for dx, dy in _STEPS:
+            nxt = (x + dx, y + dy)
+            if not enterable(nxt):
                 continue
-            new = cost + step_cost(grid, pos, nxt, rules.size, rules.ignore_terrain)
+            if ignore:
+                new = cost + 1
+            elif size == 1:  # `enter_cost`, inline
+                square = at(nxt, CLEAR)
+                rise = square.elevation - at(pos, CLEAR).elevation
+                step = 1 + rise if rise > 0 else 1
+                new = cost + (step * 2 if square.is_difficult else step)
+            else:
+                new = cost + step_cost(grid, pos, nxt, size, False)
             if new <= budget and new < best.get(nxt, 1 << 30):
                 best[nxt] = new
-                heapq.heappush(heap, (new, nxt))
+                push(heap, (new, nxt))
     result = {pos: (cost, False) for pos, cost in best.items() if pos != start}
     result = {pos: value for pos, value in result.items() if rules.can_stop(pos)}
     for pos in list(best):

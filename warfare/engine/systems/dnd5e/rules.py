@@ -6,10 +6,12 @@ balance hint (§7.2).
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from warfare.engine.dice import Dice
+from warfare.engine.frozen import per_state, replace
 from warfare.engine.systems.dnd5e.creatures import Creature, footprint
 from warfare.engine.systems.dnd5e.grid import Pos, adjacent, between, squares_of, steps
 from warfare.engine.systems.dnd5e.house_rules import house_value
@@ -38,9 +40,10 @@ def size_of(state: BattleState, piece: Stand | Solo) -> int:
     return footprint(creature_of(state, piece).size)
 
 
+@per_state(512)
 def squares(state: BattleState, key: str) -> tuple[Pos, ...]:
     """The squares a stand, an unattached solo, an engine or an objective square covers (a
-    joined solo: its stand's)."""
+    joined solo: its stand's). Cached for the same state."""
     if key.startswith("sq:"):
         _, x, y = key.split(":")
         return ((int(x), int(y)),)
@@ -54,8 +57,10 @@ def squares(state: BattleState, key: str) -> tuple[Pos, ...]:
     return ()
 
 
-def occupancy(state: BattleState) -> dict[Pos, str]:
-    """Square -> key of the stand, unattached solo or engine on it."""
+@per_state(16)
+def occupancy(state: BattleState) -> Mapping[Pos, str]:
+    """Square -> key of the stand, unattached solo or engine on it (read-only; cached for
+    the same state)."""
     result: dict[Pos, str] = {}
     for stand in state.stands:
         if stand.on_field:
@@ -69,7 +74,7 @@ def occupancy(state: BattleState) -> dict[Pos, str]:
         if not engine.destroyed:
             for p in squares(state, engine.key):
                 result[p] = engine.key
-    return result
+    return MappingProxyType(result)
 
 
 def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ...]:
@@ -91,6 +96,7 @@ def within(a: tuple[Pos, ...], b: tuple[Pos, ...], n: int) -> bool:
     return steps(a, b) <= n
 
 
+@per_state(256)
 def is_isolated(state: BattleState, key: str) -> bool:
     """§4.6: a regiment stand not adjacent to another stand of its unit; a skirmisher stand
     more than 1 square from every other stand of its unit; an unattached solo more than 1

@@ -5,10 +5,11 @@ square is addressed as "sq:X:Y". Positions are the top-left square of a piece's 
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from warfare.engine.events import Event, plain
+from warfare.engine.frozen import per_state, replace
 from warfare.engine.systems.dnd5e.creatures import Creature
 from warfare.engine.systems.dnd5e.grid import Grid, Pos
 
@@ -289,23 +290,20 @@ class BattleState(_Plain):
     # --- lookups -----------------------------------------------------------------------------
 
     def unit(self, key: str) -> Unit:
-        return next(u for u in self.units if u.key == key)
+        return _of_type(self, key, Unit)
 
     def stand(self, key: str) -> Stand:
-        return next(s for s in self.stands if s.key == key)
+        return _of_type(self, key, Stand)
 
     def solo(self, key: str) -> Solo:
-        return next(s for s in self.solos if s.key == key)
+        return _of_type(self, key, Solo)
 
     def engine(self, key: str) -> Engine:
-        return next(e for e in self.engines if e.key == key)
+        return _of_type(self, key, Engine)
 
     def find(self, key: str) -> Unit | Stand | Solo | Engine | None:
-        for group in (self.units, self.stands, self.solos, self.engines):
-            for item in group:
-                if item.key == key:
-                    return item
-        return None
+        """The unit, stand, solo or engine with this key (None: none)."""
+        return _pieces(self).get(key)
 
     def stands_of(self, unit: str) -> tuple[Stand, ...]:
         return tuple(s for s in self.stands if s.unit == unit and s.gone is None)
@@ -364,3 +362,26 @@ class BattleState(_Plain):
             sequence=d["sequence"],
             opening=tuple(Event.from_dict(e) for e in d["opening"]),
         )
+
+
+@per_state(16)
+def _pieces(state: BattleState) -> dict[str, Any]:
+    """Key -> unit, stand, solo or engine of a state (the first of that key, in that order),
+    built once per state: the engine looks pieces up dozens of times a command."""
+    found: dict[str, Any] = {}
+    for group in (state.units, state.stands, state.solos, state.engines):
+        for item in group:
+            found.setdefault(item.key, item)
+    return found
+
+
+def _of_type(state: BattleState, key: str, kind: type) -> Any:
+    """The piece of this key and kind; StopIteration if there is none (as `next` raised)."""
+    item = _pieces(state).get(key)
+    if type(item) is kind:
+        return item
+    for item in {Unit: state.units, Stand: state.stands, Solo: state.solos,
+                 Engine: state.engines}[kind]:  # fmt: skip
+        if item.key == key:
+            return item
+    raise StopIteration

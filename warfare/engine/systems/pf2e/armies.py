@@ -9,6 +9,7 @@ situation (Overrun vs infantry, Hold the Line vs rout…) are listed in `situati
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from math import ceil
 from typing import Any
 
@@ -262,7 +263,23 @@ def _step_bonus(level: int) -> int:
 
 
 def stat_block(spec: ArmySpec) -> StatBlock:
-    """Derive every statistic of `spec`, each with a breakdown that sums to its value."""
+    """Derive every statistic of `spec`, each with a breakdown that sums to its value.
+
+    Cached per spec (issue 13: a board render or a replay asks for the same army's block
+    dozens of times): a spec and its block are both immutable, so equal specs share one
+    block. A spec holding something unhashable is worked out without the cache."""
+    try:
+        return _cached_block(spec)
+    except TypeError:
+        return _stat_block(spec)
+
+
+@lru_cache(maxsize=8192)
+def _cached_block(spec: ArmySpec) -> StatBlock:
+    return _stat_block(spec)
+
+
+def _stat_block(spec: ArmySpec) -> StatBlock:
     _check_keys(spec)
     row = level_row(spec.level)
     if spec.custom is not None:

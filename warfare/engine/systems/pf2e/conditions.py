@@ -2,6 +2,8 @@
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 MIRED_PINS_AT = 4  # §9 Mired: at mired 4 the army becomes pinned
 SHAKEN_ROUTS_AT = 4  # §9 Shaken: at shaken 4 the army is routed
@@ -80,6 +82,13 @@ CONDITIONS: dict[str, Condition] = {
         ),
     )
 }  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def implied_by(pairs: tuple[tuple[str, int], ...]) -> Mapping[str, int]:
+    """`implied_conditions` of an `ArmySpec.conditions` tuple, read-only and cached (an army
+    asks whether it is defeated or routed many times a command)."""
+    return MappingProxyType(implied_conditions(dict(pairs)))
 
 
 def implied_conditions(conditions: Mapping[str, int]) -> dict[str, int]:

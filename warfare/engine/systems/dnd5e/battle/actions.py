@@ -6,11 +6,13 @@ optional params named in `OPTIONAL`), so the board and the engine can never disa
 """
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from warfare.engine.battle.protocol import CheckPreview
 from warfare.engine.dice import Dice
+from warfare.engine.frozen import per_state, replace
 from warfare.engine.systems.dnd5e.creatures import Attack, Spell, range_squares, size_rank
 from warfare.engine.systems.dnd5e.grid import (
     DIRECTIONS,
@@ -126,6 +128,21 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
     is_stand = isinstance(piece, Stand)
     skirmisher = is_stand and state.unit(piece.unit).kind == SKIRMISHER  # type: ignore[union-attr]
     join_squares = set(squares(state, join)) if join else set()
+    reasons: dict[str, str] = {}
+
+    def reason(other: str) -> str:
+        """Why the piece may not share a square with `other` ("enemy": not even pass)."""
+        if other not in reasons:
+            item = state.find(other)
+            found = "ally"
+            if isinstance(item, Engine) or state.side_of(other) != side:
+                found = "enemy"
+            elif isinstance(item, Stand):
+                kind = state.unit(item.unit).kind
+                if (is_stand and not skirmisher) or (not is_stand and kind == REGIMENT):
+                    found = "enemy"
+            reasons[other] = found
+        return reasons[other]
 
     def blocked_by(pos: Pos) -> str | None:
         """The first reason the piece cannot be on `pos` (None: free)."""
@@ -135,21 +152,18 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
                 continue
             if p in join_squares:
                 continue
-            item = state.find(other)
-            if isinstance(item, Engine) or state.side_of(other) != side:
-                return "enemy"
-            if isinstance(item, Stand):
-                kind = state.unit(item.unit).kind
-                if is_stand and not skirmisher:
-                    return "enemy"
-                if not is_stand and kind == REGIMENT:
-                    return "enemy"
-            return "ally"
+            return reason(other)
         return None
 
     def stops_at(pos: Pos) -> bool:
         # §5.3 speaks of stands: a solo is not held by adjacent enemies [inferred].
-        return is_stand and not retreat and _next_to(squares_of(pos, size), enemy_squares)
+        if not is_stand or retreat:
+            return False
+        if size == 1:  # `_next_to` for the one square
+            x, y = pos
+            near = {(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)}
+            return not near.isdisjoint(enemy_squares)
+        return _next_to(squares_of(pos, size), enemy_squares)
 
     def can_stop(pos: Pos) -> bool:
         if join:
@@ -183,7 +197,23 @@ def _may_move(state: BattleState, piece: Stand | Solo) -> bool:
     return True
 
 
-def destinations(state: BattleState, piece: Stand | Solo) -> dict[Pos, tuple[int, bool]]:
+def destinations(state: BattleState, piece: Stand | Solo) -> Mapping[Pos, tuple[int, bool]]:
+    """Where `piece` can end a move now: {anchor: (cost, road bonus used)} (read-only;
+    worked out once per state and piece: the board, the check of a move and the move
+    itself ask for it in turn, issue 13)."""
+    if state.find(piece.key) is piece:
+        return _destinations_of(state, piece.key)
+    return MappingProxyType(_destinations(state, piece))
+
+
+@per_state(64)
+def _destinations_of(state: BattleState, key: str) -> Mapping[Pos, tuple[int, bool]]:
+    piece = state.find(key)
+    assert isinstance(piece, Stand | Solo)
+    return MappingProxyType(_destinations(state, piece))
+
+
+def _destinations(state: BattleState, piece: Stand | Solo) -> dict[Pos, tuple[int, bool]]:
     turn = _turn(state)
     retreat = turn.action == "retreat"
     rules = move_rules(state, piece, retreat)
@@ -211,6 +241,19 @@ def move_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tuple
     for piece in movers(state, actor):
         for x, y in sorted(destinations(state, piece)):
             yield {"piece": piece.key, "x": x, "y": y}, ()
+
+
+def can_move(state: BattleState, actor: str, params: Mapping[str, Any]) -> bool:
+    """Is `params` one of `move_options` (found from the one piece's destinations)?"""
+    if not set(params) <= {"piece", "x", "y"}:
+        return False
+    piece = next((p for p in movers(state, actor) if params.get("piece") == p.key), None)
+    if piece is None:
+        return False
+    try:
+        return (params.get("x"), params.get("y")) in destinations(state, piece)
+    except TypeError:  # an unhashable coordinate equals no square
+        return False
 
 
 def resolve_move(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleState:
@@ -333,6 +376,28 @@ def attack_options(state: BattleState, actor: str) -> Iterator[tuple[Params, tup
                                          long_range=long, aided=aided and melee)  # fmt: skip
                 yield ({"piece": piece.key, "attack": form.key, "target": target},
                        (_preview(profile),))  # fmt: skip
+
+
+def can_attack(
+    state: BattleState, actor: str, params: Mapping[str, Any], optional: tuple[str, ...]
+) -> bool:
+    """Is `params` one of `attack_options` plus `optional` params (found from the one
+    piece's attack forms and the target, without the previews)?"""
+    if set(params) - {"piece", "attack", "target"} - set(optional):
+        return False
+    for piece in attackers(state, actor):
+        if params.get("piece") != piece.key:
+            continue
+        side = state.side_of(piece.key)
+        target = next((t for t in targets(state, side) if params.get("target") == t), None)
+        if target is None:
+            return False
+        return any(
+            params.get("attack") == form.key
+            and attack_geometry(state, piece.key, form, target) is not None
+            for form in _attack_forms(state, piece)
+        )
+    return False
 
 
 def apply_damage(

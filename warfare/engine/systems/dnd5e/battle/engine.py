@@ -49,21 +49,26 @@ used in order before the server's) are recorded after its events as "dnd5e.typed
 {actor, dice}: the log says which results were rolled at the table.
 """
 
-from collections.abc import Iterator, Mapping
-from dataclasses import fields, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import fields
+from functools import partial
 from typing import Any
 
 from warfare.engine.battle.protocol import (
     ActionOption,
     ActionSpec,
     Command,
+    ForceStanding,
     FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
+    Standing,
+    Waiting,
     start_dice,
 )
 from warfare.engine.dice import DiceError, typed_value_problem
+from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.dnd5e.battle.actions import (
     COSTS,
@@ -73,6 +78,8 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     acting_solo,
     acting_unit,
     also_problem,
+    can_attack,
+    can_move,
 )
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature
 from warfare.engine.systems.dnd5e.grid import TERRAINS, Grid, Pos, adjacent, squares_of
@@ -624,24 +631,34 @@ def _finish(
 # --- protocol: legal actions and apply ------------------------------------------------------------
 
 
-def _listed(state: BattleState, actor: str) -> list[tuple[str, list[tuple[dict, tuple]]]]:
-    """(kind, [(params, checks)]) the actor may send now."""
+Listing = Callable[[], Iterable[tuple[dict[str, Any], tuple]]]
+
+
+def _kinds(state: BattleState, actor: str) -> dict[str, Listing]:
+    """The command kinds `actor` may send now, each with a function that lists its options
+    ((params, checks)): `apply` checks the one command it is given without listing the
+    others (issue 13), `legal_actions` lists them all."""
     if state.phase == DEPLOY:
-        return [(PLACE, list(_place_options(state, actor)))]
+        return {PLACE: lambda: _place_options(state, actor)}
     if state.phase == CASUALTIES:
         if actor not in state.pending:
-            return []
-        return [(SLIDE_IN, [(o, ()) for o in _slide_options(state, actor)]),
-                (REJOIN, [(o, ()) for o in _rejoin_options(state, actor)]),
-                (DONE, [({}, ())])]  # fmt: skip
+            return {}
+        return {SLIDE_IN: lambda: [(o, ()) for o in _slide_options(state, actor)],
+                REJOIN: lambda: [(o, ()) for o in _rejoin_options(state, actor)],
+                DONE: lambda: [({}, ())]}  # fmt: skip
     if state.phase != ROUND or state.turn is None:
-        return []
-    result = []
+        return {}
+    result: dict[str, Listing] = {}
     if acting_unit(state, actor) or acting_solo(state, actor):
-        result = [(kind, list(opts(state, actor))) for kind, (opts, _) in TURN_ACTIONS.items()]
+        result = {kind: partial(opts, state, actor) for kind, (opts, _) in TURN_ACTIONS.items()}
     if actor == state.current:
-        result.append((END_TURN, [({}, ())]))
+        result[END_TURN] = lambda: [({}, ())]
     return result
+
+
+def _listed(state: BattleState, actor: str) -> list[tuple[str, list[tuple[dict, tuple]]]]:
+    """(kind, [(params, checks)]) the actor may send now."""
+    return [(kind, list(options())) for kind, options in _kinds(state, actor).items()]
 
 
 def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
@@ -695,6 +712,20 @@ def _matches(params: Mapping[str, Any], option: Mapping[str, Any], optional: tup
     return all(params.get(k) == v for k, v in option.items())
 
 
+def _listed_option(
+    state: BattleState, actor: str, kind: str, params: Mapping[str, Any], listing: Listing
+) -> bool:
+    """Is `params` one of the options `listing` gives (plus the optional params of `kind`)?
+    A move and an attack are looked up directly (the piece's destinations; its attack forms
+    and targets in reach) instead of listing every option of every piece."""
+    optional = OPTIONAL.get(kind, ())
+    if kind == "move":
+        return can_move(state, actor, params)
+    if kind == "attack":
+        return can_attack(state, actor, params, optional)
+    return any(_matches(params, option, optional) for option, _ in listing())
+
+
 def _optional_problems(state: BattleState, command: Command) -> list[Problem]:
     params = command.params
     for name in OPTIONAL.get(command.kind, ()):
@@ -721,12 +752,11 @@ def apply(
     if command.actor is None:
         return _gm(state, command, dice)
     actor = str(command.actor)
-    listed = dict(_listed(state, actor))
-    if command.kind not in listed:
+    kinds = _kinds(state, actor)
+    if command.kind not in kinds:
         return Rejected((_p("not_allowed", kind=command.kind, actor=actor),))
-    optional = OPTIONAL.get(command.kind, ())
     params = dict(command.params)
-    if not any(_matches(params, option, optional) for option, _ in listed[command.kind]):
+    if not _listed_option(state, actor, command.kind, params, kinds[command.kind]):
         return Rejected((_p("illegal_params", kind=command.kind),))
     problems = _optional_problems(state, command)
     if problems:
@@ -911,6 +941,67 @@ def board(state: BattleState) -> list[list[dict[str, Any]]]:
     return rows
 
 
+# --- auto-play and forecasts (protocol) -----------------------------------------------------------
+
+
+def awaiting(state: BattleState) -> tuple[Waiting, ...]:
+    """Deployment: every unit and unattached solo with a piece still to place, then the GM
+    (begin); a round: the unit or solo whose turn it is (its joined solos act on its turn);
+    the end of a round: the units with a slide-in or rejoin to answer; a tie: the GM."""
+    if state.phase == DEPLOY:
+        keys = [u.key for u in state.units if any(s.pos is None for s in state.stands_of(u.key))]
+        keys += [s.key for s in state.solos if s.pos is None and not s.joined and s.gone is None]
+        if not keys:
+            return (Waiting(None, None),)
+        return tuple(Waiting(key, state.side_of(key)) for key in keys)
+    if state.phase == ROUND and state.turn is not None:
+        return (Waiting(state.turn.actor, state.side_of(state.turn.actor)),)
+    if state.phase == CASUALTIES:
+        return tuple(Waiting(key, state.unit(key).side) for key in state.pending)
+    if state.phase == DRAW:
+        return (Waiting(None, None),)
+    return ()
+
+
+def clock(state: BattleState) -> tuple[int, int]:
+    """(round, index of the acting unit or solo in the initiative order); (0, 0) while
+    deploying."""
+    return (state.round, state.turn_index if state.phase == ROUND else 0)
+
+
+def standing(state: BattleState) -> Standing:
+    """Per unit its stands left of those it started with, their HP, and whether it broke,
+    was eliminated or deserted; per solo its HP and whether it is dead, dying or gone; per
+    side its VP (§7.1)."""
+    forces = []
+    for unit in state.units:
+        stands = [s for s in state.stands if s.unit == unit.key]
+        left = [s for s in stands if s.gone is None]
+        flags = [name for name, happened in (
+            ("broken", unit.broken), ("eliminated", not left),
+            ("deserted", any(s.gone == "deserted" for s in stands)),
+        ) if happened]  # fmt: skip
+        forces.append(ForceStanding(unit.key, unit.side, "unit", "stands", len(left),
+                                    unit.start_stands, tuple(flags),
+                                    {"hp": sum(s.hp for s in left)}))  # fmt: skip
+    for solo in state.solos:
+        flags = [name for name, happened in (
+            ("dead", solo.dead), ("dying", solo.dying), ("gone", solo.gone is not None),
+        ) if happened]  # fmt: skip
+        forces.append(ForceStanding(solo.key, solo.side, "solo", "hp", solo.hp, solo.max_hp,
+                                    tuple(flags)))  # fmt: skip
+    return Standing(
+        state.sides, tuple(forces), {side: state.vp.get(side, 0) for side in state.sides}
+    )
+
+
+def suggest(state: BattleState, actor: str | None) -> Command:
+    """The auto-play policy's command for `actor` (`policy.suggest`)."""
+    from warfare.engine.systems.dnd5e.battle.policy import suggest as policy  # builds on this
+
+    return policy(state, actor)
+
+
 SYSTEM = FunctionSystem(
     key="dnd5e",
     start=start,
@@ -918,4 +1009,8 @@ SYSTEM = FunctionSystem(
     apply=apply,
     outcome=outcome,
     state_from_dict=BattleState.from_dict,
+    awaiting=awaiting,
+    suggest=suggest,
+    clock=clock,
+    standing=standing,
 )

@@ -67,10 +67,13 @@ from warfare.engine.battle.protocol import (
     ActionSpec,
     CheckPreview,
     Command,
+    ForceStanding,
     FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
+    Standing,
+    Waiting,
 )
 from warfare.engine.checks import quick_contest, success_roll
 from warfare.engine.dice import DiceError
@@ -105,6 +108,7 @@ from warfare.engine.systems.gurps3e.forces import (
     DefensiveItem,
     Force,
     known,
+    man_ts,
 )
 from warfare.engine.systems.gurps3e.glory import (
     GLORY_TABLE,
@@ -830,6 +834,54 @@ def outcome(state: BattleState) -> Outcome | None:
     )
 
 
+# --- auto-play and forecasts (protocol) -----------------------------------------------------------
+
+
+def awaiting(state: BattleState) -> tuple[Waiting, ...]:
+    """While the day's choices are open, every fit PC without a Risk and every commander who
+    has not committed; the GM while casualties are to be entered; nobody once it ended."""
+    if state.phase == CASUALTIES:
+        return (Waiting(None, None),)
+    if state.phase != CHOICES:
+        return ()
+    pcs = [Waiting(c.key, c.side) for c in _fighting(state) if c.key not in state.risks]
+    sides = [Waiting(key, key) for key in state.sides if key not in state.committed]
+    return (*pcs, *sides)
+
+
+def clock(state: BattleState) -> tuple[int, int]:
+    """(day, 0): a 3e battle resolves once a day, both sides together."""
+    return (state.day, 0)
+
+
+def standing(state: BattleState) -> Standing:
+    """Per force its TS left of its TS at the start (men × TS per man), the men it lost, and
+    whether it retreated, had units routed or lost its commander; per character his HT and
+    whether he is unconscious or dead."""
+    forces = []
+    for force in state.forces:
+        start = sum(u.men_start * man_ts(u.ts_per_man, u.racial, u.equipment) for u in force.units)
+        flags = [name for name, happened in (
+            ("retreated", force.retreated), ("routed", any(u.routed for u in force.units)),
+            ("destroyed", force.ts <= 0), ("commander_lost", force.commander_lost),
+        ) if happened]  # fmt: skip
+        lost = sum(u.men_start - u.men for u in force.units)
+        forces.append(ForceStanding(force.key, force.key, "force", "ts", force.ts, start,
+                                    tuple(flags), {"men_lost": lost}))  # fmt: skip
+    for character in state.characters:
+        flags = () if character.status == FIT else (character.status,)
+        forces.append(ForceStanding(character.key, character.side, "pc", "hp",
+                                    max(0, character.ht), character.ht_max, flags))  # fmt: skip
+    return Standing(state.sides, tuple(forces))
+
+
+def suggest(state: BattleState, actor: str | None) -> Command:
+    """The auto-play policy's command for `actor` (`policy.suggest`)."""
+    from warfare.engine.systems.gurps3e.battle.policy import suggest as policy  # builds on this
+
+    return policy(state, actor)
+
+
 SYSTEM = FunctionSystem(
     key="gurps3e",
     start=start,
@@ -837,4 +889,8 @@ SYSTEM = FunctionSystem(
     apply=apply,
     outcome=outcome,
     state_from_dict=BattleState.from_dict,
+    awaiting=awaiting,
+    suggest=suggest,
+    clock=clock,
+    standing=standing,
 )

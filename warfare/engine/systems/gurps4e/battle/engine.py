@@ -56,7 +56,6 @@ margin and the breakdown of its effective skill.
 """
 
 from collections.abc import Mapping
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -65,14 +64,18 @@ from warfare.engine.battle.protocol import (
     ActionSpec,
     CheckPreview,
     Command,
+    ForceStanding,
     FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
+    Standing,
+    Waiting,
     start_dice,
 )
 from warfare.engine.checks import Degree, quick_contest, success_roll
 from warfare.engine.dice import Dice, DiceError, typed_value_problem
+from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.gurps4e import aftermath as after
 from warfare.engine.systems.gurps4e import prebattle as pre
@@ -1348,6 +1351,74 @@ def public_state(state: BattleState, viewer: str | None) -> dict[str, Any]:
     return data
 
 
+# --- auto-play and forecasts (protocol) -----------------------------------------------------------
+
+
+def awaiting(state: BattleState) -> tuple[Waiting, ...]:
+    """Who the battle waits for: the recon winner's choice of battle, every commander and PC
+    whose choice the round still needs (a PC who chose a Risk may change it, but the round
+    does not wait for that), a Parley's answer, the one-time change after a slow strategy,
+    the victor's pursuit choice (§A.4-§A.7)."""
+    if state.finished:
+        return ()
+    if state.phase == BATTLE_KIND and state.initiative is not None:
+        return (Waiting(SIDE_KEYS[state.initiative], SIDE_KEYS[state.initiative]),)
+    if state.phase == CHOOSING:
+        sides = [
+            Waiting(SIDE_KEYS[i], SIDE_KEYS[i])
+            for i in (0, 1)
+            if state.choices[i] is None and not state.sides[i].left
+        ]
+        pcs = [
+            Waiting(pc.key, SIDE_KEYS[pc.side])
+            for pc in state.pcs
+            if _needs_pc_choice(state, pc) and pc.key not in state.pc_choices
+        ]
+        return (*sides, *pcs)
+    index = None
+    if state.phase == PARLEY:
+        index = _parley_answerer(state)
+    elif state.phase == CHANGE:
+        index = rules.slow_change_side(*_chosen(state), _refused(state))
+    elif state.phase == PURSUIT:
+        index = state.victor
+    return () if index is None else (Waiting(SIDE_KEYS[index], SIDE_KEYS[index]),)
+
+
+def clock(state: BattleState) -> tuple[int, int]:
+    """(round, 0): both sides choose together."""
+    return (state.round, 0)
+
+
+def standing(state: BattleState) -> Standing:
+    """Per force the TS it has left after its casualties (of its TS at the start), its
+    casualties and logistics losses %, whether it was destroyed (100 %) or left the field;
+    per PC its HP and whether it is down or captured."""
+    forces = []
+    for i, side in enumerate(state.sides):
+        flags = [name for name, happened in (("destroyed", side.casualties >= 100),
+                                             ("retreated", side.left)) if happened]  # fmt: skip
+        ts = float(side.ts)
+        forces.append(
+            ForceStanding(SIDE_KEYS[i], SIDE_KEYS[i], "force", "ts",
+                          ts * (100 - side.casualties) / 100, ts, tuple(flags),
+                          {"casualties": side.casualties, "logistics": side.logistics})
+        )  # fmt: skip
+    for pc in state.pcs:
+        flags = () if pc.status == ACTIVE else (pc.status,)
+        forces.append(
+            ForceStanding(pc.key, SIDE_KEYS[pc.side], "pc", "hp", max(0, pc.hp), pc.max_hp, flags)
+        )
+    return Standing(SIDE_KEYS, tuple(forces))
+
+
+def suggest(state: BattleState, actor: str | None) -> Command:
+    """The auto-play policy's command for `actor` (`policy.suggest`)."""
+    from warfare.engine.systems.gurps4e.battle.policy import suggest as policy  # builds on this
+
+    return policy(state, actor)
+
+
 SYSTEM = FunctionSystem(
     key=KEY,
     start=start,
@@ -1355,4 +1426,8 @@ SYSTEM = FunctionSystem(
     apply=apply,
     outcome=outcome,
     state_from_dict=BattleState.from_dict,
+    awaiting=awaiting,
+    suggest=suggest,
+    clock=clock,
+    standing=standing,
 )

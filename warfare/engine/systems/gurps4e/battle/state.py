@@ -11,11 +11,12 @@ Sides are indexed 0 ("a") and 1 ("b") inside the engine.
 """
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from warfare.engine.events import Event
+from warfare.engine.frozen import replace
 from warfare.engine.systems.gurps4e.forces import Force, Officer
 
 SIDE_KEYS = ("a", "b")

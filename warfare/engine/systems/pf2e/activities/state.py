@@ -22,7 +22,7 @@ from warfare.engine.systems.pf2e.armies import (
     spec_to_dict,
     stat_block,
 )
-from warfare.engine.systems.pf2e.conditions import CONDITIONS, implied_conditions
+from warfare.engine.systems.pf2e.conditions import CONDITIONS, implied_by
 from warfare.engine.systems.pf2e.kingdom import RUINS, WARFARE_SKILLS, default_skills
 
 ArmyKey = str | int | None
@@ -73,7 +73,7 @@ class ArmyState:
     @property
     def conditions(self) -> dict[str, int]:
         """Conditions with their implied ones (mired 4 -> pinned, pinned -> outflanked…)."""
-        conditions = implied_conditions(self.spec.condition_values)
+        conditions = dict(implied_by(self.spec.conditions))  # type: ignore[arg-type]
         if self.hp == 0:
             conditions.setdefault("defeated", 1)
         return conditions
@@ -83,7 +83,7 @@ class ArmyState:
 
     @property
     def defeated(self) -> bool:
-        return "defeated" in self.conditions
+        return self.hp == 0 or "defeated" in implied_by(self.spec.conditions)  # type: ignore[arg-type]
 
     @property
     def active(self) -> bool:

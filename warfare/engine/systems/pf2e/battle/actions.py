@@ -10,15 +10,15 @@ that validate, so every button the board shows is accepted by `apply`.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from warfare.engine.battle.protocol import CheckPreview
 from warfare.engine.checks import Degree, degree_of_success
 from warfare.engine.dice import Dice
+from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
-from warfare.engine.systems.pf2e.armies import stat_block
 from warfare.engine.systems.pf2e.battle.rules import (
     ADAPTABILITY_BONUS,
     BATTLEFIELD_MEDICINE_DC,
@@ -41,6 +41,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     add_army_condition,
     add_effect,
     as_dc,
+    block_with,
     condition_value,
     conditions_of,
     damage,
@@ -268,7 +269,7 @@ def strike_dc(
     assert target is not None
     conditions = conditions_of(state, target, attacker=actor, viewer=actor, weapon=weapon)
     entry = state.army(target)
-    block = stat_block(replace(entry.army.spec, conditions=conditions, current_hp=entry.hp))
+    block = block_with(entry.army.spec, conditions, entry.hp)
     guard = [
         e.value
         for e in state.effects

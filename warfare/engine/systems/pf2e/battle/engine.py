@@ -60,7 +60,6 @@ Marauders (firepots, burning them).
 """
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from warfare.engine.battle.protocol import (
@@ -68,13 +67,17 @@ from warfare.engine.battle.protocol import (
     ActionSpec,
     Command,
     CommandDice,
+    ForceStanding,
     FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
+    Standing,
+    Waiting,
     derive_seed,
 )
 from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
+from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
@@ -793,7 +796,8 @@ def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
     actor, kind = str(command.actor), command.kind
     entry = state.army(actor)
     ctx.aoa_bonus = entry.next_attack_bonus
-    state = state.with_army(replace(entry, next_attack_bonus=None))
+    if entry.next_attack_bonus is not None:
+        state = state.with_army(replace(entry, next_attack_bonus=None))
     cost = cost_of(kind)
     state = replace(state, actions_left=state.actions_left - cost)
     ctx.events.append(
@@ -1007,6 +1011,52 @@ def outcome(state: BattleState) -> Outcome | None:
     return Outcome(state.winner, losers, details)
 
 
+# --- auto-play and forecasts (protocol) -----------------------------------------------------------
+
+
+def awaiting(state: BattleState) -> tuple[Waiting, ...]:
+    """The army the board waits for (`state.to_act`: a reaction's answer, a starting
+    position, else the army whose turn it is); nobody once the battle is over."""
+    key = state.to_act
+    if state.finished or key is None:
+        return ()
+    return (Waiting(key, state.army(key).side),)
+
+
+def clock(state: BattleState) -> tuple[int, int]:
+    """(round, index of the acting army in the initiative order)."""
+    return (state.round, state.turn)
+
+
+def standing(state: BattleState) -> Standing:
+    """Per army its HP left of its max, and whether it was routed, defeated, fled or was
+    destroyed (§7.3, §9)."""
+    forces = []
+    for entry in state.armies:
+        flags = [
+            name
+            for name, happened in (
+                ("routed", entry.was_routed or entry.routed),
+                ("defeated", entry.defeated),
+                ("fled", entry.fled),
+                ("destroyed", entry.destroyed),
+            )
+            if happened
+        ]
+        hp = 0 if entry.destroyed else entry.hp
+        forces.append(
+            ForceStanding(entry.key, entry.side, "army", "hp", hp, entry.army.max_hp, tuple(flags))
+        )
+    return Standing(state.sides, tuple(forces))
+
+
+def suggest(state: BattleState, actor: str | None) -> Command:
+    """The auto-play policy's command for `actor` (`policy.suggest`)."""
+    from warfare.engine.systems.pf2e.battle.policy import suggest as policy  # builds on this
+
+    return policy(state, actor)
+
+
 SYSTEM = FunctionSystem(
     key="pf2e",
     start=start,
@@ -1014,4 +1064,8 @@ SYSTEM = FunctionSystem(
     apply=apply,
     outcome=outcome,
     state_from_dict=BattleState.from_dict,
+    awaiting=awaiting,
+    suggest=suggest,
+    clock=clock,
+    standing=standing,
 )

@@ -27,10 +27,9 @@ reason, trigger), `battle.reaction_offered` (army, reaction, trigger, by, target
 triggering army can no longer act after the reactions).
 """
 
-from dataclasses import replace
-
 from warfare.engine.battle.protocol import CheckPreview
 from warfare.engine.dice import Dice
+from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.battle.actions import (
     MELEE,

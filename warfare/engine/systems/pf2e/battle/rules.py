@@ -7,13 +7,15 @@ situational modifiers (MAP, distance, wind, Guard, PCs alongside…) with PF2e s
 (`extend`).
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from warfare.engine.checks import Degree, check, flat_check, improve
 from warfare.engine.dice import Dice
+from warfare.engine.frozen import per_fields, replace
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import (
     DESTROYED,
@@ -22,7 +24,7 @@ from warfare.engine.systems.pf2e.activities.state import (
     reduce_condition,
     remove_condition,
 )
-from warfare.engine.systems.pf2e.armies import StatBlock, stat_block
+from warfare.engine.systems.pf2e.armies import ArmySpec, StatBlock, stat_block
 from warfare.engine.systems.pf2e.battle.state import (
     DISTANT,
     ENCOUNTER,
@@ -96,6 +98,8 @@ def knows(state: BattleState, key: str, tactic: str) -> bool:
 
 def has_effect(state: BattleState, key: str, condition: str) -> bool:
     """Army `key` has a temporary effect of this kind now (e.g. "primal_storm")."""
+    if not state.effects:
+        return False
     return any(e.army == key and e.condition == condition for e in state.effects)
 
 
@@ -179,14 +183,31 @@ def conditions_of(
     return conditions
 
 
+@per_fields("armies", "effects", "terrain")
 def effective_block(
     state: BattleState, key: str, *, attacker: str | None = None, viewer: str | None = None
 ) -> StatBlock:
-    """Army `key`'s stat block now (current HP, lasting + temporary conditions, terrain)."""
+    """Army `key`'s stat block now (current HP, lasting + temporary conditions, terrain).
+
+    It reads only the armies, the effects and the terrain, and is cached for as long as they
+    are the same: a command or a render asks it many times."""
     entry = state.army(key)
     conditions = conditions_of(state, key, attacker=attacker, viewer=viewer)
-    spec = replace(entry.army.spec, conditions=conditions, current_hp=entry.army.hp)
-    return stat_block(spec)
+    return block_with(entry.army.spec, conditions, entry.army.hp)
+
+
+def block_with(spec: ArmySpec, conditions: Mapping[str, int], hp: int) -> StatBlock:
+    """The stat block of `spec` with these conditions at `hp` (cached: equal inputs, one
+    block)."""
+    try:
+        return _block_with(spec, tuple(sorted(conditions.items())), hp)
+    except TypeError:  # something unhashable in the spec: no cache
+        return stat_block(replace(spec, conditions=conditions, current_hp=hp))
+
+
+@lru_cache(maxsize=8192)
+def _block_with(spec: ArmySpec, conditions: tuple[tuple[str, int], ...], hp: int) -> StatBlock:
+    return stat_block(replace(spec, conditions=conditions, current_hp=hp))
 
 
 def condition_value(state: BattleState, key: str, condition: str) -> int:

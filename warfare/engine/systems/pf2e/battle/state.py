@@ -12,11 +12,13 @@
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import DESTROYED, ArmyState
+from warfare.engine.systems.pf2e.conditions import implied_by
 
 NEAR, DISTANT, FLED = "near", "distant", "fled"
 POSITIONS = (NEAR, DISTANT, FLED)
@@ -154,7 +156,7 @@ class BattleArmy:
 
     @property
     def routed(self) -> bool:
-        return "routed" in self.army.conditions
+        return "routed" in implied_by(self.army.spec.conditions)  # type: ignore[arg-type]
 
     @property
     def out_of_fight(self) -> bool:

@@ -1,0 +1,77 @@
+"""`warfare.engine.frozen` (issue 13): the fast `replace` gives what `dataclasses.replace`
+gives, and the per-state caches never hand a result to another state."""
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import pytest
+
+from warfare.engine.frozen import per_fields, per_state, replace
+
+
+@dataclass(frozen=True)
+class Plain:
+    a: int
+    b: tuple[int, ...] = ()
+    c: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Normalised:
+    a: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "a", tuple(sorted(self.a)))
+
+
+@dataclass(frozen=True, slots=True)
+class Slotted:
+    a: int
+    b: int = 0
+
+
+def test_replace_is_dataclasses_replace():
+    plain = Plain(1, (2,), {"x": 1})
+    assert replace(plain, a=5) == dataclasses.replace(plain, a=5)
+    assert replace(plain, a=5).b is plain.b
+    assert replace(Normalised((3, 1)), a=(9, 2)).a == (2, 9)  # __init__ and __post_init__ ran
+    assert replace(Slotted(1), b=4) == Slotted(1, 4)
+    with pytest.raises(TypeError):
+        replace(plain, nonsense=1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        replace(plain, a=2).a = 3  # type: ignore[misc]
+
+
+def test_per_state_keeps_results_in_the_state_only():
+    calls = []
+
+    @per_state()
+    def double(state, n):
+        calls.append((state.a, n))
+        return state.a * n
+
+    state = Plain(3)
+    assert double(state, 2) == double(state, 2) == 6
+    assert calls == [(3, 2)]
+    moved = replace(state, a=4)
+    assert double(moved, 2) == 8  # the new state does not see the old state's memo
+    same = replace(state, b=(1,))
+    assert double(same, 2) == 6 and len(calls) == 3
+    assert same == Plain(3, (1,))  # equality ignores the memo
+    assert double(Slotted(5), 2) == 10 and double(Slotted(5), 2) == 10  # slots: by identity
+
+
+def test_per_fields_reuses_a_result_while_those_fields_are_the_same_objects():
+    calls = []
+
+    @per_fields("b")
+    def size(state):
+        calls.append(state.b)
+        return len(state.b)
+
+    state = Plain(1, (1, 2, 3))
+    assert size(state) == 3
+    assert size(replace(state, a=9)) == 3  # `a` changed, `b` is the same tuple
+    assert calls == [(1, 2, 3)]
+    assert size(replace(state, b=(1,))) == 1
+    assert len(calls) == 2

@@ -1,0 +1,140 @@
+"""Fast helpers for the engines' frozen dataclasses (issue 13: the engines stop redoing work).
+
+* `replace(obj, **changes)`: `dataclasses.replace` with the same result, several times
+  faster for the plain frozen dataclasses the battle states are made of: instead of calling
+  `__init__` field by field, it copies the instance's `__dict__` and sets the changes. A
+  class with a `__post_init__` (which may normalise what it is given), `__slots__`, or a
+  field not set by `__init__` goes through `dataclasses.replace` unchanged, and so does a
+  change naming something that is not a field (it raises the same error).
+* `per_fields(*names)`: the same for a function that reads only some fields of the state,
+  for as long as those fields are the very same objects (see below).
+* `per_state(function)`: remembers the results of a function of an (immutable) state and
+  a few hashable arguments for that very state object: what one command or one policy
+  decision reads many times is worked out once. The results are kept in the state object
+  itself, so a new state (even an equal one) never sees an old state's result.
+"""
+
+import dataclasses
+from collections.abc import Callable
+from functools import wraps
+from operator import attrgetter
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+MEMO = "_per_state_memo"
+_GENERIC = None
+_PLANS: dict[type, frozenset[str] | None] = {}
+
+
+def _plan(cls: type) -> frozenset[str] | None:
+    """The init field names of `cls` if the fast path is exact for it, else None."""
+    if not dataclasses.is_dataclass(cls) or "__slots__" in cls.__dict__:
+        return _GENERIC
+    if getattr(cls, "__post_init__", None) is not None:
+        return _GENERIC
+    names = set()
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            return _GENERIC
+        names.add(f.name)
+    init_vars = [
+        name
+        for name, value in getattr(cls, "__dataclass_fields__", {}).items()
+        if value._field_type is not dataclasses._FIELD  # type: ignore[attr-defined]
+    ]
+    return _GENERIC if init_vars else frozenset(names)
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """`dataclasses.replace(obj, **changes)`, fast for plain frozen dataclasses."""
+    cls = obj.__class__
+    try:
+        names = _PLANS[cls]
+    except KeyError:
+        names = _PLANS[cls] = _plan(cls)
+    if names is None or not names.issuperset(changes):
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    new = object.__new__(cls)
+    values = obj.__dict__.copy()
+    values.pop(MEMO, None)  # what `per_state` remembered belongs to the old state
+    values.update(changes)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
+def per_state(size: int = 64) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Decorator: cache `function(state, *args, **kwargs)` for the same state object.
+
+    The results live in the state itself (a private `__dict__` entry that `replace` does not
+    copy and that equality, `to_dict` and `dataclasses` never read), so they go when the
+    state goes; a state without a `__dict__` (slots) uses a small cache of the last `size`
+    states, keyed by identity."""
+
+    def decorate(function: Callable[..., T]) -> Callable[..., T]:
+        cache: dict[Any, tuple[Any, T]] = {}
+        name = function.__qualname__
+
+        @wraps(function)
+        def cached(state: Any, *args: Any, **kwargs: Any) -> T:
+            key = (name, args, tuple(kwargs.items())) if kwargs else (name, args)
+            try:
+                memo = state.__dict__[MEMO]
+            except KeyError:
+                memo = {}
+                object.__setattr__(state, MEMO, memo)
+            except AttributeError:
+                return _by_identity(cache, size, function, state, args, kwargs)
+            try:
+                return memo[key]
+            except KeyError:
+                value = memo[key] = function(state, *args, **kwargs)
+                return value
+
+        cached.cache_clear = cache.clear  # type: ignore[attr-defined]
+        return cached
+
+    return decorate
+
+
+def _by_identity(cache: dict, size: int, function: Callable[..., T], state: Any, args, kwargs):
+    key = (id(state), args, tuple(kwargs.items()) if kwargs else ())
+    hit = cache.get(key)
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    value = function(state, *args, **kwargs)
+    if len(cache) >= size:
+        cache.clear()
+    cache[key] = (state, value)
+    return value
+
+
+def per_fields(*names: str, size: int = 1024) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Decorator: cache `function(state, *args)` while the state's fields `names` are the
+    very same objects: for a function that reads only those parts of the state (say the
+    armies and the effects), a new state that changed something else (the actions left,
+    the turn) reuses the result. Keyed by the identity of those parts, holding them."""
+
+    parts_of = attrgetter(*names) if len(names) > 1 else (lambda s: (getattr(s, names[0]),))
+
+    def decorate(function: Callable[..., T]) -> Callable[..., T]:
+        cache: dict[Any, tuple[tuple[Any, ...], T]] = {}
+
+        @wraps(function)
+        def cached(state: Any, *args: Any, **kwargs: Any) -> T:
+            parts = parts_of(state)
+            key = (*map(id, parts), args, tuple(kwargs.items()) if kwargs else ())
+            hit = cache.get(key)
+            # The same ids with the parts held by the cache: the very same objects (equal
+            # parts would give the same result anyway: the function reads nothing else).
+            if hit is not None and hit[0] == parts:
+                return hit[1]
+            value = function(state, *args, **kwargs)
+            if len(cache) >= size:
+                cache.clear()
+            cache[key] = (parts, value)
+            return value
+
+        cached.cache_clear = cache.clear  # type: ignore[attr-defined]
+        return cached
+
+    return decorate

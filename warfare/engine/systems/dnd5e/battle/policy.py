@@ -1,0 +1,456 @@
+"""The D&D 5e auto-play policy (`suggest`): what a GM would do for an NPC unit or solo.
+
+* **Deployment** (§5.1): each piece goes to the free square of its side's zone nearest the
+  enemy's zone, a regiment's stands next to the ones already placed (unit integrity, §4.6);
+  once everything is placed the GM begins.
+* **A unit's turn**: a broken unit Retreats (§6.2): its stands leave the grid where they
+  can (they flee), else move as far from the enemy as they can. A crew whose engine can
+  load, aim or fire (§8) works it while no enemy is within a move of the unit. A unit whose
+  every stand is out of reach even with a full move Dashes. Then each stand, front ones
+  first, moves to the reachable square nearest an enemy stand, solo or engine, or a square
+  of an objective its side scores by destroying (§7.1): next to it for a melee stand, within
+  normal range for a stand that shoots; a regiment stand prefers squares next to another
+  stand of its unit (§4.6 isolation), and nobody leaves the grid. Then every stand in turn
+  (and each solo joined to the unit, on the unit's turn, §5.7) attacks: the attack and
+  target with the most expected damage at the odds of the roll (advantage, disadvantage, AC with
+  cover and Defend, double damage on an isolated target, §4.6, §5.4), a target it can take
+  to 0 HP counted double. Then it ends its turn.
+* **A solo's turn**: the same as one stand; a spellcaster also weighs its targeted spells
+  (§5.5) against its attacks.
+* **End of the round** (§6.2 step 1): a freed solo rejoins an adjacent stand of its unit;
+  then the unit is done (no slide-ins). A tie (§7.3) is declared a draw by the GM.
+
+Every command is one of the options the engine lists (or passes its own check), so the
+policy only proposes legal commands. It reads the whole state (the GM's view).
+"""
+
+from functools import lru_cache
+from typing import Any
+
+from warfare.engine.battle.protocol import Command
+from warfare.engine.dice import parse_expr
+from warfare.engine.frozen import per_state
+from warfare.engine.systems.dnd5e.battle.actions import (
+    _attack_forms,
+    _spell_left,
+    _spell_targets,
+    _turn,
+    acting_solo,
+    acting_unit,
+    attack_geometry,
+    attackers,
+    casters,
+    destinations,
+    movers,
+    siege_options,
+    targets,
+)
+from warfare.engine.systems.dnd5e.battle.engine import (
+    BEGIN,
+    DONE,
+    END_TURN,
+    PLACE,
+    REJOIN,
+    _place_options,
+    _rejoin_options,
+)
+from warfare.engine.systems.dnd5e.creatures import range_squares
+from warfare.engine.systems.dnd5e.grid import adjacent, squares_of, steps
+from warfare.engine.systems.dnd5e.rules import (
+    attack_profile,
+    base_speed,
+    creature_of,
+    objective_square,
+    size_of,
+    squares,
+)
+from warfare.engine.systems.dnd5e.state import (
+    CASUALTIES,
+    DEPLOY,
+    DRAW,
+    REGIMENT,
+    ROUND,
+    BattleState,
+    Solo,
+    Stand,
+    Unit,
+)
+
+FINISH_BONUS = 2.0
+"""An attack expected to take its target to 0 HP counts this many times."""
+ISOLATION_PENALTY = 2
+"""Squares of distance a regiment stand gives up to stay next to its unit."""
+OBJECTIVE_WEIGHT = 0.5
+"""Expected damage to a Destruction square counts this much (per VP 5, §7.1)."""
+
+
+@lru_cache(maxsize=512)
+def _average(expression: str) -> float:
+    expr = parse_expr(expression)
+    return expr.count * (expr.sides + 1) / 2 + expr.modifier
+
+
+def _hit_chance(to_hit: int, ac: int, mode: int) -> float:
+    """d20 + to_hit >= AC (natural 20 hits, natural 1 misses), with advantage (+1) or
+    disadvantage (-1)."""
+    single = min(19, max(1, 21 - (ac - to_hit))) / 20
+    if mode > 0:
+        return 1 - (1 - single) ** 2
+    if mode < 0:
+        return single * single
+    return single
+
+
+def _target_hp(state: BattleState, target: str) -> int:
+    if target.startswith("sq:"):
+        return objective_square(state, target).hp
+    return getattr(state.find(target), "hp", 0)
+
+
+def _value(state: BattleState, target: str, damage: float) -> float:
+    """Expected damage, weighted: a finishing blow counts `FINISH_BONUS` times; a
+    Destruction square `OBJECTIVE_WEIGHT` per 5 VP."""
+    if target.startswith("sq:"):
+        return damage * OBJECTIVE_WEIGHT * objective_square(state, target).vp / 5
+    hp = _target_hp(state, target)
+    return damage * (FINISH_BONUS if 0 < hp <= damage else 1.0)
+
+
+def _attack_value(
+    state: BattleState, piece: Stand | Solo, form: Any, target: str, profiles: dict
+) -> float:
+    """Expected (weighted) damage of one attack; `profiles` remembers the attack profile of
+    each (target, melee, long range) for the piece's other attack forms."""
+    geometry = attack_geometry(state, piece.key, form, target)
+    if geometry is None:
+        return -1.0
+    melee, long = geometry
+    turn = _turn(state)
+    if (target, melee, long) not in profiles:
+        aided = piece.key in turn.aided.values() and melee
+        profiles[(target, melee, long)] = attack_profile(
+            state, piece.key, form.to_hit, melee, target, long_range=long, aided=aided
+        )
+    profile = profiles[(target, melee, long)]
+    chance = 1.0 if profile.auto_hit else _hit_chance(form.to_hit, profile.ac, profile.mode)
+    rolls = 1 if turn.attacks.get(piece.key, 0) >= 1 else form.count
+    damage = chance * _average(form.damage) * rolls * (2 if profile.double_damage else 1)
+    return _value(state, target, damage)
+
+
+def _best_attack(state: BattleState, actor: str) -> tuple[float, Command] | None:
+    best: tuple[float, Command] | None = None
+    for piece in attackers(state, actor):
+        side = state.side_of(piece.key)
+        mine = squares(state, piece.key)
+        forms = _attack_forms(state, piece)
+        reach = max(
+            [1] + [range_squares(f.long_ft or f.range_ft) for f in forms if f.ranged and f.range_ft]
+        )
+        profiles: dict = {}
+        for target in targets(state, side):
+            if steps(mine, squares(state, target)) > reach:
+                continue  # out of reach of every form (`attack_geometry`)
+            for form in forms:
+                value = _attack_value(state, piece, form, target, profiles)
+                if value > 0 and (best is None or value > best[0]):
+                    params = {"piece": piece.key, "attack": form.key, "target": target}
+                    best = (value, Command(actor, "attack", params))
+        if best is not None:
+            return best  # stands attack in turn, each at its own best target
+    for caster in casters(state, actor):
+        for spell in creature_of(state, caster).spells:
+            if spell.area is not None or not _spell_left(caster, spell, state):
+                continue
+            for target in _spell_targets(state, caster, spell):
+                if spell.attack_bonus is not None:
+                    profile = attack_profile(state, caster.key, spell.attack_bonus, False, target)
+                    chance = _hit_chance(spell.attack_bonus, profile.ac, profile.mode)
+                else:
+                    chance = 0.75  # a failed save or half damage [policy estimate]
+                value = _value(state, target, chance * _average(spell.damage))
+                if value > 0 and (best is None or value > best[0]):
+                    params = {"piece": caster.key, "spell": spell.key, "target": target}
+                    best = (value, Command(actor, "cast", params))
+    return best
+
+
+def _goals(state: BattleState, side: str) -> list[tuple[int, int]]:
+    """The squares worth moving to: enemy pieces and engines, own Destruction targets."""
+    found: list[tuple[int, int]] = []
+    for target in targets(state, side):
+        found.extend(squares(state, target))
+    return found
+
+
+@per_state(8)
+def _distances(state: BattleState, side: str) -> dict[tuple[int, int], int]:
+    """Square -> steps to the nearest goal of `side` (every square of the grid)."""
+    goals = tuple(sorted(set(_goals(state, side))))
+    return _field(goals, state.grid.width, state.grid.height) if goals else {}
+
+
+@lru_cache(maxsize=256)
+def _field(goals: tuple[tuple[int, int], ...], width: int, height: int) -> dict:
+    """Steps from every square of a width x height grid to the nearest of `goals` (a
+    breadth-first search: Manhattan distances, §3)."""
+    found = dict.fromkeys(goals, 0)
+    frontier = list(goals)
+    while frontier:
+        nxt = []
+        for x, y in frontier:
+            step = found[(x, y)] + 1
+            for p in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if p not in found and 0 <= p[0] < width and 0 <= p[1] < height:
+                    found[p] = step
+                    nxt.append(p)
+        frontier = nxt
+    return found
+
+
+_REACH: dict[int, tuple[Any, tuple[int, bool]]] = {}
+
+
+def _creature_reach(creature: Any) -> tuple[int, bool]:
+    hit = _REACH.get(id(creature))
+    if hit is not None and hit[0] is creature:
+        return hit[1]
+    if len(_REACH) > 1024:
+        _REACH.clear()
+    _REACH[id(creature)] = (creature, _work_reach(creature))
+    return _REACH[id(creature)][1]
+
+
+def _work_reach(creature: Any) -> tuple[int, bool]:
+    melee = max((_average(a.damage) * a.count for a in creature.attacks if a.melee), default=0)
+    ranged = [(a, _average(a.damage) * a.count) for a in creature.attacks if a.ranged]
+    best = max(ranged, key=lambda pair: pair[1], default=None)
+    if best is not None and best[1] > melee and best[0].range_ft:
+        return range_squares(best[0].range_ft), True
+    return 1, False
+
+
+def _reach(state: BattleState, piece: Stand | Solo) -> tuple[int, bool]:
+    """(squares it wants to be from a goal, shoots): 1 for melee, its best normal range for
+    a piece whose ranged attack does more than its melee one."""
+    return _creature_reach(creature_of(state, piece))
+
+
+def _gap(distances: dict[tuple[int, int], int], mine: tuple[tuple[int, int], ...], reach: int):
+    return max(0, min(distances.get(p, 1 << 20) for p in mine) - reach)
+
+
+def _unit_neighbours(state: BattleState, piece: Stand) -> set[tuple[int, int]] | None:
+    """The squares next to the other stands of a regiment stand's unit (None: it cannot be
+    isolated: a skirmisher, or the last stand)."""
+    unit = state.unit(piece.unit)
+    if unit.kind != REGIMENT:
+        return None
+    others = [s for s in state.stands_of(unit.key) if s.key != piece.key and s.on_field]
+    if not others:
+        return None
+    near: set[tuple[int, int]] = set()
+    for other in others:
+        for x, y in squares(state, other.key):
+            near.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+    return near
+
+
+def _score(distances, mine, reach: int, near: set[tuple[int, int]] | None) -> int:
+    """Squares still to go from `mine` (+ the isolation penalty off the unit)."""
+    gap = _gap(distances, mine, reach)
+    if near is not None and not any(p in near for p in mine):
+        gap += ISOLATION_PENALTY
+    return gap
+
+
+def _move(state: BattleState, actor: str) -> Command | None:
+    """The first stand (nearest a goal first) whose best move brings it nearer."""
+    side = state.side_of(actor)
+    distances = _distances(state, side)
+    if not distances:
+        return None
+    turn = _turn(state)
+    candidates = []
+    for piece in movers(state, actor):
+        if piece.key in turn.spent:
+            continue
+        reach, _ = _reach(state, piece)
+        now = _gap(distances, squares(state, piece.key), reach)
+        candidates.append((now, piece.key, piece, reach))
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    for now, _, piece, reach in candidates:
+        if now == 0:
+            continue
+        size = size_of(state, piece)
+        near = _unit_neighbours(state, piece) if isinstance(piece, Stand) else None
+        here = _score(distances, squares_of(piece.pos, size), reach, near)
+        best = None
+        for pos, (cost, _road) in destinations(state, piece).items():
+            if not state.grid.fits(pos, size):
+                continue  # leaving the grid is fleeing
+            key = (_score(distances, squares_of(pos, size), reach, near), cost, pos)
+            if best is None or key < best:
+                best = key
+        if best is not None and best[0] < here:
+            return Command(actor, "move", {"piece": piece.key, "x": best[2][0], "y": best[2][1]})
+    return None
+
+
+def _should_dash(state: BattleState, unit: Unit) -> bool:
+    """No stand can reach a goal even with a full move, and the turn has not begun."""
+    turn = _turn(state)
+    if turn.action is not None or turn.spent or turn.acted:
+        return False
+    distances = _distances(state, unit.side)
+    if not distances:
+        return False
+    for stand in state.stands_of(unit.key):
+        if not stand.on_field:
+            continue
+        reach, _ = _reach(state, stand)
+        speed, _ = base_speed(creature_of(state, stand))
+        if _gap(distances, squares(state, stand.key), reach) <= speed:
+            return False
+    return True
+
+
+def _enemy_in_reach(state: BattleState, unit: Unit) -> bool:
+    """Can a stand of the unit reach an enemy piece (not an objective) with a full move?"""
+    enemy = tuple(sorted({sq for t in targets(state, unit.side) if not t.startswith("sq:")
+                          for sq in squares(state, t)}))  # fmt: skip
+    if not enemy:
+        return False
+    distances = _field(enemy, state.grid.width, state.grid.height)
+    for stand in state.stands_of(unit.key):
+        if stand.on_field:
+            reach, _ = _reach(state, stand)
+            speed, _ = base_speed(creature_of(state, stand))
+            if _gap(distances, squares(state, stand.key), reach) <= speed:
+                return True
+    return False
+
+
+def _fall_back(state: BattleState, actor: str) -> Command | None:
+    """A broken unit Retreats (§6.2): each stand moves off the grid if it can (it flees),
+    else as far from the enemy as it can get."""
+    turn = _turn(state)
+    if turn.action is None:
+        return Command(actor, "retreat")
+    distances = _distances(state, state.unit(actor).side)
+    for piece in movers(state, actor):
+        if piece.key in turn.spent:
+            continue
+        size = size_of(state, piece)
+        here = _gap(distances, squares_of(piece.pos, size), 0) if distances else 0
+        best = None
+        for pos, (cost, _road) in destinations(state, piece).items():
+            away = 1 << 20 if not state.grid.fits(pos, size) else (
+                _gap(distances, squares_of(pos, size), 0) if distances else 0)  # fmt: skip
+            key = (away, -cost, pos)
+            if best is None or key > best:
+                best = key
+        if best is not None and best[0] > here:
+            return Command(actor, "move", {"piece": piece.key, "x": best[2][0], "y": best[2][1]})
+    return None
+
+
+def _siege(state: BattleState, actor: str) -> Command | None:
+    """Load or aim the crew's engine, or fire it at the weakest target (a stand or solo
+    before a Destruction square)."""
+    fire = []
+    for params, _ in siege_options(state, actor):
+        if params["step"] != "fire":
+            return Command(actor, "siege", params)
+        if "target" in params:
+            target = params["target"]
+            fire.append((target.startswith("sq:"), _target_hp(state, target), target, params))
+    if not fire:
+        return None
+    return Command(actor, "siege", min(fire, key=lambda f: f[:3])[3])
+
+
+def _unit_turn(state: BattleState, actor: str) -> Command:
+    unit = state.unit(actor)
+    end = Command(actor, END_TURN)
+    if unit.broken:
+        return _fall_back(state, actor) or end
+    turn = _turn(state)
+    crew = any(e.crew == actor and not e.destroyed for e in state.engines)
+    if crew and turn.action in (None, "siege") and not _enemy_in_reach(state, unit):
+        siege = _siege(state, actor)
+        if siege is not None:
+            return siege
+    if turn.action == "siege":
+        return end
+    if _should_dash(state, unit):
+        return Command(actor, "dash")
+    move = _move(state, actor)
+    if move is not None:
+        return move
+    best = _best_attack(state, actor)
+    if best is not None:
+        return best[1]
+    for solo in state.solos:
+        if solo.joined and acting_solo(state, solo.key) is not None:
+            best = _best_attack(state, solo.key)
+            if best is not None:
+                return best[1]
+    return end
+
+
+def _solo_turn(state: BattleState, actor: str) -> Command:
+    move = _move(state, actor)
+    if move is not None:
+        return move
+    best = _best_attack(state, actor)
+    return best[1] if best is not None else Command(actor, END_TURN)
+
+
+def _place(state: BattleState, actor: str) -> Command:
+    item = state.find(actor)
+    side = item.side if isinstance(item, Unit | Solo) else state.side_of(actor)
+    enemy = next(s for s in state.sides if s != side)
+    x0, y0, x1, y1 = state.zones[enemy]
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+    placed = [s for s in state.stands if s.unit == actor and s.pos is not None]
+    best = None
+    for params, _ in _place_options(state, actor):
+        piece = state.find(params["piece"])
+        if piece is None or piece.pos is not None:
+            continue
+        pos = (params["x"], params["y"])
+        distance = abs(pos[0] - centre[0]) + abs(pos[1] - centre[1])
+        if placed and isinstance(piece, Stand):
+            mine = squares_of(pos, size_of(state, piece))
+            if not any(adjacent(mine, squares(state, s.key)) for s in placed):
+                distance += ISOLATION_PENALTY * 2
+        key = (distance, params["piece"], pos[1], pos[0])
+        if best is None or key < best[0]:
+            best = (key, params)
+    if best is None:
+        raise ValueError(f"dnd5e: nowhere to place {actor!r}")
+    return Command(actor, PLACE, best[1])
+
+
+def suggest(state: BattleState, actor: str | None) -> Command:
+    """The policy's command for `actor` (a unit or solo key, or None for the GM), who must
+    be awaited (see the module docstring)."""
+    if actor is None:
+        if state.phase == DEPLOY:
+            return Command(None, BEGIN)
+        if state.phase == DRAW:
+            return Command(None, "declare_draw")
+        raise ValueError("dnd5e: the GM is not awaited")
+    if state.phase == DEPLOY:
+        return _place(state, actor)
+    if state.phase == CASUALTIES:
+        options = _rejoin_options(state, actor)
+        if options:
+            return Command(actor, REJOIN, options[0])
+        return Command(actor, DONE)
+    if state.phase != ROUND or actor != state.current:
+        raise ValueError(f"dnd5e: {actor!r} is not awaited")
+    if acting_unit(state, actor):
+        return _unit_turn(state, actor)
+    return _solo_turn(state, actor)

@@ -1,0 +1,354 @@
+"""The GURPS Mass Combat 4e auto-play policy (`suggest`): what a GM would choose for an NPC
+commander or PC, from the exact odds of the Strategy contest (§A.6.4).
+
+**Strategy** (choose_strategy): for every strategy the side may choose (§A.6.3, Desperate
+variants included when the casualty gap allows them) and every strategy the enemy may choose
+that fights (Attack, Defense, Raid and Skirmish groups; the enemy's pending choice is secret
+and never read), the expected value of the round is worked out exactly: both effective
+skills as the engine adds them up (BSM, casualties, DB, PB, superiority, repeats…), the
+distribution of the margin of the Quick Contest of two 3d6 rolls, the margin adjustments,
+the Combat Results Table and the casualty steps, and the Position Bonus after the round
+(`rounds`). Value = enemy casualties − own casualties + `PB_WEIGHT` × PB gained. The
+strategy with the best average over the enemy's options is chosen (ties: the table order).
+A confused force Rallies (§A.6.3); a force far behind (own casualties at least
+`RETREAT_AT` %, and the enemy with `RETREAT_RATIO` times its TS left) takes Full Retreat and
+leaves the field.
+Parley is never chosen. The commander's Risk is 0 (an NPC officer does not gamble), or, when
+a PC is the force commander, the Risk whose +skill best outweighs the PC's Misfortunes.
+
+**PCs** (not commanding the force): a significant action (§A.6.2) at the Risk with the best
+expected effect on the contest (critical +2, success +1, critical failure −1) minus
+`HARM_WEIGHT` × the expected HP lost to Misfortunes of War at that Risk (§A.6.5, at the
+chance of a 20 % casualty round); when no Risk makes it worth it, a plain Risk choice at the
+Risk with the least harm.
+
+**Others**: the battle kind after the reconnaissance (§A.4.4) is pitched, or avoiding the
+battle when allowed and the enemy has three times its TS; a one-sided Parley is accepted by
+the side that is behind (more casualties); after the reveal, the one-time change of a slow
+strategy (§A.6.3) is made when another strategy does better against the enemy's now known
+one; a victor that may choose pursues (§A.7.1).
+
+The strategy choice depends only on what both sides can see; it is cached on those numbers,
+so the thousands of identical decisions of a forecast are worked out once.
+"""
+
+from collections.abc import Mapping
+from functools import lru_cache
+from itertools import product
+from typing import Any
+
+from warfare.engine.battle.protocol import Command
+from warfare.engine.odds import THREE_D6, success_odds
+from warfare.engine.systems.gurps4e import prebattle as pre
+from warfare.engine.systems.gurps4e import rounds as rules
+from warfare.engine.systems.gurps4e.battle.engine import (
+    RISKS,
+    _heroism_terms,
+    _pc_shared,
+    _refused,
+    _side_index,
+    _skill_terms,
+    _strategy_problems,
+)
+from warfare.engine.systems.gurps4e.battle.state import (
+    BATTLE_KIND,
+    CHANGE,
+    CHOOSING,
+    PARLEY,
+    PURSUIT,
+    BattleState,
+    SideChoice,
+)
+from warfare.engine.systems.gurps4e.strategies import (
+    ATTACK,
+    DEFENSE,
+    FULL_RETREAT,
+    RAID_SKIRMISH,
+    RALLY,
+    STRATEGIES,
+)
+from warfare.engine.systems.gurps4e.strategies import (
+    PARLEY as PARLEY_S,
+)
+
+PB_WEIGHT = 2.0
+"""Casualty points one Position Bonus point is worth (it adds to the next rolls)."""
+RETREAT_AT, RETREAT_RATIO = 50, 1.5
+"""Full Retreat once own casualties reach this and the enemy has more than this many times
+the TS left (TS × the share its casualties leave it)."""
+HARM_WEIGHT = 0.1
+"""Strategy-roll points one expected HP lost by a PC is worth."""
+MISFORTUNE_CHANCE = 7
+"""The Misfortunes chance a PC's Risk is weighed at (a 20-25 % casualty round, §A.6.5)."""
+AVOID_RATIO = 3
+FIGHTING = (ATTACK, DEFENSE, RAID_SKIRMISH)
+
+# (enemy roll - own roll, chance) of two 3d6: the contest margin is D + this, where D is
+# own effective skill - the enemy's.
+_DIFFERENCES: tuple[tuple[int, float], ...] = tuple(
+    sorted(
+        {
+            d: sum(THREE_D6[a] * THREE_D6[b] for a, b in product(THREE_D6, THREE_D6) if b - a == d)
+            for d in range(-15, 16)
+        }.items()
+    )
+)
+_cache: dict[Any, Any] = {}
+CACHE_SIZE = 100_000
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+@lru_cache(maxsize=65536)
+def _casualties(
+    effective: tuple[str, str],
+    winner: int | None,
+    margin: int,
+    desperate: tuple[bool, bool],
+    overrides: Any,
+) -> tuple[int, int, int]:
+    """(casualties of side 0, of side 1, the CRT's PB change) of a fought round."""
+    result = rules.round_casualties(effective, winner, margin, desperate, (True, True),
+                                    dict(overrides))  # fmt: skip
+    cas = result["casualties"]
+    return cas[0], cas[1], result["crt"]["pb"]
+
+
+@lru_cache(maxsize=65536)
+def _round_value(
+    me: int,
+    strategies: tuple[str, str],
+    desperate: tuple[bool, bool],
+    uses: tuple[int, int],
+    pb: tuple[int, int],
+    difference: int,
+    overrides: Any,
+) -> float:
+    """Expected value of a round for side `me` (see the module docstring), `difference` =
+    its effective skill minus the enemy's; `strategies` in side order as fought."""
+    first, second, fought = rules.pair(*strategies)
+    if not fought:
+        return 0.0
+    effective = (first, second)
+    enemy = 1 - me
+    value = 0.0
+    for offset, chance in _DIFFERENCES:
+        diff = difference + offset  # own margin - the enemy's
+        winner = None if diff == 0 else (me if diff > 0 else enemy)
+        margin = abs(diff)
+        if winner is not None:
+            margin, _ = rules.adjusted_margin(margin, effective[winner], uses[winner])
+        cas0, cas1, crt_pb = _casualties(effective, winner, margin, desperate, overrides)
+        pb_after, _ = rules.position_bonus(pb, effective, winner, crt_pb)
+        cas = (cas0, cas1)
+        gained = (pb_after[me] - pb_after[enemy]) - (pb[me] - pb[enemy])
+        value += chance * (cas[enemy] - cas[me] + PB_WEIGHT * gained)
+    return value
+
+
+def _options(state: BattleState, index: int, *, after_reveal: bool = False):
+    """(strategy, desperate) the side may choose now (`engine._strategy_problems`)."""
+    found = []
+    for key in STRATEGIES:
+        if key == PARLEY_S:
+            continue
+        for desperate in (False, True):
+            if not _strategy_problems(state, index, key, desperate):
+                found.append((key, desperate))
+    return found
+
+
+class _Skills:
+    """The effective skills of one decision, each worked out once: a side's skill with a
+    strategy depends on the enemy's only through Deliberate Attack halving its DB."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+        self.known: dict[tuple[int, str, bool, int, bool], int] = {}
+        self.overrides = _frozen(state.overrides)
+
+    def skill(self, index: int, strategy: str, enemy: str, desperate: bool, risk: int = 0):
+        halved = enemy == "deliberate_attack"
+        key = (index, strategy, desperate, risk, halved)
+        if key not in self.known:
+            choice = SideChoice(strategy, desperate, risk)
+            terms = _skill_terms(self.state, index, strategy, enemy, choice)
+            self.known[key] = sum(v for _, v in terms)
+        return self.known[key]
+
+    def value(self, index: int, mine: tuple[str, bool], theirs: tuple[str, bool], risk: int):
+        strategies = (mine[0], theirs[0]) if index == 0 else (theirs[0], mine[0])
+        desperate = (mine[1], theirs[1]) if index == 0 else (theirs[1], mine[1])
+        difference = self.skill(index, mine[0], theirs[0], mine[1], risk) - self.skill(
+            1 - index, theirs[0], mine[0], theirs[1]
+        )
+        sides = self.state.sides
+        return _round_value(
+            index, strategies, desperate, (sides[0].indirect_uses, sides[1].indirect_uses),
+            (sides[0].pb, sides[1].pb), difference, self.overrides,
+        )  # fmt: skip
+
+
+def _public_key(state: BattleState, index: int, kind: str) -> tuple[Any, ...]:
+    """Everything the strategy choice of side `index` depends on."""
+
+    def side_key(i: int) -> tuple[Any, ...]:
+        side = state.sides[i]
+        officer = side.officer
+        return (
+            side.ts, side.bsm, _frozen(side.superiority), side.db, side.pb, side.casualties,
+            side.confused, side.started_confused, side.ambusher, side.left,
+            (officer.strategy, officer.tactics) if officer else None,
+            side.force, side.indirect_uses, side.previous, side.circumstance,
+        )  # fmt: skip
+
+    pcs = tuple(sorted((k, state.pc(k).side, c.effect) for k, c in state.pc_choices.items()))
+    commander = next((pc for pc in state.pcs if pc.side == index and pc.commander), None)
+    revealed = state.choices[1 - index] if kind == CHANGE else None
+    return (
+        kind, index, state.round == 1, state.kind, state.siege, _frozen(state.overrides),
+        side_key(0), side_key(1), pcs, commander, revealed, state.parley,
+    )  # fmt: skip
+
+
+def _memo(key: tuple[Any, ...], work):
+    if key not in _cache:
+        if len(_cache) >= CACHE_SIZE:
+            _cache.clear()
+        _cache[key] = work()
+    return _cache[key]
+
+
+def _enemy_options(state: BattleState, index: int) -> list[tuple[str, bool]]:
+    """The enemy's strategies that fight (not Desperate: the gap it needs is public, but a
+    commander weighs the plain strategies)."""
+    enemy = 1 - index
+    options = [o for o in _options(state, enemy) if STRATEGIES[o[0]].group in FIGHTING and not o[1]]
+    return options or [("attack", False)]
+
+
+def _best_strategy(state: BattleState, index: int) -> tuple[str, bool, int]:
+    """(strategy, desperate, risk) for side `index` (see the module docstring)."""
+    side, enemy = state.sides[index], state.sides[1 - index]
+    own = _options(state, index)
+    keys = {key for key, _ in own}
+    if side.confused and RALLY in keys:
+        return (RALLY, False, 0)
+    behind = side.casualties >= RETREAT_AT and _left(side) * RETREAT_RATIO < _left(enemy)
+    if (behind or side.confused) and FULL_RETREAT in keys:
+        return (FULL_RETREAT, False, 0)
+    fighting = [o for o in own if STRATEGIES[o[0]].group in FIGHTING] or own
+    theirs = _enemy_options(state, index)
+    skills = _Skills(state)
+    best, best_value = fighting[0], None
+    for option in fighting:
+        value = sum(skills.value(index, option, other, 0) for other in theirs) / len(theirs)
+        if best_value is None or value > best_value + 1e-9:
+            best, best_value = option, value
+    return (best[0], best[1], _commander_risk(skills, index, best, theirs))
+
+
+def _left(side: Any) -> float:
+    """The TS a force has left after its casualties."""
+    return float(side.ts) * (100 - side.casualties) / 100
+
+
+def _commander_risk(skills: _Skills, index: int, option, theirs) -> int:
+    """0, or for a PC force commander the Risk with the best value net of its harm."""
+    state = skills.state
+    pc = next((p for p in state.pcs if p.side == index and p.commander and p.status == "active"),
+              None)  # fmt: skip
+    if pc is None:
+        return 0
+
+    def net(risk: int) -> float:
+        value = sum(skills.value(index, option, other, risk) for other in theirs) / len(theirs)
+        return value - HARM_WEIGHT * PB_WEIGHT * _harm(state, pc, risk)
+
+    return max(RISKS, key=lambda r: (net(r), -abs(r)))
+
+
+def _harm(state: BattleState, pc: Any, risk: int) -> float:
+    """Expected HP a PC loses to Misfortunes of War at `risk` (§A.6.5)."""
+    terms = rules.misfortune_terms(MISFORTUNE_CHANCE, desperate=False,
+                                   **_pc_shared(state, pc, risk))  # fmt: skip
+    odds = success_odds(sum(v for _, v in terms))
+    return odds[2] * 6 + odds[3] * 21  # 2d6-1 and 6d6 on average
+
+
+def _pc_command(state: BattleState, actor: str) -> Command:
+    pc = state.pc(actor)
+    shared = _pc_shared(state, pc, 0)
+    key = ("pc", pc.skill_15, pc.commands_element, *sorted(shared.items()))
+    kind, risk = _memo(key, lambda: _pc_choice(state, pc))
+    return Command(actor, kind, {"risk": risk})
+
+
+def _pc_choice(state: BattleState, pc: Any) -> tuple[str, int]:
+    """(command kind, Risk) of a PC (see the module docstring)."""
+
+    def significant(risk: int) -> float:
+        odds = success_odds(sum(v for _, v in _heroism_terms(state, pc, risk)))
+        effect = 2 * odds[3] + odds[2] - odds[0]
+        return effect - HARM_WEIGHT * _harm(state, pc, risk)
+
+    best = max(RISKS, key=lambda r: (significant(r), -r))
+    if significant(best) > 0:
+        return ("significant_action", best)
+    return ("choose_risk", min(RISKS, key=lambda r: (_harm(state, pc, r), r)))
+
+
+def _change(state: BattleState, index: int) -> tuple[str, bool] | None:
+    """The strategy to change to after the reveal (None: keep the chosen one)."""
+    current = state.choices[index]
+    enemy = state.choices[1 - index]
+    refused = _refused(state)
+    theirs = ("defense" if refused == 1 - index else (enemy.strategy if enemy else "attack"),
+              enemy.desperate if enemy else False)  # fmt: skip
+    own = [o for o in _options(state, index) if STRATEGIES[o[0]].group in FIGHTING]
+    now = (current.strategy, current.desperate) if current else ("attack", False)
+    skills = _Skills(state)
+    best = max(own, key=lambda o: skills.value(index, o, theirs, 0), default=now)
+    if best != now and skills.value(index, best, theirs, 0) > skills.value(index, now, theirs, 0):
+        return best
+    return None
+
+
+def suggest(state: BattleState, actor: str | None) -> Command:
+    """The policy's command for `actor` ("a"/"b" or a PC key), who must be awaited."""
+    from warfare.engine.systems.gurps4e.battle.engine import awaiting
+
+    if actor is None or actor not in {w.actor for w in awaiting(state)}:
+        raise ValueError(f"gurps4e: {actor!r} is not awaited")
+    index = _side_index(actor)
+    if index is None:
+        return _pc_command(state, actor)
+    if state.phase == BATTLE_KIND:
+        own, enemy = state.sides[index], state.sides[1 - index]
+        avoid = pre.may_avoid_battle(own.force, enemy.force) and enemy.ts >= AVOID_RATIO * own.ts
+        return Command(actor, "choose_battle_kind", {"kind": "avoid" if avoid else pre.PITCHED})
+    if state.phase == CHOOSING:
+        strategy, desperate, risk = _memo(
+            _public_key(state, index, CHOOSING), lambda: _best_strategy(state, index)
+        )
+        params: dict[str, Any] = {"strategy": strategy, "desperate": desperate}
+        if risk:
+            params["risk"] = risk
+        return Command(actor, "choose_strategy", params)
+    if state.phase == PARLEY:
+        own, enemy = state.sides[index], state.sides[1 - index]
+        return Command(actor, "answer_parley", {"accept": own.casualties > enemy.casualties})
+    if state.phase == CHANGE:
+        change = _memo(_public_key(state, index, CHANGE), lambda: _change(state, index))
+        if change is None:
+            return Command(actor, "keep_strategy")
+        return Command(actor, "change_strategy", {"strategy": change[0], "desperate": change[1]})
+    if state.phase == PURSUIT:
+        return Command(actor, "choose_pursuit", {"pursue": True})
+    raise ValueError(f"gurps4e: nothing to choose in phase {state.phase!r}")

@@ -1,0 +1,270 @@
+"""The Pathfinder auto-play policy (`suggest`): what a GM would do for an NPC army.
+
+Answers first: an offered reaction (§0.5) is used (every reaction the engine offers helps
+the army that has it); a starting position (§7.3, §6.1, §6.2) is engaged with the weakest
+enemy when Ambush or Swamp Charge allows it and the army fights in melee, distant when
+Opening Salvo allows it and the army shoots, else near.
+
+On its turn, with its actions left, an army:
+
+1. **routed** (§9): Reactive Rally if it has it, else Retreat, else (engaged) Disengage
+   when the house rule lets a routed army do so, else ends its turn;
+2. **close to routing** (shaken 2+, or shaken at or below its Rout Threshold, where the end
+   of the round asks for a rout check): Rally against the enemy with the lowest Morale DC;
+3. **engaged** with an enemy still fighting: strikes the weakest of them (fewest HP, then
+   lowest AC) with the attack that deals the most expected damage per action at the odds
+   of the check (Battle, All-Out Assault, Dirty Fighting, Trample; multiple attack penalty
+   and every modifier included, as the board previews them); engaged only with beaten
+   enemies, it finishes them off (a defeated army struck is destroyed on a failed flat
+   check, §9, and no longer holds it engaged);
+4. **not engaged**: shoots the weakest enemy (one not distant first) if it has shots and no
+   melee Strike, or if no enemy can be engaged; otherwise Advances on the nearest enemy it
+   can engage (near before distant, then the weakest);
+5. a last action whose best Strike would hit less than once in four Guards against the
+   engaged enemy with the best attack instead; an engaged army that only shoots and has no
+   target it may shoot (Engines of War) Disengages; with nothing useful left it ends its
+   turn;
+6. an army that can no longer hurt anybody (no melee Strike, and no ranged Strike or no
+   shots left), that is distant and sees no enemy (every one distant in darkness or heavy
+   fog, §7.4), or that is pinned and engaged with nobody (it may not Advance, §9) and has
+   nothing to shoot, Disengages and Retreats from the field (a GM would not leave it
+   standing; it also keeps a battle of such armies from going on for ever); from round
+   `STALEMATE_ROUND` on, so does an army that finds nothing at all to do on its turn (an
+   enemy it cannot reach in a fortification, hidden in the dark…).
+
+Every command is checked against the engine's own validation before it is returned (a
+candidate the rules refuse is skipped), so `suggest` only proposes legal commands; ending
+the turn is always legal on the army's turn. It reads the whole state (the GM's view).
+"""
+
+from typing import Any
+
+from warfare.engine.battle.protocol import Command
+from warfare.engine.checks import Degree
+from warfare.engine.odds import d20_odds
+from warfare.engine.systems.pf2e.battle.actions import (
+    MELEE,
+    RANGED,
+    strike_dc,
+    strike_modifier,
+)
+from warfare.engine.systems.pf2e.battle.engine import (
+    CHOOSE_START,
+    DISTANT,
+    END_TURN,
+    ENGAGED,
+    NEAR,
+    USE_REACTION,
+    _action_problems,
+    _start_options,
+    cost_of,
+)
+from warfare.engine.systems.pf2e.battle.rules import (
+    ACTIONS_PER_TURN,
+    effective_block,
+    morale_dc,
+    undetected_by,
+)
+from warfare.engine.systems.pf2e.battle.state import BattleState
+from warfare.engine.systems.pf2e.house_rules import house_value
+
+CS, S, F = Degree.CRIT_SUCCESS, Degree.SUCCESS, Degree.FAILURE
+LOW_HIT_CHANCE = 0.25
+"""A last action whose best Strike hits less often than this Guards instead."""
+ROUT_SHAKEN = 2
+"""Shaken at which an army Rallies before anything else (shaken 4 routs it, §9)."""
+STALEMATE_ROUND = 10
+"""From this round an army that finds nothing to do on its whole turn withdraws."""
+
+# Damage per degree and cost of the Strikes the policy weighs (§8.1, §8.2, §6.2).
+STRIKES: dict[str, dict[Degree, int]] = {
+    "battle": {CS: 2, S: 1},
+    "all_out_assault": {CS: 3, S: 2, F: 1},
+    "dirty_fighting": {CS: 1, S: 1},
+    "trample": {CS: 2, S: 2, F: 1},
+}
+
+
+def _legal(state: BattleState, command: Command) -> bool:
+    return not _action_problems(state, command)
+
+
+def _answer(state: BattleState, actor: str) -> Command:
+    """A pending reaction (use it) or a starting position (see the module docstring)."""
+    if state.pending is not None:
+        return Command(actor, USE_REACTION)
+    options = _start_options(state, actor)
+    block = effective_block(state, actor)
+    engaged = [o for o in options if o["start"] == ENGAGED]
+    if engaged and block.melee is not None:
+        weakest = min(engaged, key=lambda o: _weakness(state, o["target"]))
+        return Command(actor, CHOOSE_START, weakest)
+    distant = [o for o in options if o["start"] == DISTANT]
+    if distant and block.ranged is not None and state.army(actor).shots:
+        return Command(actor, CHOOSE_START, distant[0])
+    return Command(actor, CHOOSE_START, {"start": NEAR})
+
+
+def _weakness(state: BattleState, key: str) -> tuple[Any, ...]:
+    """Sort key: the weakest enemy first (still fighting, fewest HP, lowest AC, key)."""
+    entry = state.army(key)
+    return (entry.out_of_fight, entry.hp, effective_block(state, key).ac.value, key)
+
+
+def _expected_damage(state: BattleState, actor: str, kind: str, params: dict[str, Any]) -> float:
+    """Expected damage per action of a Strike (`STRIKES`) with these params now."""
+    weapon, target = params["weapon"], params["target"]
+    aoa = state.army(actor).next_attack_bonus
+    modifier = strike_modifier(state, actor, weapon, target=target, aoa_bonus=aoa)
+    dc = strike_dc(state, actor, weapon, target=target)
+    odds = d20_odds(modifier.value, dc.value)
+    damage = sum(odds[degree] * amount for degree, amount in STRIKES[kind].items())
+    return damage / cost_of(kind)
+
+
+def _hit_chance(state: BattleState, actor: str, params: dict[str, Any]) -> float:
+    weapon, target = params["weapon"], params["target"]
+    aoa = state.army(actor).next_attack_bonus
+    modifier = strike_modifier(state, actor, weapon, target=target, aoa_bonus=aoa)
+    odds = d20_odds(modifier.value, strike_dc(state, actor, weapon, target=target).value)
+    return odds[S] + odds[CS]
+
+
+def _best_strike(state: BattleState, actor: str, targets: list[str], weapon: str):
+    """(expected damage per action, command) of the best legal Strike on the weakest of
+    `targets` that it may Strike, or None (the value is 0 when there was only one Strike to
+    choose)."""
+    block = effective_block(state, actor)
+    kinds = [
+        kind
+        for kind in STRIKES
+        if kind in block.war_actions
+        and cost_of(kind) <= state.actions_left
+        and (kind == "battle" or weapon == MELEE)
+    ]
+    for target in sorted(targets, key=lambda key: _weakness(state, key)):
+        legal = [
+            Command(actor, kind, {"target": target, "weapon": weapon})
+            for kind in kinds
+            if _legal(state, Command(actor, kind, {"target": target, "weapon": weapon}))
+        ]
+        if len(legal) == 1:  # nothing to weigh
+            return (0.0, legal[0])
+        if legal:
+            return max(
+                ((_expected_damage(state, actor, c.kind, dict(c.params)), c) for c in legal),
+                key=lambda pair: pair[0],
+            )
+    return None
+
+
+def _turn(state: BattleState, actor: str) -> Command:
+    entry = state.army(actor)
+    end = Command(actor, END_TURN)
+    if state.actions_left <= 0:
+        return end
+    enemies = [e for e in state.enemies(actor) if e.present]
+    if entry.routed:
+        for command in _routed_options(state, actor, enemies):
+            if _legal(state, command):
+                return command
+        return end
+    block = effective_block(state, actor)
+    shaken = dict(block.conditions).get("shaken", 0)
+    threshold = block.rout_threshold
+    at_risk = threshold is not None and entry.hp <= threshold.value
+    if (shaken >= ROUT_SHAKEN or (shaken and at_risk)) and enemies:
+        target = min(enemies, key=lambda e: (morale_dc(state, e.key).value, e.key))
+        command = Command(actor, "rally", {"target": target.key})
+        if _legal(state, command):
+            return command
+    if block.melee is None and (block.ranged is None or entry.shots <= 0):
+        for command in (Command(actor, "retreat"), Command(actor, "disengage")):
+            if _legal(state, command):
+                return command  # it can no longer hurt anybody
+        return end
+    fighting = [k for k in state.engaged_with(actor) if not state.army(k).out_of_fight]
+    if fighting and block.melee is not None:
+        best = _best_strike(state, actor, fighting, MELEE)
+        if best is not None:
+            params = dict(best[1].params)
+            if state.actions_left == 1 and _hit_chance(state, actor, params) < LOW_HIT_CHANCE:
+                guard = _guard(state, actor, fighting)
+                if guard is not None:
+                    return guard
+            return best[1]
+    beaten = [k for k in state.engaged_with(actor) if state.army(k).present]
+    if not fighting and beaten and block.melee is not None:
+        best = _best_strike(state, actor, beaten, MELEE)  # finish it off (§9 Defeated)
+        if best is not None:
+            return best[1]
+    shoot = block.ranged is not None and entry.shots > 0
+    can_advance = block.melee is not None and not fighting
+    advance = _advance(state, actor, enemies) if can_advance else None
+    if shoot and (advance is None or block.melee is None):
+        near = [e.key for e in enemies if e.position != DISTANT and not e.out_of_fight]
+        far = [e.key for e in enemies if not e.out_of_fight]
+        best = _best_strike(state, actor, near or far, RANGED)
+        if best is not None:
+            return best[1]
+    if advance is not None:
+        return advance
+    unseen = all(undetected_by(state, e.key, actor) for e in enemies)
+    pinned = "pinned" in dict(block.conditions) and not state.engaged_with(actor)
+    if ((entry.position == DISTANT and unseen) or pinned) and _legal(
+        state, Command(actor, "retreat")
+    ):
+        return Command(actor, "retreat")  # it can reach nobody (§7.4, §9): it withdraws
+    if fighting and block.melee is None and _legal(state, Command(actor, "disengage")):
+        return Command(actor, "disengage")  # it shoots, and may not shoot from here
+    if fighting:
+        guard = _guard(state, actor, fighting)
+        if guard is not None:
+            return guard
+    idle = state.actions_left == ACTIONS_PER_TURN and state.round >= STALEMATE_ROUND
+    if idle and _legal(state, Command(actor, "retreat")):
+        return Command(actor, "retreat")  # nothing to do, for rounds: it withdraws
+    return end
+
+
+def _routed_options(state: BattleState, actor: str, enemies: list) -> list[Command]:
+    commands = []
+    if enemies:
+        target = min(enemies, key=lambda e: (morale_dc(state, e.key).value, e.key))
+        commands.append(Command(actor, "reactive_rally", {"target": target.key}))
+    commands.append(Command(actor, "retreat"))
+    if house_value("battle.routed_engaged_may_disengage"):
+        commands.append(Command(actor, "disengage"))
+    return commands
+
+
+def _advance(state: BattleState, actor: str, enemies: list) -> Command | None:
+    """Advance on the nearest enemy it may engage (near first, then the weakest)."""
+    candidates = [e for e in enemies if not e.out_of_fight]
+    candidates.sort(key=lambda e: (e.position == DISTANT, *_weakness(state, e.key)))
+    for enemy in candidates:
+        command = Command(actor, "advance", {"target": enemy.key})
+        if _legal(state, command):
+            return command
+    return None
+
+
+def _guard(state: BattleState, actor: str, fighting: list[str]) -> Command | None:
+    """Guard against the engaged enemy with the best melee attack."""
+
+    def danger(key: str) -> tuple[int, str]:
+        melee = effective_block(state, key).melee
+        return (-(melee.value if melee is not None else -99), key)
+
+    command = Command(actor, "guard", {"target": min(fighting, key=danger)})
+    return command if _legal(state, command) else None
+
+
+def suggest(state: BattleState, actor: str | None) -> Command:
+    """The policy's command for `actor`, who must be the army the board waits for (see the
+    module docstring). Raises ValueError for any other actor (or a finished battle)."""
+    if state.finished or actor is None or actor != state.to_act:
+        raise ValueError(f"pf2e: {actor!r} is not awaited")
+    if state.pending is not None or state.positions:
+        return _answer(state, actor)
+    return _turn(state, actor)
