@@ -97,7 +97,7 @@ def test_kingdom_turns_and_activities_at_once_never_deadlock(world, gm, kingdom,
 class _Blocker:
     """A raw connection that deadlocks the next army activity on purpose: it holds the army's
     row, waits until the activity (holding the kingdom) waits for it, then asks for the
-    kingdom. PostgreSQL aborts the one that waited first, the activity (deadlock_timeout)."""
+    kingdom. PostgreSQL aborts the activity, whose deadlock_timeout runs out first."""
 
     def __init__(self, army: Army, kingdom: Kingdom):
         import psycopg
@@ -109,6 +109,9 @@ class _Blocker:
         self.watch = psycopg.connect(**params, password=settings["PASSWORD"] or None,
                                      autocommit=True)  # fmt: skip
         self.army, self.kingdom = army, kingdom
+        # The activity checks for the deadlock after 1 s of waiting, this connection after
+        # 10: on a loaded machine too, the activity is the one PostgreSQL aborts.
+        self.conn.execute("SET deadlock_timeout = '10s'")
         self.conn.execute("SELECT 1 FROM warfare_army WHERE id = %s FOR UPDATE", [army.pk])
 
     def _wait_for_the_activity(self) -> None:
