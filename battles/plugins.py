@@ -61,6 +61,9 @@ results write back:
     and the API show them); the shared `warfare.messages.MESSAGES` are the fallback.
 ``report_context(membership, battle) -> dict`` (optional)
     The battle report's context (the keys of `battles.report.battle_report`).
+``held_rows(setup) -> {model label: {ids}}``
+    The persistent rows (forces, characters…) a battle's setup was built from: an unfinished
+    battle holds them (`battles.holds`: one unfinished battle per force).
 
 Pathfinder 2e, the first system, is built straight into the app's modules; it is the
 fallback when no plugin is registered for a battle's system. A system registers its plugin by
@@ -94,6 +97,7 @@ class BoardPlugin:
     viewpoint: Callable[..., Any] | None = None
     view: Callable[..., Any] | None = None
     report_context: Callable[..., dict] | None = None
+    held_rows: Callable[[dict], dict[str, set[int]]] | None = None
     problem_texts: Mapping[str, Any] = field(default_factory=dict)
 
 

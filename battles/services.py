@@ -1,8 +1,11 @@
-"""Battle use cases: create, act, undo, verify. Each user action is one transaction.
+"""Battle use cases: create, act, undo, apply, verify. Each user action is one transaction.
 
-Locking contract: every write takes `SELECT … FOR NO KEY UPDATE` on the battle row first and
+Locking contract (the order of kingdoms.transactions: campaign → kingdoms → forces →
+battle): an action or an undo locks only the battle row (`SELECT … FOR NO KEY UPDATE`) and
 checks the `seq` the client saw; a stale click gets `StaleBoard` (HTTP 409 with the current
-board), so two people clicking at once never apply the same action twice.
+board), so two people clicking at once never apply the same action twice. Setting a battle up
+locks the campaign, then the forces it takes; applying the results locks the campaign, the
+kingdoms, the forces, and the battle row last (`apply_begin`, `apply_lock`).
 """
 
 import secrets
@@ -10,13 +13,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from kingdoms.access import access_campaign
 from kingdoms.models import Controller, Kingdom, Membership, RuleSystem
+from kingdoms.transactions import write_transaction
 from warfare.engine.battle.protocol import (
     Command,
     CommandDice,
@@ -29,10 +32,12 @@ from warfare.engine.battle.protocol import (
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.activities.state import ArmyState
 from warfare.engine.systems.pf2e.battle.aftermath import Aftermath, resolve_kingdom_check
+from warfare.engine.systems.pf2e.battle.results import apply_changes, army_changes
 from warfare.mapping import apply_army_state, apply_kingdom_state, army_state, kingdom_state
 from warfare.messages import problem_messages
-from warfare.models import Army, ArmyStatus, LogEntry
+from warfare.models import Army, LogEntry
 
+from .holds import refuse_held
 from .models import Battle, BattleCommand, BattleEvent, BattleStatus
 from .plugins import plugin_for
 from .problems import setup_problem_messages
@@ -160,7 +165,7 @@ def battle_setup(
     return setup
 
 
-@transaction.atomic
+@write_transaction
 def battle_create(
     *,
     user,
@@ -190,7 +195,10 @@ def battle_create(
     otherwise (the GM's armies: nobody has to stop and click).
 
     `reveal_checks`: players see the enemy's check modifiers and DCs (default: their own
-    armies' modifiers and every check's degree, `battles.visibility`)."""
+    armies' modifiers and every check's degree, `battles.visibility`).
+
+    Locks the campaign, then the armies (primary-key order); an army already on an
+    unfinished board is refused, naming the battle (`battles.holds`)."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign
     if campaign.rule_system != RuleSystem.PF2E:
@@ -207,9 +215,11 @@ def battle_create(
         .filter(faction__campaign=campaign, pk__in=wanted)
         .select_related("faction__kingdom")
         .select_for_update(no_key=True, of=("self",))
+        .order_by("pk")
     }
     if set(armies) != set(wanted):
         raise ValidationError(_("Only active armies of this campaign can fight."))
+    refuse_held(campaign.pk, [armies[pk] for pk in everyone])
     by_side = {side: [armies[pk] for pk in sides[side]] for side in SIDES}
     inside = set(inside)
     side_of = {pk: side for side in SIDES for pk in sides[side]}
@@ -330,7 +340,26 @@ def _lock(user, campaign_id: int, battle_id: int, *, gm: bool = False):
     return membership, battle
 
 
-@transaction.atomic
+def apply_begin(user, campaign_id: int, battle_id: int) -> Battle:
+    """Writing a battle's results (any rule system), step 1 of the lock order: the campaign
+    locked (GM only), the battle read but not locked yet — its setup, which never changes,
+    names the rows to lock next (kingdoms, then forces)."""
+    membership = access_campaign(user, campaign_id, gm=True, lock=True)
+    return get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
+
+
+def apply_lock(battle: Battle, expected_seq: int) -> Battle:
+    """Writing a battle's results, last step of the lock order: the battle row locked and
+    checked — the board the GM saw (else `StaleBoard`), finished and not applied yet."""
+    battle = Battle.objects.select_for_update(no_key=True).get(pk=battle.pk)
+    if battle.seq != expected_seq:
+        raise StaleBoard(battle)
+    if battle.status != BattleStatus.FINISHED or not battle.outcome:
+        raise ValidationError(_("Only a finished battle's results can be applied."))
+    return battle
+
+
+@write_transaction
 def battle_act(
     *, user, campaign_id: int, battle_id: int, expected_seq: int, command: dict[str, Any]
 ) -> tuple[Battle, list]:
@@ -395,7 +424,7 @@ def live_commands(battle: Battle) -> list[Command]:
     return [Command.from_dict(row.command) for row in rows]
 
 
-@transaction.atomic
+@write_transaction
 def battle_undo(*, user, campaign_id: int, battle_id: int, expected_seq: int) -> Battle:
     """The GM takes back the last command: it stays in the log, marked undone; replay."""
     _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
@@ -459,7 +488,7 @@ def _army_log_rows(kingdom, events, rows_by_key, user) -> list[LogEntry]:
     return entries
 
 
-@transaction.atomic
+@write_transaction
 def battle_apply_results(
     *,
     user,
@@ -485,37 +514,46 @@ def battle_apply_results(
     * each side's kingdom gains the XP of the enemies it defeated (§7.6).
 
     Each kingdom's log gets `battle.results_applied` with the check, then what it changed.
+
+    Only what the battle changed is written (`engine...battle.results`), onto the armies as
+    they are now: a Train Army taken meanwhile, the activities counted this turn or another
+    battle's results stay. Locks: the campaign, the kingdoms, the armies (primary-key
+    order), the battle.
     """
-    _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
-    if battle.seq != expected_seq:
-        raise StaleBoard(battle)
-    if battle.status != BattleStatus.FINISHED or not battle.outcome:
-        raise ValidationError(_("Only a finished battle's results can be applied."))
-    pc_encounter, choices = pc_encounter or {}, choices or {}
-    regain, typed_dice = regain or {}, typed_dice or {}
-    details = battle.outcome["details"]
+    battle = apply_begin(user, campaign_id, battle_id)
     factions = army_factions(battle)
+    by_faction = side_factions(battle)
+    kingdoms = {
+        kingdom.faction_id: kingdom
+        for kingdom in Kingdom.objects.select_for_update(no_key=True)
+        .filter(faction_id__in={pk for ids in by_faction.values() for pk in ids})
+        .order_by("pk")
+    }
     armies = {
         str(army.pk): army
         for army in Army.objects.select_for_update(no_key=True, of=("self",))
         .select_related("faction__kingdom")
-        .filter(pk__in=[int(key) for key in factions])
+        .filter(pk__in=[int(key) for key in factions if key.isdigit()],
+                faction__campaign_id=battle.campaign_id)
+        .order_by("pk")
+    }  # fmt: skip
+    battle = apply_lock(battle, expected_seq)
+    pc_encounter, choices = pc_encounter or {}, choices or {}
+    regain, typed_dice = regain or {}, typed_dice or {}
+    details = battle.outcome["details"]
+    before = {
+        str(entry["army"]["key"]): ArmyState.from_dict(entry["army"])
+        for side in battle.setup["sides"]
+        for entry in side.get("armies", ())
     }
     states = {
         key: ArmyState.from_dict({**data, "key": key})
         for key, data in details["armies"].items()
-        if key in armies
+        if key in armies and key in before
     }
     for key in details.get("destroyed", []):
         if key in states:
             states[key] = ArmyState.from_dict({**states[key].to_dict(), "status": "destroyed"})
-    by_faction = side_factions(battle)
-    kingdoms = {
-        kingdom.faction_id: kingdom
-        for kingdom in Kingdom.objects.select_for_update(no_key=True).filter(
-            faction_id__in={pk for ids in by_faction.values() for pk in ids}
-        )
-    }
     aftermaths: dict[str, Aftermath] = {}
     for side in battle.setup["sides"]:
         key = side["key"]
@@ -545,10 +583,9 @@ def battle_apply_results(
         states.update({army.key: army for army in result.armies})
     for key, state in states.items():
         army = armies[key]
-        apply_army_state(army, ArmyState.from_dict({**state.to_dict(), "key": army.pk}))
+        changes = army_changes(before[key], state)
+        apply_army_state(army, apply_changes(army_state(army), changes))
         army.fought_this_turn = True
-        if key in details.get("destroyed", []):
-            army.status = ArmyStatus.DESTROYED
         army.version += 1
         army.save()
     for side in battle.setup["sides"]:

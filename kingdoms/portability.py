@@ -1,6 +1,6 @@
 """Campaign export and import: one versioned JSON document with everything of a campaign.
 
-Format ``warfare-campaign``, version 3. Top-level keys::
+Format ``warfare-campaign``, version 4. Top-level keys::
 
     format, version, exported_at
     campaign      {name, description, rule_system, narrative_warfare, created_by,
@@ -107,7 +107,7 @@ from .models import (
 )
 
 FORMAT = "warfare-campaign"
-VERSION = 3
+VERSION = 4
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_TEXT = 100_000
@@ -645,10 +645,22 @@ def upgrade_2_to_3(document: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def upgrade_3_to_4(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 added the HP a D&D 5e unit's surviving stands lost in battle
+    (`stand_damage`); version 3 wrote none: every stand at full HP."""
+    doc = copy.deepcopy(document)
+    for army in (doc.get("dnd5e") or {}).get("armies") or ():
+        for unit in army.get("units") or ():
+            unit.setdefault("stand_damage", [])
+    doc["version"] = 4
+    return doc
+
+
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     0: upgrade_0_to_1,
     1: upgrade_1_to_2,
     2: upgrade_2_to_3,
+    3: upgrade_3_to_4,
 }
 """{version: step to version + 1}. A new format version adds its step here."""
 

@@ -77,3 +77,15 @@ class InviteFactory(factory.django.DjangoModelFactory):
 
     campaign = factory.SubFactory(CampaignFactory)
     created_by = factory.SelfAttribute("campaign.created_by")
+
+
+def overlapping_battle(gm, campaign, name: str, setup: dict, *, players_may_act=True):
+    """A battle started straight from an engine `setup` (any rule system), past the set-up
+    services' checks: how a force came to be on two unfinished boards before one battle at a
+    time (battles.holds), as older databases and campaign files may still hold."""
+    from battles import services
+
+    return services.battle_start(
+        user=gm, campaign=campaign, name=name, setup=setup, problem_messages=list,
+        players_may_act=players_may_act,
+    )  # fmt: skip

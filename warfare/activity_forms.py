@@ -56,6 +56,15 @@ class ActivityForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.army = army
 
+    @staticmethod
+    def is_stale(data, army: Army) -> bool:
+        """Was the posted form drawn from an older version of the army? Checked before the
+        fields: a form drawn from an older army may no longer be valid for the current one
+        (a tactic learnt meanwhile), and the answer is the army as it is now (409), not a
+        misleading field error."""
+        version = str(data.get("version", "")).strip()
+        return version.isdigit() and int(version) != army.version
+
     def skill(self) -> str | None:
         return self.cleaned_data.get("skill") or None
 

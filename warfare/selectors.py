@@ -172,7 +172,7 @@ def activity_preview(*, army: Army, form) -> dict:
     if kwargs is None:
         return {"incomplete": True}
     plan, _recipient = activity_plan(army, army.faction.kingdom, kwargs["activity"],
-                                     kwargs["skill"], kwargs["options"], lock=False)  # fmt: skip
+                                     kwargs["skill"], kwargs["options"])  # fmt: skip
     if isinstance(plan, list):
         return {"problems": problem_messages(plan)}
     check = None

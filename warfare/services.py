@@ -4,14 +4,15 @@ import secrets
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from battles.holds import holding_battles, refuse_change
 from kingdoms.access import access_campaign
 from kingdoms.models import Faction, Kingdom
+from kingdoms.transactions import write_transaction
 
 from .access import access_army
 from .engine.dice import SeededDice
@@ -46,7 +47,7 @@ from .mapping import (
     kingdom_state,
 )
 from .messages import problem_messages
-from .models import Army, LogEntry, Recruitment, RecruitmentStep
+from .models import Army, ArmyStatus, LogEntry, Recruitment, RecruitmentStep
 
 
 class StaleEdit(Exception):
@@ -69,7 +70,7 @@ def _log(army: Army | None, faction: Faction, code: str, actor, **data: Any) -> 
     )
 
 
-@transaction.atomic
+@write_transaction
 def army_create(
     *,
     user,
@@ -83,11 +84,15 @@ def army_create(
     hex: str = "",
     notes: str = "",
 ) -> Army:
-    """A GM places an army directly (an enemy force, or a correction): no Recruit check."""
+    """A GM places an army directly (an enemy force, or a correction): no Recruit check.
+
+    Locks (kingdoms.transactions): the campaign, then the faction's kingdom, so that two
+    placements of one specialized army cannot both find the faction without it."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     faction = get_object_or_404(
         Faction.objects.select_related("kingdom"), campaign=membership.campaign, pk=faction_id
     )
+    faction.kingdom = _lock_kingdom(faction)
     level = level_override or faction.kingdom.level
     if specialized:
         spec = new_specialized_spec(specialized, level)
@@ -125,7 +130,7 @@ def _new_army(faction: Faction, spec: ArmySpec, **fields: Any) -> Army:
     return army
 
 
-@transaction.atomic
+@write_transaction
 def army_adjust_condition(
     *, user, campaign_id: int, army_id: int, condition: str, delta: int, version: int
 ) -> Army:
@@ -133,6 +138,7 @@ def army_adjust_condition(
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
     if army.version != version:
         raise StaleEdit(army)
+    refuse_change(campaign_id, [army])
     if condition not in CONDITIONS or delta not in (-1, 1):
         raise ValidationError("Unknown condition or change.", code="bad_condition")
     current = dict(army.conditions)
@@ -152,11 +158,13 @@ def army_adjust_condition(
     return army
 
 
-@transaction.atomic
+@write_transaction
 def army_update(*, user, campaign_id: int, army_id: int, version: int, **fields: Any) -> Army:
+    """The GM edits an army (not while it is on an unfinished board: battles.holds)."""
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
     if army.version != version:
         raise StaleEdit(army)
+    refuse_change(campaign_id, [army])
     for name, value in fields.items():
         setattr(army, name, value)
     army.full_clean()
@@ -175,11 +183,24 @@ def _new_dice() -> tuple[int, SeededDice]:
 
 
 def _lock_kingdom(faction: Faction) -> Kingdom:
+    """The faction's kingdom, locked (level 2 of the lock order, kingdoms.transactions)."""
     return (
-        Kingdom.objects.select_for_update(no_key=True)
+        Kingdom.objects.select_for_update(no_key=True, of=("self",))
         .select_related("faction__campaign")
         .get(faction=faction)
     )
+
+
+def _lock_armies(ids, **filters: Any) -> dict[int, Army]:
+    """{pk: army} of the armies `ids`, locked in primary-key order (level 3 of the lock order,
+    after their kingdom: kingdoms.transactions)."""
+    armies = (
+        Army.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("faction__kingdom", "faction__campaign")
+        .filter(pk__in=set(ids), **filters)
+        .order_by("pk")
+    )
+    return {army.pk: army for army in armies}
 
 
 def _write_outcome(
@@ -206,7 +227,7 @@ def _write_outcome(
     LogEntry.objects.bulk_create(rows)
 
 
-@transaction.atomic
+@write_transaction
 def army_activity(
     *,
     user,
@@ -219,15 +240,24 @@ def army_activity(
     typed_die: int | None = None,
 ) -> ActivityOutcome:
     """Take one Army activity (§4.2-4.8) with one army: plan, roll (or a typed die), apply.
+    Not while the army (or the army its gear goes to, or the enemy an Offensive Gambit may
+    shake) is on an unfinished board: the encounter is played out first (§7.1, §10.1).
 
-    Locks the army, then its kingdom. A stale `version` (the army changed since the page was
-    drawn) raises StaleEdit; rules problems raise ValidationError and change nothing.
+    Locks (kingdoms.transactions): the army's kingdom, then the armies the activity touches
+    (the army, the one its gear goes to, the armies in its hex for an Offensive Gambit) in
+    primary-key order. A stale `version` (the army changed since the page was drawn) raises
+    StaleEdit; rules problems raise ValidationError and change nothing.
     """
-    membership, army = access_army(user, campaign_id, army_id, command=True, lock=True)
+    _membership, army = access_army(user, campaign_id, army_id, command=True)
+    kingdom = _lock_kingdom(army.faction)
+    locked = _activity_armies(army, activity, options, lock=True)
+    army = locked[army.pk]
     if army.version != version:
         raise StaleEdit(army)
-    kingdom = _lock_kingdom(army.faction)
-    plan, transfer_to = activity_plan(army, kingdom, activity, skill, options, lock=True)
+    plan, transfer_to = activity_plan(army, kingdom, activity, skill, options, armies=locked)
+    options = options or {}
+    shaken = locked.get(options.get("target")) if options.get("seek_advantage") else None
+    refuse_change(campaign_id, [a for a in (army, transfer_to, shaken) if a is not None])
     if isinstance(plan, list):
         _refuse(plan)
     seed, dice = _new_dice()
@@ -239,7 +269,7 @@ def army_activity(
         apply_army_state(army, outcome.army)
     army.version += 1
     army.save()
-    names = _apply_gambit(army, outcome)
+    names = _apply_gambit(army, outcome, locked)
     apply_kingdom_state(kingdom, outcome.kingdom)
     kingdom.save()
     if transfer_to is not None and outcome.transferred_gear:
@@ -264,34 +294,63 @@ def army_activity(
     return outcome
 
 
-def activity_plan(army: Army, kingdom: Kingdom, activity: str, skill, options, *, lock: bool):
+def _activity_armies(army: Army, activity: str, options, *, lock: bool) -> dict[int, Army]:
+    """{pk: army} of the armies an activity reads or changes: the army, the one its gear goes
+    to, the armies in its hex for an Offensive Gambit; `lock` locks them (primary-key order,
+    kingdoms.transactions), else (a preview) they are only read."""
+    options = options or {}
+    wanted = {army.pk}
+    if options.get("transfer_to"):
+        wanted.add(options["transfer_to"])
+    if activity == "offensive_gambit":
+        wanted |= set(
+            Army.objects.active()
+            .filter(faction__campaign_id=army.faction.campaign_id, hex=army.hex)
+            .values_list("pk", flat=True)
+        )
+    if lock:
+        return _lock_armies(wanted)
+    rows = Army.objects.select_related("faction__kingdom", "faction__campaign")
+    return {**{other.pk: other for other in rows.filter(pk__in=wanted)}, army.pk: army}
+
+
+def activity_plan(army: Army, kingdom: Kingdom, activity: str, skill, options, *, armies=None):
     """(the engine's plan or its problems, the army the gear goes to): the options completed
-    from the database (the recipient's state, the armies in the hex for a gambit). `lock`
-    locks the recipient (taking the activity); without it, a preview reads only."""
+    from the database (the recipient's state, the armies in the hex for a gambit). `armies`:
+    those `_activity_armies` locked (taking the activity); without them, a preview reads
+    them only."""
     options = dict(options or {})
+    if armies is None:
+        armies = _activity_armies(army, activity, options, lock=False)
     transfer_to = None
     if options.get("transfer_to"):
-        rows = Army.objects.active()
-        transfer_to = get_object_or_404(
-            rows.select_for_update(no_key=True) if lock else rows,
-            faction=army.faction,
-            pk=options["transfer_to"],
-        )
+        transfer_to = armies.get(options["transfer_to"])
+        if transfer_to is None or not transfer_to.is_active:
+            raise Http404
+        if transfer_to.faction_id != army.faction_id:
+            raise Http404
         options["transfer_to"] = army_state(transfer_to)
     if activity == "offensive_gambit":
-        options.update(_gambit_options(army, options))
+        options.update(_gambit_options(army, options, armies))
     plan = plan_activity(activity, army_state(army), kingdom_state(kingdom), skill=skill,
                          options=options)  # fmt: skip
     return plan, transfer_to
 
 
-def _gambit_options(army: Army, options: dict[str, Any]) -> dict[str, Any]:
+def _in_hex(army: Army, armies: dict[int, Army]) -> list[Army]:
+    """The active armies of the campaign in the army's hex, among `armies`."""
+    return [
+        other
+        for other in armies.values()
+        if other.is_active
+        and other.hex == army.hex
+        and other.faction.campaign_id == army.faction.campaign_id
+    ]
+
+
+def _gambit_options(army: Army, options: dict[str, Any], armies: dict[int, Army]) -> dict:
     """Offensive Gambit: armies in the same hex, and the Scouting DC to beat (§4.5)."""
-    in_hex = list(
-        Army.objects.active()
-        .filter(faction__campaign=army.faction.campaign, hex=army.hex)
-        .select_related("faction__kingdom")
-    )
+    in_hex = _in_hex(army, armies)
     enemies = [other for other in in_hex if other.faction_id != army.faction_id]
     target = next((e for e in enemies if str(e.pk) == str(options.get("target"))), None)
     result: dict[str, Any] = {
@@ -304,18 +363,14 @@ def _gambit_options(army: Army, options: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _apply_gambit(army: Army, outcome: ActivityOutcome) -> dict[int, str]:
+def _apply_gambit(army: Army, outcome: ActivityOutcome, locked: dict[int, Army]) -> dict:
     """Offensive Gambit's effects on other armies (§4.5): initiative for the coming battle,
-    and shaken 1 on one enemy army after a critical success. Returns {pk: name} of them."""
+    and shaken 1 on one enemy army after a critical success. Returns {pk: name} of them.
+    The armies were locked with the army (`locked`)."""
     keys = set(outcome.initiative_modifiers) | {effect["army"] for effect in outcome.enemy_effects}
     if not keys:
         return {}
-    others = {
-        other.pk: other
-        for other in Army.objects.select_for_update(no_key=True).filter(
-            pk__in=keys - {army.pk}, faction__campaign_id=army.faction.campaign_id
-        )
-    }
+    others = {key: locked[key] for key in keys if key in locked}
     others[army.pk] = army
     for key, bonus in outcome.initiative_modifiers.items():
         others[key].initiative_bonus = bonus
@@ -337,17 +392,26 @@ def _apply_gambit(army: Army, outcome: ActivityOutcome) -> dict[int, str]:
 
 
 def _access_recruitment(user, campaign_id: int, recruitment_id: int) -> Recruitment:
-    """The recruitment, locked; only the GM and the faction's own players may run it."""
+    """The recruitment; only the GM and the faction's own players may run it.
+
+    Locks (kingdoms.transactions): the faction's kingdom, then the recruitment: two steps of
+    one kingdom's recruitments (two specialized armies finished at once) queue on the
+    kingdom."""
     membership = access_campaign(user, campaign_id)
     recruitment = get_object_or_404(
-        Recruitment.objects.select_for_update(no_key=True, of=("self",)).select_related(
-            "faction__kingdom", "faction__campaign"
-        ),
+        Recruitment.objects.select_related("faction"),
         faction__campaign=membership.campaign,
         pk=recruitment_id,
     )
     if not (membership.is_gm or membership.faction_id == recruitment.faction_id):
         raise Http404
+    kingdom = _lock_kingdom(recruitment.faction)
+    recruitment = (
+        Recruitment.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("faction__campaign", "army")
+        .get(pk=recruitment.pk)
+    )
+    recruitment.faction.kingdom = kingdom
     return recruitment
 
 
@@ -380,7 +444,7 @@ class RecruitmentInProgress(Exception):
         self.recruitment = recruitment
 
 
-@transaction.atomic
+@write_transaction
 def recruitment_start(
     *, user, campaign_id: int, faction_id: int, army_type: str = "", specialized: str = ""
 ) -> Recruitment:
@@ -424,7 +488,7 @@ DEFERRED_PROBLEMS = {"tactic.none_known"}
 """Starting tactics are chosen after the Recruit Army check (§3.1 step 4)."""
 
 
-@transaction.atomic
+@write_transaction
 def recruitment_roll(
     *, user, campaign_id: int, recruitment_id: int, typed_die: int | None = None
 ) -> Recruitment:
@@ -432,7 +496,7 @@ def recruitment_roll(
     recruitment = _access_recruitment(user, campaign_id, recruitment_id)
     if recruitment.step != RecruitmentStep.ROLL:
         return recruitment
-    kingdom = _lock_kingdom(recruitment.faction)
+    kingdom = recruitment.faction.kingdom
     if not recruitment.specialized and not _settlement_hexes(recruitment.faction):
         raise ValidationError(NO_SETTLEMENT_HEX, code="no_settlement_hex")
     options: dict[str, Any] = {"hex": "-", "deferred": True}
@@ -487,7 +551,7 @@ def _require_step(recruitment: Recruitment, *steps: str) -> None:
         raise ValidationError(_("This recruitment is past that step."), code="wrong_step")
 
 
-@transaction.atomic
+@write_transaction
 def recruitment_choose_tactics(
     *, user, campaign_id: int, recruitment_id: int, tactics: list[str]
 ) -> Recruitment:
@@ -504,7 +568,7 @@ def recruitment_choose_tactics(
     return recruitment
 
 
-@transaction.atomic
+@write_transaction
 def recruitment_place(*, user, campaign_id: int, recruitment_id: int, hex: str) -> Recruitment:
     """Step 5: a basic army starts in one of the kingdom's settlement hexes."""
     recruitment = _access_recruitment(user, campaign_id, recruitment_id)
@@ -520,7 +584,7 @@ def recruitment_place(*, user, campaign_id: int, recruitment_id: int, hex: str) 
     return recruitment
 
 
-@transaction.atomic
+@write_transaction
 def recruitment_finish(*, user, campaign_id: int, recruitment_id: int, name: str) -> Army:
     """Step 7: name the army; only now does it exist. A repeated POST returns the same army."""
     recruitment = _access_recruitment(user, campaign_id, recruitment_id)
@@ -556,7 +620,7 @@ def recruitment_finish(*, user, campaign_id: int, recruitment_id: int, name: str
 # --- Kingdom turn (§10.1-10.2, §7.8) ------------------------------------------------------------
 
 
-@transaction.atomic
+@write_transaction
 def kingdom_turn_start(
     *,
     user,
@@ -571,18 +635,18 @@ def kingdom_turn_start(
 
     `expected_turn` is the turn the GM's page showed: a second click (or a second GM) finds
     the turn already advanced and is refused with StaleTurn instead of paying twice.
+
+    Locks (kingdoms.transactions): the campaign, the kingdom, then its armies in
+    primary-key order.
     """
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     faction = get_object_or_404(Faction, campaign=membership.campaign, pk=faction_id)
     kingdom = _lock_kingdom(faction)
     if kingdom.turn != expected_turn:
         raise StaleTurn(kingdom)
-    armies = list(
-        Army.objects.active()
-        .filter(faction=faction)
-        .select_related("faction__kingdom")
-        .select_for_update(no_key=True, of=("self",))
-    )
+    active = Army.objects.active().filter(faction=faction).values_list("pk", flat=True)
+    armies = list(_lock_armies(active, status=ArmyStatus.ACTIVE).values())
+    _refuse_turn_while_fighting(faction, armies)
     hexes = set(faction.settlements.exclude(hex="").values_list("hex", flat=True))
     seed, dice = _new_dice()
     outcome = start_kingdom_turn(
@@ -617,6 +681,21 @@ def kingdom_turn_start(
     return outcome
 
 
+def _refuse_turn_while_fighting(faction: Faction, armies: list[Army]) -> None:
+    """§7.1, §10.1: a war encounter is played after the Kingdom turn's activities and before
+    the next turn begins, whose upkeep reads whether each army fought (§9 idle decay): the
+    next turn waits until the kingdom's battles are over and their results applied."""
+    found = holding_battles(faction.campaign_id, armies)
+    if found:
+        message = _(
+            "The next kingdom turn waits for the battle “%(battle)s” (%(army)s fights in it): "
+            "a war encounter is played before the next turn begins (§7.1). Finish it and "
+            "apply its results first."
+        )
+        texts = [message % {"battle": b.name, "army": a.name} for a, b in found.items()]
+        raise ValidationError(texts, code="held_by_battle")
+
+
 def _apply_pending_battle_effects(kingdom: Kingdom, user) -> None:
     """§7.6 victory, critical success: "at the start of the next Kingdom turn" Fame/Infamy +1
     and Unrest −1. The battle left them in the log as pending; the new turn applies them."""
@@ -646,21 +725,22 @@ class StaleTurn(Exception):
         self.kingdom = kingdom
 
 
-@transaction.atomic
+@write_transaction
 def army_transfer_gear(
     *, user, campaign_id: int, army_id: int, to_army_id: int, gear: str, version: int
 ) -> Army:
-    """Hand one piece of gear to another army of the kingdom in the same hex (§5)."""
-    _membership, giver = access_army(user, campaign_id, army_id, command=True, lock=True)
+    """Hand one piece of gear to another army of the kingdom in the same hex (§5).
+
+    Locks (kingdoms.transactions): both armies, in primary-key order."""
+    _membership, giver = access_army(user, campaign_id, army_id, command=True)
+    locked = _lock_armies({giver.pk, to_army_id}, faction=giver.faction)
+    giver = locked[giver.pk]
     if giver.version != version:
         raise StaleEdit(giver)
-    receiver = get_object_or_404(
-        Army.objects.select_for_update(no_key=True, of=("self",)).select_related(
-            "faction__kingdom"
-        ),
-        faction=giver.faction,
-        pk=to_army_id,
-    )
+    receiver = locked.get(to_army_id)
+    if receiver is None:
+        raise Http404
+    refuse_change(campaign_id, [giver, receiver])
     result = transfer_gear(army_state(giver), army_state(receiver), gear)
     if isinstance(result, list):
         _refuse(result)

@@ -176,7 +176,9 @@ def _activity_form(activity: str, army, data=None) -> ActivityForm:
 @login_required
 @require_http_methods(["GET", "POST"])
 def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpResponse:
-    """Pick an Army activity (GET ?activity=…), then take it (POST): the outcome in place."""
+    """Pick an Army activity (GET ?activity=…), then take it (POST): the outcome in place.
+    A post drawn from an older version of the army answers 409 with the form for the army as
+    it is now; a disbanded or destroyed army takes no activities (none are offered)."""
     membership, army = access_army(request.user, campaign_id, army_id, command=True)
     activity = request.POST.get("activity") or request.GET.get("activity") or "deploy_army"
     previewing = request.method == "GET" and request.GET.get("preview")
@@ -198,7 +200,16 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
     template = "warfare/activity.html"
     partial = "#activity-form"
     status = 200
-    if request.method == "POST":
+    if not army.is_active:
+        context["closed"] = _("%(army)s is %(status)s: it takes no more Army activities.") % {
+            "army": army.name,
+            "status": army.get_status_display(),
+        }
+        status = 400 if request.method == "POST" else 200
+    elif request.method == "POST" and ActivityForm.is_stale(request.POST, army):
+        context["form"] = _stale_activity_form(request, activity, army)
+        status = 409
+    elif request.method == "POST":
         status = 400
         if form.is_valid():
             try:
@@ -209,8 +220,7 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
                     **form.service_kwargs(),
                 )
             except services.StaleEdit as stale:
-                form.add_error(None, _("This army changed meanwhile. Here it is now; try again."))
-                context["form"] = _activity_form(activity, stale.army)
+                context["form"] = _stale_activity_form(request, activity, stale.army)
                 status = 409
             except ValidationError as error:
                 _form_errors(form, error)
@@ -223,6 +233,12 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
     if request.htmx:
         template += partial
     return render(request, template, context, status=status)
+
+
+def _stale_activity_form(request, activity: str, army) -> ActivityForm:
+    """The activity's form drawn from the army as it is now, and the message saying why."""
+    messages.error(request, _("This army changed meanwhile. Here it is now; try again."))
+    return _activity_form(activity, army)
 
 
 # --- Recruitment wizard (§3.1) ------------------------------------------------------------------

@@ -14,20 +14,20 @@ import json
 from dataclasses import replace
 from functools import cached_property
 
-from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from battles.models import Battle, BattleStatus
-from battles.services import StaleBoard, _lock
+from battles.services import apply_begin, apply_lock
 from battles.visibility import BYSTANDER, BattleView, Viewpoint, viewpoint_of
 from kingdoms.models import Membership
+from kingdoms.transactions import write_transaction
 from warfare.dnd5e import models
 from warfare.dnd5e.labels import attack_name
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.dnd5e.battle import board as engine_board
 from warfare.engine.systems.dnd5e.battle import legal_actions
+from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.rules import balance_hint, squares
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND, Solo, Stand
@@ -532,6 +532,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         + [(s.key, names.get(s.key, s.key)) for s in state.solos],  # fmt: skip
         "log": log,
         "result": _result(state, names),
+        "stand_hp_kept": bool(house_value("results.stand_hp_kept")),
     }
 
 
@@ -618,38 +619,72 @@ def api_state(membership: Membership, battle: Battle) -> dict:
     return {"names": view.names, "state": view.state()}
 
 
-@transaction.atomic
+def held_rows(setup: dict) -> dict[str, set[int]]:
+    """The armies, units and solos a battle's setup was built from (battles.holds)."""
+    sides = setup.get("sides") or ()
+    return {
+        "dnd5e.army": {side["army"] for side in sides if side.get("army")},
+        "dnd5e.unit": {u["unit_id"] for side in sides for u in side.get("units") or ()
+                       if u.get("unit_id")},
+        "dnd5e.solo": {s["solo_id"] for side in sides for s in side.get("solos") or ()
+                       if s.get("solo_id")},
+    }  # fmt: skip
+
+
+@write_transaction
 def apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int, data=None):
-    """Write a finished battle's losses back to the armies: each unit keeps the stands left
-    on the field (§7.3: deserted units keep none), each solo its HP (dead solos are marked)."""
-    _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
-    if battle.seq != expected_seq:
-        raise StaleBoard(battle)
-    if battle.status != BattleStatus.FINISHED or not battle.outcome:
-        raise ValidationError(gettext("Only a finished battle's results can be applied."))
-    details = battle.outcome["details"]
-    unit_ids, solo_ids = {}, {}
-    for side in battle.setup["sides"]:
-        for unit in side.get("units") or ():
-            unit_ids[unit["key"]] = unit.get("unit_id")
-        for solo in side.get("solos") or ():
-            solo_ids[solo["key"]] = solo.get("solo_id")
+    """Write a finished battle's losses back to the armies, as changes to the rows as they
+    are now: each unit loses the stands eliminated on the field (§7.3: deserted units keep
+    none), and its surviving stands keep the HP they lost (house default
+    `results.stand_hp_kept`, §13 item 11); each solo loses (or regains) the HP the battle
+    took (dead solos are marked). Locks: the campaign, the armies, their units and solos
+    (primary-key order), the battle."""
+    battle = apply_begin(user, campaign_id, battle_id)
+    held = held_rows(battle.setup)
     mine = {"army__campaign_id": battle.campaign_id}  # an imported battle's ids name nothing
-    units = {u.pk: u for u in models.Unit.objects.select_for_update().filter(
-        pk__in=[pk for pk in unit_ids.values() if pk], **mine)}  # fmt: skip
-    for key, result in details.get("units", {}).items():
-        unit = units.get(unit_ids.get(key))
-        if unit is not None:
-            unit.stands = result["stands_left"]
-            unit.save(update_fields=["stands"])
-    solos = {s.pk: s for s in models.Solo.objects.select_for_update().filter(
-        pk__in=[pk for pk in solo_ids.values() if pk], **mine)}  # fmt: skip
-    for key, result in details.get("solos", {}).items():
-        solo = solos.get(solo_ids.get(key))
-        if solo is not None:
-            solo.hp = result["hp"]
-            solo.dead = bool(result["dead"])
-            solo.save(update_fields=["hp", "dead"])
+    armies = models.Army.objects.filter(pk__in=held["dnd5e.army"], campaign=battle.campaign_id)
+    list(armies.select_for_update(no_key=True).order_by("pk"))
+    units = _locked(models.Unit.objects.filter(pk__in=held["dnd5e.unit"], **mine))
+    solos = _locked(models.Solo.objects.filter(pk__in=held["dnd5e.solo"], **mine))
+    battle = apply_lock(battle, expected_seq)
+    details, state = battle.outcome["details"], _state(battle)
+    for side in battle.setup["sides"]:
+        for entry in side.get("units") or ():
+            result = details.get("units", {}).get(entry["key"])
+            unit = units.get(entry.get("unit_id"))
+            if unit is not None and result is not None:
+                _unit_losses(unit, entry, result, state.stands_of(entry["key"]))
+        for entry in side.get("solos") or ():
+            result = details.get("solos", {}).get(entry["key"])
+            solo = solos.get(entry.get("solo_id"))
+            if solo is not None and result is not None:
+                hp = solo.current_hp + int(result["hp"]) - int(entry.get("hp", solo.current_hp))
+                solo.hp = max(0, min(solo.creature.hp, hp))
+                solo.dead = solo.dead or bool(result["dead"])
+                solo.save(update_fields=["hp", "dead"])
     battle.status = BattleStatus.APPLIED
     battle.save(update_fields=["status", "updated_at"])
     return battle
+
+
+def _locked(rows) -> dict:
+    """{pk: row} of `rows` with their creature, locked in primary-key order."""
+    rows = rows.select_for_update(no_key=True, of=("self",)).select_related("creature")
+    return {row.pk: row for row in rows.order_by("pk")}
+
+
+def _unit_losses(unit, entry: dict, result: dict, left: tuple[Stand, ...]) -> None:
+    """The unit loses the stands eliminated in the battle; each surviving stand adds the HP
+    it lost in the battle to what it had lost before (the house default
+    `results.stand_hp_kept`; 0: back at full HP). Stand n of the board is the unit's n-th."""
+    unit.stands = max(0, unit.stands - (int(result["start_stands"]) - int(result["stands_left"])))
+    went_in, before = list(entry.get("damage") or ()), list(unit.stand_damage)
+    hurt = []
+    for stand in left:
+        n = int(stand.key.rsplit(".", 1)[1]) - 1
+        lost = stand.max_hp - stand.hp - (went_in[n] if n < len(went_in) else 0)
+        hurt.append(max(0, (before[n] if n < len(before) else 0) + lost))
+    if not house_value("results.stand_hp_kept"):
+        hurt = []
+    unit.stand_damage = sorted((hp for hp in hurt if hp > 0), reverse=True)[: unit.stands]
+    unit.save(update_fields=["stands", "stand_damage"])

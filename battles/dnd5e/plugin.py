@@ -64,5 +64,6 @@ PLUGIN = register(
         view=board.Dnd5eView,
         problem_texts=COMMAND_PROBLEMS,
         act_form=lambda data, battle: views.DndActForm(data),
+        held_rows=board.held_rows,
     )
 )

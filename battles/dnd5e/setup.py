@@ -11,12 +11,13 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services as battle_services
+from battles.holds import refuse_held
 from battles.models import Battle
+from kingdoms.transactions import write_transaction
 from warfare.dnd5e.access import access_dnd5e
 from warfare.dnd5e.models import Army
 from warfare.dnd5e.selectors import SOLOS, UNITS
@@ -408,7 +409,8 @@ def battle_setup(
     initiative_dice: dict[str, int] | None = None,
 ) -> dict:
     """The engine setup (see warfare.engine.systems.dnd5e.battle.engine) of a battle between
-    two armies as they are now: units with their current stands, solos with their HP; siege
+    two armies as they are now: units with their current stands (and the HP those stands lost
+    in earlier battles, the house default `results.stand_hp_kept`), solos with their HP; siege
     engines with their crews (§8), placed at the back of their side's zone when no square is
     given; the surprised sides' units and solos flagged (§5.2); the initiative d20s typed
     at the table for the units and solos that fight."""
@@ -427,6 +429,8 @@ def battle_setup(
                           "configuration": unit.configuration, "creature": unit.creature.key,
                           "stands": unit.stands, "name": unit.name,
                           "unit_id": unit.pk})  # fmt: skip
+            if unit.stand_damage and house_value("results.stand_hp_kept"):
+                units[-1]["damage"] = list(unit.stand_damage[: unit.stands])
             if side in surprised:
                 units[-1]["surprised"] = True
             if unit.commander_id:
@@ -556,7 +560,7 @@ def setup_messages(problems, names: dict[str, str]) -> list[str]:
     return [problem_text(problem, names) for problem in problems]
 
 
-@transaction.atomic
+@write_transaction
 def battle_create(
     *,
     user,
@@ -567,7 +571,9 @@ def battle_create(
     players_may_act: bool,
     **layout,
 ) -> Battle:
-    """The GM sets two armies of the campaign against each other on a grid (§5.1, §7)."""
+    """The GM sets two armies of the campaign against each other on a grid (§5.1, §7).
+    Locks the campaign (kingdoms.transactions); an army, unit or solo already on an
+    unfinished board is refused, naming the battle (battles.holds)."""
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign
     armies = {
@@ -579,6 +585,7 @@ def battle_create(
     if len(armies) != 2:
         raise ValidationError(gettext("Pick two different armies of this campaign."))
     by_side = {"a": armies[army_a.pk], "b": armies[army_b.pk]}
+    refuse_held(campaign.pk, by_side.values())
     for army in by_side.values():
         if not any(unit.stands > 0 for unit in army.units.all()):
             raise ValidationError(

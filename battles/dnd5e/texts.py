@@ -142,6 +142,9 @@ PROBLEM_TEXTS = {
     "dnd5e.setup.bad_crew": _("%(engine)s: its crew must be a unit of its side."),
     "dnd5e.setup.unknown_engine": _("There is no siege engine “%(kind)s”."),
     "dnd5e.setup.unknown_actor": _("%(actor)s does not fight in this battle."),
+    "dnd5e.setup.bad_stand_damage": _(
+        "%(unit)s: the HP its stands have lost must be whole numbers, at most one per stand."
+    ),
     "dnd5e.unplaced": _("Every stand and solo must be deployed first."),
     "dnd5e.not_allowed": _("That piece cannot do that now."),
     "dnd5e.illegal_params": _("That move is not allowed now."),

@@ -12,12 +12,11 @@ the JSON state, the log and the report alike. The TS ratio, the Quick Contest's 
 and margin of victory, and the result are public (§B.7.1). GM-only notes never reach it.
 """
 
+from collections import Counter
 from functools import cached_property
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -30,6 +29,7 @@ from battles.plugins import BoardPlugin, register
 from battles.schema import form_input, state_output
 from battles.visibility import BYSTANDER, BattleView, Viewpoint, live_events, viewpoint_of
 from kingdoms.models import Membership
+from kingdoms.transactions import write_transaction
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.gurps3e.battle.engine import (
     CHOOSE_RISK,
@@ -40,7 +40,7 @@ from warfare.engine.systems.gurps3e.battle.engine import (
 from warfare.engine.systems.gurps3e.battle.state import CASUALTIES, CHOICES, DAYS
 from warfare.engine.systems.gurps3e.characters import FIT, combat_skill, risk_range
 from warfare.engine.systems.gurps3e.strategy import strategy_terms, ts_ratio_bonus
-from warfare.gurps3e.models import Character, Force, Reputation, Unit
+from warfare.gurps3e.models import Character, CharacterStatus, Force, Reputation, Unit
 
 from .labels import (
     CATEGORY_LABELS,
@@ -536,56 +536,99 @@ class ActForm(forms.Form):
 # --- results -----------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int, data) -> Battle:
-    """The GM writes a finished battle back, in one transaction: each unit's men left and
-    battles fought (§B.8.2, §B.8.5); each character's HT, status, rank and reputation entries
-    (§B.5, §B.6; expired entries dropped). Luck is not spent for good (uses per battle)."""
-    _membership, battle = services._lock(user, campaign_id, battle_id, gm=True)
-    if battle.seq != expected_seq:
-        raise services.StaleBoard(battle)
-    if battle.status != BattleStatus.FINISHED or not battle.outcome:
-        raise ValidationError(gettext("Only a finished battle's results can be applied."))
-    details = battle.outcome["details"]
-    left = {
-        int(unit["key"][1:]): unit
-        for force in details["forces"]
-        for unit in force["units"]
-        if str(unit["key"]).startswith("u") and str(unit["key"])[1:].isdigit()
+def held_rows(setup: dict) -> dict[str, set[int]]:
+    """The forces and characters a battle's setup was built from (battles.holds)."""
+    sides, pcs = setup.get("sides") or (), setup.get("pcs") or ()
+    return {
+        "gurps3e.force": {pk for side in sides for pk in side.get("forces") or ()},
+        "gurps3e.character": {pc["character"] for pc in pcs if pc.get("character")},
     }
-    force_ids = {pk for side in battle.setup["sides"] for pk in side.get("forces") or ()}
-    units = Unit.objects.select_for_update(no_key=True).filter(
-        pk__in=left, force__campaign_id=campaign_id
+
+
+def _unit_pk(key: Any) -> int | None:
+    key = str(key)
+    return int(key[1:]) if key.startswith("u") and key[1:].isdigit() else None
+
+
+def _entry(entry: dict) -> tuple:
+    return (entry["value"], entry.get("expires"), entry.get("source") or "gm")
+
+
+@write_transaction
+def apply_results(*, user, campaign_id: int, battle_id: int, expected_seq: int, data) -> Battle:
+    """The GM writes a finished battle back, in one transaction: what the battle changed,
+    added to the rows as they are now (a force that fought two battles loses the men of
+    both): each unit's men lost and battles fought (§B.8.2, §B.8.5); each character's HT
+    lost, status, rank gained and the reputation entries won or expired (§B.5, §B.6). Luck
+    is not spent for good (uses per battle). Locks: the campaign, the forces, their units,
+    the characters (primary-key order), the battle."""
+    battle = services.apply_begin(user, campaign_id, battle_id)
+    forces = list(
+        Force.objects.select_for_update(no_key=True)
+        .filter(pk__in=held_rows(battle.setup)["gurps3e.force"], campaign_id=campaign_id)
+        .order_by("pk")
     )
+    before = {
+        _unit_pk(unit["key"]): unit
+        for side in battle.setup["sides"]
+        for unit in side.get("units") or ()
+        if _unit_pk(unit["key"]) is not None
+    }
+    units = list(
+        Unit.objects.select_for_update(no_key=True)
+        .filter(pk__in=before, force__campaign_id=campaign_id)
+        .order_by("pk")
+    )
+    by_key = {pc["key"]: pc for pc in battle.setup.get("pcs") or () if pc.get("character")}
+    characters = list(
+        Character.objects.select_for_update(no_key=True)
+        .filter(pk__in=[pc["character"] for pc in by_key.values()], campaign_id=campaign_id)
+        .order_by("pk")
+    )
+    battle = services.apply_lock(battle, expected_seq)
+    details = battle.outcome["details"]
+    after = {_unit_pk(unit["key"]): unit for force in details["forces"] for unit in force["units"]}
     for unit in units:
-        unit.men, unit.battles = left[unit.pk]["men"], left[unit.pk]["battles"]
+        went_in, came_out = before[unit.pk], after.get(unit.pk)
+        if came_out is None:
+            continue
+        unit.men = max(0, unit.men - (int(went_in["men"]) - int(came_out["men"])))
+        unit.battles += int(came_out["battles"]) - int(went_in.get("battles", 0))
         unit.save(update_fields=["men", "battles"])
-    for force in Force.objects.select_for_update(no_key=True).filter(
-        pk__in=force_ids, campaign_id=campaign_id
-    ):
+    for force in forces:
         force.save(update_fields=["version"])
-    by_key = {pc["key"]: pc.get("character") for pc in battle.setup.get("pcs") or ()}
-    after = {by_key[c["key"]]: c for c in details["characters"] if by_key.get(c["key"])}
-    characters = Character.objects.select_for_update(no_key=True).filter(
-        pk__in=after, campaign_id=campaign_id
-    )
+    pcs = {by_key[c["key"]]["character"]: (by_key[c["key"]], c)
+           for c in details["characters"] if c["key"] in by_key}  # fmt: skip
     for character in characters:
-        data_ = after[character.pk]
-        character.ht, character.status, character.rank = (
-            data_["ht"],
-            data_["status"],
-            data_["rank"],
-        )
+        if character.pk not in pcs:
+            continue
+        went_in, came_out = pcs[character.pk]
+        character.ht = min(character.ht_max, character.ht + came_out["ht"] - went_in["ht"])
+        if came_out["status"] != went_in["status"] and character.status != CharacterStatus.DEAD:
+            character.status = came_out["status"]
+        character.rank = max(0, character.rank + came_out["rank"] - went_in["rank"])
         character.save(update_fields=["ht", "status", "rank", "version"])
-        character.reputation.all().delete()
-        Reputation.objects.bulk_create(
-            Reputation(character=character, value=entry["value"], expires=entry["expires"],
-                       source=entry.get("source") or "")
-            for entry in data_["reputation"]
-        )  # fmt: skip
+        _apply_reputation(character, went_in["reputation"], came_out["reputation"])
     battle.status = BattleStatus.APPLIED
     battle.save(update_fields=["status", "updated_at"])
     return battle
+
+
+def _apply_reputation(character: Character, went_in: list, came_out: list) -> None:
+    """The entries the battle added (glory, §B.6) are added; those it dropped (expired by
+    the battle's month) are removed; the entries the GM wrote meanwhile stay."""
+    old, new = Counter(map(_entry, went_in)), Counter(map(_entry, came_out))
+    added, dropped = new - old, old - new
+    for entry in character.reputation.order_by("pk"):
+        key = (entry.value, entry.expires, entry.source or "gm")
+        if dropped[key] > 0:
+            dropped[key] -= 1
+            entry.delete()
+    Reputation.objects.bulk_create(
+        Reputation(character=character, value=value, expires=expires, source=source)
+        for (value, expires, source), count in added.items()
+        for _n in range(count)
+    )
 
 
 # --- the JSON API ------------------------------------------------------------------------------
@@ -676,6 +719,7 @@ PLUGIN = register(
         act_form=ActForm,
         may_command=may_command,
         names=names,
+        held_rows=held_rows,
         viewpoint=viewpoint,
         view=Gurps3eView,
     )

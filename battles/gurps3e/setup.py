@@ -6,15 +6,16 @@ the days of an extended battle."""
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services
+from battles.holds import refuse_held
 from battles.models import Battle
 from kingdoms.access import access_campaign
 from kingdoms.models import CommandStaff
+from kingdoms.transactions import write_transaction
 from warfare.engine.systems.gurps3e.battle.state import DAYS, LAST_DAY
 from warfare.engine.systems.gurps3e.house_rules import house_value
 from warfare.engine.systems.gurps3e.results import MORALE_MODIFIERS
@@ -246,8 +247,15 @@ def _form(data, campaign) -> SetupForm:
     return SetupForm(data, forces=forces, characters=characters)
 
 
-@transaction.atomic
+@write_transaction
 def _start(user, campaign, form: SetupForm):
+    """Start the battle the form sets up. Locks the campaign first (kingdoms.transactions),
+    so two set-ups cannot both take a force or a character that is on no board yet; one
+    already on an unfinished board is refused, naming the battle (battles.holds)."""
+    access_campaign(user, campaign.pk, gm=True, lock=True)
+    forces = [force for side in form.forces_by_side().values() for force in side]
+    characters = [pc for side in form.characters_by_side().values() for pc, _reserve in side]
+    refuse_held(campaign.pk, [*forces, *characters])
     setup = battle_setup(form)
     names = setup_names(setup)
     return services.battle_start(

@@ -8,7 +8,7 @@ from battles.schema import CheckOutput, state_output
 from . import board, views
 from .forms import BattleCreateInput, GurpsActForm
 from .log import EVENT_TEXTS
-from .services import gurps4e_apply_results
+from .services import gurps4e_apply_results, held_rows
 from .texts import PROBLEM_TEXTS
 
 #: The API's create body in the OpenAPI schema (a component name apart from Pathfinder's).
@@ -106,5 +106,6 @@ PLUGIN = register(
         view=board.Gurps4eView,
         report_context=views.report_context,
         problem_texts=PROBLEM_TEXTS,
+        held_rows=held_rows,
     )
 )

@@ -4,14 +4,17 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.utils.translation import gettext as _
-
 from battles.models import Battle, BattleStatus
-from battles.services import StaleBoard, _lock
+from battles.services import apply_begin, apply_lock
+from kingdoms.transactions import write_transaction
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
 from warfare.gurps4e.models import Force
+
+
+def held_rows(setup: dict) -> dict[str, set[int]]:
+    """The forces a battle's setup was built from (battles.holds)."""
+    sides = (setup.get("sides") or {}).values()
+    return {"gurps4e.force": {side["force_id"] for side in sides if side.get("force_id")}}
 
 
 def new_strength_percent(old_percent: int, old_ts: Fraction, new_ts: int) -> int:
@@ -34,27 +37,26 @@ def kept_strength(old_percent: int, result: dict[str, Any]) -> tuple[int, Fracti
     return percent, full * percent / 100
 
 
-@transaction.atomic
+@write_transaction
 def gurps4e_apply_results(
     *, user, campaign_id: int, battle_id: int, expected_seq: int, data: Any = None
 ) -> Battle:
-    """The GM confirms a finished battle: each force's `strength_percent` becomes what its
-    new TS (§A.7.3, after the recovered casualties of §A.7.2) leaves of its full TS, and the
-    loot (§A.7.4) is noted in the battle's outcome (the victor's force page shows it, in each
-    reader's language). One transaction; a second apply is refused."""
-    _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
-    if battle.seq != expected_seq:
-        raise StaleBoard(battle)
-    if battle.status != BattleStatus.FINISHED or not battle.outcome:
-        raise ValidationError(_("Only a finished battle's results can be applied."))
-    details = battle.outcome.get("details") or {}
+    """The GM confirms a finished battle: each force keeps the share of its TS the battle
+    left it (§A.7.3, after the recovered casualties of §A.7.2) — the ratio new TS / TS going
+    in, applied to the share the force has now (a change, not the share from the set-up) —
+    and the loot (§A.7.4) is noted in the battle's outcome (the victor's force page shows it,
+    in each reader's language). One transaction; a second apply is refused. Locks: the
+    campaign, the forces (primary-key order), the battle."""
+    battle = apply_begin(user, campaign_id, battle_id)
     ids = {key: battle.setup["sides"][key].get("force_id") for key in SIDE_KEYS}
     forces = {
         force.pk: force
-        for force in Force.objects.select_for_update(no_key=True).filter(
-            pk__in=[pk for pk in ids.values() if pk]
-        )
+        for force in Force.objects.select_for_update(no_key=True)
+        .filter(pk__in=[pk for pk in ids.values() if pk], campaign_id=battle.campaign_id)
+        .order_by("pk")
     }
+    battle = apply_lock(battle, expected_seq)
+    details = battle.outcome.get("details") or {}
     applied: dict[str, Any] = {}
     loot = details.get("loot") or {}
     for key in SIDE_KEYS:

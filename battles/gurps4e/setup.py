@@ -16,13 +16,14 @@ from fractions import Fraction
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext as _
 
+from battles.holds import refuse_held
 from battles.models import Battle
 from battles.services import battle_start
 from kingdoms.access import access_campaign
 from kingdoms.models import CommandStaff, Membership, Role, RuleSystem
+from kingdoms.transactions import write_transaction
 from warfare.engine.systems.gurps4e import forces as engine
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
 from warfare.gurps4e.mapping import engine_force
@@ -157,12 +158,13 @@ def build_setup(data: BattleInput, forces: dict[str, Force], owners: dict[int, i
     return setup
 
 
-@transaction.atomic
+@write_transaction
 def gurps4e_battle_create(*, user, campaign_id: int, data: BattleInput) -> Battle:
     """The GM sets two forces of the campaign against each other (gurps §A.3-A.5): the
     reconnaissance contest (or a set-piece battle), BSM, DB and round 1 are rolled at once.
     Bad input, or a setup the engine refuses, is a ValidationError with one message per
-    problem; nothing is saved."""
+    problem; nothing is saved. A force already on an unfinished board is refused, naming the
+    battle (battles.holds; the campaign's lock keeps two set-ups from taking one force)."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign
     if campaign.rule_system != RuleSystem.GURPS4E:
@@ -180,6 +182,7 @@ def gurps4e_battle_create(*, user, campaign_id: int, data: BattleInput) -> Battl
     if set(by_id) != set(data.forces.values()):
         raise ValidationError(_("Only forces of this campaign can fight."))
     forces = {key: by_id[pk] for key, pk in data.forces.items()}
+    refuse_held(campaign.pk, [forces[key] for key in SIDE_KEYS])
     errors = []
     for key in SIDE_KEYS:
         force = forces[key]

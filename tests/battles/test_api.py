@@ -584,6 +584,7 @@ def test_create_takes_each_sides_reaction_mode(as_role, world, militia, raiders)
     assert response.status_code == 201, response.content
     sides = {side["key"]: side["auto_reactions"] for side in Battle.objects.get().setup["sides"]}
     assert sides == {"a": True, "b": False}
+    Battle.objects.update(status="applied")  # the armies are free for another battle
     body = {**body, "name": "Ford again", "auto_reactions": {"a": None}}
     response = as_role("gm").post(url("battle-list", world.pk), body, format="json")
     sides = {

@@ -34,12 +34,17 @@ def test_an_engaged_army_shows_engaged_not_near(client, gm, struck, militia, rai
         assert '<span class="badge">near</span>' not in card
 
 
-def test_defeated_and_destroyed_armies_get_a_badge(client, gm, player, bloodied, finished_battle):
-    """§9: the reserves at 0 HP are defeated; a side whose armies are all defeated is
-    destroyed (the raiders of the finished battle)."""
+def test_a_defeated_army_gets_a_badge(client, gm, player, bloodied):
+    """§9: the reserves at 0 HP are defeated."""
     client.force_login(player)
     reserves_card = _card(_board(client, bloodied).content.decode(), "Reserves")
     assert '<span class="badge bad">defeated</span>' in reserves_card
+
+
+def test_a_destroyed_army_gets_a_badge(client, gm, player, finished_battle):
+    """§9: a side whose armies are all defeated is destroyed (the raiders of the finished
+    battle; a battle of its own, as an army fights one battle at a time)."""
+    client.force_login(player)
     raiders_card = _card(_board(client, finished_battle).content.decode(), "Raiders")
     assert '<span class="badge bad">destroyed</span>' in raiders_card
 

@@ -195,6 +195,8 @@ def test_the_api_takes_engines_surprise_and_typed_initiative(as_role, wardens, h
     ]  # Huge: 3 × 3 at the back (x 7-9)
     assert battle.setup["initiative_dice"] == {f"s{hero}": 3, _key("Orcs"): 11}
     assert all(u["surprised"] for u in battle.setup["sides"][0]["units"])
+    battle.status = "applied"  # the armies are free for another battle
+    battle.save()
     for bad, message in [
         ({"initiative_dice": {"u999999": 5}}, "no unit or solo u999999"),
         ({"engines": "ballista"}, "engines: a list of objects."),

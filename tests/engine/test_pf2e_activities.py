@@ -805,6 +805,22 @@ def test_section_4_7_recover_defeated_dc_plus_5_one_hp_or_destroyed():
     assert lost.degree is CF and lost.army.status == "destroyed" and lost.kingdom.unrest == 1
 
 
+def test_section_9_a_destroyed_armys_gear_is_destroyed():
+    """§4.7 critical failure on a defeated army: destroyed; §5 "A destroyed army's gear is
+    destroyed", §9 Destroyed "all its gear is destroyed": no Magic Armor, potion doses or
+    conditions stay with it."""
+    armour = GearChoice("magic_armor", 1)
+    beaten = army(hp=0, conditions={"defeated": 1, "weary": 1}, gear=(armour,), potion_doses=2)
+    realm = kingdom(ranks={"warfare": "expert"})
+    plan = plan_activity(
+        "recover_army", beaten, realm, skill="warfare", options={"affliction": "defeated"}
+    )
+    lost = resolve_activity(plan, beaten, realm, ScriptedDice([1])).army
+    assert (lost.status, lost.spec.gear, lost.potion_doses, lost.spec.conditions) == (
+        "destroyed", (), 0, ()
+    )  # fmt: skip
+
+
 def test_section_4_7_recover_skill_table_proficiency_gates():
     """Defeated: Politics (master) or Warfare (expert). Lost: Wilderness (expert)."""
     beaten = army(hp=0, conditions={"defeated": 1})

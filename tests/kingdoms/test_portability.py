@@ -26,7 +26,13 @@ from kingdoms.models import (
     Settlement,
 )
 from kingdoms.portability import ImportRefused, campaign_export, campaign_import, parse_document
-from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
+from tests.factories import (
+    CampaignFactory,
+    FactionFactory,
+    MembershipFactory,
+    UserFactory,
+    overlapping_battle,
+)
 from warfare import services as army_services
 from warfare.models import Army, LogEntry, Recruitment
 
@@ -80,7 +86,7 @@ def test_round_trip_is_lossless(rich, gm, militia, raiders):
     first = campaign_export(rich)
     text = json.dumps(first)
     assert militia.faction.kingdom and "token" not in text and "password" not in text
-    assert first["format"] == "warfare-campaign" and first["version"] == 3
+    assert first["format"] == "warfare-campaign" and first["version"] == 4
     assert first["battles"] == []
     shaken = next(e for e in first["log"] if e["code"] == "gambit.enemy_shaken")
     raiders_ref = next(a["ref"] for a in first["armies"] if a["name"] == "Raiders")
@@ -288,7 +294,7 @@ def _deep(doc):
 
 BAD_DOCUMENTS = {
     "wrong format": (_set(("format", "other-app")), "not a Warfare campaign file"),
-    "future version": (_set(("version", 4)), "newer Warfare (format version 4)"),
+    "future version": (_set(("version", 5)), "newer Warfare (format version 5)"),
     "unknown old version": (_set(("version", -1)), "Unknown format version -1"),
     "version as text": (_set(("version", "1")), "“version” must be a whole number"),
     "missing section": (_delete("armies"), "file: missing field “armies”"),
@@ -472,7 +478,8 @@ def _other(battle):
 def battled(rich, gm, militia, raiders):
     """Two battles: the Ford, still running, with an advance and a strike (typed-in dice), a GM
     correction, turns ended and one end of turn undone (so an undone command is in the log);
-    and the Mill, finished and its results applied."""
+    and the Mill of the same armies (set up before one battle at a time), finished and its
+    results applied."""
     ford = battle_services.battle_create(
         user=gm, campaign_id=rich.pk, name="Battle of the Ford",
         sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
@@ -489,10 +496,9 @@ def battled(rich, gm, militia, raiders):
     ford = _act(gm, ford, "end_turn")
     assert ford.commands.filter(undone_at__isnull=False).count() == 1
 
-    mill = battle_services.battle_create(
-        user=gm, campaign_id=rich.pk, name="Skirmish at the Mill",
-        sides={"a": [militia.pk], "b": [raiders.pk]}, players_may_act=False,
-    )  # fmt: skip
+    armies = {"a": [Army.objects.get(pk=militia.pk)], "b": [Army.objects.get(pk=raiders.pk)]}
+    setup = battle_services.battle_setup(armies_by_side=armies, pcs_side=None, terrain=())
+    mill = overlapping_battle(gm, rich, "Skirmish at the Mill", setup, players_may_act=False)
     mill = _act(gm, mill, "gm_correction", {"army": str(raiders.pk), "hp": 0}, actor=None)
     while mill.status == "active" and mill.seq < 20:
         mill = _act(gm, mill, "end_turn")
@@ -593,7 +599,7 @@ def test_a_version_2_file_still_imports_with_its_battles(gm):
     assert sorted(b.name for b in battles) == ["Battle of the Ford", "Skirmish at the Mill"]
     assert all(battle_services.battle_verify(battle) for battle in battles)
     document = campaign_export(campaign)
-    assert document["version"] == portability.VERSION == 3
+    assert document["version"] == portability.VERSION == 4
     assert (document["gurps4e"], document["gurps3e"], document["dnd5e"]) == (
         {"element_types": [], "forces": []},
         {"troop_types": [], "forces": [], "characters": []},

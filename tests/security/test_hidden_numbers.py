@@ -12,6 +12,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from battles.models import Battle
 from kingdoms.models import Kingdom
 
 SECRET_NOTE = "GM-ONLY-NOTE"
@@ -321,6 +322,7 @@ def test_pf2e_the_gm_may_reveal_the_enemys_numbers(as_role, world, militia, raid
             "initiative_dice": {str(raiders.pk): 20, str(militia.pk): 1}}  # fmt: skip
     url = reverse("api:battle-list", args=[world.pk])
     secret = gm.post(url, body, format="json").json()
+    Battle.objects.filter(pk=secret["id"]).update(status="applied")  # free for another battle
     shown = gm.post(url, {**body, "name": "Shown", "reveal_checks": True}, format="json").json()
     player = as_role("player")
 

@@ -55,7 +55,7 @@ from kingdoms.selectors import (
 )
 from warfare import selectors, services
 from warfare.access import access_army, sees_army_in_full
-from warfare.activity_forms import ACTIVITY_FORMS
+from warfare.activity_forms import ACTIVITY_FORMS, ActivityForm
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.events import log_text
 from warfare.models import Army, LogEntry
@@ -684,6 +684,8 @@ class ArmyActivityApi(ApiView):
         if nested:
             fields = {key: [_("Expected a single value.")] for key in nested}
             return _bad_request(_flatten(fields), fields)
+        if ActivityForm.is_stale(data, army):
+            raise services.StaleEdit(army)  # 409 with the army as it is now
         form = ACTIVITY_FORMS[activity](data, army=army)
         if not form.is_valid():
             return _form_errors(form)

@@ -120,6 +120,11 @@ class ArmyForm(VersionedFormMixin, forms.ModelForm):
 
 class UnitForm(forms.ModelForm):
     prefix = "unit"
+    heal_stands = forms.BooleanField(
+        label=_("Its stands are healed"),
+        required=False,
+        help_text=_("Clears the HP its surviving stands lost in battle."),
+    )
 
     class Meta:
         model = Unit
@@ -138,6 +143,8 @@ class UnitForm(forms.ModelForm):
         self.fields["commander"].queryset = free
         self.fields["stands"].validators.append(MinValueValidator(1))
         self.fields["stands"].widget.attrs["min"] = 1
+        if not self.instance.stand_damage:
+            del self.fields["heal_stands"]
 
     def clean(self):
         cleaned = super().clean()

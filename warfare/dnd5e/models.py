@@ -7,6 +7,7 @@ carries it as is. A unit's `stands` is what it brings to its next battle: a batt
 write the stands left back here, and a solo's `hp` (None: full).
 """
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
@@ -151,6 +152,19 @@ class Solo(models.Model):
         return self.creature.hp if self.hp is None else self.hp
 
 
+def validate_stand_damage(value) -> None:
+    """HP lost per stand: a list of at most 50 whole numbers from 0 to 10,000."""
+    if (
+        not isinstance(value, list)
+        or len(value) > 50
+        or any(type(hp) is not int or not 0 <= hp <= 10_000 for hp in value)
+    ):
+        raise ValidationError(
+            _("The HP its stands lost are whole numbers from 0, one per stand at most."),
+            code="bad_stand_damage",
+        )
+
+
 class Unit(models.Model):
     """A unit of `stands` stands of one creature type (§4.1-§4.2); its commander (§4.5) is a
     solo of the same army, joined to its first stand when a battle is set up."""
@@ -173,6 +187,16 @@ class Unit(models.Model):
         default=1,
         validators=[MaxValueValidator(50)],
         help_text=_("Ten creatures each; the battles' losses are written back here."),
+    )
+    stand_damage = models.JSONField(
+        _("HP lost by its stands"),
+        default=list,
+        blank=True,
+        validators=[validate_stand_damage],
+        help_text=_(
+            "HP each damaged surviving stand has lost in battle, written back when a battle's "
+            "results are applied (a house default); empty: every stand at full HP."
+        ),
     )
     commander = models.OneToOneField(
         Solo,

@@ -1,11 +1,12 @@
-"""D&D 5e in the campaign file (format version 3): the hook `kingdoms.portability` calls.
+"""D&D 5e in the campaign file (format version 4): the hook `kingdoms.portability` calls.
 
 Section ``dnd5e``::
 
     creatures  [{key, name, size, ac, hp, speeds, ..., from_srd, version}]
     armies     [{ref, faction, name, notes, version, created_at,
                  solos: [{ref, creature, name, pc, hp, dead}],
-                 units: [{ref, creature, commander, name, kind, configuration, stands}]}]
+                 units: [{ref, creature, commander, name, kind, configuration, stands,
+                          stand_damage}]}]
 
 A creature is named by its `key` (unique in a campaign), a faction by its name; armies, solos
 and units by refs, numbers local to the file (each kind numbered from 1 over the whole file);
@@ -40,7 +41,7 @@ CREATURE_FIELDS = (
 )  # fmt: skip
 ARMY_FIELDS = ("name", "notes", "version", "created_at")
 SOLO_FIELDS = ("name", "pc", "hp", "dead")
-UNIT_FIELDS = ("name", "kind", "configuration", "stands")
+UNIT_FIELDS = ("name", "kind", "configuration", "stands", "stand_damage")
 
 #: A board key, alone or inside a code: "u12", "u12.3", "s4", "s4:fireball" (spell uses).
 PATTERN = re.compile(r"(?P<pre>)(?P<kind>[us])(?P<id>-?[0-9]+)(?P<post>(?:\.[0-9]+)?(?::\S+)?)")

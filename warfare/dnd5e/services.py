@@ -1,21 +1,27 @@
-"""Use cases for D&D 5e creatures and armies; each is one user action and one transaction."""
+"""Use cases for D&D 5e creatures and armies; each is one user action and one transaction.
+
+An army on an unfinished board (battles.holds) is not edited, given or stripped of units or
+solos, or deleted, nor are its units changed: the battle fights with its copy and writes the
+losses back. Creatures may change meanwhile (the battle keeps their stat blocks as they went
+in)."""
 
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from battles.holds import refuse_change
 from kingdoms.models import Faction
 from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
+from kingdoms.transactions import write_transaction
 from warfare.engine.systems.dnd5e.creatures import LIBRARY
 
 from .access import access_army, access_dnd5e
 from .models import Army, Creature, Solo, Unit
 
 
-@transaction.atomic
+@write_transaction
 def library_load_srd(*, user, campaign_id: int) -> int:
     """Copy the engine's SRD starting library into the campaign (creatures it already has, by
     key, are left as the GM edited them). Returns how many were added."""
@@ -40,14 +46,14 @@ def _check_key(campaign, key: str, instance: Creature | None = None) -> None:
         raise ValidationError({"key": _("This campaign already has a creature with that key.")})
 
 
-@transaction.atomic
+@write_transaction
 def creature_create(*, user, campaign_id: int, **fields: Any) -> Creature:
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
     _check_key(membership.campaign, fields["key"])
     return save_row(Creature(campaign=membership.campaign), **fields)
 
 
-@transaction.atomic
+@write_transaction
 def creature_update(
     *, user, campaign_id: int, creature_id: int, version: int | None = None, **fields: Any
 ) -> Creature:
@@ -63,7 +69,7 @@ def creature_update(
     return save_row(creature, **fields)
 
 
-@transaction.atomic
+@write_transaction
 def creature_delete(*, user, campaign_id: int, creature_id: int) -> None:
     """Delete a stat block no unit or solo uses."""
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
@@ -77,25 +83,27 @@ def creature_delete(*, user, campaign_id: int, creature_id: int) -> None:
     )
 
 
-@transaction.atomic
+@write_transaction
 def army_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Army:
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
     check_faction_in_campaign(faction, membership.campaign, required=True)
     return save_row(Army(campaign=membership.campaign, faction=faction), **fields)
 
 
-@transaction.atomic
+@write_transaction
 def army_update(
     *, user, campaign_id: int, army_id: int, version: int | None = None, **fields: Any
 ) -> Army:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    refuse_change(campaign_id, [army])
     check_version(army, version)
     return save_row(army, **fields)
 
 
-@transaction.atomic
+@write_transaction
 def army_delete(*, user, campaign_id: int, army_id: int) -> None:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    refuse_change(campaign_id, [army])
     army.delete()
 
 
@@ -104,7 +112,7 @@ def _check_creature(creature: Creature, army: Army) -> None:
         raise ValidationError({"creature": _("That creature belongs to another campaign.")})
 
 
-@transaction.atomic
+@write_transaction
 def unit_add(
     *,
     user,
@@ -116,6 +124,7 @@ def unit_add(
 ) -> Unit:
     """Add a unit of stands of one creature type (§4.1: Huge or smaller) to an army."""
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    refuse_change(campaign_id, [army])
     _check_creature(creature, army)
     if creature.size == "gargantuan":
         raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
@@ -126,7 +135,7 @@ def unit_add(
     return unit
 
 
-@transaction.atomic
+@write_transaction
 def unit_update(
     *,
     user,
@@ -135,10 +144,13 @@ def unit_update(
     unit_id: int,
     creature: Creature,
     commander: Solo | None = None,
+    heal_stands: bool = False,
     **fields: Any,
 ) -> Unit:
-    """Change a unit: its name, type, configuration, creature, stands or commander."""
+    """Change a unit: its name, type, configuration, creature, stands or commander;
+    `heal_stands` clears the HP its stands lost in battle (`Unit.stand_damage`)."""
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    refuse_change(campaign_id, [army])
     unit = get_object_or_404(Unit.objects.select_for_update(), army=army, pk=unit_id)
     _check_creature(creature, army)
     if creature.size == "gargantuan":
@@ -148,32 +160,38 @@ def unit_update(
         .exclude(pk=unit.pk).exists()
     ):  # fmt: skip
         raise ValidationError({"commander": _("Pick a solo of this army who commands no unit.")})
+    stands = fields.get("stands", unit.stands)
+    healed = heal_stands or creature != unit.creature
+    fields["stand_damage"] = [] if healed else unit.stand_damage[:stands]
     unit = save_row(unit, creature=creature, commander=commander, **fields)
     army.save(update_fields=["version"])
     return unit
 
 
-@transaction.atomic
+@write_transaction
 def unit_remove(*, user, campaign_id: int, army_id: int, unit_id: int) -> None:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    refuse_change(campaign_id, [army])
     deleted, _rows = Unit.objects.filter(army=army, pk=unit_id).delete()
     if not deleted:
         raise ValidationError(_("That unit is already gone."))
     army.save(update_fields=["version"])
 
 
-@transaction.atomic
+@write_transaction
 def solo_add(*, user, campaign_id: int, army_id: int, creature: Creature, **fields: Any) -> Solo:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    refuse_change(campaign_id, [army])
     _check_creature(creature, army)
     solo = save_row(Solo(army=army, creature=creature), **fields)
     army.save(update_fields=["version"])
     return solo
 
 
-@transaction.atomic
+@write_transaction
 def solo_remove(*, user, campaign_id: int, army_id: int, solo_id: int) -> None:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
+    refuse_change(campaign_id, [army])
     deleted, _rows = Solo.objects.filter(army=army, pk=solo_id).delete()
     if not deleted:
         raise ValidationError(_("That solo is already gone."))

@@ -145,7 +145,13 @@ def army_edit(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpR
 @login_required
 @require_POST
 def army_delete(request: HttpRequest, campaign_id: int, dnd_army_id: int) -> HttpResponse:
-    services.army_delete(user=request.user, campaign_id=campaign_id, army_id=dnd_army_id)
+    try:
+        services.army_delete(user=request.user, campaign_id=campaign_id, army_id=dnd_army_id)
+    except ValidationError as error:
+        membership, army = access_army(request.user, campaign_id, dnd_army_id)
+        for message in error.messages:
+            messages.error(request, message)
+        return _army_page(request, membership, army, status=400)
     messages.success(request, _("Army deleted."))
     return redirect("dnd5e:army-list", campaign_id)
 

@@ -1,14 +1,20 @@
-"""Use cases for GURPS 3e forces and characters; each is one user action and one transaction."""
+"""Use cases for GURPS 3e forces and characters; each is one user action and one transaction.
+
+A force or a character on an unfinished board (battles.holds) is not edited, given or
+stripped of units or reputation entries, or deleted: the battle fights with its copy and
+writes back what it changed. Troop types may change meanwhile (the battle keeps the units
+as they went in)."""
 
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from battles.holds import refuse_change
 from kingdoms.models import Faction, Membership
 from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
+from kingdoms.transactions import write_transaction
 
 from .access import access_character, access_force, access_gurps3e, plays
 from .models import Character, Force, Reputation, TroopType, Unit
@@ -19,35 +25,37 @@ from .models import Character, Force, Reputation, TroopType, Unit
 PLAYER_FIELDS = ("name", "ht_max", "iq", "dr", "toughness", "luck", "tactics", "weapon_skill")
 
 
-@transaction.atomic
+@write_transaction
 def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
     check_faction_in_campaign(faction, membership.campaign)
     return save_row(Force(campaign=membership.campaign, faction=faction), **fields)
 
 
-@transaction.atomic
+@write_transaction
 def force_update(
     *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
 ) -> Force:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
     check_version(force, version)
+    refuse_change(campaign_id, [force])
     return save_row(force, **fields)
 
 
-@transaction.atomic
+@write_transaction
 def force_delete(*, user, campaign_id: int, force_id: int) -> None:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    refuse_change(campaign_id, [force])
     force.delete()
 
 
-@transaction.atomic
+@write_transaction
 def troop_type_create(*, user, campaign_id: int, **fields: Any) -> TroopType:
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
     return save_row(TroopType(campaign=membership.campaign), **fields)
 
 
-@transaction.atomic
+@write_transaction
 def troop_type_update(*, user, campaign_id: int, troop_type_id: int, **fields: Any) -> TroopType:
     """Change a troop type: the TS of every unit of that type follows."""
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
@@ -59,7 +67,7 @@ def troop_type_update(*, user, campaign_id: int, troop_type_id: int, **fields: A
     return save_row(troop_type, **fields)
 
 
-@transaction.atomic
+@write_transaction
 def troop_type_delete(*, user, campaign_id: int, troop_type_id: int) -> None:
     """Delete a troop type no unit uses."""
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
@@ -83,21 +91,23 @@ def _check_troop_type(fields: dict[str, Any], campaign) -> None:
         )
 
 
-@transaction.atomic
+@write_transaction
 def unit_add(*, user, campaign_id: int, force_id: int, **fields: Any) -> Unit:
     """Add a unit to a force (the force's version goes up)."""
     membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    refuse_change(campaign_id, [force])
     _check_troop_type(fields, membership.campaign)
     unit = save_row(Unit(force=force), **fields)
     force.save(update_fields=["version"])
     return unit
 
 
-@transaction.atomic
+@write_transaction
 def unit_update(*, user, campaign_id: int, force_id: int, unit_id: int, **fields: Any) -> Unit:
     """Change a unit (casualties healed, replacements, a new Base Morale…); the force's
     version goes up."""
     membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    refuse_change(campaign_id, [force])
     _check_troop_type(fields, membership.campaign)
     unit = get_object_or_404(Unit.objects.select_for_update(no_key=True), force=force, pk=unit_id)
     unit = save_row(unit, **fields)
@@ -105,9 +115,10 @@ def unit_update(*, user, campaign_id: int, force_id: int, unit_id: int, **fields
     return unit
 
 
-@transaction.atomic
+@write_transaction
 def unit_remove(*, user, campaign_id: int, force_id: int, unit_id: int) -> None:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    refuse_change(campaign_id, [force])
     deleted, _rows = Unit.objects.filter(force=force, pk=unit_id).delete()
     if not deleted:
         raise ValidationError(_("That unit is already gone."), code="unit_gone")
@@ -121,7 +132,7 @@ def _check_owner(owner, campaign) -> None:
         )
 
 
-@transaction.atomic
+@write_transaction
 def character_create(*, user, campaign_id: int, **fields: Any) -> Character:
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
     check_faction_in_campaign(fields.get("faction"), membership.campaign)
@@ -130,7 +141,7 @@ def character_create(*, user, campaign_id: int, **fields: Any) -> Character:
     return save_row(Character(campaign=membership.campaign), **fields)
 
 
-@transaction.atomic
+@write_transaction
 def character_update(
     *, user, campaign_id: int, character_id: int, version: int | None = None, **fields: Any
 ) -> Character:
@@ -141,28 +152,32 @@ def character_update(
     if not membership.is_gm and set(fields) - set(PLAYER_FIELDS):
         raise PermissionDenied
     check_version(character, version)
+    refuse_change(campaign_id, [character])
     check_faction_in_campaign(fields.get("faction"), membership.campaign)
     _check_owner(fields.get("owner"), membership.campaign)
     return save_row(character, **fields)
 
 
-@transaction.atomic
+@write_transaction
 def character_delete(*, user, campaign_id: int, character_id: int) -> None:
     _membership, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
+    refuse_change(campaign_id, [character])
     character.delete()
 
 
-@transaction.atomic
+@write_transaction
 def reputation_add(*, user, campaign_id: int, character_id: int, **fields: Any) -> Reputation:
     _m, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
+    refuse_change(campaign_id, [character])
     entry = save_row(Reputation(character=character), **fields)
     character.save(update_fields=["version"])
     return entry
 
 
-@transaction.atomic
+@write_transaction
 def reputation_remove(*, user, campaign_id: int, character_id: int, entry_id: int) -> None:
     _m, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
+    refuse_change(campaign_id, [character])
     deleted, _rows = Reputation.objects.filter(character=character, pk=entry_id).delete()
     if not deleted:
         raise ValidationError(_("That reputation entry is already gone."), code="entry_gone")

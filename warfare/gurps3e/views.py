@@ -24,6 +24,11 @@ from .forms import CharacterForm, ForceForm, ReputationForm, TroopTypeForm, Unit
 from .models import TroopType, Unit
 
 
+def _refused(request: HttpRequest, error: ValidationError) -> None:
+    for message in error.messages:
+        messages.error(request, message)
+
+
 @login_required
 def force_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Every force the member knows of, by faction, with TS where they see it; and the
@@ -76,7 +81,12 @@ def force_edit(request: HttpRequest, campaign_id: int, g3force_id: int) -> HttpR
 @login_required
 @require_POST
 def force_delete(request: HttpRequest, campaign_id: int, g3force_id: int) -> HttpResponse:
-    services.force_delete(user=request.user, campaign_id=campaign_id, force_id=g3force_id)
+    try:
+        services.force_delete(user=request.user, campaign_id=campaign_id, force_id=g3force_id)
+    except ValidationError as error:
+        membership, force = access_force(request.user, campaign_id, g3force_id)
+        _refused(request, error)
+        return _force_page(request, membership, force, status=400)
     messages.success(request, _("Force deleted."))
     return redirect("gurps3e:force-list", campaign_id)
 
@@ -298,7 +308,14 @@ def character_detail(request: HttpRequest, campaign_id: int, character_id: int) 
 @login_required
 @require_POST
 def character_delete(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    services.character_delete(user=request.user, campaign_id=campaign_id, character_id=character_id)
+    try:
+        services.character_delete(
+            user=request.user, campaign_id=campaign_id, character_id=character_id
+        )
+    except ValidationError as error:
+        membership, character = access_character(request.user, campaign_id, character_id)
+        _refused(request, error)
+        return _character_page(request, membership, character, status=400)
     messages.success(request, _("Character deleted."))
     return redirect("gurps3e:character-list", campaign_id)
 
@@ -309,12 +326,16 @@ def reputation_add(request: HttpRequest, campaign_id: int, character_id: int) ->
     membership, character = access_character(request.user, campaign_id, character_id, gm=True)
     form = ReputationForm(request.POST)
     if form.is_valid():
-        services.reputation_add(
-            user=request.user, campaign_id=campaign_id, character_id=character_id,
-            **form.cleaned_data,
-        )  # fmt: skip
-        messages.success(request, _("Reputation entry added."))
-        return redirect(character)
+        try:
+            services.reputation_add(
+                user=request.user, campaign_id=campaign_id, character_id=character_id,
+                **form.cleaned_data,
+            )  # fmt: skip
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            messages.success(request, _("Reputation entry added."))
+            return redirect(character)
     return _character_page(request, membership, character, rep_form=form, status=400)
 
 

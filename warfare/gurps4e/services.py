@@ -1,26 +1,32 @@
-"""Use cases for GURPS Mass Combat forces; each is one user action and one transaction."""
+"""Use cases for GURPS Mass Combat forces; each is one user action and one transaction.
+
+A force on an unfinished board (battles.holds) is not edited, given or stripped of element
+rows, or deleted: the battle fights with its copy and writes its share of TS back. Element
+types may change meanwhile: the battle keeps the rows as they went in, and its result is a
+share of what the force is when applied."""
 
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from battles.holds import refuse_change
 from kingdoms.models import Faction
 from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
+from kingdoms.transactions import write_transaction
 
 from .access import access_force, access_gurps4e
 from .models import ElementType, Force, ForceElement
 
 
-@transaction.atomic
+@write_transaction
 def element_type_create(*, user, campaign_id: int, **fields: Any) -> ElementType:
     membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
     return save_row(ElementType(campaign=membership.campaign), **fields)
 
 
-@transaction.atomic
+@write_transaction
 def element_type_update(
     *, user, campaign_id: int, element_type_id: int, version: int | None = None, **fields: Any
 ) -> ElementType:
@@ -34,7 +40,7 @@ def element_type_update(
     return save_row(element_type, **fields)
 
 
-@transaction.atomic
+@write_transaction
 def element_type_delete(*, user, campaign_id: int, element_type_id: int) -> None:
     """Delete an element type no force uses (a used one would change those forces' TS)."""
     membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
@@ -48,34 +54,37 @@ def element_type_delete(*, user, campaign_id: int, element_type_id: int) -> None
     )
 
 
-@transaction.atomic
+@write_transaction
 def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
     membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
     check_faction_in_campaign(faction, membership.campaign, required=True)
     return save_row(Force(campaign=membership.campaign, faction=faction), **fields)
 
 
-@transaction.atomic
+@write_transaction
 def force_update(
     *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
 ) -> Force:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
     check_version(force, version)
+    refuse_change(campaign_id, [force])
     return save_row(force, **fields)
 
 
-@transaction.atomic
+@write_transaction
 def force_delete(*, user, campaign_id: int, force_id: int) -> None:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    refuse_change(campaign_id, [force])
     force.delete()
 
 
-@transaction.atomic
+@write_transaction
 def force_element_add(
     *, user, campaign_id: int, force_id: int, element_type: ElementType, **fields: Any
 ) -> ForceElement:
     """Add a row of `count` elements of one type to a force (the force's version goes up)."""
     membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    refuse_change(campaign_id, [force])
     if element_type.campaign_id != membership.campaign.pk:
         raise ValidationError(
             {"element_type": _("That element type belongs to another campaign.")},
@@ -95,9 +104,10 @@ def force_element_add(
     return row
 
 
-@transaction.atomic
+@write_transaction
 def force_element_remove(*, user, campaign_id: int, force_id: int, row_id: int) -> None:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
+    refuse_change(campaign_id, [force])
     deleted, _rows = ForceElement.objects.filter(force=force, pk=row_id).delete()
     if not deleted:
         raise ValidationError(_("That element row is already gone."), code="row_gone")

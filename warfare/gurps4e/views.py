@@ -142,7 +142,13 @@ def force_edit(request: HttpRequest, campaign_id: int, force_id: int) -> HttpRes
 @login_required
 @require_POST
 def force_delete(request: HttpRequest, campaign_id: int, force_id: int) -> HttpResponse:
-    services.force_delete(user=request.user, campaign_id=campaign_id, force_id=force_id)
+    try:
+        services.force_delete(user=request.user, campaign_id=campaign_id, force_id=force_id)
+    except ValidationError as error:
+        membership, force = access_force(request.user, campaign_id, force_id)
+        for message in error.messages:
+            messages.error(request, message)
+        return _force_page(request, membership, force, status=400)
     messages.success(request, _("Force deleted."))
     return redirect("gurps4e:force-list", campaign_id)
 

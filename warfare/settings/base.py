@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Database trouble: 409 when two writes could not be serialised, 503 when it is down.
+    "warfare.middleware.DatabaseTroubleMiddleware",
 ]
 
 ROOT_URLCONF = "warfare.urls"
@@ -93,13 +95,18 @@ DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{_SQLITE_
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # psycopg 3's connection pool; with a pool, connections are not kept per thread.
+    # psycopg 3's connection pool; with a pool, connections are not kept per thread. A
+    # request waits at most DATABASE_POOL_TIMEOUT seconds for a connection, and a connection
+    # attempt gives up after DATABASE_CONNECT_TIMEOUT: with the database down the answer is a
+    # 503 within about 2 seconds (warfare.middleware), and the pool reconnects by itself.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", default=1),
         "max_size": env.int("DATABASE_POOL_MAX", default=10),
-        "timeout": 10,
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=1.0),
     }
+    options.setdefault("connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=2))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

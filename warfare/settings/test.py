@@ -5,6 +5,10 @@ import os
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/warfare")
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-" + "x" * 40)
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+# The concurrency tests run 20 threads in one process: a pool they wait longer for than the
+# 1 second a production request waits (tests/test_database_outage.py runs the defaults).
+os.environ.setdefault("DATABASE_POOL_MAX", "20")
+os.environ.setdefault("DATABASE_POOL_TIMEOUT", "10")
 
 from .base import *  # noqa: E402, F403
 from .base import CACHES, REDIS_URL, REST_FRAMEWORK, STORAGES  # noqa: E402

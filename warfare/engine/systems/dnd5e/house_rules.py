@@ -11,6 +11,16 @@ from warfare.engine.house import HouseDefault, Tag, table_lookup
 
 HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
     HouseDefault(
+        key="results.stand_hp_kept",
+        value=1,
+        tag=Tag.GAP,
+        source="dnd5e §13 item 11",
+        note="The article does not say how a surviving stand's lost HP maps back to the "
+        "campaign (the reference recommends full strength): applying a battle's results "
+        "writes each surviving stand's lost HP to its unit, and the next battle starts those "
+        "stands hurt (0: surviving stands return at full HP).",
+    ),
+    HouseDefault(
         key="stand.hp_multiplier",
         value=1,
         tag=Tag.INFERRED,

@@ -15,6 +15,7 @@ Setup (plain JSON)::
          "units": [{"key": "a1", "kind": "regiment",      # or "skirmisher"
                     "configuration": "march",             # aid / defend / march
                     "creature": "orc", "stands": 3,       # or a list of {"creature", "pos"}
+                    "damage": [4],                        # optional: HP stand n has lost
                     "positions": [[1, 1], [1, 2], [1, 3]],   # optional: placed at set-up
                     "surprised": false}],
          "solos": [{"key": "hero", "creature": "knight", "pc": true, "pos": [2, 2],
@@ -205,6 +206,13 @@ def _validate(setup: Mapping[str, Any]) -> list[Problem]:
             stands = _unit_stands(unit)
             if not stands:
                 problems.append(_p("setup.unit_without_stands", unit=key))
+            damage = unit.get("damage") or []
+            if (
+                not isinstance(damage, list)
+                or len(damage) > len(stands)
+                or any(type(hp) is not int or hp < 0 for hp in damage)
+            ):
+                problems.append(_p("setup.bad_stand_damage", unit=key))
             for n, (creature, _) in enumerate(stands, 1):
                 new_key(f"{key}.{n}")
                 stand_units[f"{key}.{n}"] = key
@@ -282,9 +290,10 @@ def _build(setup: Mapping[str, Any]) -> BattleState:
         commanders = {s["joined"]: s["key"] for s in side.get("solos") or () if s.get("commander")}
         for unit in side["units"]:
             entries = _unit_stands(unit)
+            damage = list(unit.get("damage") or ()) + [0] * len(entries)
             unit_stands = [
                 Stand(f"{unit['key']}.{n}", unit["key"], creature, pos,
-                      creatures[creature].hp * options.hp_multiplier,
+                      max(1, creatures[creature].hp * options.hp_multiplier - damage[n - 1]),
                       creatures[creature].hp * options.hp_multiplier)
                 for n, (creature, pos) in enumerate(entries, 1)
             ]  # fmt: skip

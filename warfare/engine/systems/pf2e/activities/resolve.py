@@ -22,7 +22,6 @@ from warfare.engine.systems.pf2e.activities.plan import (
     slot_key,
 )
 from warfare.engine.systems.pf2e.activities.state import (
-    DESTROYED,
     DISBANDED,
     NO_GARRISON_TIMER,
     UNTIL_DEPLOYED,
@@ -30,6 +29,7 @@ from warfare.engine.systems.pf2e.activities.state import (
     ArmyState,
     KingdomState,
     add_condition,
+    destroyed_army,
     end_garrison,
     heal,
     new_army_state,
@@ -333,7 +333,7 @@ def _lose_hp(work: _Work, by: int) -> None:
 def _destroy(work: _Work) -> None:
     assert work.army is not None
     work.events.append(Event("army.destroyed", {"army": work.army.key, "reason": work.reason}))
-    work.army = replace(work.army, status=DESTROYED, garrison=None, garrison_consumption_cut=False)
+    work.army = destroyed_army(work.army)
 
 
 # --- 4.1 Recruit Army ---------------------------------------------------------------------------

@@ -135,6 +135,15 @@ class ArmyState:
         )
 
 
+def destroyed_army(army: ArmyState) -> ArmyState:
+    """The army destroyed: "the army is gone; cannot be restored, only replaced; all its gear
+    is destroyed" (§9 Destroyed, §5 "A destroyed army's gear is destroyed"). No HP, no gear
+    or potion doses, no conditions left to recover from, no garrison."""
+    spec = replace(army.spec, gear=(), conditions={}, current_hp=None)
+    return replace(army, spec=spec, hp=0, potion_doses=0, status=DESTROYED, garrison=None,
+                   garrison_consumption_cut=False)  # fmt: skip
+
+
 def new_army_state(key: ArmyKey, spec: ArmySpec, hex: str) -> ArmyState:
     """A fresh army at full HP, with the potion doses its gear lists."""
     block = stat_block(spec)

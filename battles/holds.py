@@ -1,0 +1,90 @@
+"""A force is on at most one unfinished board (DESIGN.md, "Results").
+
+An unfinished battle — in progress, or finished with its results not applied yet — holds the
+persistent rows its setup was built from: each rule system's plugin names them
+(`BoardPlugin.held_rows(setup) -> {model label: {ids}}`, Pathfinder's armies below). While a
+row is held:
+
+* setting up another battle with it is refused, naming the battle (`refuse_held`, HTTP 400);
+* what would change it under the board (edits, activities, deleting it…) is refused with a
+  clear message (`refuse_change`), except what each system lets through (see the README,
+  "One battle at a time").
+
+Reading the setups of a campaign's unfinished battles needs no lock: a battle's setup never
+changes, and a service that sets one up holds the campaign's lock (kingdoms.transactions).
+"""
+
+from collections.abc import Iterable
+
+from django.core.exceptions import ValidationError
+from django.db.models import Model
+from django.utils.translation import gettext as _
+
+from .models import Battle, BattleStatus
+from .plugins import plugin_for
+
+UNFINISHED = (BattleStatus.ACTIVE, BattleStatus.FINISHED)
+
+
+def pf2e_held_rows(setup: dict) -> dict[str, set[int]]:
+    """The Pathfinder armies of a setup (board key = the army's id)."""
+    keys = (
+        str(entry["army"]["key"])
+        for side in setup.get("sides") or ()
+        for entry in side.get("armies") or ()
+    )
+    return {"warfare.army": {int(key) for key in keys if key.isdigit()}}
+
+
+def held_rows(battle: Battle) -> dict[str, set[int]]:
+    """{model label: ids} of the persistent rows the battle was set up from."""
+    plugin = plugin_for(battle.system)
+    if plugin is None:
+        return pf2e_held_rows(battle.setup)
+    return plugin.held_rows(battle.setup) if plugin.held_rows is not None else {}
+
+
+def holding_battles(campaign_id: int, rows: Iterable[Model]) -> dict[Model, Battle]:
+    """{row: the unfinished battle holding it} for those of `rows` that are on a board."""
+    rows = list(rows)
+    if not rows:
+        return {}
+    battles = Battle.objects.filter(campaign_id=campaign_id, status__in=UNFINISHED).only(
+        "pk", "name", "system", "setup", "campaign_id"
+    )
+    found: dict[Model, Battle] = {}
+    for battle in battles.order_by("pk"):
+        held = held_rows(battle)
+        for row in rows:
+            if row not in found and row.pk in held.get(row._meta.label_lower, ()):
+                found[row] = battle
+    return found
+
+
+def refuse_held(campaign_id: int, rows: Iterable[Model]) -> None:
+    """Set-up: refuse rows already on an unfinished board (one message per row, naming the
+    battle)."""
+    found = holding_battles(campaign_id, rows)
+    if found:
+        message = _(
+            "%(name)s is already in the battle “%(battle)s”, which is not over or whose "
+            "results are not applied yet: a force fights one battle at a time."
+        )
+        raise ValidationError(
+            [message % {"name": row, "battle": battle.name} for row, battle in found.items()],
+            code="held_by_battle",
+        )
+
+
+def refuse_change(campaign_id: int, rows: Iterable[Model]) -> None:
+    """A change under the board: refused while any of `rows` is on an unfinished board."""
+    found = holding_battles(campaign_id, rows)
+    if found:
+        message = _(
+            "%(name)s is in the battle “%(battle)s”: this waits until the battle is over and "
+            "its results are applied (corrections to the fight go on its board)."
+        )
+        raise ValidationError(
+            [message % {"name": row, "battle": battle.name} for row, battle in found.items()],
+            code="held_by_battle",
+        )
