@@ -167,10 +167,10 @@ def test_no_log_line_shows_an_internal_key_or_a_database_id(client, bumped_ids):
     for army in armies:
         by_faction.setdefault(army.faction_id, []).append(army.pk)
     first, second = list(by_faction.values())[:2]
+    client.force_login(gm)
+    results = _pathfinder_activities(client, pf2e)  # before the battle holds the armies
     services.battle_create(user=gm, campaign_id=pf2e.pk, name="Scan", pcs_side="a",
                            sides={"a": first, "b": second})  # fmt: skip
-    client.force_login(gm)
-    results = _pathfinder_activities(client, pf2e)
     battles = list(Battle.objects.all())
     assert {b.system for b in battles} == {"pf2e", "gurps4e", "gurps3e", "dnd5e"}
     for battle in battles:

@@ -458,6 +458,7 @@ def test_each_event_is_logged_in_the_round_it_happened(client, gm, wardens, hord
     assert {r for _code, r in rounds[:begins]} == {1}
     assert {r for _code, r in rounds[begins:]} == {2}
     client.force_login(gm)
+    Battle.objects.filter(pk=battle.pk).update(status=BattleStatus.APPLIED)  # frees its armies
     post = {**SETUP_POST, "name": "Deployed by hand", "army_a": wardens.pk, "army_b": horde.pk}
     assert client.post(reverse("battles:create", args=[wardens.campaign_id]), post).status_code
     deploying = Battle.objects.get(name="Deployed by hand")

@@ -748,6 +748,7 @@ def test_the_reconnaissance_roll_takes_dice_typed_at_the_table(
         [1, 1, 1], 3, [6, 6, 6], 3)  # fmt: skip
     assert "3d6 1+1+1 (typed at the table) = 3" in _board(client, battle)
     assert services.battle_verify(battle)
+    Battle.objects.filter(pk=battle.pk).update(status="applied")  # frees its forces
     url = reverse("api:battle-list", args=[gurps_world.pk])
     body = {"name": "API recon", "forces": {"a": legion.pk, "b": horde.pk}, "recon": True,
             "recon_dice": [1, 1, 1, 6, 6, 6, 6]}  # fmt: skip
