@@ -49,9 +49,10 @@ from warfare.engine.systems.pf2e.battle.rules import FORTIFICATIONS, TERRAIN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 
 from . import selectors, services
+from .autoplay import auto_sides_at_start, parse_auto_sides
 from .models import Battle, BattleEvent, BattleStatus
 from .plugins import create_inputs, plugin_for, state_outputs
-from .schema import BattleEnvelopeOutput, CheckOutput, system_field
+from .schema import BattleEnvelopeOutput, CheckOutput, auto_sides_field, system_field
 from .visibility import Pf2eView, live_events, member_view, viewpoint_of
 
 # --- Output ---------------------------------------------------------------------------------
@@ -422,6 +423,7 @@ class BattleCreateInput(serializers.Serializer):
 
     name = serializers.CharField(max_length=120)
     sides = _SidesInput(help_text="Army ids on each side.")
+    auto_sides = auto_sides_field()
     pcs_side = serializers.ChoiceField(
         choices=["a", "b"], required=False, allow_null=True, allow_blank=True, default=None,
         help_text="The side the PCs fight alongside (+1 status to its Morale checks, §7.7).",
@@ -662,12 +664,14 @@ class BattleListApi(ApiListView):
         system has no board is a 404."""
         membership = access_campaign(request.user, campaign_id, gm=True)
         plugin = plugin_for(membership.campaign.rule_system)
-        if plugin is not None and plugin.api_create is not None:
-            battle = plugin.api_create(request.user, campaign_id, request.data)
-        elif membership.campaign.rule_system == RuleSystem.PF2E:
-            battle = self._create_pf2e(request, campaign_id)
-        else:
-            raise Http404
+        body = request.data if isinstance(request.data, dict) else {}
+        with auto_sides_at_start(parse_auto_sides(body.get("auto_sides"))):  # battles.autoplay
+            if plugin is not None and plugin.api_create is not None:
+                battle = plugin.api_create(request.user, campaign_id, request.data)
+            elif membership.campaign.rule_system == RuleSystem.PF2E:
+                battle = self._create_pf2e(request, campaign_id)
+            else:
+                raise Http404
         location = reverse("api:battle-detail", args=[campaign_id, battle.pk])
         return Response(
             battle_state(membership, battle),

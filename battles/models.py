@@ -36,6 +36,17 @@ class Battle(models.Model):
         help_text=_("Otherwise only the GM clicks; players watch."),
     )
     outcome = models.JSONField(null=True, blank=True)
+    auto_sides = models.JSONField(
+        _("sides that play themselves"),
+        default=list,
+        blank=True,
+        help_text=_("Their turns are auto-played when reached (battles.autoplay)."),
+    )
+    forecast_shared = models.BooleanField(
+        _("players see the forecast"),
+        default=False,
+        help_text=_("Otherwise the odds are the GM's alone (they read every hidden number)."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -66,6 +77,12 @@ class BattleCommand(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     undone_at = models.DateTimeField(null=True, blank=True)
+    batch = models.UUIDField(
+        null=True,
+        blank=True,
+        help_text="The auto-play that applied it (battles.autoplay); undone as one. Replay "
+        "reads only `command`.",
+    )
 
     class Meta:
         ordering = ["position", "pk"]

@@ -43,7 +43,17 @@ def form_input(
     name) and the `extra` fields the API takes besides them; `defaults`: the API fills in
     the form's initial values, so a field that has one is optional."""
     attrs = {key: _field(field, defaults) for key, field in fields.items()}
+    attrs["auto_sides"] = auto_sides_field()
     return type(name, (serializers.Serializer,), {"__doc__": doc, **attrs, **extra})
+
+
+def auto_sides_field() -> serializers.ListField:
+    """`auto_sides` of every system's create body (battles.autoplay)."""
+    return serializers.ListField(
+        child=serializers.ChoiceField(choices=["a", "b"]), required=False, max_length=2,
+        help_text="The sides that play themselves: their turns are auto-played when reached "
+        "(logged as usual).",
+    )  # fmt: skip
 
 
 class BattleEnvelopeOutput(serializers.Serializer):

@@ -9,7 +9,9 @@ kingdoms, the forces, and the battle row last (`apply_begin`, `apply_lock`).
 """
 
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -273,6 +275,36 @@ def battle_create(
     return battle
 
 
+class SetupCaptured(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """Raised by `battle_start` inside `capturing_setup()`: a system's set-up got as far as a
+    valid engine setup, which is all a forecast needs; the transaction rolls back, nothing is
+    saved."""
+
+    def __init__(self, campaign, setup: dict):
+        super().__init__("setup captured")
+        self.campaign = campaign
+        self.setup = setup
+
+
+_CAPTURING: ContextVar[bool] = ContextVar("capturing_setup", default=False)
+
+
+@contextmanager
+def capturing_setup() -> Iterator[None]:
+    """Inside it, `battle_start` raises `SetupCaptured` with the engine setup instead of
+    saving a battle (a forecast from the set-up page runs each rule system's own set-up)."""
+    token = _CAPTURING.set(True)
+    try:
+        yield
+    finally:
+        _CAPTURING.reset(token)
+
+
+def _capture_setup(campaign, setup: dict) -> None:
+    if _CAPTURING.get():
+        raise SetupCaptured(campaign, setup)
+
+
 def battle_start(
     *, user, campaign, name: str, setup: dict, players_may_act: bool, problem_messages
 ) -> Battle:
@@ -286,6 +318,7 @@ def battle_start(
         state = system.start(setup, seed)
     except SetupError as error:
         raise ValidationError(problem_messages(error.problems), code="rules") from None
+    _capture_setup(campaign, setup)
     battle = Battle.objects.create(
         campaign=campaign,
         name=name,
@@ -298,7 +331,20 @@ def battle_start(
     )
     events = system.start_events(state)
     BattleEvent.objects.bulk_create(_event_rows(battle, None, events, state_round(state)))
+    _auto_sides_start(battle, user)
     return battle
+
+
+def _auto_sides_start(battle: Battle, user) -> None:
+    """The auto sides asked for around the set-up (battles.autoplay.auto_sides_at_start):
+    stored on the battle, and played at once if the board waits for them."""
+    from .autoplay import auto_sides_wanted, battle_sides
+
+    wanted = [side for side in auto_sides_wanted() if side in battle_sides(battle)]
+    if wanted:
+        battle.auto_sides = wanted
+        battle.save(update_fields=["auto_sides"])
+        _auto_sides_reply(battle, user)
 
 
 def army_factions(battle: Battle) -> dict[str, int]:
@@ -396,7 +442,16 @@ def battle_act(
         battle.status = BattleStatus.FINISHED
         battle.outcome = outcome.to_dict()
     battle.save()
+    _auto_sides_reply(battle, user)
     return battle, events
+
+
+def _auto_sides_reply(battle: Battle, user) -> None:
+    """The sides set to auto play their turns when reached (battles.autoplay)."""
+    if battle.auto_sides and battle.status == BattleStatus.ACTIVE:
+        from .autoplay import play_auto_sides  # it builds on this module
+
+        play_auto_sides(battle, user)
 
 
 def _refuse_unused_dice(battle: Battle, cmd: Command, unused: tuple[int, ...]) -> None:

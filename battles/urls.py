@@ -1,12 +1,17 @@
 from django.urls import path
 
-from . import report, views
+from . import autoplay_views, report, views
 
 app_name = "battles"
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/battles/", views.battle_list, name="list"),
-    path("campaigns/<int:campaign_id>/battles/new/", views.battle_create, name="create"),
+    path("campaigns/<int:campaign_id>/battles/new/", autoplay_views.battle_create, name="create"),
+    path(
+        "campaigns/<int:campaign_id>/battles/forecast/",
+        autoplay_views.setup_forecast,
+        name="setup-forecast",
+    ),
     path("campaigns/<int:campaign_id>/battles/<int:battle_id>/", views.board, name="board"),
     path(
         "campaigns/<int:campaign_id>/battles/<int:battle_id>/live/",
@@ -24,5 +29,26 @@ urlpatterns = [
         "campaigns/<int:campaign_id>/battles/<int:battle_id>/report/",
         report.report,
         name="report",
+    ),
+    # Auto-play and the forecast (battles.autoplay_views).
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/autoplay/",
+        autoplay_views.autoplay_view,
+        name="autoplay",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/autoplay/undo/",
+        autoplay_views.undo_autoplay_view,
+        name="undo-autoplay",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/forecast/",
+        autoplay_views.board_forecast,
+        name="forecast",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/forecast/share/",
+        autoplay_views.share_forecast,
+        name="forecast-share",
     ),
 ]

@@ -4,6 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from battles import api as battle_api
+from battles import api_autoplay
 
 from .api import views
 
@@ -53,6 +54,26 @@ urlpatterns = [
         "campaigns/<int:campaign_id>/battles/",
         battle_api.BattleListApi.as_view(),
         name="battle-list",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/forecast/",
+        api_autoplay.SetupForecastApi.as_view(),
+        name="battle-setup-forecast",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/autoplay/",
+        api_autoplay.BattleAutoplayApi.as_view(),
+        name="battle-autoplay",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/autoplay/undo/",
+        api_autoplay.BattleUndoAutoplayApi.as_view(),
+        name="battle-undo-autoplay",
+    ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/forecast/",
+        api_autoplay.BattleForecastApi.as_view(),
+        name="battle-forecast",
     ),
     path(
         "campaigns/<int:campaign_id>/battles/<int:battle_id>/",

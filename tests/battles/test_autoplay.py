@@ -1,0 +1,244 @@
+"""Auto-play on stored battles (issue 14, battles.autoplay): the policies' commands applied as
+ordinary commands in one transaction, undone one at a time or as a batch, replayed to the
+same board; who may auto-play what; the sides that play themselves."""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from rest_framework.test import APIClient
+
+from battles import autoplay, services
+from battles.models import Battle, BattleCommand, BattleEvent, BattleStatus
+from kingdoms.models import Membership, Role
+from tests.battle_worlds import SYSTEMS, system_campaign
+from tests.factories import UserFactory
+from warfare.engine.battle.registry import get_battle_system
+
+pytestmark = pytest.mark.django_db
+
+
+def create(user, campaign, body) -> Battle:
+    """A battle set up through the API (any rule system), as `user` (the GM)."""
+    client = APIClient()
+    client.force_login(user)
+    response = client.post(f"/api/v1/campaigns/{campaign.pk}/battles/", body, format="json")
+    assert response.status_code == 201, response.content[:2000]
+    return Battle.objects.get(pk=response.json()["id"])
+
+
+def play(user, battle, until="battle", sides=None) -> autoplay.Played:
+    return autoplay.battle_autoplay(
+        user=user, campaign_id=battle.campaign_id, battle_id=battle.pk,
+        expected_seq=battle.seq, until=until, sides=sides,
+    )  # fmt: skip
+
+
+def waiting(battle):
+    system = get_battle_system(battle.system)
+    return system.awaiting(system.state_from_dict(battle.snapshot))
+
+
+@pytest.fixture(params=SYSTEMS)
+def system_battle(request, gm, player, other_player):
+    campaign, body = system_campaign(request.param, gm=gm, player=player, rival=other_player)
+    return create(gm, campaign, body)
+
+
+def test_resolve_the_battle_logs_every_command_in_one_batch_and_replays(gm, system_battle):
+    """Resolve the battle (the GM, both sides): ordinary commands, each with its events and
+    the dice of its position, one batch; the battle ends (bounded) and replays to the very
+    board stored."""
+    battle = system_battle
+    played = play(gm, battle)
+    battle = played.battle
+    assert played.count == battle.seq > 0
+    assert battle.status == BattleStatus.FINISHED and battle.outcome
+    rows = list(BattleCommand.objects.filter(battle=battle).order_by("position"))
+    assert [row.position for row in rows] == list(range(played.count))
+    assert {row.batch for row in rows} == {played.batch}
+    assert BattleEvent.objects.filter(command__in=rows).count() >= played.count // 2
+    assert services.battle_verify(battle)
+
+
+def test_this_turn_and_the_round_stop_where_the_clock_moves(gm, system_battle):
+    battle = system_battle
+    system = get_battle_system(battle.system)
+    start = system.clock(system.state_from_dict(battle.snapshot))
+    turn = play(gm, battle, "turn").battle
+    after_turn = system.clock(system.state_from_dict(turn.snapshot))
+    assert after_turn != start or turn.status == BattleStatus.FINISHED
+    round_ = play(gm, turn, "round").battle if turn.status == BattleStatus.ACTIVE else turn
+    after_round = system.clock(system.state_from_dict(round_.snapshot))
+    assert after_round[0] > start[0] or round_.status == BattleStatus.FINISHED
+    assert services.battle_verify(round_)
+
+
+def test_undo_the_autoplay_takes_the_whole_batch_back_at_once(gm, system_battle):
+    """A hand's command, then an auto-played round: "Undo the auto-play" takes the round
+    back (its commands stay, marked undone) and leaves the hand's command; replay agrees."""
+    battle = system_battle
+    first = waiting(battle)[0]
+    command = get_battle_system(battle.system).suggest(
+        get_battle_system(battle.system).state_from_dict(battle.snapshot), first.actor
+    )
+    battle, _events = services.battle_act(
+        user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq,
+        command=command.to_dict(),
+    )  # fmt: skip
+    by_hand = battle.snapshot
+    played = play(gm, battle, "round")
+    assert played.count
+    battle = autoplay.battle_undo_autoplay(
+        user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk,
+        expected_seq=played.battle.seq,
+    )  # fmt: skip
+    assert battle.seq == 1 and battle.snapshot == by_hand
+    assert battle.status == BattleStatus.ACTIVE and battle.outcome is None
+    undone = BattleCommand.objects.filter(battle=battle, undone_at__isnull=False)
+    assert undone.count() == played.count and {c.batch for c in undone} == {played.batch}
+    assert services.battle_verify(battle)
+    with pytest.raises(ValidationError):  # the hand's command is not an auto-play
+        autoplay.battle_undo_autoplay(user=gm, campaign_id=battle.campaign_id,
+                                      battle_id=battle.pk, expected_seq=battle.seq)  # fmt: skip
+
+
+def test_undo_takes_the_autoplay_back_one_command_at_a_time(gm, system_battle):
+    played = play(gm, system_battle, "round")
+    battle = services.battle_undo(user=gm, campaign_id=played.battle.campaign_id,
+                                  battle_id=played.battle.pk, expected_seq=played.battle.seq)
+    assert battle.seq == played.count - 1
+    assert services.battle_verify(battle)
+    if battle.seq:  # the rest of the batch is still one "Undo the auto-play" away
+        assert autoplay.last_batch(battle) == played.batch
+
+
+def test_the_batch_is_one_transaction(gm, system_battle, monkeypatch):
+    """A failure after the commands were written (here: in the auto sides' turn) leaves
+    nothing of the batch behind."""
+    battle = system_battle
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(autoplay, "play_auto_sides", fail)
+    with pytest.raises(RuntimeError):
+        play(gm, battle, "round")
+    fresh = Battle.objects.get(pk=battle.pk)
+    assert fresh.seq == battle.seq == 0 and fresh.snapshot == battle.snapshot
+    assert not BattleCommand.objects.filter(battle=battle).exists()
+
+
+def test_a_stale_seq_is_refused_and_nothing_changes(gm, system_battle):
+    battle = system_battle
+    with pytest.raises(services.StaleBoard):
+        autoplay.battle_autoplay(user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk,
+                                 expected_seq=battle.seq + 1, until="turn")  # fmt: skip
+    assert not BattleCommand.objects.filter(battle=battle).exists()
+
+
+def test_bad_choices_are_a_clear_refusal(gm, system_battle):
+    battle = system_battle
+    for until, sides in (("forever", None), ("turn", ["c"]), ("turn", [])):
+        with pytest.raises(ValidationError):
+            autoplay.battle_autoplay(user=gm, campaign_id=battle.campaign_id,
+                                     battle_id=battle.pk, expected_seq=0, until=until,
+                                     sides=sides)  # fmt: skip
+
+
+def test_resolve_the_battle_is_bounded(gm, system_battle, monkeypatch):
+    """A resolve ends: at most MAX_ROUNDS rounds past the one it began in."""
+    monkeypatch.setattr(autoplay, "MAX_ROUNDS", 1)
+    battle = system_battle
+    system = get_battle_system(battle.system)
+    start = system.clock(system.state_from_dict(battle.snapshot))[0]
+    played = play(gm, battle)
+    end = system.clock(system.state_from_dict(played.battle.snapshot))[0]
+    assert end <= start + 1
+    assert played.capped == (played.battle.status == BattleStatus.ACTIVE)
+
+
+# --- who may auto-play ------------------------------------------------------------------------
+
+
+def test_a_non_member_gets_404(system_battle, outsider):
+    with pytest.raises(Http404):
+        play(outsider, system_battle, "turn")
+
+
+def test_a_bystander_is_refused(system_battle):
+    bystander = UserFactory(username="bystander")
+    Membership.objects.create(campaign=system_battle.campaign, user=bystander, role=Role.PLAYER)
+    with pytest.raises(PermissionDenied):
+        play(bystander, system_battle, "turn")
+
+
+def test_a_player_auto_plays_only_the_actors_they_command(gm, player, other_player,
+                                                          system_battle):  # fmt: skip
+    """A player's auto-play plays their own actors and stops where the board waits for
+    somebody else; with nothing of theirs awaited, it is refused."""
+    battle = system_battle
+    for _ in range(400):
+        if battle.status != BattleStatus.ACTIVE:
+            pytest.skip("the battle ended before the player's turn")  # pragma: no cover
+        mine = [w for w in waiting(battle) if services.may_command(
+            Membership.objects.get(campaign=battle.campaign, user=player), battle, w.actor)]
+        if mine:
+            break
+        battle = play(gm, battle, "turn").battle
+    membership = Membership.objects.get(campaign=battle.campaign, user=player)
+    rival = Membership.objects.get(campaign=battle.campaign, user=other_player)
+    if not any(services.may_command(rival, battle, w.actor) for w in waiting(battle)):
+        with pytest.raises(PermissionDenied):
+            play(other_player, battle, "turn")
+    played = play(player, battle, "turn")
+    new = BattleCommand.objects.filter(batch=played.batch)
+    assert new.count() == played.count > 0
+    assert all(services.may_command(membership, battle, row.command["actor"]) for row in new)
+    Battle.objects.filter(pk=battle.pk).update(players_may_act=False)
+    with pytest.raises(PermissionDenied):
+        play(player, Battle.objects.get(pk=battle.pk), "turn")
+
+
+def test_only_the_gm_undoes_an_autoplay(gm, player, system_battle):
+    played = play(gm, system_battle, "turn")
+    with pytest.raises(PermissionDenied):
+        autoplay.battle_undo_autoplay(user=player, campaign_id=played.battle.campaign_id,
+                                      battle_id=played.battle.pk,
+                                      expected_seq=played.battle.seq)  # fmt: skip
+
+
+# --- sides that play themselves -------------------------------------------------------------
+
+
+def test_an_auto_side_plays_its_turns_when_reached(gm, player, other_player):
+    """Pathfinder: side B set to auto at set-up; whenever a human acts (or the battle starts),
+    side B's armies act by themselves until side A is awaited again."""
+    campaign, body = system_campaign("pf2e", gm=gm, player=player, rival=other_player)
+    battle = create(gm, campaign, {**body, "auto_sides": ["b"]})
+    assert battle.auto_sides == ["b"]
+    for _ in range(60):
+        if battle.status != BattleStatus.ACTIVE:
+            break
+        now = waiting(battle)
+        assert now and all(w.side != "b" for w in now), now
+        system = get_battle_system(battle.system)
+        command = system.suggest(system.state_from_dict(battle.snapshot), now[0].actor)
+        battle, _events = services.battle_act(
+            user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk,
+            expected_seq=battle.seq, command=command.to_dict(),
+        )  # fmt: skip
+    auto = BattleCommand.objects.filter(battle=battle, batch__isnull=False)
+    assert auto.exists() and {row.command["actor"] for row in auto} <= {
+        str(entry["army"]["key"]) for entry in battle.setup["sides"][1]["armies"]
+    }
+    assert services.battle_verify(battle)
+
+
+def test_auto_sides_are_checked(gm, player, other_player):
+    campaign, body = system_campaign("pf2e", gm=gm, player=player, rival=other_player)
+    client = APIClient()
+    client.force_login(gm)
+    response = client.post(f"/api/v1/campaigns/{campaign.pk}/battles/",
+                           {**body, "auto_sides": ["c"]}, format="json")  # fmt: skip
+    assert response.status_code == 400
+    assert not Battle.objects.exists()
