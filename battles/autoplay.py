@@ -147,6 +147,7 @@ def _play(battle: Battle, user, plays: Callable, until: str) -> Played:
     BattleEvent.objects.bulk_create(event_rows)
     battle.snapshot = state.to_dict()
     battle.seq += len(rows)
+    battle.autoplay_batch = batch
     outcome = system.outcome(state)
     if outcome is not None:
         battle.status = BattleStatus.FINISHED
@@ -240,12 +241,7 @@ def play_auto_sides(battle: Battle, user) -> Played:
 
 def last_batch(battle: Battle) -> uuid.UUID | None:
     """The batch of the last live command, if an auto-play applied it (one query)."""
-    return (
-        battle.commands.filter(undone_at__isnull=True)
-        .order_by("-position")
-        .values_list("batch", flat=True)
-        .first()
-    )
+    return services.last_live_batch(battle)
 
 
 @write_transaction
@@ -269,6 +265,7 @@ def battle_undo_autoplay(*, user, campaign_id: int, battle_id: int, expected_seq
     state, _events = replay(system, battle.setup, battle.seed, commands)
     battle.snapshot = state.to_dict()
     battle.seq -= undone
+    battle.autoplay_batch = services.last_live_batch(battle)
     battle.status = BattleStatus.ACTIVE
     battle.outcome = None
     battle.save()

@@ -130,12 +130,15 @@ class Job:
     def percent(self) -> int:
         return int(100 * self.done / self.simulations)
 
-    def step(self, seconds: float | None = CHUNK_SECONDS) -> Forecast | None:
-        """Run simulations for about `seconds` (None: all of them); the forecast once all are
-        done (cached for the battle and seq), else None (the job saved for the next step)."""
+    def step(self, seconds: float | None | str = "chunk") -> Forecast | None:
+        """Run simulations for about `seconds` (None: all of them; "chunk": CHUNK_SECONDS);
+        the forecast once all are done (cached for the battle and seq), else None (the job
+        saved for the next step)."""
+        if seconds == "chunk":
+            seconds = CHUNK_SECONDS
         system = get_battle_system(self.system)
         state = system.state_from_dict(self.state) if self.state is not None else None
-        deadline = time.monotonic() + seconds if seconds is not None else None
+        deadline = time.monotonic() + float(seconds) if seconds is not None else None
         while not self.finished:
             self.results.append(
                 simulate(system, simulation_seed(self.seed, self.done), setup=self.setup,

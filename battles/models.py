@@ -42,6 +42,13 @@ class Battle(models.Model):
         blank=True,
         help_text=_("Their turns are auto-played when reached (battles.autoplay)."),
     )
+    autoplay_batch = models.UUIDField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The batch of the last live command if an auto-play applied it (the board's "
+        '"Undo the auto-play" without a query).',
+    )
     forecast_shared = models.BooleanField(
         _("players see the forecast"),
         default=False,

@@ -437,6 +437,7 @@ def battle_act(
     BattleEvent.objects.bulk_create(_event_rows(battle, row, events, state_round(state)))
     battle.snapshot = new_state.to_dict()
     battle.seq += 1
+    battle.autoplay_batch = None  # the last command is a person's (battles.autoplay)
     outcome = system.outcome(new_state)
     if outcome is not None:
         battle.status = BattleStatus.FINISHED
@@ -474,6 +475,16 @@ def _refuse_unused_dice(battle: Battle, cmd: Command, unused: tuple[int, ...]) -
     )
 
 
+def last_live_batch(battle: Battle):
+    """The auto-play batch of the last live command (None: a person's, or none)."""
+    return (
+        battle.commands.filter(undone_at__isnull=True)
+        .order_by("-position")
+        .values_list("batch", flat=True)
+        .first()
+    )
+
+
 def live_commands(battle: Battle) -> list[Command]:
     rows = battle.commands.filter(undone_at__isnull=True).order_by("position")
     return [Command.from_dict(row.command) for row in rows]
@@ -496,6 +507,7 @@ def battle_undo(*, user, campaign_id: int, battle_id: int, expected_seq: int) ->
     state, _events = replay(system, battle.setup, battle.seed, live_commands(battle))
     battle.snapshot = state.to_dict()
     battle.seq -= 1
+    battle.autoplay_batch = last_live_batch(battle)
     battle.status = BattleStatus.ACTIVE
     battle.outcome = None
     battle.save()

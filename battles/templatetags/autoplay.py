@@ -2,8 +2,8 @@
 
     {% load autoplay %}{% autoplay_panel %}
 
-It reads `membership` and `battle` from the board's context. Costs at most one query (the
-last live command's batch, for the GM's "Undo the auto-play"); the odds come from the cache.
+It reads `membership` and `battle` from the board's context. Costs no query (the last
+auto-play's batch is on the battle row); the odds come from the cache.
 """
 
 from django import template
@@ -34,8 +34,8 @@ def autoplay_panel(context) -> dict:
             names = battle_view(battle, viewpoint_of(membership, battle)).side_names
             data["sides"] = [(key, names.get(key, key)) for key in autoplay.battle_sides(battle)]
             data["auto_sides"] = [names.get(key, key) for key in battle.auto_sides]
-    if membership.is_gm and battle.seq and battle.status != BattleStatus.APPLIED:
-        data["undo_batch"] = autoplay.last_batch(battle) is not None
+    if membership.is_gm and battle.status != BattleStatus.APPLIED:
+        data["undo_batch"] = battle.autoplay_batch is not None
     if forecasting.may_forecast(membership, battle):
         data["may_forecast"] = True
         last = forecasting.cached(battle)
