@@ -28,9 +28,13 @@ def create(user, campaign, body) -> Battle:
 
 def play(user, battle, until="battle", sides=None) -> autoplay.Played:
     return autoplay.battle_autoplay(
-        user=user, campaign_id=battle.campaign_id, battle_id=battle.pk,
-        expected_seq=battle.seq, until=until, sides=sides,
-    )  # fmt: skip
+        user=user,
+        campaign_id=battle.campaign_id,
+        battle_id=battle.pk,
+        expected_seq=battle.seq,
+        until=until,
+        sides=sides,
+    )
 
 
 def waiting(battle):
@@ -82,30 +86,40 @@ def test_undo_the_autoplay_takes_the_whole_batch_back_at_once(gm, system_battle)
         get_battle_system(battle.system).state_from_dict(battle.snapshot), first.actor
     )
     battle, _events = services.battle_act(
-        user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq,
+        user=gm,
+        campaign_id=battle.campaign_id,
+        battle_id=battle.pk,
+        expected_seq=battle.seq,
         command=command.to_dict(),
-    )  # fmt: skip
+    )
     by_hand = battle.snapshot
     played = play(gm, battle, "round")
     assert played.count
     battle = autoplay.battle_undo_autoplay(
-        user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk,
+        user=gm,
+        campaign_id=battle.campaign_id,
+        battle_id=battle.pk,
         expected_seq=played.battle.seq,
-    )  # fmt: skip
+    )
     assert battle.seq == 1 and battle.snapshot == by_hand
     assert battle.status == BattleStatus.ACTIVE and battle.outcome is None
     undone = BattleCommand.objects.filter(battle=battle, undone_at__isnull=False)
     assert undone.count() == played.count and {c.batch for c in undone} == {played.batch}
     assert services.battle_verify(battle)
     with pytest.raises(ValidationError):  # the hand's command is not an auto-play
-        autoplay.battle_undo_autoplay(user=gm, campaign_id=battle.campaign_id,
-                                      battle_id=battle.pk, expected_seq=battle.seq)  # fmt: skip
+        autoplay.battle_undo_autoplay(
+            user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq
+        )
 
 
 def test_undo_takes_the_autoplay_back_one_command_at_a_time(gm, system_battle):
     played = play(gm, system_battle, "round")
-    battle = services.battle_undo(user=gm, campaign_id=played.battle.campaign_id,
-                                  battle_id=played.battle.pk, expected_seq=played.battle.seq)
+    battle = services.battle_undo(
+        user=gm,
+        campaign_id=played.battle.campaign_id,
+        battle_id=played.battle.pk,
+        expected_seq=played.battle.seq,
+    )
     assert battle.seq == played.count - 1
     assert services.battle_verify(battle)
     if battle.seq:  # the rest of the batch is still one "Undo the auto-play" away
@@ -131,8 +145,13 @@ def test_the_batch_is_one_transaction(gm, system_battle, monkeypatch):
 def test_a_stale_seq_is_refused_and_nothing_changes(gm, system_battle):
     battle = system_battle
     with pytest.raises(services.StaleBoard):
-        autoplay.battle_autoplay(user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk,
-                                 expected_seq=battle.seq + 1, until="turn")  # fmt: skip
+        autoplay.battle_autoplay(
+            user=gm,
+            campaign_id=battle.campaign_id,
+            battle_id=battle.pk,
+            expected_seq=battle.seq + 1,
+            until="turn",
+        )
     assert not BattleCommand.objects.filter(battle=battle).exists()
 
 
@@ -140,9 +159,14 @@ def test_bad_choices_are_a_clear_refusal(gm, system_battle):
     battle = system_battle
     for until, sides in (("forever", None), ("turn", ["c"]), ("turn", [])):
         with pytest.raises(ValidationError):
-            autoplay.battle_autoplay(user=gm, campaign_id=battle.campaign_id,
-                                     battle_id=battle.pk, expected_seq=0, until=until,
-                                     sides=sides)  # fmt: skip
+            autoplay.battle_autoplay(
+                user=gm,
+                campaign_id=battle.campaign_id,
+                battle_id=battle.pk,
+                expected_seq=0,
+                until=until,
+                sides=sides,
+            )
 
 
 def test_resolve_the_battle_is_bounded(gm, system_battle, monkeypatch):
@@ -172,16 +196,20 @@ def test_a_bystander_is_refused(system_battle):
         play(bystander, system_battle, "turn")
 
 
-def test_a_player_auto_plays_only_the_actors_they_command(gm, player, other_player,
-                                                          system_battle):  # fmt: skip
+def test_a_player_auto_plays_only_the_actors_they_command(gm, player, other_player, system_battle):
     """A player's auto-play plays their own actors and stops where the board waits for
     somebody else; with nothing of theirs awaited, it is refused."""
     battle = system_battle
     for _ in range(400):
         if battle.status != BattleStatus.ACTIVE:
             pytest.skip("the battle ended before the player's turn")  # pragma: no cover
-        mine = [w for w in waiting(battle) if services.may_command(
-            Membership.objects.get(campaign=battle.campaign, user=player), battle, w.actor)]
+        mine = [
+            w
+            for w in waiting(battle)
+            if services.may_command(
+                Membership.objects.get(campaign=battle.campaign, user=player), battle, w.actor
+            )
+        ]
         if mine:
             break
         battle = play(gm, battle, "turn").battle
@@ -202,9 +230,12 @@ def test_a_player_auto_plays_only_the_actors_they_command(gm, player, other_play
 def test_only_the_gm_undoes_an_autoplay(gm, player, system_battle):
     played = play(gm, system_battle, "turn")
     with pytest.raises(PermissionDenied):
-        autoplay.battle_undo_autoplay(user=player, campaign_id=played.battle.campaign_id,
-                                      battle_id=played.battle.pk,
-                                      expected_seq=played.battle.seq)  # fmt: skip
+        autoplay.battle_undo_autoplay(
+            user=player,
+            campaign_id=played.battle.campaign_id,
+            battle_id=played.battle.pk,
+            expected_seq=played.battle.seq,
+        )
 
 
 # --- sides that play themselves -------------------------------------------------------------
@@ -224,9 +255,12 @@ def test_an_auto_side_plays_its_turns_when_reached(gm, player, other_player):
         system = get_battle_system(battle.system)
         command = system.suggest(system.state_from_dict(battle.snapshot), now[0].actor)
         battle, _events = services.battle_act(
-            user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk,
-            expected_seq=battle.seq, command=command.to_dict(),
-        )  # fmt: skip
+            user=gm,
+            campaign_id=battle.campaign_id,
+            battle_id=battle.pk,
+            expected_seq=battle.seq,
+            command=command.to_dict(),
+        )
     auto = BattleCommand.objects.filter(battle=battle, batch__isnull=False)
     assert auto.exists() and {row.command["actor"] for row in auto} <= {
         str(entry["army"]["key"]) for entry in battle.setup["sides"][1]["armies"]
@@ -238,7 +272,8 @@ def test_auto_sides_are_checked(gm, player, other_player):
     campaign, body = system_campaign("pf2e", gm=gm, player=player, rival=other_player)
     client = APIClient()
     client.force_login(gm)
-    response = client.post(f"/api/v1/campaigns/{campaign.pk}/battles/",
-                           {**body, "auto_sides": ["c"]}, format="json")  # fmt: skip
+    response = client.post(
+        f"/api/v1/campaigns/{campaign.pk}/battles/", {**body, "auto_sides": ["c"]}, format="json"
+    )
     assert response.status_code == 400
     assert not Battle.objects.exists()

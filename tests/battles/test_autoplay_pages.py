@@ -24,30 +24,44 @@ def _setup_form(battle_form_data):
 @pytest.fixture
 def pf2e_form(world, militia, raiders):
     """The Pathfinder set-up form: the militia on side A, the raiders on side B."""
-    return {"name": "Battle of the Ford", f"army_{militia.pk}": "a", f"army_{raiders.pk}": "b",
-            "players_may_act": "on"}  # fmt: skip
+    return {
+        "name": "Battle of the Ford",
+        f"army_{militia.pk}": "a",
+        f"army_{raiders.pk}": "b",
+        "players_may_act": "on",
+    }
 
 
-def test_the_gm_sees_the_autoplay_buttons_and_resolves_the_battle(client, world, gm, battle,
-                                                                  django_assert_max_num_queries):  # fmt: skip
+def test_the_gm_sees_the_autoplay_buttons_and_resolves_the_battle(
+    client, world, gm, battle, django_assert_max_num_queries
+):
     client.force_login(gm)
     url = reverse("battles:board", args=[world.pk, battle.pk])
     with django_assert_max_num_queries(10):
         page = client.get(url).content.decode()
-    for label in ("Auto-play this turn", "Resolve the round", "Resolve the battle",
-                  "both sides", "Forecast the odds"):  # fmt: skip
+    for label in (
+        "Auto-play this turn",
+        "Resolve the round",
+        "Resolve the battle",
+        "both sides",
+        "Forecast the odds",
+    ):
         assert label in page
     assert "Undo the auto-play" not in page
-    response = client.post(reverse("battles:autoplay", args=[world.pk, battle.pk]),
-                           {"seq": 0, "until": "battle"}, **HTMX)  # fmt: skip
+    response = client.post(
+        reverse("battles:autoplay", args=[world.pk, battle.pk]),
+        {"seq": 0, "until": "battle"},
+        **HTMX,
+    )
     assert response.status_code == 200
     page = response.content.decode()
     assert "Auto-played" in page and "Undo the auto-play" in page
     battle.refresh_from_db()
     assert battle.status == BattleStatus.FINISHED
     assert "Resolve the battle" not in page  # nothing left to play
-    response = client.post(reverse("battles:undo-autoplay", args=[world.pk, battle.pk]),
-                           {"seq": battle.seq})  # fmt: skip
+    response = client.post(
+        reverse("battles:undo-autoplay", args=[world.pk, battle.pk]), {"seq": battle.seq}
+    )
     assert response.status_code == 302
     battle.refresh_from_db()
     assert battle.seq == 0 and battle.status == BattleStatus.ACTIVE
@@ -55,25 +69,35 @@ def test_the_gm_sees_the_autoplay_buttons_and_resolves_the_battle(client, world,
 
 def test_a_stale_autoplay_answers_409_with_the_board(client, world, gm, battle):
     client.force_login(gm)
-    response = client.post(reverse("battles:autoplay", args=[world.pk, battle.pk]),
-                           {"seq": 5, "until": "turn"}, **HTMX)  # fmt: skip
+    response = client.post(
+        reverse("battles:autoplay", args=[world.pk, battle.pk]), {"seq": 5, "until": "turn"}, **HTMX
+    )
     assert response.status_code == 409
     assert "The board changed meanwhile" in response.content.decode()
-    response = client.post(reverse("battles:autoplay", args=[world.pk, battle.pk]),
-                           {"seq": "x", "until": "turn"}, **HTMX)  # fmt: skip
+    response = client.post(
+        reverse("battles:autoplay", args=[world.pk, battle.pk]),
+        {"seq": "x", "until": "turn"},
+        **HTMX,
+    )
     assert response.status_code == 400
     assert not BattleCommand.objects.exists()
 
 
-def test_a_player_sees_the_buttons_only_when_their_army_acts(client, world, gm, player,
-                                                             other_player, battle, militia):  # fmt: skip
+def test_a_player_sees_the_buttons_only_when_their_army_acts(
+    client, world, gm, player, other_player, battle, militia
+):
     url = reverse("battles:board", args=[world.pk, battle.pk])
     while battle.snapshot["order"][battle.snapshot["turn"]] != str(militia.pk):
         battle = services.battle_act(
-            user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=battle.seq,
-            command={"actor": battle.snapshot["order"][battle.snapshot["turn"]],
-                     "kind": "end_turn"},
-        )[0]  # fmt: skip
+            user=gm,
+            campaign_id=world.pk,
+            battle_id=battle.pk,
+            expected_seq=battle.seq,
+            command={
+                "actor": battle.snapshot["order"][battle.snapshot["turn"]],
+                "kind": "end_turn",
+            },
+        )[0]
     client.force_login(player)
     page = client.get(url).content.decode()
     assert "Auto-play this turn" in page
@@ -81,15 +105,21 @@ def test_a_player_sees_the_buttons_only_when_their_army_acts(client, world, gm, 
     assert "Forecast the odds" not in page and "Undo the auto-play" not in page
     client.force_login(other_player)
     assert "Auto-play this turn" not in client.get(url).content.decode()
-    response = client.post(reverse("battles:autoplay", args=[world.pk, battle.pk]),
-                           {"seq": battle.seq, "until": "turn"})  # fmt: skip
+    response = client.post(
+        reverse("battles:autoplay", args=[world.pk, battle.pk]),
+        {"seq": battle.seq, "until": "turn"},
+    )
     assert response.status_code == 403
     client.force_login(player)
-    response = client.post(reverse("battles:autoplay", args=[world.pk, battle.pk]),
-                           {"seq": battle.seq, "until": "turn"})  # fmt: skip
+    response = client.post(
+        reverse("battles:autoplay", args=[world.pk, battle.pk]),
+        {"seq": battle.seq, "until": "turn"},
+    )
     assert response.status_code == 302
-    assert {row.command["actor"] for row in BattleCommand.objects.filter(battle=battle,
-            batch__isnull=False)} == {str(militia.pk)}  # fmt: skip
+    assert {
+        row.command["actor"]
+        for row in BattleCommand.objects.filter(battle=battle, batch__isnull=False)
+    } == {str(militia.pk)}
 
 
 def test_a_non_member_gets_404(client, world, outsider, battle):
@@ -101,16 +131,20 @@ def test_a_non_member_gets_404(client, world, outsider, battle):
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_every_board_has_the_panel(client, gm, player, other_player, system,
-                                   django_assert_max_num_queries):  # fmt: skip
+def test_every_board_has_the_panel(
+    client, gm, player, other_player, system, django_assert_max_num_queries
+):
     campaign, body = system_campaign(system, gm=gm, player=player, rival=other_player)
     battle = create(gm, campaign, body)
     client.force_login(gm)
     with django_assert_max_num_queries(25):
         page = client.get(battle.get_absolute_url()).content.decode()
     assert "Resolve the battle" in page and "Forecast the odds" in page
-    response = client.post(reverse("battles:autoplay", args=[campaign.pk, battle.pk]),
-                           {"seq": 0, "until": "round", "sides": ""}, **HTMX)  # fmt: skip
+    response = client.post(
+        reverse("battles:autoplay", args=[campaign.pk, battle.pk]),
+        {"seq": 0, "until": "round", "sides": ""},
+        **HTMX,
+    )
     assert response.status_code == 200, response.content.decode()[:3000]
     assert "Undo the auto-play" in response.content.decode()
 
@@ -122,8 +156,9 @@ def test_the_setup_page_sets_a_side_to_auto(client, world, gm, pf2e_form):
     client.force_login(gm)
     page = client.get(reverse("battles:create", args=[world.pk])).content.decode()
     assert "Side B plays itself" in page and 'name="auto_sides"' in page
-    response = client.post(reverse("battles:create", args=[world.pk]),
-                           {**pf2e_form, "auto_sides": ["b"]})  # fmt: skip
+    response = client.post(
+        reverse("battles:create", args=[world.pk]), {**pf2e_form, "auto_sides": ["b"]}
+    )
     assert response.status_code == 302
     battle = Battle.objects.get()
     assert battle.auto_sides == ["b"]
@@ -132,8 +167,9 @@ def test_the_setup_page_sets_a_side_to_auto(client, world, gm, pf2e_form):
 # --- forecast ---------------------------------------------------------------------------------
 
 
-def test_the_setup_forecast_saves_nothing(client, world, gm, pf2e_form, militia, raiders,
-                                          django_assert_max_num_queries):  # fmt: skip
+def test_the_setup_forecast_saves_nothing(
+    client, world, gm, pf2e_form, militia, raiders, django_assert_max_num_queries
+):
     client.force_login(gm)
     url = reverse("battles:setup-forecast", args=[world.pk])
     with django_assert_max_num_queries(15):
@@ -158,8 +194,9 @@ def test_a_setup_forecast_of_a_bad_form_shows_the_form_errors(client, world, gm,
     assert response.status_code == 400 and "simulations" in response.content.decode()
 
 
-def test_a_long_forecast_shows_its_progress_and_the_board_its_odds(client, world, gm, player,
-                                                                   battle, monkeypatch):  # fmt: skip
+def test_a_long_forecast_shows_its_progress_and_the_board_its_odds(
+    client, world, gm, player, battle, monkeypatch
+):
     """With chunks of (almost) no time, every step runs one simulation: the page shows the
     progress bar, asks for the rest, and ends with the chart; the board then shows the odds
     bar, for this seq only."""
@@ -180,9 +217,12 @@ def test_a_long_forecast_shows_its_progress_and_the_board_its_odds(client, world
     client.force_login(player)
     assert client.post(url, {"job": token}, **HTMX).status_code == 403  # not shared yet
     battle = services.battle_act(
-        user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=0,
+        user=gm,
+        campaign_id=world.pk,
+        battle_id=battle.pk,
+        expected_seq=0,
         command={"actor": battle.snapshot["order"][battle.snapshot["turn"]], "kind": "end_turn"},
-    )[0]  # fmt: skip
+    )[0]
     client.force_login(gm)
     assert "odds-bar" not in client.get(battle.get_absolute_url()).content.decode()
 
@@ -199,8 +239,9 @@ def test_the_same_forecast_seed_gives_the_same_numbers(client, world, gm, battle
     assert battle.seq == 0 and not BattleCommand.objects.exists()  # the real battle untouched
 
 
-def test_the_forecast_is_the_gms_until_shared(client, world, gm, player, battle,
-                                              django_assert_max_num_queries):  # fmt: skip
+def test_the_forecast_is_the_gms_until_shared(
+    client, world, gm, player, battle, django_assert_max_num_queries
+):
     url = reverse("battles:forecast", args=[world.pk, battle.pk])
     client.force_login(player)
     assert client.get(url).status_code == 403
