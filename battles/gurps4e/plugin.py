@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from battles.plugins import BoardPlugin, register
-from battles.schema import CheckOutput, state_output
+from battles.schema import CheckOutput, auto_sides_field, state_output
 
 from . import board, views
 from .forms import BattleCreateInput, GurpsActForm
@@ -15,7 +15,10 @@ from .texts import PROBLEM_TEXTS
 CREATE_INPUT = type(
     "Gurps4eBattleCreateInput",
     (BattleCreateInput,),
-    {"__doc__": "A GURPS Mass Combat 4e battle (gurps §A.3-A.5), as the set-up page asks it."},
+    {
+        "__doc__": "A GURPS Mass Combat 4e battle (gurps §A.3-A.5), as the set-up page asks it.",
+        "auto_sides": auto_sides_field(),
+    },
 )
 
 
