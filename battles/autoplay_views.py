@@ -5,7 +5,7 @@ bar while it runs) and the GM sharing it. Thin: the use cases are `battles.autop
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -79,6 +79,8 @@ def autoplay_view(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
 def undo_autoplay_view(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """The GM takes the last auto-play back at once."""
     membership, battle = views._battle(request, campaign_id, battle_id)
+    if not membership.is_gm:
+        raise PermissionDenied
 
     def write():
         battle_after = autoplay.battle_undo_autoplay(
