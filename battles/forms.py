@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from kingdoms.models import Controller
 from warfare.engine.systems.pf2e.battle.aftermath import CONDITION_CHOICES, DEFAULT_CHOICE
 from warfare.engine.systems.pf2e.battle.rules import FORTIFICATIONS, TERRAIN
 
@@ -81,10 +82,12 @@ class BattleCreateForm(forms.Form):
             self.fields[f"fort_{side}"] = forms.ChoiceField(
                 label=label, required=False, choices=fort_choices
             )
+        default_sides = self._default_sides()
         for army in self.armies:
             self.fields[f"army_{army.pk}"] = forms.ChoiceField(
-                label=f"{army.name} ({army.faction.name})", required=False, choices=sides
-            )
+                label=f"{army.name} ({army.faction.name})", required=False, choices=sides,
+                initial=default_sides.get(army.pk, ""),
+            )  # fmt: skip
             self.fields[f"inside_{army.pk}"] = forms.BooleanField(
                 label=_("%(army)s: inside the fortification") % {"army": army.name},
                 required=False,
@@ -107,6 +110,14 @@ class BattleCreateForm(forms.Form):
                         *starts,
                     ],
                 )
+
+    def _default_sides(self) -> dict[int, str]:
+        """The sides the page proposes (issue 14: fewer clicks): the players' factions' armies
+        on side A, the others on side B, when there are both; else every army stays out."""
+        players = {a.pk for a in self.armies if a.faction.controlled_by == Controller.PLAYERS}
+        if not players or len(players) == len(self.armies):
+            return {}
+        return {army.pk: "a" if army.pk in players else "b" for army in self.armies}
 
     def _start_choices(self, army) -> list[tuple[str, str]]:
         """§7.3: Opening Salvo may start distant; Ambush and Swamp Charge engaged with an

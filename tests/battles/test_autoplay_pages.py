@@ -147,6 +147,10 @@ def test_every_board_has_the_panel(
     )
     assert response.status_code == 200, response.content.decode()[:3000]
     assert "Undo the auto-play" in response.content.decode()
+    forecast = reverse("battles:forecast", args=[campaign.pk, battle.pk])
+    with django_assert_max_num_queries(10):
+        page = client.post(forecast, {"simulations": "10"}, **HTMX).content.decode()
+    assert "10 simulated battles" in page and "odds-bar" in page
 
 
 # --- sides that play themselves, at set-up --------------------------------------------------
