@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -112,7 +113,11 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 def _forecast_answer(request, job, result, *, status: int = 200) -> HttpResponse:
     """The chart when the forecast is done, else the progress bar that asks for the rest."""
-    context = {"job": job, "campaign_id": job.campaign}
+    if job.battle is not None:
+        back = reverse("battles:forecast", args=[job.campaign, job.battle])
+    else:
+        back = reverse("battles:create", args=[job.campaign])
+    context = {"job": job, "campaign_id": job.campaign, "back": back}
     if result is not None:
         context["forecast"] = forecasting.presented(result.to_dict(), job.names, job.side_names)
     template = "battles/_forecast.html" if request.htmx else "battles/setup_forecast.html"

@@ -180,6 +180,15 @@ def cached(battle: Battle) -> dict | None:
     return cache.get(_battle_key(battle.pk, battle.seq))
 
 
+def board_marker(battle: Battle) -> str:
+    """What the board's version (its ETag, a cached rendering) must add for the odds bar:
+    "-o<seed>.<n>" once a forecast was run at this seq (one cache read), else ""."""
+    last = cached(battle)
+    if last is None:
+        return ""
+    return f"-o{last['forecast']['seed']}.{last['forecast']['simulations']}"
+
+
 def battle_job(membership: Membership, battle: Battle, *, simulations: int, seed: int) -> Job:
     """A forecast from the battle's current state (checked: the GM, or shared)."""
     check_may_forecast(membership, battle)

@@ -24,7 +24,7 @@ from kingdoms.access import access_campaign
 from kingdoms.models import RuleSystem
 from warfare.models import Army
 
-from . import live, selectors, services
+from . import forecasting, live, selectors, services
 from .forms import ActForm, ApplyResultsForm, BattleCreateForm, CorrectionForm
 from .models import Battle
 from .plugins import plugin_for
@@ -111,7 +111,7 @@ def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespons
     viewpoint = viewpoint_of(membership, battle)
     etag = quote_etag(
         f"{battle.seq}-{battle.status}-{get_language()}-{viewpoint.key}-{request.user.pk}"
-        f"-{'p' if request.htmx else 'f'}"
+        f"-{'p' if request.htmx else 'f'}{forecasting.board_marker(battle)}"
     )
     response = get_conditional_response(request, etag=etag)
     if response is None:
