@@ -125,8 +125,10 @@ class _ForceOdds(serializers.Serializer):
     side = serializers.CharField()
     kind = serializers.CharField(help_text="army, force, unit, solo, pc…")
     measure = serializers.CharField(help_text="What start and left count: hp, ts, stands.")
-    start = serializers.FloatField()
-    left = serializers.FloatField(help_text="The mean left at the end.")
+    start = serializers.FloatField(
+        allow_null=True, help_text="null for a force whose numbers the reader does not see."
+    )
+    left = serializers.FloatField(allow_null=True, help_text="The mean left at the end.")
     chances = serializers.DictField(
         child=serializers.FloatField(), help_text="{routed | destroyed | …: 0..1}"
     )
@@ -161,8 +163,12 @@ class ForecastOutput(serializers.Serializer):
     )
 
 
-def forecast_body(job: forecasting.Job) -> dict[str, Any]:
+def forecast_body(job: forecasting.Job, sees=None) -> dict[str, Any]:
+    """The finished forecast of `job` with names; `sees(force)`: whether the reader sees a
+    force's numbers (their HP, TS… are null otherwise; None: all)."""
     result = job.step(None).to_dict()
+    if sees is not None:
+        result = forecasting.hide_unseen(result, sees)
     for odds in result["sides"]:
         odds["name"] = job.side_names.get(odds["side"], odds["side"])
     for force in result["forces"]:
@@ -186,7 +192,8 @@ class BattleForecastApi(BattleApiView):
         battle = self.battle(request, campaign_id, battle_id)
         simulations, seed = forecasting.parse_options(request.query_params)
         job = forecasting.battle_job(self.membership, battle, simulations=simulations, seed=seed)
-        return Response(forecast_body(job))
+        _names, _sides, sees = forecasting.seen_by(self.membership, battle)
+        return Response(forecast_body(job, sees))
 
 
 class SetupForecastInput(serializers.Serializer):

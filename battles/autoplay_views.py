@@ -111,15 +111,19 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 # --- forecast ---------------------------------------------------------------------------------
 
 
-def _forecast_answer(request, job, result, *, status: int = 200) -> HttpResponse:
-    """The chart when the forecast is done, else the progress bar that asks for the rest."""
+def _forecast_answer(request, job, result, *, present=None, status: int = 200) -> HttpResponse:
+    """The chart when the forecast is done, else the progress bar that asks for the rest;
+    `present(data)`: the forecast for the reader (default: with the job's names)."""
     if job.battle is not None:
         back = reverse("battles:forecast", args=[job.campaign, job.battle])
     else:
         back = reverse("battles:create", args=[job.campaign])
     context = {"job": job, "campaign_id": job.campaign, "back": back}
     if result is not None:
-        context["forecast"] = forecasting.presented(result.to_dict(), job.names, job.side_names)
+        data = result.to_dict()
+        context["forecast"] = (
+            present(data) if present else forecasting.presented(data, job.names, job.side_names)
+        )
     template = "battles/_forecast.html" if request.htmx else "battles/setup_forecast.html"
     return render(request, template, context, status=status)
 
@@ -156,12 +160,12 @@ def setup_forecast(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return response
 
 
-def _forecast_step(request, token: str, campaign_id: int) -> HttpResponse:
+def _forecast_step(request, token: str, campaign_id: int, present=None) -> HttpResponse:
     try:
         job = forecasting.resume(token, user=request.user, campaign_id=campaign_id)
     except ValidationError as error:
         return _forecast_error(request, " ".join(error.messages))
-    return _forecast_answer(request, job, job.step())
+    return _forecast_answer(request, job, job.step(), present=present)
 
 
 @login_required
@@ -171,22 +175,24 @@ def board_forecast(request: HttpRequest, campaign_id: int, battle_id: int) -> Ht
     run one, a chunk at a time). The GM's, or everybody's once the GM shares it."""
     membership, battle = views._battle(request, campaign_id, battle_id)
     forecasting.check_may_forecast(membership, battle)
+
+    def present(data):
+        return forecasting.for_member(membership, battle, data)
+
     if request.method == "POST":
         token = request.POST.get("job")
         if token:
-            return _forecast_step(request, token, campaign_id)
+            return _forecast_step(request, token, campaign_id, present)
         try:
             simulations, seed = forecasting.parse_options(request.POST)
         except ValidationError as error:
             return _forecast_error(request, " ".join(error.messages))
         job = forecasting.battle_job(membership, battle, simulations=simulations, seed=seed)
-        return _forecast_answer(request, job, job.step())
+        return _forecast_answer(request, job, job.step(), present=present)
     last = forecasting.cached(battle)
     context = {"battle": battle, "membership": membership, "campaign": battle.campaign}
     if last is not None:
-        context["forecast"] = forecasting.presented(
-            last["forecast"], last["names"], last["side_names"]
-        )
+        context["forecast"] = present(last["forecast"])
     return render(request, "battles/forecast.html", context)
 
 

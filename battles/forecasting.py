@@ -42,7 +42,7 @@ from warfare.engine.battle.forecast import (
 from warfare.engine.battle.registry import get_battle_system
 
 from .models import Battle
-from .visibility import GM, battle_view
+from .visibility import GM, battle_view, member_view
 
 MAX_SIMULATIONS = 2000
 MAX_SEED = 2**62
@@ -192,7 +192,7 @@ def board_marker(battle: Battle) -> str:
 def battle_job(membership: Membership, battle: Battle, *, simulations: int, seed: int) -> Job:
     """A forecast from the battle's current state (checked: the GM, or shared)."""
     check_may_forecast(membership, battle)
-    view = battle_view(battle, GM)
+    view = member_view(membership, battle)
     return Job(
         system=battle.system, seed=seed, simulations=simulations,
         owner=membership.user_id, campaign=battle.campaign_id,
@@ -221,9 +221,48 @@ FLAG_ORDER = ("routed", "destroyed", "defeated", "fled", "retreated", "eliminate
               "broken", "captured", "down", "dead", "unconscious")  # fmt: skip
 
 
-def presented(data: dict[str, Any], names: dict[str, str], side_names: dict[str, str]) -> dict:
+def seen_by(membership: Membership, battle: Battle):
+    """(names, side names, sees(force) -> bool) of the battle as `membership` reads it: a
+    shared forecast names what the member may name and hides the numbers (HP, TS…) of the
+    forces whose numbers the member does not see on the board."""
+    view = member_view(membership, battle)
+
+    def sees(force: dict) -> bool:
+        if view.gm:
+            return True
+        try:
+            return bool(view.sees(force["key"]))
+        except (KeyError, TypeError, ValueError, AttributeError, NotImplementedError,
+                StopIteration):  # fmt: skip
+            return force["side"] in view.viewpoint.sides
+
+    return dict(view.names), dict(view.side_names), sees
+
+
+def for_member(membership: Membership, battle: Battle, data: dict[str, Any]) -> dict:
+    """The forecast of `battle` (`Forecast.to_dict()`) for the page, as `membership` reads
+    it (`seen_by`)."""
+    names, side_names, sees = seen_by(membership, battle)
+    return presented(data, names, side_names, sees)
+
+
+def hide_unseen(data: dict[str, Any], sees) -> dict[str, Any]:
+    """The forecast's dict with the numbers of the forces `sees` refuses taken out (the
+    API's answer to a player of a shared forecast): their chances stay."""
+    forces = []
+    for force in data["forces"]:
+        if not sees(force):
+            force = {**force, "start": None, "left": None, "values": {}, "histogram": []}
+        forces.append(force)
+    return {**data, "forces": forces}
+
+
+def presented(
+    data: dict[str, Any], names: dict[str, str], side_names: dict[str, str], sees=None
+) -> dict:
     """The forecast (`Forecast.to_dict()`) with names and percentages for the page, the SVG
-    chart's geometry included (bars in a 0..100 box)."""
+    chart's geometry included (bars in a 0..100 box); `sees(force)`: whether the reader sees
+    a force's numbers (None: all)."""
     sides = []
     for odds in data["sides"]:
         key = odds["side"]
@@ -238,6 +277,7 @@ def presented(data: dict[str, Any], names: dict[str, str], side_names: dict[str,
         })  # fmt: skip
     forces = []
     for force in data["forces"]:
+        hidden = sees is not None and not sees(force)
         start = force["start"] or 0
         chances = [(flag, _pct(value)) for flag, value in sorted(
             force["chances"].items(), key=lambda item: _flag_rank(item[0]))]  # fmt: skip
@@ -253,7 +293,10 @@ def presented(data: dict[str, Any], names: dict[str, str], side_names: dict[str,
             "left_pct": _pct(force["left"] / start) if start else 0,
             "chances": chances,
             "values": [(name, _round(value)) for name, value in sorted(force["values"].items())],
+            "hidden": hidden,
         })  # fmt: skip
+        if hidden:
+            forces[-1].update(start=None, left=None, left_pct=0, values=[])
     draw = {"win": _pct(data["draw"]), "low": _pct(data["draw_interval"]["low"]),
             "high": _pct(data["draw_interval"]["high"])}  # fmt: skip
     return {

@@ -40,6 +40,5 @@ def autoplay_panel(context) -> dict:
         data["may_forecast"] = True
         last = forecasting.cached(battle)
         if last is not None:
-            data["odds"] = forecasting.presented(last["forecast"], last["names"],
-                                                 last["side_names"])  # fmt: skip
+            data["odds"] = forecasting.for_member(membership, battle, last["forecast"])
     return data

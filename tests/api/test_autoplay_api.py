@@ -149,7 +149,12 @@ def test_the_forecast_of_a_board_is_deterministic_and_the_gms_until_shared(syste
     call["gm"]("GET", FORECAST, 400, query={"simulations": 0}, **ids)
     call["player"]("GET", path, 403, query=query, **ids)
     Battle.objects.filter(pk=state["id"]).update(forecast_shared=True)
-    assert call["player"]("GET", path, 200, query=query, **ids).json() == first
+    shared = call["player"]("GET", path, 200, query=query, **ids).json()
+    assert shared["sides"] == first["sides"] and shared["rounds"] == first["rounds"]
+    # A player sees the numbers of their own side's forces only (their chances all).
+    enemy = [force for force in shared["forces"] if force["side"] == "b"]
+    assert enemy and all(force["left"] is None for force in enemy)
+    assert [f["chances"] for f in shared["forces"]] == [f["chances"] for f in first["forces"]]
     battle = Battle.objects.get(pk=state["id"])
     assert (battle.seq, battle.status) == (0, BattleStatus.ACTIVE)  # never touched
 

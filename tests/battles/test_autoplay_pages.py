@@ -271,8 +271,10 @@ def test_the_forecast_is_the_gms_until_shared(
     assert client.post(share, {"shared": "1"}).status_code == 403
     client.force_login(gm)
     assert client.post(share, {"shared": "1"}).status_code == 302
+    assert "hidden from you" not in run_forecast(client, url, {"simulations": "5"})
     client.force_login(player)
-    assert client.get(url).status_code == 200
+    page = client.get(url).content.decode()
+    assert "Raiders" in page and "hidden from you" in page  # the enemy's HP stays hidden
     assert client.post(url, {"simulations": "5"}, **HTMX).status_code == 200
     assert "The forecast in full" in client.get(battle.get_absolute_url()).content.decode()
 
