@@ -340,27 +340,31 @@ def _odds_bar(sides: list[dict], draw: dict) -> list[dict]:
     return segments
 
 
+CHART_WIDTH, CHART_HEIGHT = 600, 150
+
+
 def _length_chart(lengths: list[dict], sides: list[str]) -> dict:
     """The histogram of the battles' length: one stacked bar per number of rounds (days),
-    heights in a 0..100 box (the tallest bar 100)."""
+    in a CHART_WIDTH × CHART_HEIGHT box (the tallest bar full height), labels below."""
     if not lengths:
-        return {"bars": [], "width": 0}
+        return {"bars": [], "width": CHART_WIDTH, "height": CHART_HEIGHT}
     tallest = max(sum(bar["counts"].values()) for bar in lengths) or 1
     order = [*sides, "draw"]
-    width = 100 / len(lengths)
+    width = CHART_WIDTH / len(lengths)
     bars = []
     for index, bar in enumerate(lengths):
-        y, parts = 100.0, []
+        y, parts = float(CHART_HEIGHT), []
         for key in order:
             count = bar["counts"].get(key, 0)
             if not count:
                 continue
-            height = 100 * count / tallest
+            height = CHART_HEIGHT * count / tallest
             y -= height
             css = "draw" if key == "draw" else ("a" if key == order[0] else "side-1")
             parts.append({"y": round(y, 2), "height": round(height, 2), "css": css,
                           "count": count, "key": key})  # fmt: skip
         bars.append({"x": round(index * width + width * 0.1, 2), "width": round(width * 0.8, 2),
-                     "rounds": bar["rounds"], "parts": parts,
-                     "total": sum(bar["counts"].values())})  # fmt: skip
-    return {"bars": bars, "width": width}
+                     "middle": round(index * width + width / 2, 2), "rounds": bar["rounds"],
+                     "parts": parts, "total": sum(bar["counts"].values())})  # fmt: skip
+    return {"bars": bars, "width": CHART_WIDTH, "height": CHART_HEIGHT,
+            "label_y": CHART_HEIGHT + 16, "label_every": max(1, len(bars) // 20)}  # fmt: skip
