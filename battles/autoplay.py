@@ -23,6 +23,7 @@ Bounded: one auto-play applies at most `MAX_COMMANDS` commands and plays at most
 ends; a battle still running then says so.
 """
 
+import logging
 import uuid
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
@@ -42,6 +43,7 @@ from warfare.engine.battle.registry import get_battle_system
 from . import services
 from .models import Battle, BattleCommand, BattleEvent, BattleStatus
 
+logger = logging.getLogger(__name__)
 UNTIL = ("turn", "round", "battle")
 SIDE_KEYS = ("a", "b")
 MAX_ROUNDS = 50
@@ -119,6 +121,7 @@ def _steps(system, state, *, seed: int, position: int, until: str, plays: Callab
         command = system.suggest(state, actor)
         result = system.apply(state, command, command_dice(seed, position))
         if isinstance(result, Rejected):  # a policy bug: stop here, keep what was played
+            logger.warning("auto-play: %s rejected %s", system.key, command.to_dict())
             return
         before, (state, events) = state, result
         yield command, before, state, events
@@ -228,7 +231,8 @@ def battle_autoplay(
 
 def play_auto_sides(battle: Battle, user) -> Played:
     """Let the battle's auto sides act until a human is awaited (the locked `battle`, in the
-    caller's transaction; nothing when it has none or they are not awaited)."""
+    caller's transaction; nothing when it has none or they are not awaited). Their commands
+    name no user (nobody clicked them; `user` is whoever's action led to them)."""
     if not battle.auto_sides or battle.status != BattleStatus.ACTIVE:
         return Played(battle, 0, None)
     auto = set(battle.auto_sides)
@@ -236,7 +240,7 @@ def play_auto_sides(battle: Battle, user) -> Played:
     def plays(waiting: Waiting) -> bool:
         return waiting.actor is not None and waiting.side in auto
 
-    return _play(battle, user, plays, "battle")
+    return _play(battle, None, plays, "battle")
 
 
 def last_batch(battle: Battle) -> uuid.UUID | None:

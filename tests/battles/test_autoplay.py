@@ -262,6 +262,7 @@ def test_an_auto_side_plays_its_turns_when_reached(gm, player, other_player):
             command=command.to_dict(),
         )
     auto = BattleCommand.objects.filter(battle=battle, batch__isnull=False)
+    assert not auto.exclude(actor=None).exists()  # nobody clicked them
     assert auto.exists() and {row.command["actor"] for row in auto} <= {
         str(entry["army"]["key"]) for entry in battle.setup["sides"][1]["armies"]
     }
