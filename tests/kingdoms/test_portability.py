@@ -120,13 +120,16 @@ def test_every_model_field_is_in_the_format():
             portability.RECRUITMENT_FIELDS,
             {"id", "faction", "started_by", "army"},
         ),
+        # Not in the format yet (issue 14, battles.autoplay): the auto sides, the forecast's
+        # sharing and the auto-play batches; an imported battle plays every side by hand and
+        # undoes an auto-play one command at a time.
         Battle: (
             portability.BATTLE_FIELDS + portability.BATTLE_JSON_FIELDS,
-            {"id", "campaign", "created_by"},
+            {"id", "campaign", "created_by", "auto_sides", "forecast_shared", "autoplay_batch"},
         ),
         BattleCommand: (
             (*portability.BATTLE_COMMAND_FIELDS, "command"),
-            {"id", "battle", "actor"},
+            {"id", "battle", "actor", "batch"},
         ),
         BattleEvent: ((*portability.BATTLE_EVENT_FIELDS, "params"), {"id", "battle", "command"}),
     }
