@@ -6,18 +6,10 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
+from warfare.systems.pf2e.models import Kingdom
 
 from .labels import PROFICIENCY_LABELS, SKILL_LABELS, STRUCTURE_LABELS
-from .models import (
-    SKILL_MESSAGE,
-    Campaign,
-    CommandStaff,
-    Faction,
-    Kingdom,
-    Membership,
-    Role,
-    Settlement,
-)
+from .models import SKILL_MESSAGE, Campaign, CommandStaff, Faction, Membership, Role, Settlement
 
 
 class FactionChoiceField(forms.TypedChoiceField):

@@ -3,9 +3,10 @@
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
+from warfare.systems.pf2e.models import Kingdom
 
 from .labels import PROFICIENCY_LABELS, RUIN_LABELS, SKILL_LABELS
-from .models import Campaign, Faction, Invite, Kingdom, Membership, Settlement
+from .models import Campaign, Faction, Invite, Membership, Settlement
 
 
 def campaign_list_for(*, user) -> QuerySet[Campaign]:

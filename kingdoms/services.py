@@ -16,17 +16,10 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from warfare.systems.pf2e.models import Kingdom
+
 from .access import access_campaign
-from .models import (
-    Campaign,
-    CommandStaff,
-    Faction,
-    Invite,
-    Kingdom,
-    Membership,
-    Role,
-    Settlement,
-)
+from .models import Campaign, CommandStaff, Faction, Invite, Membership, Role, Settlement
 
 
 class StaleEdit(Exception):
@@ -88,7 +81,7 @@ def campaign_delete(*, user, campaign_id: int, confirm_name: str) -> None:
     `confirm_name` must be the campaign's exact name. Armies and settlements protect their
     factions from accidental deletion, so they are deleted first, explicitly.
     """
-    from warfare.models import Army
+    from warfare.systems.pf2e.models import Army
 
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign

@@ -7,12 +7,12 @@ from kingdoms.models import (
     Controller,
     Faction,
     Invite,
-    Kingdom,
     Membership,
     Role,
     RuleSystem,
     Settlement,
 )
+from warfare.systems.pf2e.models import Kingdom
 
 PASSWORD = "correct-horse-battery"
 

@@ -36,8 +36,8 @@ def _pages(world, faction, settlement, invite):
 
 
 def _army_pages(world, faction):
-    from kingdoms.models import Kingdom
-    from warfare import services
+    from warfare.systems.pf2e import services
+    from warfare.systems.pf2e.models import Kingdom
 
     Kingdom.objects.filter(faction=faction).update(level=3)
     gm = world.created_by

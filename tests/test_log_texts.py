@@ -23,8 +23,8 @@ from battles import services
 from battles.models import Battle, BattleStatus
 from kingdoms.models import Campaign, Membership, Role, RuleSystem
 from warfare.engine.battle.registry import get_battle_system
-from warfare.events import log_text
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e.events import log_text
+from warfare.systems.pf2e.models import Army, LogEntry
 
 pytestmark = pytest.mark.django_db
 

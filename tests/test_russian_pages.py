@@ -129,7 +129,7 @@ def test_pathfinder_conditions_and_specialized_armies_are_russian(demo):
     """The GM's correction names conditions (§9) and the army form specialized armies (§3.4)
     in Russian, whatever language the server started in."""
     from battles import services as battle_services
-    from warfare.models import Army
+    from warfare.systems.pf2e.models import Army
 
     campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
     armies = {}

@@ -11,9 +11,8 @@ from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
 from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
 from warfare.engine.systems.pf2e.tactics import TACTICS
-
-from . import labels
-from .models import ArmyType
+from warfare.systems.pf2e import labels
+from warfare.systems.pf2e.models import ArmyType
 
 ARMY_TYPE_LABELS = dict(ArmyType.choices)
 

@@ -10,9 +10,9 @@ from django.urls import reverse
 from battles import services
 from battles.models import Battle
 from tests.factories import overlapping_battle
-from warfare import services as army_services
-from warfare.mapping import army_stat_block
-from warfare.models import Army
+from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e.mapping import army_stat_block
+from warfare.systems.pf2e.models import Army
 
 MAGIC_ARMOR = {"key": "magic_armor", "tier": 1, "weapon": None, "doses": 0, "source": "purchased"}
 

@@ -18,7 +18,7 @@ def hostile_world(client, world, gm, objects, kingdom_faction, enemy_faction, mi
     from battles.models import Battle
     from kingdoms.models import Campaign, Faction, Invite, Settlement
     from tests.factories import UserFactory
-    from warfare.models import Army
+    from warfare.systems.pf2e.models import Army
 
     Campaign.objects.filter(pk=world.pk).update(name=HOSTILE, description=HOSTILE)
     Faction.objects.filter(pk=kingdom_faction.pk).update(name=HOSTILE, description=HOSTILE)

@@ -4,8 +4,8 @@
 import pytest
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
-from warfare import services
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Kingdom
 
 
 def _page(client, army, htmx=False, **params):

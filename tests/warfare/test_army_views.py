@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from warfare import services
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, LogEntry
 
 ROLES = ["anonymous", "outsider", "other_gm", "other_player", "player", "gm"]
 

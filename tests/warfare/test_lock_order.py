@@ -10,9 +10,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
-from warfare import services
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 THREADS = 20
 REQUESTS_EACH = 10

@@ -3,10 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
 from tests.factories import SettlementFactory
-from warfare import services
-from warfare.models import Army, LogEntry, Recruitment
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry, Recruitment
 
 
 @pytest.fixture

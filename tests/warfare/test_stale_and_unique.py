@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from warfare.models import Army, LogEntry, Recruitment, RecruitmentStep
+from warfare.systems.pf2e.models import Army, LogEntry, Recruitment, RecruitmentStep
 
 #: Train Army: Warfare +7, a typed 20 (a critical success, §4.8) learns Keen Eyed in place of
 #: Toughened Soldiers (a level 3 army knows one tactic, §1.2).

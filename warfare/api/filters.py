@@ -7,7 +7,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from kingdoms.models import Campaign, Controller, Faction, Membership, Role, RuleSystem, Settlement
-from warfare.models import Army, ArmyStatus, ArmyType, LogEntry
+from warfare.systems.pf2e.models import Army, ArmyStatus, ArmyType, LogEntry
 
 
 @extend_schema_field(OpenApiTypes.INT)

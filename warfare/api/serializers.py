@@ -11,22 +11,14 @@ from rest_framework import serializers
 
 from kingdoms.forms import CommandStaffForm, KingdomForm
 from kingdoms.labels import PROFICIENCY_LABELS, STRUCTURE_LABELS
-from kingdoms.models import (
-    SKILL_MESSAGE,
-    Campaign,
-    CommandStaff,
-    Controller,
-    Kingdom,
-    Role,
-    Settlement,
-)
-from warfare.activity_forms import ACTIVITY_FORMS
+from kingdoms.models import SKILL_MESSAGE, Campaign, CommandStaff, Controller, Role, Settlement
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
 from warfare.engine.systems.pf2e.tactics import TACTICS
-from warfare.events import log_text
-from warfare.mapping import army_stat_block
-from warfare.models import SPECIALIZED_CHOICES, Army, ArmyType
+from warfare.systems.pf2e.activity_forms import ACTIVITY_FORMS
+from warfare.systems.pf2e.events import log_text
+from warfare.systems.pf2e.mapping import army_stat_block
+from warfare.systems.pf2e.models import SPECIALIZED_CHOICES, Army, ArmyType, Kingdom
 
 COMMAND_STAFF_FIELDS = CommandStaffForm.Meta.fields
 
@@ -185,7 +177,7 @@ PLACEABLE_TACTICS = [
 
 
 class ArmyCreateInput(serializers.Serializer):
-    """The GM's placement form (warfare.forms.ArmyCreateForm) as JSON."""
+    """The GM's placement form (warfare.systems.pf2e.forms.ArmyCreateForm) as JSON."""
 
     name = serializers.CharField(max_length=120)
     army_type = serializers.ChoiceField(choices=ArmyType.choices)

@@ -39,26 +39,18 @@ from kingdoms.forms import (
     SettlementForm,
     campaign_factions,
 )
-from kingdoms.models import (
-    Campaign,
-    CommandStaff,
-    Faction,
-    Kingdom,
-    Membership,
-    RuleSystem,
-    Settlement,
-)
+from kingdoms.models import Campaign, CommandStaff, Faction, Membership, RuleSystem, Settlement
 from kingdoms.selectors import (
     campaign_list_for,
     faction_list_visible_to,
     settlement_list_visible_to,
 )
-from warfare import selectors, services
-from warfare.access import access_army, sees_army_in_full
-from warfare.activity_forms import ACTIVITY_FORMS, ActivityForm
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
-from warfare.events import log_text
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e import selectors, services
+from warfare.systems.pf2e.access import access_army, sees_army_in_full
+from warfare.systems.pf2e.activity_forms import ACTIVITY_FORMS, ActivityForm
+from warfare.systems.pf2e.events import log_text
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 from .filters import (
     ArmyFilter,
@@ -661,8 +653,8 @@ class ArmyDetailApi(ApiView):
 class ArmyActivityApi(ApiView):
     """Take one Army activity: `{"activity", "version", "typed_die"?, ...the activity's fields}`.
 
-    The fields are those of the activity's HTML form (warfare.activity_forms), which validates
-    them here too.
+    The fields are those of the activity's HTML form (`warfare.systems.pf2e.activity_forms`),
+    which validates them here too.
     """
 
     @extend_schema(

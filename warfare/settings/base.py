@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "csp",
     "warfare",
+    "warfare.systems.pf2e",
     "warfare.gurps4e",
     "warfare.gurps3e",
     "warfare.dnd5e",

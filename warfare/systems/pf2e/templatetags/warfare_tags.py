@@ -1,7 +1,7 @@
 from django import template
 
-from warfare.events import log_text as _log_text
-from warfare.selectors import check_view
+from warfare.systems.pf2e.events import log_text as _log_text
+from warfare.systems.pf2e.selectors import check_view
 
 register = template.Library()
 

@@ -4,7 +4,7 @@ The engine speaks in keys and term codes (`tactic.hold_the_line`, `condition.wea
 module is where they become words. The rules data keeps its English texts (names, effects);
 they are translated like every other text, by gettext, each with its context below:
 `pf2e_texts()` lists them, `python manage.py pf2e_texts` (run by `make messages`) writes
-`warfare/pf2e_texts.py`, the markers that put them in the catalogue.
+`warfare/systems/pf2e/texts.py`, the markers that put them in the catalogue.
 """
 
 from django.utils.translation import gettext_lazy as _

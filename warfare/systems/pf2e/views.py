@@ -1,4 +1,4 @@
-"""Army pages: thin views over warfare.services and warfare.selectors."""
+"""Army pages: thin views over warfare.systems.pf2e.services and warfare.systems.pf2e.selectors."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

@@ -1,5 +1,5 @@
 """The English texts of the Pathfinder 2e rules data, marked for makemessages (see
-`warfare.labels`). Written by `python manage.py pf2e_texts`: do not edit.
+`warfare.systems.pf2e.labels`). Written by `python manage.py pf2e_texts`: do not edit.
 """
 
 # ruff: noqa: E501

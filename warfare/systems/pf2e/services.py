@@ -11,31 +11,33 @@ from django.utils.translation import gettext_lazy
 
 from battles.holds import holding_battles, refuse_change
 from kingdoms.access import access_campaign
-from kingdoms.models import Faction, Kingdom
+from kingdoms.models import Faction
 from kingdoms.transactions import write_transaction
-
-from .access import access_army
-from .engine.dice import SeededDice
-from .engine.problems import Problem
-from .engine.systems.pf2e.activities.plan import gear_to_dict, plan_activity
-from .engine.systems.pf2e.activities.resolve import ActivityOutcome, resolve_activity
-from .engine.systems.pf2e.activities.upkeep import (
+from warfare.engine.dice import SeededDice
+from warfare.engine.problems import Problem
+from warfare.engine.systems.pf2e.activities.plan import gear_to_dict, plan_activity
+from warfare.engine.systems.pf2e.activities.resolve import ActivityOutcome, resolve_activity
+from warfare.engine.systems.pf2e.activities.upkeep import (
     TurnOutcome,
     receive_gear,
     start_kingdom_turn,
     transfer_gear,
 )
-from .engine.systems.pf2e.armies import (
+from warfare.engine.systems.pf2e.armies import (
     ArmySpec,
     new_basic_spec,
     new_specialized_spec,
     stat_block,
 )
-from .engine.systems.pf2e.conditions import CONDITIONS
-from .engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
-from .engine.systems.pf2e.tables import ArmyType as ArmyTypeKey
-from .engine.systems.pf2e.tactics import MANDATORY_TACTIC
-from .engine.systems.pf2e.validation import validate_army
+from warfare.engine.systems.pf2e.conditions import CONDITIONS
+from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
+from warfare.engine.systems.pf2e.tables import ArmyType as ArmyTypeKey
+from warfare.engine.systems.pf2e.tactics import MANDATORY_TACTIC
+from warfare.engine.systems.pf2e.validation import validate_army
+from warfare.messages import problem_messages
+from warfare.systems.pf2e.models import Kingdom
+
+from .access import access_army
 from .events import with_army_names
 from .mapping import (
     ARMY_STATE_FIELDS,
@@ -46,7 +48,6 @@ from .mapping import (
     army_state,
     kingdom_state,
 )
-from .messages import problem_messages
 from .models import Army, ArmyStatus, LogEntry, Recruitment, RecruitmentStep
 
 

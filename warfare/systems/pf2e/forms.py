@@ -2,9 +2,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from kingdoms.labels import RUIN_LABELS
+from warfare.engine.systems.pf2e.tactics import TACTICS
 
 from . import labels
-from .engine.systems.pf2e.tactics import TACTICS
 from .models import Army
 
 

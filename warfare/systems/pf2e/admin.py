@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Army, LogEntry, Recruitment
+from .models import Army, Kingdom, LogEntry, Recruitment
 
 
 @admin.register(Army)
@@ -23,3 +23,9 @@ class LogEntryAdmin(admin.ModelAdmin):
 class RecruitmentAdmin(admin.ModelAdmin):
     list_display = ["faction", "army_type", "specialized", "step", "army", "created_at"]
     list_select_related = ["faction", "army"]
+
+
+@admin.register(Kingdom)
+class KingdomAdmin(admin.ModelAdmin):
+    list_display = ["faction", "level", "resource_points", "food", "unrest", "at_war"]
+    list_select_related = ["faction"]

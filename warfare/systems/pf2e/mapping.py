@@ -1,6 +1,5 @@
 """The only place that knows both ORM rows and engine state (Pathfinder armies, kingdoms)."""
 
-from kingdoms.models import Kingdom
 from warfare.engine.systems.pf2e.activities.state import ArmyState, KingdomState
 from warfare.engine.systems.pf2e.activities.structures import item_bonuses_from_structures
 from warfare.engine.systems.pf2e.armies import (
@@ -11,6 +10,7 @@ from warfare.engine.systems.pf2e.armies import (
     stat_block,
 )
 from warfare.engine.systems.pf2e.kingdom import RUINS
+from warfare.systems.pf2e.models import Kingdom
 
 from .models import Army
 

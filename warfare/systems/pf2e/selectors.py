@@ -7,17 +7,17 @@ from django.utils.translation import gettext_lazy as _
 
 from kingdoms.labels import SKILL_LABELS
 from kingdoms.models import Faction
-
-from . import labels
-from .engine.systems.pf2e.activities.plan import slot_key, stat_from_dict
-from .engine.systems.pf2e.armies import (
+from warfare.engine.systems.pf2e.activities.plan import slot_key, stat_from_dict
+from warfare.engine.systems.pf2e.armies import (
     StatBlock,
     new_basic_spec,
     new_specialized_spec,
     stat_block,
 )
-from .engine.systems.pf2e.conditions import CONDITIONS
-from .engine.systems.pf2e.modifiers import Stat
+from warfare.engine.systems.pf2e.conditions import CONDITIONS
+from warfare.engine.systems.pf2e.modifiers import Stat
+
+from . import labels
 from .events import army_refs, log_text, with_army_names
 from .mapping import army_spec, army_stat_block
 from .models import Army, ArmyStatus, LogEntry
@@ -165,7 +165,8 @@ def check_view(check: dict | None) -> dict | None:
 def activity_preview(*, army: Army, form) -> dict:
     """What taking the activity as the form stands would check, before it is taken (§4): the
     skill, modifier and DC with their working, the RP it costs, or why it cannot be taken."""
-    from .messages import problem_messages
+    from warfare.messages import problem_messages
+
     from .services import activity_plan
 
     kwargs = form.preview_kwargs()
@@ -209,7 +210,8 @@ def _recruit_plan(kingdom, *, army_type: str = "", specialized: str = "") -> dic
     DC with their working (the check a critical failure blocks is shown all the same)."""
     from dataclasses import replace
 
-    from .engine.systems.pf2e.activities.plan import plan_activity
+    from warfare.engine.systems.pf2e.activities.plan import plan_activity
+
     from .mapping import kingdom_state
 
     options: dict = {"hex": "-", "deferred": True}
@@ -233,10 +235,11 @@ def _recruit_plan(kingdom, *, army_type: str = "", specialized: str = "") -> dic
 def recruit_choices(*, faction: Faction) -> list[dict]:
     """Step 1 (§3.1): every basic type and specialized army, with why it cannot be chosen, and
     before any roll its level, the Recruit Army check (§4.1) and its Consumption."""
-    from .engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
-    from .engine.systems.pf2e.tables import ArmyType as EngineType
-    from .engine.systems.pf2e.validation import validate_army
-    from .messages import problem_messages
+    from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
+    from warfare.engine.systems.pf2e.tables import ArmyType as EngineType
+    from warfare.engine.systems.pf2e.validation import validate_army
+    from warfare.messages import problem_messages
+
     from .models import ArmyType
     from .services import DEFERRED_PROBLEMS
 
@@ -302,7 +305,8 @@ def recruit_start_view(*, faction: Faction) -> dict:
     """Step 1 of the wizard: the choices, what is in progress, and what stops a recruitment
     before any roll: a critical failure this turn (§4.1), a rolled recruitment still open,
     no settlement with a hex to place a basic army in (§3.1 step 5)."""
-    from .messages import problem_messages
+    from warfare.messages import problem_messages
+
     from .services import recruit_blocked_problems
 
     in_progress = open_recruitments(faction=faction)
@@ -322,9 +326,10 @@ def recruitment_view(recruitment, *, ticked: list[str] | None = None) -> dict:
     """What each wizard step shows: the check to come or made, the stat block, tactics…
 
     `ticked`: the starting tactics just posted and refused, shown ticked again."""
-    from .engine.systems.pf2e.tactics import TACTICS
-    from .engine.systems.pf2e.validation import learnable_tactics
-    from .messages import problem_messages
+    from warfare.engine.systems.pf2e.tactics import TACTICS
+    from warfare.engine.systems.pf2e.validation import learnable_tactics
+    from warfare.messages import problem_messages
+
     from .services import recruit_blocked_problems, recruit_spec
 
     faction = recruitment.faction

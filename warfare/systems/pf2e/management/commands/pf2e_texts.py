@@ -2,9 +2,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from warfare.labels import pf2e_texts
+from warfare.systems.pf2e.labels import pf2e_texts
 
-TARGET = Path(__file__).resolve().parents[2] / "pf2e_texts.py"
+TARGET = Path(__file__).resolve().parents[2] / "texts.py"
 
 
 def _literal(text: str) -> str:
@@ -18,7 +18,7 @@ def _literal(text: str) -> str:
 def module_source() -> str:
     lines = [
         '"""The English texts of the Pathfinder 2e rules data, marked for makemessages (see',
-        "`warfare.labels`). Written by `python manage.py pf2e_texts`: do not edit.",
+        "`warfare.systems.pf2e.labels`). Written by `python manage.py pf2e_texts`: do not edit.",
         '"""',
         "",
         "# ruff: noqa: E501",
@@ -35,7 +35,7 @@ def module_source() -> str:
 
 class Command(BaseCommand):
     help = (
-        "Write warfare/pf2e_texts.py, the gettext markers of the Pathfinder rules data's "
+        "Write warfare/systems/pf2e/texts.py, the gettext markers of the Pathfinder rules data's "
         "English texts (make messages runs it before makemessages); --check only compares."
     )
 

@@ -5,11 +5,15 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from kingdoms.labels import SKILL_LABELS
+from warfare.engine.systems.pf2e.gear import GEAR, Weapon
+from warfare.engine.systems.pf2e.tables import level_row
+from warfare.engine.systems.pf2e.validation import (
+    counted_tactics,
+    learnable_tactics,
+    replaceable_tactics,
+)
 
 from . import labels
-from .engine.systems.pf2e.gear import GEAR, Weapon
-from .engine.systems.pf2e.tables import level_row
-from .engine.systems.pf2e.validation import counted_tactics, learnable_tactics, replaceable_tactics
 from .mapping import army_spec
 from .models import Army
 
