@@ -12,7 +12,6 @@ from django.db.models import QuerySet
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.labels import SKILL_LABELS
 from kingdoms.models import Membership
 from warfare.engine.battle.protocol import Command, CommandDice, Rejected
 from warfare.engine.battle.registry import get_battle_system
@@ -22,6 +21,7 @@ from warfare.engine.systems.pf2e.battle.engine import GM_CONDITIONS
 from warfare.engine.systems.pf2e.battle.rules import ACTIONS_PER_TURN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.systems.pf2e import labels
+from warfare.systems.pf2e.labels import SKILL_LABELS
 from warfare.systems.pf2e.models import Kingdom
 from warfare.systems.pf2e.selectors import check_view, working
 

@@ -2,6 +2,7 @@
 systems' own records live in their apps: a Pathfinder kingdom in `warfare.systems.pf2e`)."""
 
 import secrets
+from collections.abc import Mapping
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
@@ -9,6 +10,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from . import rulesystems
 
 
 class RuleSystem(models.TextChoices):
@@ -70,15 +73,16 @@ class Campaign(Versioned):
         return reverse("kingdoms:campaign-detail", args=[self.pk])
 
     @property
-    def uses_kingdoms(self) -> bool:
-        return self.rule_system == RuleSystem.PF2E
+    def uses_battles(self) -> bool:
+        """Battles are fought on the board (its rule system says so: `kingdoms.rulesystems`)."""
+        plugin = rulesystems.get(self.rule_system)
+        return plugin is not None and plugin.has_battles
 
     @property
-    def uses_battles(self) -> bool:
-        """Battles are fought on the board (a rule system with a battle board plugin)."""
-        from battles.plugins import has_battles
-
-        return has_battles(self.rule_system)
+    def system_templates(self) -> Mapping[str, str]:
+        """{slot: template} the core pages include for this campaign's rule system."""
+        plugin = rulesystems.get(self.rule_system)
+        return plugin.templates if plugin is not None else {}
 
     @property
     def uses_forces(self) -> bool:

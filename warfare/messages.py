@@ -5,13 +5,13 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.labels import PROFICIENCY_LABELS, SKILL_LABELS
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
 from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
 from warfare.engine.systems.pf2e.tactics import TACTICS
 from warfare.systems.pf2e import labels
+from warfare.systems.pf2e.labels import PROFICIENCY_LABELS, SKILL_LABELS
 from warfare.systems.pf2e.models import ArmyType
 
 ARMY_TYPE_LABELS = dict(ArmyType.choices)

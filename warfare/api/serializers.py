@@ -9,14 +9,15 @@ from typing import Any
 from django.db import models
 from rest_framework import serializers
 
-from kingdoms.forms import CommandStaffForm, KingdomForm
-from kingdoms.labels import PROFICIENCY_LABELS, STRUCTURE_LABELS
+from kingdoms.forms import CommandStaffForm
 from kingdoms.models import SKILL_MESSAGE, Campaign, CommandStaff, Controller, Role, Settlement
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
 from warfare.engine.systems.pf2e.tactics import TACTICS
 from warfare.systems.pf2e.activity_forms import ACTIVITY_FORMS
 from warfare.systems.pf2e.events import log_text
+from warfare.systems.pf2e.forms import KingdomForm
+from warfare.systems.pf2e.labels import PROFICIENCY_LABELS, STRUCTURE_LABELS
 from warfare.systems.pf2e.mapping import army_stat_block
 from warfare.systems.pf2e.models import SPECIALIZED_CHOICES, Army, ArmyType, Kingdom
 

@@ -34,7 +34,6 @@ from kingdoms.forms import (
     CampaignForm,
     CommandStaffForm,
     FactionForm,
-    KingdomForm,
     MembershipForm,
     SettlementForm,
     campaign_factions,
@@ -50,6 +49,7 @@ from warfare.systems.pf2e import selectors, services
 from warfare.systems.pf2e.access import access_army, sees_army_in_full
 from warfare.systems.pf2e.activity_forms import ACTIVITY_FORMS, ActivityForm
 from warfare.systems.pf2e.events import log_text
+from warfare.systems.pf2e.forms import KingdomForm
 from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 from .filters import (
@@ -196,7 +196,7 @@ def _faction_forms(campaign: Campaign, faction: Faction | None, sent: dict[str, 
     """The faction page's forms over the sent values: {"": faction, "kingdom"?, "command_staff"?}
     (the records only if sent), or a 400 for a record the campaign's rule system lacks."""
     lacking = {}
-    if "kingdom" in sent and not campaign.uses_kingdoms:
+    if "kingdom" in sent and campaign.rule_system != RuleSystem.PF2E:
         lacking["kingdom"] = [_("Only Pathfinder campaigns have kingdoms.")]
     if "command_staff" in sent and not campaign.uses_command_staff:
         lacking["command_staff"] = [_("Only GURPS campaigns have a command staff.")]
@@ -225,14 +225,18 @@ def _sent_values(form, sent: dict[str, Any]) -> dict[str, Any]:
 
 
 def _record_kwargs(forms: dict[str, Any], sent: dict[str, Any]) -> dict[str, Any]:
-    """`kingdom=` and `command_staff=` of the faction services: the sent fields, the version."""
-    kwargs = {}
+    """`records=` ({"kingdom": ...}) and `command_staff=` of the faction services: the sent
+    fields, the version."""
+    kwargs: dict[str, Any] = {"records": {}}
     for key in ("kingdom", "command_staff"):
         if key in forms:
             values = _sent_values(forms[key], sent[key])
             if "version" in forms[key].fields:
                 values["version"] = forms[key].service_version()
-            kwargs[key] = values
+            if key == "command_staff":
+                kwargs[key] = values
+            else:
+                kwargs["records"][key] = values
     return kwargs
 
 

@@ -4,7 +4,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from kingdoms.labels import SKILL_LABELS
 from warfare.engine.systems.pf2e.gear import GEAR, Weapon
 from warfare.engine.systems.pf2e.tables import level_row
 from warfare.engine.systems.pf2e.validation import (
@@ -14,6 +13,7 @@ from warfare.engine.systems.pf2e.validation import (
 )
 
 from . import labels
+from .labels import SKILL_LABELS
 from .mapping import army_spec
 from .models import Army
 

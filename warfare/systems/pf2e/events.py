@@ -128,9 +128,7 @@ def log_text(code: str, data: dict) -> str:
         params["activity"] = ACTIVITY_LABELS.get(params.get("activity"), params.get("activity"))
         params["degree"] = DEGREE_LABELS.get(params.get("degree"), _("done"))
     if isinstance(params.get("ruin"), str):
-        from kingdoms.labels import RUIN_LABELS
-
-        params["ruin"] = RUIN_LABELS.get(params["ruin"], params["ruin"])
+        params["ruin"] = labels.RUIN_LABELS.get(params["ruin"], params["ruin"])
     match = _CONDITION_EVENT.match(code)
     if match and match["condition"] in CONDITIONS:
         template = CONDITION_EVENTS[match["change"]]

@@ -8,13 +8,58 @@ they are translated like every other text, by gettext, each with its context bel
 """
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
-from kingdoms.labels import SKILL_LABELS
+from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
 from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
 from warfare.engine.systems.pf2e.tactics import TACTICS, WAR_ACTION_NAMES
+
+# Kingdom skills, proficiencies, ruins and structures (they were kingdoms.labels).
+SKILL_LABELS = {
+    "warfare": pgettext_lazy("kingdom skill", "Warfare"),
+    "statecraft": pgettext_lazy("kingdom skill", "Statecraft"),
+    "intrigue": pgettext_lazy("kingdom skill", "Intrigue"),
+    "exploration": pgettext_lazy("kingdom skill", "Exploration"),
+    "boating": pgettext_lazy("kingdom skill", "Boating"),
+    "magic": pgettext_lazy("kingdom skill", "Magic"),
+    "defense": pgettext_lazy("kingdom skill", "Defense"),
+    "politics": pgettext_lazy("kingdom skill", "Politics"),
+    "engineering": pgettext_lazy("kingdom skill", "Engineering"),
+    "trade": pgettext_lazy("kingdom skill", "Trade"),
+    "scholarship": pgettext_lazy("kingdom skill", "Scholarship"),
+    "folklore": pgettext_lazy("kingdom skill", "Folklore"),
+    "wilderness": pgettext_lazy("kingdom skill", "Wilderness"),
+    "arts": pgettext_lazy("kingdom skill", "Arts"),
+}
+assert set(SKILL_LABELS) == set(pf2e_kingdom.WARFARE_SKILLS)
+
+PROFICIENCY_LABELS = {
+    "untrained": _("untrained"),
+    "trained": _("trained"),
+    "expert": _("expert"),
+    "master": _("master"),
+    "legendary": _("legendary"),
+}
+
+RUIN_LABELS = {
+    "corruption": _("Corruption"),
+    "crime": _("Crime"),
+    "decay": _("Decay"),
+    "strife": _("Strife"),
+}
+
+# Structures that give item bonuses to army activities (Pathfinder §4.9).
+STRUCTURE_LABELS = {
+    "barracks": _("Barracks"),
+    "keep": _("Keep"),
+    "garrison": pgettext_lazy("structure", "Garrison"),
+    "smithy": _("Smithy"),
+    "castle": _("Castle"),
+    "military_academy": _("Military Academy"),
+    "palace": _("Palace"),
+}
 
 STAT_LABELS = {
     "scouting": _("Scouting"),

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.labels import SKILL_LABELS
 from kingdoms.models import Faction
+from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.engine.systems.pf2e.activities.plan import slot_key, stat_from_dict
 from warfare.engine.systems.pf2e.armies import (
     StatBlock,
@@ -19,8 +19,9 @@ from warfare.engine.systems.pf2e.modifiers import Stat
 
 from . import labels
 from .events import army_refs, log_text, with_army_names
+from .labels import PROFICIENCY_LABELS, RUIN_LABELS, SKILL_LABELS
 from .mapping import army_spec, army_stat_block
-from .models import Army, ArmyStatus, LogEntry
+from .models import Army, ArmyStatus, Kingdom, LogEntry
 
 SHEET_STATS = (
     "ac", "maneuver", "morale", "melee", "ranged", "scouting", "max_hp", "rout_threshold",
@@ -366,3 +367,27 @@ def recruitment_view(recruitment, *, ticked: list[str] | None = None) -> dict:
     view["consumption"] = {"now": current, "added": added, "after": current + added,
                            "food": kingdom.food}  # fmt: skip
     return view
+
+
+def kingdom_sheet(kingdom: Kingdom) -> dict:
+    """The kingdom's ruins and skills as labelled rows, and which values are house defaults."""
+    house = {entry.key: entry for entry in pf2e_kingdom.HOUSE_DEFAULTS}
+    skills = kingdom.skills or {}
+    return {
+        "ruins": [
+            (RUIN_LABELS[ruin], value, threshold) for ruin, value, threshold in kingdom.ruins()
+        ],
+        "skills": [
+            (
+                SKILL_LABELS[name],
+                skills.get(name, {}).get("modifier", 0),
+                PROFICIENCY_LABELS.get(skills.get(name, {}).get("rank"), "—"),
+            )
+            for name in pf2e_kingdom.WARFARE_SKILLS
+        ],
+        "house_ruin_threshold": house["ruin_threshold"],
+        "ruin_threshold_is_house_default": any(
+            threshold == house["ruin_threshold"].value
+            for _ruin, _value, threshold in kingdom.ruins()
+        ),
+    }

@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy
 
 from battles.holds import holding_battles, refuse_change
 from kingdoms.access import access_campaign
-from kingdoms.models import Faction
+from kingdoms.models import Campaign, Faction
+from kingdoms.services import check_version, save_row
 from kingdoms.transactions import write_transaction
 from warfare.engine.dice import SeededDice
 from warfare.engine.problems import Problem
@@ -752,3 +753,20 @@ def army_transfer_gear(
     _log(giver, giver.faction, "army.gear_handed_over", user, army_name=giver.name,
          to=receiver.name, gear=gear.partition(":")[0])  # fmt: skip
     return giver
+
+
+def kingdom_save(faction: Faction, fields: dict[str, Any] | None) -> None:
+    """A Pathfinder faction's kingdom, created with its faction; `fields` (the faction page's
+    kingdom form, with the `version` it was drawn from) saved over it. Part of the faction
+    services' transaction (`kingdoms.services.faction_create`/`faction_update`)."""
+    Kingdom.objects.get_or_create(faction=faction)
+    if fields:
+        fields = dict(fields)
+        kingdom = Kingdom.objects.select_for_update(no_key=True).get(faction=faction)
+        check_version(kingdom, fields.pop("version", None))
+        save_row(kingdom, **fields)
+
+
+def campaign_delete_armies(campaign: Campaign) -> None:
+    """Armies protect their factions from deletion: a deleted campaign's go first."""
+    Army.objects.filter(faction__campaign=campaign).delete()
