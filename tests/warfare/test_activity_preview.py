@@ -9,7 +9,7 @@ from warfare.systems.pf2e.models import Kingdom
 
 
 def _page(client, army, htmx=False, **params):
-    url = reverse("warfare:army-activity", args=[army.faction.campaign_id, army.pk])
+    url = reverse("pf2e:army-activity", args=[army.faction.campaign_id, army.pk])
     return client.get(url, params, **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
 
 

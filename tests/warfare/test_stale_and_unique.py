@@ -28,7 +28,7 @@ def test_a_stale_train_army_post_answers_409_with_the_army_now(client, world, pl
     from the older army, is a 409 showing the army as it is now — not a 400 saying that
     Toughened Soldiers (replaced meanwhile) "is not one of the available choices"."""
     client.force_login(player)
-    url = reverse("warfare:army-activity", args=[world.pk, militia.pk])
+    url = reverse("pf2e:army-activity", args=[world.pk, militia.pk])
     first, again = _posts(client, url, militia, 2)
     assert first.status_code == 200
     assert again.status_code == 409
@@ -66,7 +66,7 @@ def test_a_burst_of_stale_train_army_posts_applies_once(world, player, militia, 
                 barrier.wait(timeout=60)
                 response = client.post(url, {**TRAIN, "version": militia.version}, format="json")
             else:
-                url = reverse("warfare:army-activity", args=[world.pk, militia.pk])
+                url = reverse("pf2e:army-activity", args=[world.pk, militia.pk])
                 barrier.wait(timeout=60)
                 response = client.post(url, {**TRAIN, "version": militia.version})
             statuses.append(response.status_code)

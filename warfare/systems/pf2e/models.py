@@ -212,7 +212,7 @@ class Army(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("warfare:army-detail", args=[self.faction.campaign_id, self.pk])
+        return reverse("pf2e:army-detail", args=[self.faction.campaign_id, self.pk])
 
     @property
     def level(self) -> int:
@@ -309,7 +309,7 @@ class Recruitment(models.Model):
         return f"{self.faction} recruitment #{self.pk}"
 
     def get_absolute_url(self) -> str:
-        return reverse("warfare:recruit-step", args=[self.faction.campaign_id, self.pk])
+        return reverse("pf2e:recruit-step", args=[self.faction.campaign_id, self.pk])
 
     @property
     def is_open(self) -> bool:

@@ -2,7 +2,7 @@ from django.urls import path
 
 from . import views
 
-app_name = "warfare"
+app_name = "pf2e"
 
 urlpatterns = [
     path(

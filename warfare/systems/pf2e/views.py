@@ -58,7 +58,7 @@ def _army_list_page(request, membership, faction, *, status: int = 200) -> HttpR
         context["lines"] = [
             selectors.ArmyLine(army, None) for army in selectors.army_list(faction=faction).active()
         ]
-    return render(request, "warfare/army_list.html", context, status=status)
+    return render(request, "pf2e/army_list.html", context, status=status)
 
 
 @login_required
@@ -74,7 +74,7 @@ def army_detail(request: HttpRequest, campaign_id: int, army_id: int) -> HttpRes
     }
     if context["full"]:
         context.update(selectors.army_sheet(army=army))
-    return render(request, "warfare/army_detail.html", context)
+    return render(request, "pf2e/army_detail.html", context)
 
 
 @login_required
@@ -98,8 +98,8 @@ def army_create(request: HttpRequest, campaign_id: int, faction_id: int) -> Http
             else:
                 messages.success(request, _("Army placed."))
                 return redirect(army)
-        return render(request, "warfare/army_form.html", context, status=400)
-    return render(request, "warfare/army_form.html", context)
+        return render(request, "pf2e/army_form.html", context, status=400)
+    return render(request, "pf2e/army_form.html", context)
 
 
 @login_required
@@ -121,14 +121,14 @@ def army_edit(request: HttpRequest, campaign_id: int, army_id: int) -> HttpRespo
                 )
             except services.StaleEdit:
                 form.add_error(None, _("Someone changed this army meanwhile. Reload to see it."))
-                return render(request, "warfare/army_form.html", context, status=409)
+                return render(request, "pf2e/army_form.html", context, status=409)
             except ValidationError as error:
                 _form_errors(form, error)
             else:
                 messages.success(request, _("Army saved."))
                 return redirect(army)
-        return render(request, "warfare/army_form.html", context, status=400)
-    return render(request, "warfare/army_form.html", context)
+        return render(request, "pf2e/army_form.html", context, status=400)
+    return render(request, "pf2e/army_form.html", context)
 
 
 @login_required
@@ -163,7 +163,7 @@ def army_condition(request: HttpRequest, campaign_id: int, army_id: int) -> Http
         "commands": True,
         **selectors.army_sheet(army=army),
     }
-    return render(request, "warfare/army_detail.html#sheet", context, status=status)
+    return render(request, "pf2e/army_detail.html#sheet", context, status=status)
 
 
 def _activity_form(activity: str, army, data=None) -> ActivityForm:
@@ -187,7 +187,7 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
     if previewing and request.htmx:
         context = {"army": army, "campaign": membership.campaign, "activity": activity,
                    "preview": selectors.activity_preview(army=army, form=form)}  # fmt: skip
-        return render(request, "warfare/activity.html#activity-preview", context)
+        return render(request, "pf2e/activity.html#activity-preview", context)
     context = {
         "campaign": membership.campaign,
         "membership": membership,
@@ -197,7 +197,7 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
         "activities": [(key, ACTIVITY_LABELS[key]) for key in ACTIVITY_FORMS],
         "form": form,
     }
-    template = "warfare/activity.html"
+    template = "pf2e/activity.html"
     partial = "#activity-form"
     status = 200
     if not army.is_active:
@@ -266,7 +266,7 @@ def recruit_start(request: HttpRequest, campaign_id: int, faction_id: int) -> Ht
         valid = {c["value"] for c in context["choices"] if c["field"] == field}
         if value not in valid:
             context["errors"] = [_("Choose one of the armies listed.")]
-            return render(request, "warfare/recruit_start.html", context, status=400)
+            return render(request, "pf2e/recruit_start.html", context, status=400)
         try:
             recruitment = services.recruitment_start(
                 user=request.user, campaign_id=campaign_id, faction_id=faction_id, **{field: value}
@@ -279,9 +279,9 @@ def recruit_start(request: HttpRequest, campaign_id: int, faction_id: int) -> Ht
             return redirect(open_one.recruitment)
         except ValidationError as error:
             context["errors"] = error.messages
-            return render(request, "warfare/recruit_start.html", context, status=400)
+            return render(request, "pf2e/recruit_start.html", context, status=400)
         return redirect(recruitment)
-    return render(request, "warfare/recruit_start.html", context)
+    return render(request, "pf2e/recruit_start.html", context)
 
 
 RECRUIT_ACTIONS = {"roll", "tactics", "place", "name"}
@@ -354,7 +354,7 @@ def recruit_step(request: HttpRequest, campaign_id: int, recruitment_id: int) ->
         "errors": errors,
         **view,
     }
-    template = "warfare/recruit.html" + ("#wizard" if request.htmx else "")
+    template = "pf2e/recruit.html" + ("#wizard" if request.htmx else "")
     return render(request, template, context, status=status)
 
 
@@ -383,7 +383,7 @@ def kingdom_turn(request: HttpRequest, campaign_id: int, faction_id: int) -> Htt
         messages.error(request, " ".join(error.messages))
         return _army_list_page(request, membership, faction, status=400)
     messages.success(request, _("Kingdom turn %(turn)s begins.") % {"turn": outcome.kingdom.turn})
-    return redirect("warfare:army-list", campaign_id, faction_id)
+    return redirect("pf2e:army-list", campaign_id, faction_id)
 
 
 @login_required

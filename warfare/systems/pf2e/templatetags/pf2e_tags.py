@@ -14,5 +14,5 @@ def log_text(entry) -> str:
 
 @register.simple_tag
 def log_check(entry):
-    """The check stored with a log entry, ready for warfare/_check.html (or None)."""
+    """The check stored with a log entry, ready for pf2e/_check.html (or None)."""
     return check_view(entry.data.get("check"))
