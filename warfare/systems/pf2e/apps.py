@@ -13,8 +13,11 @@ class Pf2eConfig(AppConfig):
         # Imported once the apps are loaded: the forms and services use the models.
         from kingdoms import rulesystems
         from kingdoms.models import RuleSystem
+        from warfare import messages
 
-        from . import forms, selectors, services
+        from . import forms, problems, selectors, services
+
+        messages.register(problems.MESSAGES, problems.display)
 
         rulesystems.register(
             rulesystems.RuleSystemPlugin(

@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
-from warfare.messages import _display
 
 from . import labels
+from .problems import display as _display
 
 EVENT_TEXTS = {
     "activity.resolved": _("%(activity)s: %(degree)s."),
