@@ -7,7 +7,7 @@ class Pf2eConfig(AppConfig):
 
     name = "warfare.systems.pf2e"
     label = "pf2e"
-    verbose_name = _("Pathfinder 2e warfare")
+    verbose_name = _("Pathfinder 2e Kingmaker warfare")
 
     def ready(self) -> None:
         # Imported once the apps are loaded: the forms and services use the models.
