@@ -47,9 +47,9 @@ INSTALLED_APPS = [
     "csp",
     "warfare",
     "warfare.systems.pf2e",
-    "warfare.gurps4e",
-    "warfare.gurps3e",
-    "warfare.dnd5e",
+    "warfare.systems.gurps4e",
+    "warfare.systems.gurps3e",
+    "warfare.systems.dnd5e",
     "kingdoms",
     "battles",
 ]
