@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from kingdoms.access import access_campaign
-from warfare.api.views import DENIED, WRITE_ERRORS, ApiView
+from warfare.api.base import DENIED, WRITE_ERRORS, ApiView
 
 from . import autoplay, forecasting, services
 from .api import (
