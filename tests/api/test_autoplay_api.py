@@ -177,7 +177,7 @@ def test_the_forecast_of_a_set_up_saves_nothing(system_world):
 
 
 def _armies(gm, campaign, faction, count, prefix):
-    from warfare import services as army_services  # noqa: PLC0415
+    from warfare.systems.pf2e import services as army_services  # noqa: PLC0415
 
     return [
         army_services.army_create(

@@ -5,9 +5,10 @@ import pytest
 from playwright.sync_api import expect
 
 from battles.models import Battle
-from kingdoms.models import Kingdom, Role
+from kingdoms.models import Role
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-from warfare import services
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Kingdom
 
 from .test_invite_flow import log_in
 
