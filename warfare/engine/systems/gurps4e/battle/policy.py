@@ -136,20 +136,36 @@ def _round_value(
     if not fought:
         return 0.0
     effective = (first, second)
-    enemy = 1 - me
     value = 0.0
     for offset, chance in _DIFFERENCES:
-        diff = difference + offset  # own margin - the enemy's
-        winner = None if diff == 0 else (me if diff > 0 else enemy)
-        margin = abs(diff)
-        if winner is not None:
-            margin, _ = rules.adjusted_margin(margin, effective[winner], uses[winner])
-        cas0, cas1, crt_pb = _casualties(effective, winner, margin, desperate, overrides)
-        pb_after, _ = rules.position_bonus(pb, effective, winner, crt_pb)
-        cas = (cas0, cas1)
-        gained = (pb_after[me] - pb_after[enemy]) - (pb[me] - pb[enemy])
-        value += chance * (cas[enemy] - cas[me] + PB_WEIGHT * gained)
+        value += chance * _outcome(me, effective, desperate, uses, pb, difference + offset,
+                                   overrides)  # fmt: skip
     return value
+
+
+@lru_cache(maxsize=65536)
+def _outcome(
+    me: int,
+    effective: tuple[str, str],
+    desperate: tuple[bool, bool],
+    uses: tuple[int, int],
+    pb: tuple[int, int],
+    diff: int,
+    overrides: Any,
+) -> float:
+    """The value for side `me` of a fought round whose margins differ by `diff` (own margin
+    − the enemy's): one term of `_round_value`, shared by every skill difference whose
+    contest can end this way."""
+    enemy = 1 - me
+    winner = None if diff == 0 else (me if diff > 0 else enemy)
+    margin = abs(diff)
+    if winner is not None:
+        margin, _ = rules.adjusted_margin(margin, effective[winner], uses[winner])
+    cas0, cas1, crt_pb = _casualties(effective, winner, margin, desperate, overrides)
+    pb_after, _ = rules.position_bonus(pb, effective, winner, crt_pb)
+    cas = (cas0, cas1)
+    gained = (pb_after[me] - pb_after[enemy]) - (pb[me] - pb[enemy])
+    return cas[enemy] - cas[me] + PB_WEIGHT * gained
 
 
 def _options(state: BattleState, index: int, *, after_reveal: bool = False):
