@@ -17,8 +17,8 @@ retreated…), the mean of what it has left (HP, TS, stands) with a histogram of
 score per side (D&D 5e VP), and a histogram of the battle's length by result (one stacked bar
 per number of rounds), ready for an SVG chart.
 
-Speed: `workers` > 1 runs the simulations in that many processes (fork); the result is the
-same. Forking belongs in a worker or a management command, not in a threaded web server.
+Speed: `workers` > 1 runs the simulations in that many processes (this one and forks of it
+made after a short warm-up, see `WARM_UP`); the result is the same. Forking belongs in a worker or a management command, not in a threaded web server.
 
 Hidden numbers: this forecast reads the whole state (the GM's view: enemy HP, a GURPS 4e
 commander's secret strategy). A forecast a player may see must not: it would be run from a
@@ -31,7 +31,7 @@ themselves), i.e. `forecast(system, state=belief_state)`; nothing else changes h
 import math
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -225,7 +225,7 @@ def simulate(
     )
 
 
-def _run(args: tuple[str, int, Any, Any, int, Sequence[int]]) -> list[Simulated]:
+def _run(args: tuple[str, int, Any, Any, int, Iterable[int]]) -> list[Simulated]:
     from warfare.engine.battle.registry import get_battle_system  # the registry imports all
 
     key, seed, setup, data, max_rounds, indexes = args
@@ -235,6 +235,28 @@ def _run(args: tuple[str, int, Any, Any, int, Sequence[int]]) -> list[Simulated]
         simulate(system, simulation_seed(seed, i), setup=setup, state=state, max_rounds=max_rounds)
         for i in indexes
     ]
+
+
+WARM_UP = 10
+"""With worker processes, this process first plays one simulation in `WARM_UP` alone, so
+what the engines and policies keep from one simulation to the next (a set-up worked out
+once, the GURPS 4e strategy choices…) is there before the workers are forked from it."""
+
+
+def _in_processes(job: tuple[Any, ...], simulations: int, workers: int) -> list[Simulated]:
+    """The simulations in `workers` processes: this one (after the warm-up) and `workers` − 1
+    forked ones, each playing every `workers`-th simulation; the results in index order."""
+    warm = simulations // WARM_UP
+    results: list[Simulated | None] = [None] * simulations
+    results[:warm] = _run((*job, range(warm)))
+    chunks = [range(warm + i, simulations, workers) for i in range(workers)]
+    with ProcessPoolExecutor(workers - 1, mp_context=get_context("fork")) as pool:
+        futures = [pool.submit(_run, (*job, chunk)) for chunk in chunks[1:]]
+        parts = [_run((*job, chunks[0])), *(future.result() for future in futures)]
+    for chunk, part in zip(chunks, parts, strict=True):
+        for index, simulated in zip(chunk, part, strict=True):
+            results[index] = simulated
+    return results  # type: ignore[return-value]
 
 
 def simulation_seed(seed: int, index: int) -> int:
@@ -259,18 +281,12 @@ def forecast(
     if setup is not None:
         system.start(setup, seed)  # a bad setup fails here, before any work
     workers = max(1, min(workers, simulations, os.cpu_count() or 1))
-    chunks = [list(range(i, simulations, workers)) for i in range(workers)]
     data = state.to_dict() if state is not None else None  # plain data for the workers
-    jobs = [(system.key, seed, setup, data, max_rounds, chunk) for chunk in chunks]
+    job = (system.key, seed, setup, data, max_rounds)
     if workers == 1:
-        results = _run(jobs[0])
+        results = _run((*job, range(simulations)))
     else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-            parts = list(pool.map(_run, jobs))
-        results = [None] * simulations
-        for chunk, part in zip(chunks, parts, strict=True):
-            for index, simulated in zip(chunk, part, strict=True):
-                results[index] = simulated
+        results = _in_processes(job, simulations, workers)
     return summarise(system.key, seed, results, max_rounds)  # type: ignore[arg-type]
 
 
