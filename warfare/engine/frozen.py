@@ -96,6 +96,18 @@ def per_state(size: int = 64) -> Callable[[Callable[..., T]], Callable[..., T]]:
     return decorate
 
 
+def state_memo(state: Any) -> dict[Any, Any]:
+    """The dict `per_state` keeps in this state object (created empty if there is none): for
+    a result of the state computed by hand under a key of one's own (a tuple starting with
+    a name of one's own). AttributeError for a state without a `__dict__`."""
+    try:
+        return state.__dict__[MEMO]
+    except KeyError:
+        memo: dict[Any, Any] = {}
+        object.__setattr__(state, MEMO, memo)
+        return memo
+
+
 def _by_identity(cache: dict, size: int, function: Callable[..., T], state: Any, args, kwargs):
     key = (id(state), args, tuple(kwargs.items()) if kwargs else ())
     hit = cache.get(key)
