@@ -18,7 +18,8 @@ score per side (D&D 5e VP), and a histogram of the battle's length by result (on
 per number of rounds), ready for an SVG chart.
 
 Speed: `workers` > 1 runs the simulations in that many processes (this one and forks of it
-made after a short warm-up, see `WARM_UP`); the result is the same. Forking belongs in a worker or a management command, not in a threaded web server.
+made after a short warm-up, see `WARM_UP`); the result is the same. Forking belongs in a
+worker or a management command, not in a threaded web server.
 
 Hidden numbers: this forecast reads the whole state (the GM's view: enemy HP, a GURPS 4e
 commander's secret strategy). A forecast a player may see must not: it would be run from a

@@ -88,7 +88,7 @@ class Grid:
     def fits(self, anchor: Pos, size: int) -> bool:
         """Every square of a `size` piece at `anchor` is on the grid."""
         x, y = anchor
-        return 0 <= x and 0 <= y and x + size <= self.width and y + size <= self.height
+        return x >= 0 and y >= 0 and x + size <= self.width and y + size <= self.height
 
     def with_square(self, pos: Pos, square: Square) -> "Grid":
         return Grid(self.width, self.height, {**self.squares, pos: square})

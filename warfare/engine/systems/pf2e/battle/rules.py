@@ -198,15 +198,14 @@ def effective_block(
     cache_key = (key, attacker, viewer, id(entry), id(seen), id(effects), id(terrain))
     hit = _BLOCKS.get(cache_key)
     # The same ids with the parts held by the cache: the very same objects.
-    if hit is not None and hit[0] is entry and hit[1] is seen and hit[2] is effects and (
-        hit[3] is terrain
-    ):
+    parts = (entry, seen, effects, terrain)
+    if hit is not None and all(a is b for a, b in zip(hit[:4], parts, strict=True)):
         return hit[4]
     conditions = conditions_of(state, key, attacker=attacker, viewer=viewer)
     block = block_with(entry.army.spec, conditions, entry.army.hp)
     if len(_BLOCKS) >= BLOCKS_CACHED:
         _BLOCKS.clear()
-    _BLOCKS[cache_key] = (entry, seen, effects, terrain, block)
+    _BLOCKS[cache_key] = (*parts, block)
     return block
 
 
