@@ -197,10 +197,11 @@ def effective_block(
     effects, terrain = state.effects, state.terrain
     cache_key = (key, attacker, viewer, id(entry), id(seen), id(effects), id(terrain))
     hit = _BLOCKS.get(cache_key)
-    # The same ids with the parts held by the cache: the very same objects.
-    parts = (entry, seen, effects, terrain)
-    if hit is not None and all(a is b for a, b in zip(hit[:4], parts, strict=True)):
+    # The cache holds the parts it was keyed by, so no other object can have their ids
+    # while the entry is there: the same ids are the very same objects.
+    if hit is not None:
         return hit[4]
+    parts = (entry, seen, effects, terrain)
     conditions = conditions_of(state, key, attacker=attacker, viewer=viewer)
     block = block_with(entry.army.spec, conditions, entry.army.hp)
     if len(_BLOCKS) >= BLOCKS_CACHED:
