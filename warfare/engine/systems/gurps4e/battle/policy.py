@@ -47,6 +47,7 @@ from warfare.engine.systems.gurps4e.battle.engine import (
     _pc_shared,
     _refused,
     _side_index,
+    _significant_total,
     _skill_terms,
     _strategy_problems,
 )
@@ -169,33 +170,73 @@ def _outcome(
 
 
 def _options(state: BattleState, index: int, *, after_reveal: bool = False):
-    """(strategy, desperate) the side may choose now (`engine._strategy_problems`)."""
+    """(strategy, desperate) the side may choose now (`engine._strategy_problems`; kept on
+    what those checks read, so the thousands of equal checks of a forecast are made once)."""
+    side, enemy = state.sides[index], state.sides[1 - index]
+    key = (
+        state.round, state.kind, side.force.mobile, side.confused, side.started_confused,
+        side.ambusher, side.db, state.siege, side.casualties, enemy.casualties,
+        _frozen(state.overrides),
+    )  # fmt: skip
+    try:
+        return list(_OPTIONS[key])
+    except KeyError:
+        pass
     found = []
-    for key in STRATEGIES:
-        if key == PARLEY_S:
+    for strategy in STRATEGIES:
+        if strategy == PARLEY_S:
             continue
         for desperate in (False, True):
-            if not _strategy_problems(state, index, key, desperate):
-                found.append((key, desperate))
+            if not _strategy_problems(state, index, strategy, desperate):
+                found.append((strategy, desperate))
+    if len(_OPTIONS) >= CACHE_SIZE:
+        _OPTIONS.clear()
+    _OPTIONS[key] = tuple(found)
     return found
+
+
+_OPTIONS: dict[tuple[Any, ...], tuple[tuple[str, bool], ...]] = {}
+_SKILLS: dict[tuple[Any, ...], int] = {}
+
+
+def _skill_inputs(state: BattleState, index: int) -> tuple[Any, ...]:
+    """What `engine._skill_terms` reads of the state for side `index` (but the strategies
+    and the choice)."""
+    side = state.sides[index]
+    officer = side.officer
+    return (
+        officer.tactics if officer else None, officer.strategy if officer else None,
+        side.force.elements <= 4, side.bsm, side.casualties, _frozen(side.superiority),
+        side.db, side.ambusher and state.round == 1, _significant_total(state, index),
+        side.confused, side.previous, side.pb, side.circumstance,
+    )  # fmt: skip
 
 
 class _Skills:
     """The effective skills of one decision, each worked out once: a side's skill with a
-    strategy depends on the enemy's only through Deliberate Attack halving its DB."""
+    strategy depends on the enemy's only through Deliberate Attack halving its DB. The sums
+    are also kept across decisions on what they read (`_skill_inputs`)."""
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
         self.known: dict[tuple[int, str, bool, int, bool], int] = {}
         self.overrides = _frozen(state.overrides)
+        self.inputs: dict[int, tuple[Any, ...]] = {}
 
     def skill(self, index: int, strategy: str, enemy: str, desperate: bool, risk: int = 0):
         halved = enemy == "deliberate_attack"
         key = (index, strategy, desperate, risk, halved)
         if key not in self.known:
-            choice = SideChoice(strategy, desperate, risk)
-            terms = _skill_terms(self.state, index, strategy, enemy, choice)
-            self.known[key] = sum(v for _, v in terms)
+            if index not in self.inputs:
+                self.inputs[index] = _skill_inputs(self.state, index)
+            kept = (self.inputs[index], strategy, desperate, risk, halved, self.overrides)
+            if kept not in _SKILLS:
+                choice = SideChoice(strategy, desperate, risk)
+                terms = _skill_terms(self.state, index, strategy, enemy, choice)
+                if len(_SKILLS) >= CACHE_SIZE:
+                    _SKILLS.clear()
+                _SKILLS[kept] = sum(v for _, v in terms)
+            self.known[key] = _SKILLS[kept]
         return self.known[key]
 
     def value(self, index: int, mine: tuple[str, bool], theirs: tuple[str, bool], risk: int):
