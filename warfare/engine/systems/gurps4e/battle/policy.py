@@ -137,14 +137,30 @@ def _round_value(
     if not fought:
         return 0.0
     effective = (first, second)
+    known = _outcomes(me, effective, desperate, uses, pb, overrides)
     value = 0.0
     for offset, chance in _DIFFERENCES:
-        value += chance * _outcome(me, effective, desperate, uses, pb, difference + offset,
-                                   overrides)  # fmt: skip
+        diff = difference + offset
+        outcome = known.get(diff)
+        if outcome is None:
+            outcome = known[diff] = _outcome(me, effective, desperate, uses, pb, diff, overrides)
+        value += chance * outcome
     return value
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
+def _outcomes(
+    me: int,
+    effective: tuple[str, str],
+    desperate: tuple[bool, bool],
+    uses: tuple[int, int],
+    pb: tuple[int, int],
+    overrides: Any,
+) -> dict[int, float]:
+    """The `_outcome`s of one fought pairing, by margin difference, as they are worked out."""
+    return {}
+
+
 def _outcome(
     me: int,
     effective: tuple[str, str],
