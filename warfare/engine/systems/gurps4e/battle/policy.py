@@ -34,10 +34,11 @@ so the thousands of identical decisions of a forecast are worked out once.
 
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import product
+from itertools import count, product
 from typing import Any
 
 from warfare.engine.battle.protocol import Command
+from warfare.engine.frozen import state_memo
 from warfare.engine.odds import THREE_D6, success_odds
 from warfare.engine.systems.gurps4e import prebattle as pre
 from warfare.engine.systems.gurps4e import rounds as rules
@@ -275,10 +276,10 @@ def _public_key(state: BattleState, index: int, kind: str) -> tuple[Any, ...]:
         side = state.sides[i]
         officer = side.officer
         return (
-            side.ts, side.bsm, _frozen(side.superiority), side.db, side.pb, side.casualties,
-            side.confused, side.started_confused, side.ambusher, side.left,
-            (officer.strategy, officer.tactics) if officer else None,
-            side.force, side.indirect_uses, side.previous, side.circumstance,
+            side.ts.numerator, side.ts.denominator, side.bsm, _frozen(side.superiority),
+            side.db, side.pb, side.casualties, side.confused, side.started_confused,
+            side.ambusher, side.left, (officer.strategy, officer.tactics) if officer else None,
+            _force_token(side.force), side.indirect_uses, side.previous, side.circumstance,
         )  # fmt: skip
 
     pcs = tuple(sorted((k, state.pc(k).side, c.effect) for k, c in state.pc_choices.items()))
@@ -291,11 +292,38 @@ def _public_key(state: BattleState, index: int, kind: str) -> tuple[Any, ...]:
 
 
 def _memo(key: tuple[Any, ...], work):
-    if key not in _cache:
-        if len(_cache) >= CACHE_SIZE:
-            _cache.clear()
-        _cache[key] = work()
-    return _cache[key]
+    try:
+        return _cache[key]
+    except KeyError:
+        pass
+    value = work()
+    if len(_cache) >= CACHE_SIZE:
+        _cache.clear()
+    _cache[key] = value
+    return value
+
+
+_FORCES: dict[Any, int] = {}
+_NUMBERS = count()
+_FORCE_NUMBER = "gurps4e.force_number"
+
+
+def _force_token(force: Any) -> int:
+    """A number standing for this force in a cache key (equal forces, one number; hashing
+    a whole force, its rows and fractions, for every decision was most of a key's cost).
+    Numbers are never reused, so a cleared table only costs cache misses."""
+    memo = state_memo(force)
+    try:
+        return memo[_FORCE_NUMBER]
+    except KeyError:
+        pass
+    token = _FORCES.get(force)
+    if token is None:
+        if len(_FORCES) >= CACHE_SIZE:
+            _FORCES.clear()
+        token = _FORCES[force] = next(_NUMBERS)
+    memo[_FORCE_NUMBER] = token
+    return token
 
 
 def _enemy_options(state: BattleState, index: int) -> list[tuple[str, bool]]:
