@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from warfare.engine.battle.autoplay import play_out
-from warfare.engine.battle.protocol import BattleSystem, Standing, derive_seed
+from warfare.engine.battle.autoplay import MAX_COMMANDS, PolicyError
+from warfare.engine.battle.protocol import BattleSystem, Rejected, Standing, derive_seed
 from warfare.engine.dice import SeededDice
 
 SIMULATIONS = 500
@@ -216,7 +216,7 @@ def simulate(
     if state is None:
         state = system.start(setup or {}, seed)
     rng = random.Random(seed)  # noqa: S311 - simulated dice, reproducible from the seed
-    final, _ = play_out(system, state, lambda _: SimulationDice(rng), max_rounds=max_rounds)
+    final = _play_out(system, state, rng, max_rounds)
     result = system.outcome(final)
     return Simulated(
         winner=result.winner if result is not None else None,
@@ -224,6 +224,27 @@ def simulate(
         rounds=system.clock(final)[0],
         standing=system.standing(final),
     )
+
+
+def _play_out(system: BattleSystem, state: Any, rng: random.Random, max_rounds: int) -> Any:
+    """`autoplay.play_out` of the whole battle for every side and the GM, with the dice of
+    `rng`: the same commands and the same last state, without the steps and the command list
+    a forecast does not read."""
+    outcome, clock, awaiting = system.outcome, system.clock, system.awaiting
+    suggest, apply = system.suggest, system.apply
+    first = clock(state)[0]
+    for _ in range(MAX_COMMANDS):
+        if outcome(state) is not None or clock(state)[0] - first >= max_rounds:
+            break
+        waiting = awaiting(state)
+        if not waiting:
+            break
+        command = suggest(state, waiting[0].actor)
+        result = apply(state, command, SimulationDice(rng))
+        if isinstance(result, Rejected):
+            raise PolicyError(command, result.problems)
+        state = result[0]
+    return state
 
 
 def _run(args: tuple[str, int, Any, Any, int, Iterable[int]]) -> list[Simulated]:
