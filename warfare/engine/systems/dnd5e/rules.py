@@ -231,6 +231,31 @@ def attack_profile(
     long_range: bool = False,
     aided: bool = False,
 ) -> AttackProfile:
+    """The `_attack_profile` of this attack, kept for the board (`board_memo`: the policy
+    weighs an attack, then the engine rolls it)."""
+    memo = board_memo(state)
+    key = (_PROFILE, attacker, to_hit, melee, target, long_range, aided)
+    try:
+        return memo[key]
+    except KeyError:
+        found = memo[key] = _attack_profile(state, attacker, to_hit, melee, target,
+                                            long_range=long_range, aided=aided)  # fmt: skip
+        return found
+
+
+_PROFILE = "dnd5e.attack_profile"
+
+
+def _attack_profile(
+    state: BattleState,
+    attacker: str,
+    to_hit: int,
+    melee: bool,
+    target: str,
+    *,
+    long_range: bool = False,
+    aided: bool = False,
+) -> AttackProfile:
     """§5.4 modifiers: isolation (§4.6: attacker isolated → disadvantage; target isolated →
     advantage, double damage), high ground (§4.7: melee vs a lower target → advantage), Aid
     (§4.3), Incite (§4.5), hidden attacker → advantage, hidden target → disadvantage (§2),

@@ -370,17 +370,19 @@ _BOARD = "dnd5e.board"
 
 
 def board_memo(state: BattleState) -> dict[Any, Any]:
-    """A dict for what depends only on the pieces of the state (its units, stands, solos,
-    engines and creatures: who stands where with how many HP): shared by every state that
-    holds the very same pieces, so a command that changes only the turn, the round or the
-    score (ending a turn, dashing, scoring) reuses what the state before it worked out.
-    Put there only results of those five parts (and constants), under keys of one's own."""
+    """A dict for what depends only on the board of the state (its units, stands, solos,
+    engines and creatures: who stands where with how many HP; the grid, the objectives, the
+    options and the sides): shared by every state that holds the very same board, so a
+    command that changes only the turn, the round or the score (ending a turn, dashing,
+    scoring) reuses what the state before it worked out. Put there only results of those
+    parts (and constants), under keys of one's own."""
     memo = state_memo(state)
     try:
         return memo[_BOARD]
     except KeyError:
         pass
-    parts = (state.units, state.stands, state.solos, state.engines, state.creatures)
+    parts = (state.units, state.stands, state.solos, state.engines, state.creatures,
+             state.grid, state.objectives, state.options, state.sides)  # fmt: skip
     key = tuple(map(id, parts))
     hit = _BOARDS.get(key)
     # The same ids with the parts held here: the very same objects.
