@@ -297,10 +297,20 @@ def _move(state: BattleState, actor: str) -> Command | None:
         near = _unit_neighbours(state, piece) if isinstance(piece, Stand) else None
         here = _score(distances, squares_of(piece.pos, size), reach, near)
         best = None
+        grid = state.grid
         for pos, (cost, _road) in destinations(state, piece).items():
-            if not state.grid.fits(pos, size):
-                continue  # leaving the grid is fleeing
-            key = (_score(distances, squares_of(pos, size), reach, near), cost, pos)
+            if size == 1:  # `fits` and `_score` for the one square, inline
+                x, y = pos
+                if x < 0 or y < 0 or x >= grid.width or y >= grid.height:
+                    continue  # leaving the grid is fleeing
+                score = max(0, distances.get(pos, 1 << 20) - reach)
+                if near is not None and pos not in near:
+                    score += ISOLATION_PENALTY
+            elif not grid.fits(pos, size):
+                continue
+            else:
+                score = _score(distances, squares_of(pos, size), reach, near)
+            key = (score, cost, pos)
             if best is None or key < best:
                 best = key
         if best is not None and best[0] < here:
