@@ -1,20 +1,29 @@
 """The engines stop redoing work (issue 13), with the same results: a Pathfinder army's stat
 block is derived once per army state and reused (a board render and a replay asked for it
-40-48 times), and D&D 5e `apply` checks the one command it is given instead of listing every
-legal option of every piece (movement path-finding, twice per action)."""
+40-48 times), and never served for a changed army (a condition, HP, gear, an effect or the
+terrain); D&D 5e `apply` checks the one command it is given instead of listing every legal
+option of every piece (movement path-finding, twice per action; see also
+`dnd5e/test_dnd5e_apply_checks.py`)."""
 
-from dataclasses import replace
+import dataclasses
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import warfare.engine.systems.dnd5e.battle.actions as dnd_actions
-from tests.engine.battle.helpers import army, begin
+from tests.engine.battle.helpers import RANGED_WEAPON, army, begin
+from tests.engine.battle.test_pf2e_properties import _legal_command as pf2e_command
+from tests.engine.battle.test_pf2e_properties import battles as pf2e_battles
 from tests.engine.dnd5e.helpers import begin as dnd_begin
 from tests.engine.dnd5e.helpers import setup as dnd_setup
 from tests.engine.dnd5e.helpers import unit
-from warfare.engine.battle.protocol import Command, command_dice
+from warfare.engine.battle.protocol import Command, Rejected, command_dice
+from warfare.engine.frozen import replace
 from warfare.engine.systems.dnd5e.battle import SYSTEM as DND5E
 from warfare.engine.systems.pf2e import armies
 from warfare.engine.systems.pf2e.battle import SYSTEM as PF2E
-from warfare.engine.systems.pf2e.battle.rules import effective_block
+from warfare.engine.systems.pf2e.battle.rules import conditions_of, effective_block
+from warfare.engine.systems.pf2e.battle.state import Effect
 
 
 def test_equal_army_specs_share_one_stat_block():
@@ -108,3 +117,87 @@ def test_a_move_or_attack_is_accepted_exactly_when_it_is_listed():
                 accepted = not hasattr(DND5E.apply(replace(state), Command("a1", "attack", params),
                                                    command_dice(1, 0)), "problems")  # fmt: skip
                 assert accepted == (params in listed["attack"]), params
+
+
+# --- a cached stat block is never served for a changed army (issue 13) ----------------------
+
+
+def _fresh_block(state, key, **kwargs):
+    """The block worked out from scratch: no cache of `rules`, `armies` or `conditions`."""
+    entry = state.army(key)
+    conditions = conditions_of(state, key, **kwargs)
+    spec = replace(entry.army.spec, conditions=tuple(sorted(conditions.items())),
+                   current_hp=entry.army.hp)  # fmt: skip
+    return armies._stat_block(spec)
+
+
+def _pf2e_start():
+    return begin([army("a1"), army("a2", "cavalry")], [army("b1"), army("b2")],
+                 order=["a1", "a2", "b1", "b2"])  # fmt: skip
+
+
+def test_a_condition_hp_or_gear_change_changes_the_cached_block():
+    """§9 shaken: −1 per value to Morale (status); §0.3 HP; §5 gear (Additional Weapon gives
+    a ranged Strike): the block served after each change is the one derived afresh, never the one
+    cached for the state before."""
+    state = _pf2e_start()
+    before = effective_block(state, "a1")
+    assert before == _fresh_block(state, "a1")
+    shaken, _ = PF2E.apply(state, Command(None, "gm_correction",
+                                          {"army": "a1", "conditions": {"shaken": 2}}),
+                           command_dice(1, 0))  # fmt: skip
+    after = effective_block(shaken, "a1")
+    assert dict(after.conditions)["shaken"] == 2
+    assert after.morale.value == before.morale.value - 2
+    assert after == _fresh_block(shaken, "a1")
+    assert effective_block(state, "a1") is before  # the old state keeps its own block
+    hurt, _ = PF2E.apply(state, Command(None, "gm_correction", {"army": "a1", "hp": 1}),
+                         command_dice(1, 0))  # fmt: skip
+    assert hurt.army("a1").hp == 1 and effective_block(hurt, "a1") == _fresh_block(hurt, "a1")
+    entry = state.army("a1")
+    assert before.ranged is None
+    armed_spec = replace(entry.army.spec, gear=RANGED_WEAPON)
+    armed = state.with_army(entry.with_army(dataclasses.replace(entry.army, spec=armed_spec)))
+    assert effective_block(armed, "a1").ranged is not None
+    assert effective_block(armed, "a1") == _fresh_block(armed, "a1")
+    assert effective_block(state, "a1").ranged is None
+
+
+def test_an_effect_or_the_terrain_changes_the_cached_block():
+    """A temporary effect (outflanked: −2 circumstance to AC, §9) and darkness on a distant
+    army (concealed, §7.4) are merged into the block: a state with them is served its own."""
+    state = _pf2e_start()
+    before = effective_block(state, "b1")
+    flanked = replace(state, effects=(Effect("x", "b1", "outflanked", owner="b1"),))
+    assert dict(effective_block(flanked, "b1").conditions)["outflanked"] == 1
+    assert effective_block(flanked, "b1").ac.value == before.ac.value - 2
+    assert effective_block(flanked, "b1") == _fresh_block(flanked, "b1")
+    far = state.with_army(replace(state.army("b1"), position="distant"))
+    dark = replace(far, terrain=("darkness",))
+    assert "concealed" not in dict(effective_block(far, "b1").conditions)
+    assert "concealed" in dict(effective_block(dark, "b1").conditions)
+    assert effective_block(dark, "b1", viewer="a1") == _fresh_block(dark, "b1", viewer="a1")
+    assert effective_block(state, "b1") is before
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), battle=pf2e_battles(), seed=st.integers(0, 2**31))
+def test_every_cached_block_of_random_play_is_the_fresh_one(data, battle, seed):
+    """Random legal play (the engine property test's set-ups and commands, GM corrections
+    included): at every state, every army's block (as itself, against and seen by each
+    other army) equals the block derived afresh."""
+    state = PF2E.start(battle, seed)
+    for index in range(data.draw(st.integers(1, 30))):
+        for entry in state.armies:
+            assert effective_block(state, entry.key) == _fresh_block(state, entry.key)
+            for other in state.armies:
+                seen = {"attacker": other.key, "viewer": other.key}
+                assert effective_block(state, entry.key, **seen) == _fresh_block(
+                    state, entry.key, **seen
+                )
+        if state.finished:
+            break
+        command = pf2e_command(data.draw, state)
+        result = PF2E.apply(state, command, command_dice(seed, index, command.typed_dice))
+        assert not isinstance(result, Rejected), (command, result.problems)
+        state, _ = result

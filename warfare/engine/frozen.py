@@ -96,6 +96,18 @@ def per_state(size: int = 64) -> Callable[[Callable[..., T]], Callable[..., T]]:
     return decorate
 
 
+def state_memo(state: Any) -> dict[Any, Any]:
+    """The dict `per_state` keeps in this state object (created empty if there is none): for
+    a result of the state computed by hand under a key of one's own (a tuple starting with
+    a name of one's own). AttributeError for a state without a `__dict__`."""
+    try:
+        return state.__dict__[MEMO]
+    except KeyError:
+        memo: dict[Any, Any] = {}
+        object.__setattr__(state, MEMO, memo)
+        return memo
+
+
 def _by_identity(cache: dict, size: int, function: Callable[..., T], state: Any, args, kwargs):
     key = (id(state), args, tuple(kwargs.items()) if kwargs else ())
     hit = cache.get(key)
@@ -138,3 +150,54 @@ def per_fields(*names: str, size: int = 1024) -> Callable[[Callable[..., T]], Ca
         return cached
 
     return decorate
+
+
+def per_setup(size: int = 32) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Decorator: cache `function(setup)` of a plain-data set-up on its text (`repr`).
+
+    For the part of a rule system's `start` that does not depend on the seed (validating the
+    set-up, building the forces): a forecast starts hundreds of battles from one set-up. The
+    result is shared by every call with an equal set-up, so it must be immutable (frozen
+    states, tuples) or never changed by its callers, and must not hold the set-up's own
+    (mutable) parts. The key is the set-up's `repr`: equal for equal plain data (dicts,
+    lists, tuples, strings, numbers, None) in the same order, and different whenever a type
+    differs (a tuple is not a list, 1 is not "1"); a set-up holding anything else is not
+    cached."""
+
+    def decorate(function: Callable[..., T]) -> Callable[..., T]:
+        cache: dict[str, T] = {}
+
+        @wraps(function)
+        def cached(setup: Any) -> T:
+            if not _plain(setup):
+                return function(setup)
+            key = repr(setup)
+            try:
+                return cache[key]
+            except KeyError:
+                pass
+            value = function(setup)
+            if len(cache) >= size:
+                cache.clear()
+            cache[key] = value
+            return value
+
+        cached.cache_clear = cache.clear  # type: ignore[attr-defined]
+        return cached
+
+    return decorate
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _plain(value: Any) -> bool:
+    """Plain data only: dicts, lists and tuples of strings, numbers and None."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return True
+    if kind is dict:
+        return all(type(k) in _PLAIN and _plain(v) for k, v in value.items())
+    if kind is list or kind is tuple:
+        return all(_plain(v) for v in value)
+    return False

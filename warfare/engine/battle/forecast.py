@@ -17,8 +17,9 @@ retreated…), the mean of what it has left (HP, TS, stands) with a histogram of
 score per side (D&D 5e VP), and a histogram of the battle's length by result (one stacked bar
 per number of rounds), ready for an SVG chart.
 
-Speed: `workers` > 1 runs the simulations in that many processes (fork); the result is the
-same. Forking belongs in a worker or a management command, not in a threaded web server.
+Speed: `workers` > 1 runs the simulations in that many processes (this one and forks of it
+made after a short warm-up, see `WARM_UP`); the result is the same. Forking belongs in a
+worker or a management command, not in a threaded web server.
 
 Hidden numbers: this forecast reads the whole state (the GM's view: enemy HP, a GURPS 4e
 commander's secret strategy). A forecast a player may see must not: it would be run from a
@@ -31,14 +32,14 @@ themselves), i.e. `forecast(system, state=belief_state)`; nothing else changes h
 import math
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from warfare.engine.battle.autoplay import play_out
-from warfare.engine.battle.protocol import BattleSystem, Standing, derive_seed
+from warfare.engine.battle.autoplay import MAX_COMMANDS, PolicyError
+from warfare.engine.battle.protocol import BattleSystem, Rejected, Standing, derive_seed
 from warfare.engine.dice import SeededDice
 
 SIMULATIONS = 500
@@ -215,7 +216,7 @@ def simulate(
     if state is None:
         state = system.start(setup or {}, seed)
     rng = random.Random(seed)  # noqa: S311 - simulated dice, reproducible from the seed
-    final, _ = play_out(system, state, lambda _: SimulationDice(rng), max_rounds=max_rounds)
+    final = _play_out(system, state, rng, max_rounds)
     result = system.outcome(final)
     return Simulated(
         winner=result.winner if result is not None else None,
@@ -225,7 +226,28 @@ def simulate(
     )
 
 
-def _run(args: tuple[str, int, Any, Any, int, Sequence[int]]) -> list[Simulated]:
+def _play_out(system: BattleSystem, state: Any, rng: random.Random, max_rounds: int) -> Any:
+    """`autoplay.play_out` of the whole battle for every side and the GM, with the dice of
+    `rng`: the same commands and the same last state, without the steps and the command list
+    a forecast does not read."""
+    outcome, clock, awaiting = system.outcome, system.clock, system.awaiting
+    suggest, apply = system.suggest, system.apply
+    first = clock(state)[0]
+    for _ in range(MAX_COMMANDS):
+        if outcome(state) is not None or clock(state)[0] - first >= max_rounds:
+            break
+        waiting = awaiting(state)
+        if not waiting:
+            break
+        command = suggest(state, waiting[0].actor)
+        result = apply(state, command, SimulationDice(rng))
+        if isinstance(result, Rejected):
+            raise PolicyError(command, result.problems)
+        state = result[0]
+    return state
+
+
+def _run(args: tuple[str, int, Any, Any, int, Iterable[int]]) -> list[Simulated]:
     from warfare.engine.battle.registry import get_battle_system  # the registry imports all
 
     key, seed, setup, data, max_rounds, indexes = args
@@ -235,6 +257,28 @@ def _run(args: tuple[str, int, Any, Any, int, Sequence[int]]) -> list[Simulated]
         simulate(system, simulation_seed(seed, i), setup=setup, state=state, max_rounds=max_rounds)
         for i in indexes
     ]
+
+
+WARM_UP = 10
+"""With worker processes, this process first plays one simulation in `WARM_UP` alone, so
+what the engines and policies keep from one simulation to the next (a set-up worked out
+once, the GURPS 4e strategy choices…) is there before the workers are forked from it."""
+
+
+def _in_processes(job: tuple[Any, ...], simulations: int, workers: int) -> list[Simulated]:
+    """The simulations in `workers` processes: this one (after the warm-up) and `workers` − 1
+    forked ones, each playing every `workers`-th simulation; the results in index order."""
+    warm = simulations // WARM_UP
+    results: list[Simulated | None] = [None] * simulations
+    results[:warm] = _run((*job, range(warm)))
+    chunks = [range(warm + i, simulations, workers) for i in range(workers)]
+    with ProcessPoolExecutor(workers - 1, mp_context=get_context("fork")) as pool:
+        futures = [pool.submit(_run, (*job, chunk)) for chunk in chunks[1:]]
+        parts = [_run((*job, chunks[0])), *(future.result() for future in futures)]
+    for chunk, part in zip(chunks, parts, strict=True):
+        for index, simulated in zip(chunk, part, strict=True):
+            results[index] = simulated
+    return results  # type: ignore[return-value]
 
 
 def simulation_seed(seed: int, index: int) -> int:
@@ -259,18 +303,12 @@ def forecast(
     if setup is not None:
         system.start(setup, seed)  # a bad setup fails here, before any work
     workers = max(1, min(workers, simulations, os.cpu_count() or 1))
-    chunks = [list(range(i, simulations, workers)) for i in range(workers)]
     data = state.to_dict() if state is not None else None  # plain data for the workers
-    jobs = [(system.key, seed, setup, data, max_rounds, chunk) for chunk in chunks]
+    job = (system.key, seed, setup, data, max_rounds)
     if workers == 1:
-        results = _run(jobs[0])
+        results = _run((*job, range(simulations)))
     else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-            parts = list(pool.map(_run, jobs))
-        results = [None] * simulations
-        for chunk, part in zip(chunks, parts, strict=True):
-            for index, simulated in zip(chunk, part, strict=True):
-                results[index] = simulated
+        results = _in_processes(job, simulations, workers)
     return summarise(system.key, seed, results, max_rounds)  # type: ignore[arg-type]
 
 

@@ -86,7 +86,9 @@ class Grid:
         return 0 <= pos[0] < self.width and 0 <= pos[1] < self.height
 
     def fits(self, anchor: Pos, size: int) -> bool:
-        return all(self.inside(p) for p in squares_of(anchor, size))
+        """Every square of a `size` piece at `anchor` is on the grid."""
+        x, y = anchor
+        return x >= 0 and y >= 0 and x + size <= self.width and y + size <= self.height
 
     def with_square(self, pos: Pos, square: Square) -> "Grid":
         return Grid(self.width, self.height, {**self.squares, pos: square})

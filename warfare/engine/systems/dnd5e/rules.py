@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from warfare.engine.dice import Dice
-from warfare.engine.frozen import per_state, replace
+from warfare.engine.frozen import replace
 from warfare.engine.systems.dnd5e.creatures import Creature, footprint
 from warfare.engine.systems.dnd5e.grid import Pos, adjacent, between, squares_of, steps
 from warfare.engine.systems.dnd5e.house_rules import house_value
@@ -27,6 +27,7 @@ from warfare.engine.systems.dnd5e.state import (
     ObjectiveSquare,
     Solo,
     Stand,
+    board_memo,
 )
 
 # --- pieces on the grid --------------------------------------------------------------------------
@@ -40,10 +41,21 @@ def size_of(state: BattleState, piece: Stand | Solo) -> int:
     return footprint(creature_of(state, piece).size)
 
 
-@per_state(512)
 def squares(state: BattleState, key: str) -> tuple[Pos, ...]:
     """The squares a stand, an unattached solo, an engine or an objective square covers (a
-    joined solo: its stand's). Cached for the same state."""
+    joined solo: its stand's). Cached for the same pieces (`board_memo`)."""
+    memo = board_memo(state)
+    try:
+        return memo[(_SQUARES, key)]
+    except KeyError:
+        found = memo[(_SQUARES, key)] = _squares(state, key)
+        return found
+
+
+_SQUARES, _OCCUPANCY, _ISOLATED = "dnd5e.squares", "dnd5e.occupancy", "dnd5e.isolated"
+
+
+def _squares(state: BattleState, key: str) -> tuple[Pos, ...]:
     if key.startswith("sq:"):
         _, x, y = key.split(":")
         return ((int(x), int(y)),)
@@ -57,10 +69,18 @@ def squares(state: BattleState, key: str) -> tuple[Pos, ...]:
     return ()
 
 
-@per_state(16)
 def occupancy(state: BattleState) -> Mapping[Pos, str]:
     """Square -> key of the stand, unattached solo or engine on it (read-only; cached for
-    the same state)."""
+    the same pieces, `board_memo`)."""
+    memo = board_memo(state)
+    try:
+        return memo[_OCCUPANCY]
+    except KeyError:
+        found = memo[_OCCUPANCY] = _occupancy(state)
+        return found
+
+
+def _occupancy(state: BattleState) -> Mapping[Pos, str]:
     result: dict[Pos, str] = {}
     for stand in state.stands:
         if stand.on_field:
@@ -96,12 +116,20 @@ def within(a: tuple[Pos, ...], b: tuple[Pos, ...], n: int) -> bool:
     return steps(a, b) <= n
 
 
-@per_state(256)
 def is_isolated(state: BattleState, key: str) -> bool:
     """§4.6: a regiment stand not adjacent to another stand of its unit; a skirmisher stand
     more than 1 square from every other stand of its unit; an unattached solo more than 1
     square from every allied stand. A joined solo is never isolated itself; the last stand
     of a unit is not isolated (house `isolation.lone_stand`)."""
+    memo = board_memo(state)
+    try:
+        return memo[(_ISOLATED, key)]
+    except KeyError:
+        found = memo[(_ISOLATED, key)] = _is_isolated(state, key)
+        return found
+
+
+def _is_isolated(state: BattleState, key: str) -> bool:
     item = state.find(key)
     if isinstance(item, Stand):
         if not item.on_field:
@@ -194,6 +222,31 @@ def target_ac(state: BattleState, target: str) -> tuple[int, tuple[tuple[str, in
 
 
 def attack_profile(
+    state: BattleState,
+    attacker: str,
+    to_hit: int,
+    melee: bool,
+    target: str,
+    *,
+    long_range: bool = False,
+    aided: bool = False,
+) -> AttackProfile:
+    """The `_attack_profile` of this attack, kept for the board (`board_memo`: the policy
+    weighs an attack, then the engine rolls it)."""
+    memo = board_memo(state)
+    key = (_PROFILE, attacker, to_hit, melee, target, long_range, aided)
+    try:
+        return memo[key]
+    except KeyError:
+        found = memo[key] = _attack_profile(state, attacker, to_hit, melee, target,
+                                            long_range=long_range, aided=aided)  # fmt: skip
+        return found
+
+
+_PROFILE = "dnd5e.attack_profile"
+
+
+def _attack_profile(
     state: BattleState,
     attacker: str,
     to_hit: int,

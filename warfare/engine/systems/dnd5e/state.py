@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from warfare.engine.events import Event, plain
-from warfare.engine.frozen import per_state, replace
+from warfare.engine.frozen import replace, state_memo
 from warfare.engine.systems.dnd5e.creatures import Creature
 from warfare.engine.systems.dnd5e.grid import Grid, Pos
 
@@ -364,15 +364,54 @@ class BattleState(_Plain):
         )
 
 
-@per_state(16)
+BOARDS_KEPT = 256
+_BOARDS: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[Any, Any]]] = {}
+_BOARD = "dnd5e.board"
+
+
+def board_memo(state: BattleState) -> dict[Any, Any]:
+    """A dict for what depends only on the board of the state (its units, stands, solos,
+    engines and creatures: who stands where with how many HP; the grid, the objectives, the
+    options and the sides): shared by every state that holds the very same board, so a
+    command that changes only the turn, the round or the score (ending a turn, dashing,
+    scoring) reuses what the state before it worked out. Put there only results of those
+    parts (and constants), under keys of one's own."""
+    memo = state_memo(state)
+    try:
+        return memo[_BOARD]
+    except KeyError:
+        pass
+    parts = (state.units, state.stands, state.solos, state.engines, state.creatures,
+             state.grid, state.objectives, state.options, state.sides)  # fmt: skip
+    key = tuple(map(id, parts))
+    hit = _BOARDS.get(key)
+    # The same ids with the parts held here: the very same objects.
+    if hit is None or any(a is not b for a, b in zip(hit[0], parts, strict=True)):
+        if len(_BOARDS) >= BOARDS_KEPT:
+            _BOARDS.clear()
+        hit = _BOARDS[key] = (parts, {})
+    memo[_BOARD] = hit[1]
+    return hit[1]
+
+
 def _pieces(state: BattleState) -> dict[str, Any]:
     """Key -> unit, stand, solo or engine of a state (the first of that key, in that order),
-    built once per state: the engine looks pieces up dozens of times a command."""
+    built once per board (`board_memo`): the engine looks pieces up dozens of times a
+    command."""
+    memo = board_memo(state)
+    try:
+        return memo[_PIECES]
+    except KeyError:
+        pass
     found: dict[str, Any] = {}
     for group in (state.units, state.stands, state.solos, state.engines):
         for item in group:
             found.setdefault(item.key, item)
+    memo[_PIECES] = found
     return found
+
+
+_PIECES = "dnd5e.pieces"
 
 
 def _of_type(state: BattleState, key: str, kind: type) -> Any:

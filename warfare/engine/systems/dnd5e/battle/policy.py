@@ -29,7 +29,6 @@ from typing import Any
 
 from warfare.engine.battle.protocol import Command
 from warfare.engine.dice import parse_expr
-from warfare.engine.frozen import per_state
 from warfare.engine.systems.dnd5e.battle.actions import (
     _attack_forms,
     _spell_left,
@@ -74,6 +73,7 @@ from warfare.engine.systems.dnd5e.state import (
     Solo,
     Stand,
     Unit,
+    board_memo,
 )
 
 FINISH_BONUS = 2.0
@@ -183,11 +183,22 @@ def _goals(state: BattleState, side: str) -> list[tuple[int, int]]:
     return found
 
 
-@per_state(8)
 def _distances(state: BattleState, side: str) -> dict[tuple[int, int], int]:
-    """Square -> steps to the nearest goal of `side` (every square of the grid)."""
+    """Square -> steps to the nearest goal of `side` (every square of the grid; kept for
+    the board, `board_memo`: the goals are the board's pieces and objectives)."""
+    memo = board_memo(state)
+    try:
+        return memo[(_DISTANCES, side)]
+    except KeyError:
+        pass
     goals = tuple(sorted(set(_goals(state, side))))
-    return _field(goals, state.grid.width, state.grid.height) if goals else {}
+    found = memo[(_DISTANCES, side)] = (
+        _field(goals, state.grid.width, state.grid.height) if goals else {}
+    )
+    return found
+
+
+_DISTANCES = "dnd5e.policy.distances"
 
 
 @lru_cache(maxsize=256)
@@ -286,10 +297,20 @@ def _move(state: BattleState, actor: str) -> Command | None:
         near = _unit_neighbours(state, piece) if isinstance(piece, Stand) else None
         here = _score(distances, squares_of(piece.pos, size), reach, near)
         best = None
+        grid = state.grid
         for pos, (cost, _road) in destinations(state, piece).items():
-            if not state.grid.fits(pos, size):
-                continue  # leaving the grid is fleeing
-            key = (_score(distances, squares_of(pos, size), reach, near), cost, pos)
+            if size == 1:  # `fits` and `_score` for the one square, inline
+                x, y = pos
+                if x < 0 or y < 0 or x >= grid.width or y >= grid.height:
+                    continue  # leaving the grid is fleeing
+                score = max(0, distances.get(pos, 1 << 20) - reach)
+                if near is not None and pos not in near:
+                    score += ISOLATION_PENALTY
+            elif not grid.fits(pos, size):
+                continue
+            else:
+                score = _score(distances, squares_of(pos, size), reach, near)
+            key = (score, cost, pos)
             if best is None or key < best:
                 best = key
         if best is not None and best[0] < here:

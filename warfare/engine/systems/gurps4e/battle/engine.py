@@ -75,7 +75,7 @@ from warfare.engine.battle.protocol import (
 )
 from warfare.engine.checks import Degree, quick_contest, success_roll
 from warfare.engine.dice import Dice, DiceError, typed_value_problem
-from warfare.engine.frozen import replace
+from warfare.engine.frozen import per_fields, per_setup, replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.gurps4e import aftermath as after
 from warfare.engine.systems.gurps4e import prebattle as pre
@@ -334,20 +334,22 @@ def _links_problems(side: Mapping[str, Any], key: str) -> list[Problem]:
     return problems
 
 
-def start(setup: Mapping[str, Any], seed: int) -> BattleState:
-    """Validate `setup`, build the forces (TS, class TS), run the reconnaissance contest if
-    there is one (§A.4), and either wait for the recon winner's choice of battle or set up
-    round 1 (§A.5)."""
+@per_setup()
+def _prepared(
+    setup: Mapping[str, Any],
+) -> tuple[tuple[Problem, ...], BattleState | None, dict[str, tuple[str, ...]]]:
+    """What `start` does before any die: (the set-up's problems, the battle's state before
+    the reconnaissance, the rows not taking part per side). Worked out once per set-up."""
     problems = validate_setup(setup)
     if problems:
-        raise SetupError(problems)
+        return tuple(problems), None, {}
     overrides = dict(setup.get("house_rules") or {})
     battle_type = str(setup.get("battle_type", "land"))
     forces, absent = [], {}
     for key in SIDE_KEYS:
         force = Force.from_dict(setup["sides"][key]["force"])
         rows = [r for r in force.rows if takes_part(r.type, battle_type, overrides)]
-        absent[key] = [r.key for r in force.rows if r not in rows]
+        absent[key] = tuple(r.key for r in force.rows if r not in rows)
         forces.append(replace(force, rows=tuple(rows)))
     terrain = str(setup.get("terrain", "plains"))
     pcs = [
@@ -371,13 +373,25 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
         gm_db=dict(setup.get("db") or {}),
         round_length=round_length(min(f.elements for f in forces)),
     )
+    return (), state, absent
+
+
+def start(setup: Mapping[str, Any], seed: int) -> BattleState:
+    """Validate `setup`, build the forces (TS, class TS), run the reconnaissance contest if
+    there is one (§A.4), and either wait for the recon winner's choice of battle or set up
+    round 1 (§A.5)."""
+    problems, state, absent = _prepared(setup)
+    if problems:
+        raise SetupError(problems)
+    assert state is not None
+    sides = state.sides
     dice = start_dice(seed, setup.get("start_dice"))
     started = {
         "ts": [str(side.ts) for side in sides],
         "round_length": state.round_length,
         "terrain_rating": state.terrain_rating,
         "classes": list(state.classes),
-        "not_taking_part": absent,
+        "not_taking_part": {key: list(rows) for key, rows in absent.items()},
     }
     events = [Event("gurps4e.battle_started", started)]
     recon = setup.get("recon")
@@ -425,19 +439,29 @@ def _recon(
     return state
 
 
+@per_fields("sides", "classes", "neutralize", "overrides")
+def _superiorities(state: BattleState, encounter: bool) -> tuple[Any, ...]:
+    """§A.5.3 for the forces of the state (read only: cached while they are the same, as
+    for every battle a forecast starts from one set-up)."""
+    forces = (state.sides[0].force, state.sides[1].force)
+    return tuple(
+        pre.superiorities(
+            forces,
+            state.classes,
+            encounter=encounter,
+            neutralize=state.neutralize,
+            overrides=state.overrides,
+        )
+    )
+
+
 def _fix_kind(
     state: BattleState, kind: str, confused: tuple[int, ...], dice: Dice, events: list[Event]
 ) -> BattleState:
     """§A.4.4-A.5.4: the kind of battle is known: confusion, BSM, DB, round 1."""
     encounter = kind == pre.ENCOUNTER
     forces = (state.sides[0].force, state.sides[1].force)
-    sups = pre.superiorities(
-        forces,
-        state.classes,
-        encounter=encounter,
-        neutralize=state.neutralize,
-        overrides=state.overrides,
-    )
+    sups = _superiorities(state, encounter)
     ambusher = None
     if state.recon and state.recon.get("result") == pre.AMBUSH:
         ambusher = state.recon["winner"]

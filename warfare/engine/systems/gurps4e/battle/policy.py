@@ -34,10 +34,11 @@ so the thousands of identical decisions of a forecast are worked out once.
 
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import product
+from itertools import count, product
 from typing import Any
 
 from warfare.engine.battle.protocol import Command
+from warfare.engine.frozen import state_memo
 from warfare.engine.odds import THREE_D6, success_odds
 from warfare.engine.systems.gurps4e import prebattle as pre
 from warfare.engine.systems.gurps4e import rounds as rules
@@ -47,6 +48,7 @@ from warfare.engine.systems.gurps4e.battle.engine import (
     _pc_shared,
     _refused,
     _side_index,
+    _significant_total,
     _skill_terms,
     _strategy_problems,
 )
@@ -136,50 +138,122 @@ def _round_value(
     if not fought:
         return 0.0
     effective = (first, second)
-    enemy = 1 - me
+    known = _outcomes(me, effective, desperate, uses, pb, overrides)
     value = 0.0
     for offset, chance in _DIFFERENCES:
-        diff = difference + offset  # own margin - the enemy's
-        winner = None if diff == 0 else (me if diff > 0 else enemy)
-        margin = abs(diff)
-        if winner is not None:
-            margin, _ = rules.adjusted_margin(margin, effective[winner], uses[winner])
-        cas0, cas1, crt_pb = _casualties(effective, winner, margin, desperate, overrides)
-        pb_after, _ = rules.position_bonus(pb, effective, winner, crt_pb)
-        cas = (cas0, cas1)
-        gained = (pb_after[me] - pb_after[enemy]) - (pb[me] - pb[enemy])
-        value += chance * (cas[enemy] - cas[me] + PB_WEIGHT * gained)
+        diff = difference + offset
+        outcome = known.get(diff)
+        if outcome is None:
+            outcome = known[diff] = _outcome(me, effective, desperate, uses, pb, diff, overrides)
+        value += chance * outcome
     return value
 
 
+@lru_cache(maxsize=4096)
+def _outcomes(
+    me: int,
+    effective: tuple[str, str],
+    desperate: tuple[bool, bool],
+    uses: tuple[int, int],
+    pb: tuple[int, int],
+    overrides: Any,
+) -> dict[int, float]:
+    """The `_outcome`s of one fought pairing, by margin difference, as they are worked out."""
+    return {}
+
+
+def _outcome(
+    me: int,
+    effective: tuple[str, str],
+    desperate: tuple[bool, bool],
+    uses: tuple[int, int],
+    pb: tuple[int, int],
+    diff: int,
+    overrides: Any,
+) -> float:
+    """The value for side `me` of a fought round whose margins differ by `diff` (own margin
+    − the enemy's): one term of `_round_value`, shared by every skill difference whose
+    contest can end this way."""
+    enemy = 1 - me
+    winner = None if diff == 0 else (me if diff > 0 else enemy)
+    margin = abs(diff)
+    if winner is not None:
+        margin, _ = rules.adjusted_margin(margin, effective[winner], uses[winner])
+    cas0, cas1, crt_pb = _casualties(effective, winner, margin, desperate, overrides)
+    pb_after, _ = rules.position_bonus(pb, effective, winner, crt_pb)
+    cas = (cas0, cas1)
+    gained = (pb_after[me] - pb_after[enemy]) - (pb[me] - pb[enemy])
+    return cas[enemy] - cas[me] + PB_WEIGHT * gained
+
+
 def _options(state: BattleState, index: int, *, after_reveal: bool = False):
-    """(strategy, desperate) the side may choose now (`engine._strategy_problems`)."""
+    """(strategy, desperate) the side may choose now (`engine._strategy_problems`; kept on
+    what those checks read, so the thousands of equal checks of a forecast are made once)."""
+    side, enemy = state.sides[index], state.sides[1 - index]
+    key = (
+        state.round, state.kind, side.force.mobile, side.confused, side.started_confused,
+        side.ambusher, side.db, state.siege, side.casualties, enemy.casualties,
+        _frozen(state.overrides),
+    )  # fmt: skip
+    try:
+        return list(_OPTIONS[key])
+    except KeyError:
+        pass
     found = []
-    for key in STRATEGIES:
-        if key == PARLEY_S:
+    for strategy in STRATEGIES:
+        if strategy == PARLEY_S:
             continue
         for desperate in (False, True):
-            if not _strategy_problems(state, index, key, desperate):
-                found.append((key, desperate))
+            if not _strategy_problems(state, index, strategy, desperate):
+                found.append((strategy, desperate))
+    if len(_OPTIONS) >= CACHE_SIZE:
+        _OPTIONS.clear()
+    _OPTIONS[key] = tuple(found)
     return found
+
+
+_OPTIONS: dict[tuple[Any, ...], tuple[tuple[str, bool], ...]] = {}
+_SKILLS: dict[tuple[Any, ...], int] = {}
+
+
+def _skill_inputs(state: BattleState, index: int) -> tuple[Any, ...]:
+    """What `engine._skill_terms` reads of the state for side `index` (but the strategies
+    and the choice)."""
+    side = state.sides[index]
+    officer = side.officer
+    return (
+        officer.tactics if officer else None, officer.strategy if officer else None,
+        side.force.elements <= 4, side.bsm, side.casualties, _frozen(side.superiority),
+        side.db, side.ambusher and state.round == 1, _significant_total(state, index),
+        side.confused, side.previous, side.pb, side.circumstance,
+    )  # fmt: skip
 
 
 class _Skills:
     """The effective skills of one decision, each worked out once: a side's skill with a
-    strategy depends on the enemy's only through Deliberate Attack halving its DB."""
+    strategy depends on the enemy's only through Deliberate Attack halving its DB. The sums
+    are also kept across decisions on what they read (`_skill_inputs`)."""
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
         self.known: dict[tuple[int, str, bool, int, bool], int] = {}
         self.overrides = _frozen(state.overrides)
+        self.inputs: dict[int, tuple[Any, ...]] = {}
 
     def skill(self, index: int, strategy: str, enemy: str, desperate: bool, risk: int = 0):
         halved = enemy == "deliberate_attack"
         key = (index, strategy, desperate, risk, halved)
         if key not in self.known:
-            choice = SideChoice(strategy, desperate, risk)
-            terms = _skill_terms(self.state, index, strategy, enemy, choice)
-            self.known[key] = sum(v for _, v in terms)
+            if index not in self.inputs:
+                self.inputs[index] = _skill_inputs(self.state, index)
+            kept = (self.inputs[index], strategy, desperate, risk, halved, self.overrides)
+            if kept not in _SKILLS:
+                choice = SideChoice(strategy, desperate, risk)
+                terms = _skill_terms(self.state, index, strategy, enemy, choice)
+                if len(_SKILLS) >= CACHE_SIZE:
+                    _SKILLS.clear()
+                _SKILLS[kept] = sum(v for _, v in terms)
+            self.known[key] = _SKILLS[kept]
         return self.known[key]
 
     def value(self, index: int, mine: tuple[str, bool], theirs: tuple[str, bool], risk: int):
@@ -202,10 +276,10 @@ def _public_key(state: BattleState, index: int, kind: str) -> tuple[Any, ...]:
         side = state.sides[i]
         officer = side.officer
         return (
-            side.ts, side.bsm, _frozen(side.superiority), side.db, side.pb, side.casualties,
-            side.confused, side.started_confused, side.ambusher, side.left,
-            (officer.strategy, officer.tactics) if officer else None,
-            side.force, side.indirect_uses, side.previous, side.circumstance,
+            side.ts.numerator, side.ts.denominator, side.bsm, _frozen(side.superiority),
+            side.db, side.pb, side.casualties, side.confused, side.started_confused,
+            side.ambusher, side.left, (officer.strategy, officer.tactics) if officer else None,
+            _force_token(side.force), side.indirect_uses, side.previous, side.circumstance,
         )  # fmt: skip
 
     pcs = tuple(sorted((k, state.pc(k).side, c.effect) for k, c in state.pc_choices.items()))
@@ -218,11 +292,38 @@ def _public_key(state: BattleState, index: int, kind: str) -> tuple[Any, ...]:
 
 
 def _memo(key: tuple[Any, ...], work):
-    if key not in _cache:
-        if len(_cache) >= CACHE_SIZE:
-            _cache.clear()
-        _cache[key] = work()
-    return _cache[key]
+    try:
+        return _cache[key]
+    except KeyError:
+        pass
+    value = work()
+    if len(_cache) >= CACHE_SIZE:
+        _cache.clear()
+    _cache[key] = value
+    return value
+
+
+_FORCES: dict[Any, int] = {}
+_NUMBERS = count()
+_FORCE_NUMBER = "gurps4e.force_number"
+
+
+def _force_token(force: Any) -> int:
+    """A number standing for this force in a cache key (equal forces, one number; hashing
+    a whole force, its rows and fractions, for every decision was most of a key's cost).
+    Numbers are never reused, so a cleared table only costs cache misses."""
+    memo = state_memo(force)
+    try:
+        return memo[_FORCE_NUMBER]
+    except KeyError:
+        pass
+    token = _FORCES.get(force)
+    if token is None:
+        if len(_FORCES) >= CACHE_SIZE:
+            _FORCES.clear()
+        token = _FORCES[force] = next(_NUMBERS)
+    memo[_FORCE_NUMBER] = token
+    return token
 
 
 def _enemy_options(state: BattleState, index: int) -> list[tuple[str, bool]]:

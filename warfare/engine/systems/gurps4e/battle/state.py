@@ -11,7 +11,7 @@ Sides are indexed 0 ("a") and 1 ("b") inside the engine.
 """
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -53,7 +53,12 @@ class PC:
     status: str = ACTIVE
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "key": self.key, "side": self.side, "name": self.name, "hp": self.hp,
+            "max_hp": self.max_hp, "element": self.element, "skill_15": self.skill_15,
+            "commands_element": self.commands_element, "commander": self.commander,
+            "exempt": self.exempt, "status": self.status,
+        }  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PC":
@@ -71,7 +76,8 @@ class SideChoice:
     raid_logistics: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"strategy": self.strategy, "desperate": self.desperate, "risk": self.risk,
+                "raid_logistics": self.raid_logistics}  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "SideChoice":
@@ -91,9 +97,13 @@ class PCChoice:
     detailed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["significant"] = dict(self.significant) if self.significant is not None else None
-        return data
+        return {
+            "risk": self.risk,
+            "on_critical": self.on_critical,
+            "significant": dict(self.significant) if self.significant is not None else None,
+            "effect": self.effect,
+            "detailed": self.detailed,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PCChoice":

@@ -16,7 +16,7 @@ from typing import Any
 from warfare.engine.battle.protocol import CheckPreview
 from warfare.engine.checks import Degree, degree_of_success
 from warfare.engine.dice import Dice
-from warfare.engine.frozen import replace
+from warfare.engine.frozen import per_fields, replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.battle.rules import (
@@ -193,6 +193,7 @@ def _attack_stat(state: BattleState, actor: str, weapon: str) -> Stat | None:
     return block.melee if weapon == MELEE else block.ranged
 
 
+@per_fields("armies", "effects", "terrain")
 def strike_modifier(
     state: BattleState,
     actor: str,
@@ -204,7 +205,8 @@ def strike_modifier(
 ) -> Stat:
     """Attack modifier of a Strike now: MAP (Keep up the Pressure), distance, wind (Primal
     Storm's too), concealment, tactics' situational bonuses, Ambush / Swamp Charge, All-Out
-    Assault, Sensory Assault."""
+    Assault, Sensory Assault. It reads only the armies, the effects and the terrain, and is
+    cached while they are the same (the policy weighs a Strike, then the engine rolls it)."""
     entry = state.army(actor)
     block = effective_block(state, actor)
     stat = _attack_stat(state, actor, weapon)
@@ -253,6 +255,7 @@ def strike_modifier(
     return extend(stat, extra)
 
 
+@per_fields("armies", "effects", "terrain", "fortifications")
 def strike_dc(
     state: BattleState,
     actor: str,

@@ -83,7 +83,7 @@ from warfare.engine.battle.protocol import (
     derive_seed,
 )
 from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
-from warfare.engine.frozen import replace
+from warfare.engine.frozen import per_setup, replace, state_memo
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
@@ -269,12 +269,15 @@ def _initiative(state: BattleState, key: str, seed: int, typed: int | None) -> I
     )
 
 
-def start(setup: Mapping[str, Any], seed: int) -> BattleState:
-    """Validate `setup`, roll initiative, place the armies (§7.1-§7.3): up to the first
-    army whose controller chooses its starting position, else into round 1."""
+@per_setup()
+def _prepared(
+    setup: Mapping[str, Any],
+) -> tuple[tuple[Problem, ...], BattleState | None, dict[str, tuple[str, Any]]]:
+    """What `start` does before any die: (the set-up's problems, the state before the
+    initiative, the starting positions the set-up gives). Worked out once per set-up."""
     problems = validate_setup(setup)
     if problems:
-        raise SetupError(problems)
+        return tuple(problems), None, {}
     sides = tuple(str(side["key"]) for side in setup["sides"])
     pc_side = next((str(s["key"]) for s in setup["sides"] if s.get("pcs_side")), None)
     forts = []
@@ -316,6 +319,17 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
         fortifications=tuple(forts),
         typed_dice_by_roll=bool(setup.get("typed_dice_by_roll", False)),
     )
+    return (), state, starts
+
+
+def start(setup: Mapping[str, Any], seed: int) -> BattleState:
+    """Validate `setup`, roll initiative, place the armies (§7.1-§7.3): up to the first
+    army whose controller chooses its starting position, else into round 1."""
+    problems, state, starts = _prepared(setup)
+    if problems:
+        raise SetupError(problems)
+    assert state is not None
+    sides, pc_side = state.sides, state.pc_side
     typed = setup.get("initiative_dice") or {}
     rolls = [_initiative(state, e.key, seed, typed.get(e.key)) for e in state.armies]
     index = {e.key: i for i, e in enumerate(state.armies)}
@@ -587,6 +601,25 @@ def _finish(
 
 
 def _action_problems(state: BattleState, command: Command) -> list[Problem]:
+    """The problems of a war action or "end_turn" in this state (empty: legal). Kept for
+    the state (`per_state`): the policy checks the command it suggests, then `apply` checks
+    it again; the list returned must not be changed."""
+    try:
+        key = (_PROBLEMS, command.actor, command.kind,
+               tuple(sorted((k, type(v), v) for k, v in command.params.items())))  # fmt: skip
+        memo = state_memo(state)
+        return memo[key]
+    except KeyError:
+        problems = memo[key] = _problems_of_action(state, command)
+        return problems
+    except TypeError:  # params that cannot be a key (unhashable, mixed keys): no memo
+        return _problems_of_action(state, command)
+
+
+_PROBLEMS = "pf2e._action_problems"
+
+
+def _problems_of_action(state: BattleState, command: Command) -> list[Problem]:
     actor, kind = command.actor, command.kind
     if actor != state.current:
         return [_p("not_your_turn", army=actor, current=state.current)]

@@ -15,7 +15,7 @@ from typing import Any
 
 from warfare.engine.checks import Degree, check, flat_check, improve
 from warfare.engine.dice import Dice
-from warfare.engine.frozen import per_fields, replace
+from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import (
     DESTROYED,
@@ -183,17 +183,36 @@ def conditions_of(
     return conditions
 
 
-@per_fields("armies", "effects", "terrain")
 def effective_block(
     state: BattleState, key: str, *, attacker: str | None = None, viewer: str | None = None
 ) -> StatBlock:
     """Army `key`'s stat block now (current HP, lasting + temporary conditions, terrain).
 
-    It reads only the armies, the effects and the terrain, and is cached for as long as they
-    are the same: a command or a render asks it many times."""
+    It reads only the army's entry (and the viewer's, whose vision may ignore terrain), the
+    effects and the terrain (`conditions_of`), and is cached for as long as those are the
+    very same objects: a command or a render asks it many times, and a command that changes
+    one army leaves the other armies' entries, so their blocks, as they were."""
     entry = state.army(key)
+    seen = state.army(viewer) if viewer is not None else None
+    effects, terrain = state.effects, state.terrain
+    cache_key = (key, attacker, viewer, id(entry), id(seen), id(effects), id(terrain))
+    hit = _BLOCKS.get(cache_key)
+    # The cache holds the parts it was keyed by, so no other object can have their ids
+    # while the entry is there: the same ids are the very same objects.
+    if hit is not None:
+        return hit[4]
+    parts = (entry, seen, effects, terrain)
     conditions = conditions_of(state, key, attacker=attacker, viewer=viewer)
-    return block_with(entry.army.spec, conditions, entry.army.hp)
+    block = block_with(entry.army.spec, conditions, entry.army.hp)
+    if len(_BLOCKS) >= BLOCKS_CACHED:
+        _BLOCKS.clear()
+    _BLOCKS[cache_key] = (*parts, block)
+    return block
+
+
+BLOCKS_CACHED = 4096
+_BLOCKS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+effective_block.cache_clear = _BLOCKS.clear  # type: ignore[attr-defined]
 
 
 def block_with(spec: ArmySpec, conditions: Mapping[str, int], hp: int) -> StatBlock:
