@@ -16,6 +16,8 @@ from battles.models import Battle
 from kingdoms.models import Kingdom
 from tests.conftest import KINGDOM_SKILLS
 from warfare.models import Army, LogEntry
+from warfare.systems.pf2e import results as pf2e_results
+from warfare.systems.pf2e import setup as pf2e_setup
 
 
 def _act(gm, battle, command):
@@ -55,7 +57,7 @@ def bloodied(gm, world, militia, raiders, reserves, kingdom, enemy_kingdom):
     turns end until side A wins."""
     kingdom.unrest = 2
     kingdom.save()
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Battle of the Ford",
         sides={"a": [militia.pk], "b": [raiders.pk, reserves.pk]}, pcs_side="a",
     )  # fmt: skip
@@ -85,7 +87,7 @@ def bloodied(gm, world, militia, raiders, reserves, kingdom, enemy_kingdom):
 
 
 def _apply(gm, battle, **kw):
-    return services.battle_apply_results(
+    return pf2e_results.battle_apply_results(
         user=gm,
         campaign_id=battle.campaign_id,
         battle_id=battle.pk,
