@@ -7,6 +7,8 @@ class BattlesConfig(AppConfig):
     verbose_name = _("Battles")
 
     def ready(self) -> None:
+        # Imported at ready, not at the top: an app's models load only once the app registry
+        # is being set up (Django's rule for apps.py).
         from django.db.models.signals import post_save
 
         from . import live

@@ -8,7 +8,10 @@ import re
 
 from django.utils.translation import gettext_lazy as _
 
+from kingdoms.labels import RUIN_LABELS
+
 from . import labels
+from .activity_forms import ACTIVITY_LABELS
 from .engine.systems.pf2e.conditions import CONDITIONS
 from .engine.systems.pf2e.gear import GEAR
 from .messages import _display
@@ -121,14 +124,9 @@ def log_text(code: str, data: dict) -> str:
     if "by" in params and isinstance(params["by"], int):
         params["signed"] = f"+{params['by']}" if params["by"] >= 0 else f"−{-params['by']}"
     if code == "activity.resolved":
-        from .activity_forms import ACTIVITY_LABELS
-        from .selectors import DEGREE_LABELS
-
         params["activity"] = ACTIVITY_LABELS.get(params.get("activity"), params.get("activity"))
-        params["degree"] = DEGREE_LABELS.get(params.get("degree"), _("done"))
+        params["degree"] = labels.DEGREE_LABELS.get(params.get("degree"), _("done"))
     if isinstance(params.get("ruin"), str):
-        from kingdoms.labels import RUIN_LABELS
-
         params["ruin"] = RUIN_LABELS.get(params["ruin"], params["ruin"])
     match = _CONDITION_EVENT.match(code)
     if match and match["condition"] in CONDITIONS:
