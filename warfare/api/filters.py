@@ -2,11 +2,19 @@
 a filter on a hidden number would tell a player that number by what it lets through."""
 
 import django_filters
+from django import forms
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 from kingdoms.models import Campaign, Controller, Faction, Membership, Role, RuleSystem, Settlement
 from warfare.models import Army, ArmyStatus, ArmyType, LogEntry
 
-from .base import IntegerFilter
+
+@extend_schema_field(OpenApiTypes.INT)
+class IntegerFilter(django_filters.Filter):
+    """A whole number (bound it with min_value/max_value: PostgreSQL refuses huge ones)."""
+
+    field_class = forms.IntegerField
 
 
 class CampaignFilter(django_filters.FilterSet):

@@ -425,6 +425,13 @@ class ArmyActivityOutput(serializers.Serializer):
     army = ArmyOutput()
 
 
+class ErrorsOutput(serializers.Serializer):
+    """Bad input or a rule problem: nothing changed."""
+
+    errors = serializers.ListField(child=serializers.CharField())
+    fields = serializers.DictField(required=False)
+
+
 class StaleOutput(serializers.Serializer):
     """The army changed since the `version` sent: here it is now; nothing changed."""
 
@@ -458,3 +465,9 @@ class SettlementStaleOutput(serializers.Serializer):
 
     errors = serializers.ListField(child=serializers.CharField())
     settlement = SettlementOutput()
+
+
+class DetailOutput(serializers.Serializer):
+    """Not logged in (403), not allowed (403), not found (404) or throttled (429)."""
+
+    detail = serializers.CharField()

@@ -11,14 +11,17 @@ annotated with its input and output shapes for the OpenAPI schema (/api/v1/schem
 
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.forms.models import model_to_dict
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, status
+from rest_framework import exceptions, generics, status
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from kingdoms import services as kingdom_services
 from kingdoms.access import (
@@ -57,8 +60,6 @@ from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.events import log_text
 from warfare.models import Army, LogEntry
 
-from . import base
-from .base import DENIED, LIST_ERRORS, WRITE_ERRORS, _bad_request, _flatten
 from .filters import (
     ArmyFilter,
     CampaignFilter,
@@ -79,6 +80,8 @@ from .serializers import (
     CampaignListOutput,
     CampaignStaleOutput,
     CampaignUpdateInput,
+    DetailOutput,
+    ErrorsOutput,
     FactionCreateInput,
     FactionFullOutput,
     FactionOutput,
@@ -96,6 +99,33 @@ from .serializers import (
     SettlementUpdateInput,
     StaleOutput,
 )
+
+#: Error responses of every operation, for the schema (403 also for anonymous requests).
+DENIED = {403: DetailOutput, 404: DetailOutput}
+#: …and of lists, whose filters answer 400 to a bad value.
+LIST_ERRORS = {400: ErrorsOutput, **DENIED}
+#: …and of writes: bad input or a rule problem (400), too many writes (429).
+WRITE_ERRORS = {400: ErrorsOutput, **DENIED, 429: DetailOutput}
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[str]:
+    """DRF error detail (nested dicts and lists) as 'field: message' lines."""
+    if isinstance(detail, dict):
+        lines = []
+        for key, value in detail.items():
+            name = "" if key in ("non_field_errors", "__all__") else str(key)
+            lines += _flatten(value, f"{prefix}.{name}" if prefix and name else prefix or name)
+        return lines
+    if isinstance(detail, list):
+        return [line for item in detail for line in _flatten(item, prefix)]
+    return [f"{prefix}: {detail}" if prefix else str(detail)]
+
+
+def _bad_request(errors: list[str], fields: Any = None) -> Response:
+    body: dict[str, Any] = {"errors": errors}
+    if fields:
+        body["fields"] = fields
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
 def _form_errors(form) -> Response:
@@ -226,8 +256,11 @@ def _settlement_output(membership: Membership, settlement: Settlement) -> dict[s
     return SettlementPublicOutput(settlement).data
 
 
-class _StaleArmy:
-    """A stale army `version` (`services.StaleEdit`): 409 with the army as it is now."""
+class _ApiErrors:
+    # Maps the services' exceptions to responses; DRF already maps Http404 and PermissionDenied.
+    # `throttle_scope`: the writes of every API view share one rate per user.
+
+    throttle_scope = "api-write"
 
     def handle_exception(self, exc):
         if isinstance(exc, services.StaleEdit):
@@ -238,15 +271,36 @@ class _StaleArmy:
                 "army": _army_output(membership, army) if membership else None,
             }
             return Response(body, status=status.HTTP_409_CONFLICT)
+        if isinstance(exc, DjangoValidationError):
+            return _bad_request(exc.messages)
+        if isinstance(exc, exceptions.ValidationError):
+            return _bad_request(_flatten(exc.detail), exc.detail)
+        if isinstance(exc, exceptions.ParseError):
+            return _bad_request([str(exc.detail)])
         return super().handle_exception(exc)
 
 
-class ApiView(_StaleArmy, base.ApiView):
+class ApiView(_ApiErrors, APIView):
     pass
 
 
-class ApiListView(_StaleArmy, base.ApiListView):
-    pass
+class _Metadata(SimpleMetadata):
+    """OPTIONS: describe the POST body only where the view names its `serializer_class`."""
+
+    def determine_actions(self, request, view):
+        if getattr(view, "serializer_class", None) is None:
+            return {}
+        return super().determine_actions(request, view)
+
+
+class ApiListView(_ApiErrors, generics.GenericAPIView):
+    """A list: scope the queryset to the reader first, then `self.page(queryset)` filters and
+    paginates it. `queryset` names the model for the filters and the schema only."""
+
+    metadata_class = _Metadata
+
+    def page(self, queryset) -> list:
+        return self.paginate_queryset(self.filter_queryset(queryset))
 
 
 # --- Campaigns ------------------------------------------------------------------------------

@@ -29,8 +29,8 @@ from warfare.events import log_text
 from warfare.selectors import check_view, working
 
 from .board_forms import ApplyResultsForm
+from .board_problems import FORTIFICATION_LABELS
 from .log import CHOICE_LABELS
-from .problems import FORTIFICATION_LABELS
 from .results import side_factions
 from .visibility import Pf2eView, Viewer
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from warfare.engine.systems.pf2e.battle.aftermath import CONDITION_CHOICES, DEFAULT_CHOICE
 from warfare.engine.systems.pf2e.battle.rules import FORTIFICATIONS, TERRAIN
 
-from .problems import FORTIFICATION_LABELS
+from .board_problems import FORTIFICATION_LABELS
 
 TERRAIN_LABELS = {
     "strong_wind": _("strong wind"),

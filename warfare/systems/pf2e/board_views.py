@@ -11,8 +11,8 @@ from battles.models import Battle, BattleStatus
 from kingdoms.models import Membership
 from warfare.models import Army
 
-from .api import BattleApplyInput, _valid, apply_problems
 from .board import GM_CONDITION_CHOICES, aftermath_sides
+from .board_api import BattleApplyInput, _valid, apply_problems
 from .board_forms import ApplyResultsForm, BattleCreateForm, CorrectionForm
 from .results import battle_apply_results
 from .setup import battle_create

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from battles.plugins import BoardPlugin, register
 from warfare.messages import problem_message
 
-from . import api, board, board_views, log, report, results, visibility
+from . import board, board_api, board_views, log, report, results, visibility
 
 
 def _board_context(membership, battle) -> dict:
@@ -19,12 +19,12 @@ PLUGIN = register(
         board_context=_board_context,
         create_view=board_views.create_view,
         actor_factions=results.army_factions,
-        api_state=api.api_state,
-        api_state_output=api.Pf2eBattleStateOutput,
-        api_create=api.api_create,
-        api_create_input=api.BattleCreateInput,
+        api_state=board_api.api_state,
+        api_state_output=board_api.Pf2eBattleStateOutput,
+        api_create=board_api.api_create,
+        api_create_input=board_api.BattleCreateInput,
         apply_results=board_views.apply_results,
-        api_apply_input=api.BattleApplyInput,
+        api_apply_input=board_api.BattleApplyInput,
         results_applied_text=_("The results are written to the armies and kingdoms."),
         event_line=log.event_text,
         silent_events=frozenset(log.SILENT),

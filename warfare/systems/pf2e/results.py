@@ -16,7 +16,7 @@ from warfare.engine.systems.pf2e.battle.results import apply_changes, army_chang
 from warfare.mapping import apply_army_state, apply_kingdom_state, army_state, kingdom_state
 from warfare.models import Army, LogEntry
 
-from .problems import setup_problem_messages
+from .board_problems import setup_problem_messages
 
 
 def held_rows(setup: dict) -> dict[str, set[int]]:

@@ -14,7 +14,7 @@ from kingdoms.transactions import write_transaction
 from warfare.mapping import army_state
 from warfare.models import Army
 
-from .problems import setup_problem_messages
+from .board_problems import setup_problem_messages
 
 SIDES = ("a", "b")
 #: §7.3: the tactics that let an army choose its starting position (the engine then checks
