@@ -39,8 +39,8 @@ from rest_framework.response import Response
 
 from kingdoms.access import access_campaign
 from kingdoms.models import Membership
+from warfare.api.base import DENIED, LIST_ERRORS, WRITE_ERRORS, ApiListView, ApiView
 from warfare.api.filters import IntegerFilter
-from warfare.api.views import DENIED, LIST_ERRORS, WRITE_ERRORS, ApiListView, ApiView
 
 from . import selectors, services
 from .models import Battle, BattleEvent, BattleStatus

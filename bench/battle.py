@@ -36,9 +36,9 @@ def main() -> None:
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
         from battles.models import Battle
-        from kingdoms.models import Kingdom
         from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-        from warfare import services
+        from warfare.systems.pf2e import services
+        from warfare.systems.pf2e.models import Kingdom
 
         gm = UserFactory(username="bench-gm")
         campaign = CampaignFactory(created_by=gm)

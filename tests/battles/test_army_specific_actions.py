@@ -7,7 +7,7 @@ from battles import services
 from battles.models import Battle
 from kingdoms.access import access_campaign
 from tests.battles.conftest import end_turn
-from warfare import services as army_services
+from warfare.systems.pf2e import services as army_services
 from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.board import board_context
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, BattleCommand
-from kingdoms.models import Kingdom
 from warfare.systems.pf2e import results as pf2e_results
+from warfare.systems.pf2e.models import Kingdom
 
 
 def _first_action(client, battle, user):

@@ -3,11 +3,11 @@
 import pytest
 from playwright.sync_api import expect
 
-from kingdoms.models import Kingdom, Membership, Role
+from kingdoms.models import Membership, Role
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-from warfare import services
-from warfare.models import Army
+from warfare.systems.pf2e import services
 from warfare.systems.pf2e import setup as pf2e_setup
+from warfare.systems.pf2e.models import Army, Kingdom
 
 from .test_invite_flow import log_in
 

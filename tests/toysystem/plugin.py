@@ -16,6 +16,7 @@ from battles.plugins import BoardPlugin, register
 from battles.schema import state_output
 from battles.services import apply_begin, apply_lock, battle_start, may_command
 from battles.visibility import BYSTANDER, BattleView, Viewpoint, viewpoint_of
+from kingdoms import rulesystems
 from kingdoms.access import access_campaign
 from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
@@ -24,6 +25,9 @@ from warfare.engine.battle.registry import get_battle_system, register_battle_sy
 from .engine import KEY, SIDES, SYSTEM
 
 register_battle_system(SYSTEM)
+rulesystems.register(
+    rulesystems.RuleSystemPlugin(key=KEY, label="Toy rule system", position=900, has_battles=True)
+)
 
 EVENT_TEXTS = {
     "toy.started": "The toy battle begins: %(first)s strikes first.",

@@ -14,9 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from battles.models import Battle, BattleStatus
 from battles.services import may_command
 from battles.visibility import viewpoint_of
-from kingdoms.labels import SKILL_LABELS
-from kingdoms.models import Kingdom, Membership
-from warfare import labels
+from kingdoms.models import Membership
 from warfare.engine.battle.protocol import Command, CommandDice, Rejected
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.activities.state import ArmyState
@@ -25,8 +23,11 @@ from warfare.engine.systems.pf2e.battle.engine import GM_CONDITIONS
 from warfare.engine.systems.pf2e.battle.rules import ACTIONS_PER_TURN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.modifiers import Stat
-from warfare.events import log_text
-from warfare.selectors import check_view, working
+from warfare.systems.pf2e import labels
+from warfare.systems.pf2e.events import log_text
+from warfare.systems.pf2e.labels import SKILL_LABELS
+from warfare.systems.pf2e.models import Kingdom
+from warfare.systems.pf2e.selectors import check_view, working
 
 from .board_forms import ApplyResultsForm
 from .board_problems import FORTIFICATION_LABELS

@@ -13,11 +13,11 @@ from battles.schema import BattleEnvelopeOutput, CheckOutput, system_field
 from battles.services import may_command
 from battles.visibility import viewpoint_of
 from kingdoms.models import Membership
-from warfare import labels
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.battle.aftermath import CONDITION_CHOICES, DEFEAT
 from warfare.engine.systems.pf2e.battle.rules import FORTIFICATIONS, TERRAIN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
+from warfare.systems.pf2e import labels
 
 from .board import POSITION_LABELS
 from .results import army_factions

@@ -9,7 +9,7 @@ from rest_framework import exceptions
 from battles.forms import ActForm
 from battles.models import Battle, BattleStatus
 from kingdoms.models import Membership
-from warfare.models import Army
+from warfare.systems.pf2e.models import Army
 
 from .board import GM_CONDITION_CHOICES, aftermath_sides
 from .board_api import BattleApplyInput, _valid, apply_problems

@@ -7,14 +7,18 @@ from django.core.exceptions import ValidationError
 
 from battles.models import Battle, BattleStatus
 from battles.services import apply_begin, apply_lock
-from kingdoms.models import Kingdom
 from kingdoms.transactions import write_transaction
 from warfare.engine.battle.protocol import CommandDice, derive_seed
 from warfare.engine.systems.pf2e.activities.state import ArmyState
 from warfare.engine.systems.pf2e.battle.aftermath import Aftermath, resolve_kingdom_check
 from warfare.engine.systems.pf2e.battle.results import apply_changes, army_changes
-from warfare.mapping import apply_army_state, apply_kingdom_state, army_state, kingdom_state
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e.mapping import (
+    apply_army_state,
+    apply_kingdom_state,
+    army_state,
+    kingdom_state,
+)
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 from .board_problems import setup_problem_messages
 
@@ -26,7 +30,7 @@ def held_rows(setup: dict) -> dict[str, set[int]]:
         for side in setup.get("sides") or ()
         for entry in side.get("armies") or ()
     )
-    return {"warfare.army": {int(key) for key in keys if key.isdigit()}}
+    return {"pf2e.army": {int(key) for key in keys if key.isdigit()}}
 
 
 def army_factions(battle: Battle) -> dict[str, int]:

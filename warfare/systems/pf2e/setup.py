@@ -11,8 +11,8 @@ from battles.services import battle_start
 from kingdoms.access import access_campaign
 from kingdoms.models import Controller, RuleSystem
 from kingdoms.transactions import write_transaction
-from warfare.mapping import army_state
-from warfare.models import Army
+from warfare.systems.pf2e.mapping import army_state
+from warfare.systems.pf2e.models import Army
 
 from .board_problems import setup_problem_messages
 
