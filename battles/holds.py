@@ -2,7 +2,7 @@
 
 An unfinished battle — in progress, or finished with its results not applied yet — holds the
 persistent rows its setup was built from: each rule system's plugin names them
-(`BoardPlugin.held_rows(setup) -> {model label: {ids}}`, Pathfinder's armies below). While a
+(`BoardPlugin.held_rows(setup) -> {model label: {ids}}`). While a
 row is held:
 
 * setting up another battle with it is refused, naming the battle (`refuse_held`, HTTP 400);
@@ -26,21 +26,9 @@ from .plugins import plugin_for
 UNFINISHED = (BattleStatus.ACTIVE, BattleStatus.FINISHED)
 
 
-def pf2e_held_rows(setup: dict) -> dict[str, set[int]]:
-    """The Pathfinder armies of a setup (board key = the army's id)."""
-    keys = (
-        str(entry["army"]["key"])
-        for side in setup.get("sides") or ()
-        for entry in side.get("armies") or ()
-    )
-    return {"pf2e.army": {int(key) for key in keys if key.isdigit()}}
-
-
 def held_rows(battle: Battle) -> dict[str, set[int]]:
     """{model label: ids} of the persistent rows the battle was set up from."""
     plugin = plugin_for(battle.system)
-    if plugin is None:
-        return pf2e_held_rows(battle.setup)
     return plugin.held_rows(battle.setup) if plugin.held_rows is not None else {}
 
 

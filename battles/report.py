@@ -2,64 +2,44 @@
 viewer may see it (see `battles.visibility`)."""
 
 import re
+from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from kingdoms.access import access_campaign
 from kingdoms.models import Membership
 from warfare.engine.battle.registry import get_battle_system
 
-from .forms import TERRAIN_LABELS
 from .models import Battle
 from .plugins import plugin_for
-from .selectors import POSITION_LABELS, applied_aftermath
 from .visibility import live_events, member_view
 
 # --- The report -----------------------------------------------------------------------------
 
-STATE_LABELS = {
-    "destroyed": gettext_lazy("destroyed"),
-    "fled": gettext_lazy("fled"),
-    "defeated": gettext_lazy("defeated"),
-    "routed": gettext_lazy("routed"),
-}
 
-
-def _army_state_label(entry) -> str:
-    if entry.destroyed:
-        return str(STATE_LABELS["destroyed"])
-    if entry.fled:
-        return str(STATE_LABELS["fled"])
-    if entry.defeated:
-        return str(STATE_LABELS["defeated"])
-    if entry.routed:
-        return str(STATE_LABELS["routed"])
-    return str(POSITION_LABELS.get(entry.position, entry.position))
-
-
-def battle_report(*, membership: Membership, battle: Battle) -> dict:
+def battle_report(
+    *,
+    membership: Membership,
+    battle: Battle,
+    army_rows: Callable[..., list[dict]] | None = None,
+    extra: Callable[..., dict] | None = None,
+) -> dict:
     """Everything the report shows `membership`: sides, outcome, and each round's events,
-    from its viewpoint's view (`battles.visibility`); Pathfinder's and GURPS 3e's."""
+    from its viewpoint's view (`battles.visibility`). A rule system's `report_context` may
+    build on it: `army_rows(view, state, side)` the rows of a side's armies ({key, name,
+    state, hp, max_hp}), `extra(view, report)` more keys (the terrain's labels, the aftermath
+    rows)."""
     view = member_view(membership, battle)
     names = view.names
     state = get_battle_system(battle.system).state_from_dict(battle.snapshot)
     sides = []
     for side in battle.setup["sides"]:
-        armies = []
-        for setup_entry in side.get("armies", ()):
-            key = str(setup_entry["army"]["key"])
-            entry = state.army(key)
-            row = {"key": key, "name": names.get(key, key), "state": _army_state_label(entry)}
-            if view.sees(key):
-                row["hp"] = entry.army.hp
-                row["max_hp"] = entry.army.max_hp
-            armies.append(row)
+        armies = army_rows(view, state, side) if army_rows is not None else []
         sides.append(
             {
                 "key": side["key"],
@@ -90,7 +70,7 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
                 if data and data.get("total") is not None
             ],
         }
-    return {
+    report = {
         "battle": battle,
         "campaign": battle.campaign,
         "membership": membership,
@@ -98,15 +78,17 @@ def battle_report(*, membership: Membership, battle: Battle) -> dict:
         "round": getattr(state, "round", None) or getattr(state, "day", None),
         # A day-based system (GURPS 3e: one resolution per day) counts days, not rounds.
         "by_day": not hasattr(state, "round"),
-        "terrain": [str(TERRAIN_LABELS.get(key, key)) for key in battle.setup.get("terrain", ())],
+        "terrain": [str(key) for key in battle.setup.get("terrain", ())],
         "sides": sides,
         "outcome": result,
-        # Pathfinder's §7.6 kingdom checks (a view without a Viewer has none).
-        "aftermath": applied_aftermath(battle, view.viewer, side_names)
-        if hasattr(view, "viewer")
-        else [],
+        # A system's aftermath: rows {side, check, check_text, next_turn, next_turn_text,
+        # effects} (Pathfinder's §7.6 kingdom checks).
+        "aftermath": [],
         "rounds": sorted(rounds.items()),
     }
+    if extra is not None:
+        report.update(extra(view, report))
+    return report
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
@@ -171,10 +153,10 @@ def report_markdown(report: dict) -> str:
             lines.append("")
             lines.append(_md(_("%(side)s: %(xp)s kingdom XP") % {"side": side, "xp": xp}))
     for row in report.get("aftermath") or ():
-        lines += ["", f"**{_md(row['side'])}**: {_md(check_sentence(row['check']))}"]
+        lines += ["", f"**{_md(row['side'])}**: {_md(row['check_text'])}"]
         lines += [f"- {_md(text)}" for text in row["effects"]]
         if row["next_turn"]:
-            lines.append(f"- {_md(next_turn_sentence(row['next_turn']))}")
+            lines.append(f"- {_md(row['next_turn_text'])}")
     lines.append("")
     for number, texts in report["rounds"]:
         heading = _("Day %(day)s") % {"day": number} if report.get("by_day") else None
@@ -183,23 +165,6 @@ def report_markdown(report: dict) -> str:
         lines += [f"- {_md(text)}" for text in texts]
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def check_sentence(check: dict) -> str:
-    """A §7.6 kingdom check in one line: "Warfare: d20 12 + 7 = 19 vs DC 17 → Success"."""
-    die = _("die typed in") if check["typed"] else _("d20")
-    sign = "+" if check["modifier"] >= 0 else "−"
-    return _("%(skill)s: %(die)s %(roll)s %(sign)s %(modifier)s = %(total)s vs DC %(dc)s → "
-             "%(degree)s") % {"skill": check["skill"], "die": die, "roll": check["die"],
-                               "sign": sign, "modifier": abs(check["modifier"]),
-                               "total": check["total"], "dc": check["dc"],
-                               "degree": check["degree_label"]}  # fmt: skip
-
-
-def next_turn_sentence(next_turn: dict) -> str:
-    return _(
-        "At the start of the next Kingdom turn: Fame or Infamy +%(fame)s, Unrest %(unrest)s."
-    ) % {"fame": next_turn.get("fame"), "unrest": next_turn.get("unrest")}
 
 
 def report_filename(battle: Battle) -> str:
@@ -215,7 +180,7 @@ def report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespon
         Battle.objects.select_related("campaign"), campaign=membership.campaign, pk=battle_id
     )
     plugin = plugin_for(battle.system)
-    if plugin is not None and plugin.report_context is not None:
+    if plugin.report_context is not None:
         context = plugin.report_context(membership, battle)
     else:
         context = battle_report(membership=membership, battle=battle)

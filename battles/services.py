@@ -9,7 +9,7 @@ kingdoms, the forces, and the battle row last (`apply_begin`, `apply_lock`).
 """
 
 import secrets
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -18,42 +18,24 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from kingdoms.access import access_campaign
-from kingdoms.models import Controller, Membership, RuleSystem
+from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
 from warfare.engine.battle.protocol import (
     Command,
-    CommandDice,
     Rejected,
     SetupError,
     command_dice,
-    derive_seed,
     replay,
 )
 from warfare.engine.battle.registry import get_battle_system
-from warfare.engine.systems.pf2e.activities.state import ArmyState
-from warfare.engine.systems.pf2e.battle.aftermath import Aftermath, resolve_kingdom_check
-from warfare.engine.systems.pf2e.battle.results import apply_changes, army_changes
-from warfare.messages import problem_messages
-from warfare.systems.pf2e.mapping import (
-    apply_army_state,
-    apply_kingdom_state,
-    army_state,
-    kingdom_state,
-)
-from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
-from .holds import refuse_held
 from .models import Battle, BattleCommand, BattleEvent, BattleStatus
 from .plugins import plugin_for
-from .problems import setup_problem_messages
 
-SIDES = ("a", "b")
 GM_ONLY_COMMANDS = {"gm_correction"}
-#: §7.3: the tactics that let an army choose its starting position (the engine then checks
-#: the initiative order and the swamp); "near" needs none.
-START_TACTICS = {"distant": ("opening_salvo",), "engaged": ("ambush", "swamp_charge")}
 
 
 class StaleBoard(Exception):
@@ -64,13 +46,30 @@ class StaleBoard(Exception):
         self.battle = battle
 
 
-def _refuse(problems, battle: Battle | None = None) -> None:
-    """Refuse with the problems as sentences (the battle's rule system's own texts first)."""
+NOT_ALLOWED = gettext_lazy("The rules do not allow that.")
+
+
+def problem_messages(battle: Battle, problems) -> list[str]:
+    """The engine's refusals as sentences, worded by the battle's rule system (its plugin's
+    `problem_message`, else its `problem_texts`)."""
+    plugin = plugin_for(battle.system)
+    if plugin.problem_message is not None:
+        return [plugin.problem_message(problem) for problem in problems]
+    messages = []
+    for problem in problems:
+        template = plugin.problem_texts.get(problem.code) or NOT_ALLOWED
+        try:
+            messages.append(str(template) % dict(problem.params))
+        except (KeyError, TypeError, ValueError):
+            messages.append(str(template))
+    return messages
+
+
+def _refuse(problems, battle: Battle) -> None:
+    """Refuse with the problems as sentences (the battle's rule system's texts)."""
     problems = list(problems)
     if problems:
-        plugin = plugin_for(battle.system) if battle is not None else None
-        texts = plugin.problem_texts if plugin is not None else None
-        raise ValidationError(problem_messages(problems, texts), code="rules")
+        raise ValidationError(problem_messages(battle, problems), code="rules")
 
 
 def state_round(state) -> int:
@@ -103,181 +102,6 @@ def _event_rows(battle: Battle, command: BattleCommand | None, events, round_: i
         rows.append(BattleEvent(battle=battle, command=command, round=round_, code=event.code,
                                 params=params))  # fmt: skip
     return rows
-
-
-def battle_setup(
-    *,
-    armies_by_side: dict[str, list[Army]],
-    pcs_side: str | None,
-    terrain,
-    fortifications: dict[str, str] | None = None,
-    inside: Iterable[int] = (),
-    starts: dict[int, tuple[str, int | None]] | None = None,
-    initiative_dice: Mapping[int, int] | None = None,
-    auto_reactions: Mapping[str, bool] | None = None,
-) -> dict:
-    """The engine setup of a battle between persistent armies (their current state).
-
-    `fortifications`: {side: §7.5 kind} (one per side, key "fort_<side>"); `inside`: the ids
-    of armies garrisoned inside their side's fortification (fortified, §7.5); `starts`: {army
-    id: ("near", None) | ("distant", None) | ("engaged", enemy army id)}, starting positions
-    of Opening Salvo, Ambush or Swamp Charge (§7.3) chosen in advance — the engine checks the
-    tactic and the initiative order; an army with such a tactic and no start here is offered
-    the choice after initiative (the setup's "offer_starts");
-    `initiative_dice`: {army id: d20 of its §7.3 Scouting check rolled at the table} (the
-    others are rolled by the server; both are logged, with their source);
-    `auto_reactions`: {side: False} for a side whose reactions are offered to whoever
-    commands its armies instead of used automatically (§0.5; default automatic)."""
-    fortifications = {side: kind for side, kind in (fortifications or {}).items() if kind}
-    inside, starts = set(inside), starts or {}
-    sides = []
-    for side in SIDES:
-        armies = armies_by_side.get(side, [])
-        entries = []
-        for army in armies:
-            entry = {
-                "army": {**army_state(army).to_dict(), "key": str(army.pk)},
-                "name": army.name,
-                "faction": army.faction_id,
-                "garrisoned": bool(army.garrison) or army.pk in inside,
-                "initiative_bonus": army.initiative_bonus,
-            }
-            if army.pk in inside:
-                entry["fortification"] = f"fort_{side}"
-            if army.pk in starts:
-                start, target = starts[army.pk]
-                entry["start"] = start
-                entry["start_target"] = str(target) if target is not None else None
-            entries.append(entry)
-        sides.append(
-            {
-                "key": side,
-                "name": ", ".join(dict.fromkeys(army.faction.name for army in armies)),
-                "pcs_side": side == pcs_side,
-                "auto_reactions": bool((auto_reactions or {}).get(side, True)),
-                "kingdom_level": armies[0].faction.kingdom.level if armies else None,
-                "armies": entries,
-            }
-        )
-    # Each typed die to the roll it was typed for, never to a reaction it triggers.
-    setup = {"sides": sides, "terrain": list(terrain), "offer_starts": True,
-             "typed_dice_by_roll": True}  # fmt: skip
-    if fortifications:
-        setup["fortifications"] = [
-            {"key": f"fort_{side}", "kind": kind, "side": side}
-            for side, kind in sorted(fortifications.items())
-        ]
-    if initiative_dice:
-        setup["initiative_dice"] = {str(pk): die for pk, die in initiative_dice.items()}
-    return setup
-
-
-@write_transaction
-def battle_create(
-    *,
-    user,
-    campaign_id: int,
-    name: str,
-    sides: dict[str, list[int]],
-    pcs_side: str | None = None,
-    terrain: tuple[str, ...] = (),
-    players_may_act: bool = True,
-    fortifications: dict[str, str] | None = None,
-    inside: Iterable[int] = (),
-    starts: dict[int, tuple[str, int | None]] | None = None,
-    initiative_dice: Mapping[int, int] | None = None,
-    auto_reactions: Mapping[str, bool | None] | None = None,
-    reveal_checks: bool = False,
-) -> Battle:
-    """The GM sets two sides of the campaign's armies against each other (§7.1-7.5), with a
-    fortification per side and the armies garrisoned inside it, starting positions their
-    tactics allow chosen in advance (the others are offered to whoever commands the army
-    after initiative) and the initiative dice rolled at the table (see `battle_setup`).
-    Bad input, or a setup the engine refuses, is a ValidationError with one message per
-    problem; nothing is saved.
-
-    `auto_reactions` {side: True (used automatically) | False (offered) | None}: how each
-    side's reactions are taken (§0.5). None (the default) = offered when players act for
-    their own armies and a players' faction fights on that side (they decide), automatic
-    otherwise (the GM's armies: nobody has to stop and click).
-
-    `reveal_checks`: players see the enemy's check modifiers and DCs (default: their own
-    armies' modifiers and every check's degree, `battles.visibility`).
-
-    Locks the campaign, then the armies (primary-key order); an army already on an
-    unfinished board is refused, naming the battle (`battles.holds`)."""
-    membership = access_campaign(user, campaign_id, gm=True, lock=True)
-    campaign = membership.campaign
-    if campaign.rule_system != RuleSystem.PF2E:
-        raise ValidationError(_("Battles are available for Pathfinder campaigns so far."))
-    if set(sides) - set(SIDES) or not all(sides.get(side) for side in SIDES):
-        raise ValidationError(_("Put at least one army on each side."))
-    everyone = [pk for side in SIDES for pk in sides[side]]
-    if len(everyone) != len(set(everyone)):
-        raise ValidationError(_("An army can fight on one side only."))
-    wanted = set(everyone)
-    armies = {
-        army.pk: army
-        for army in Army.objects.active()
-        .filter(faction__campaign=campaign, pk__in=wanted)
-        .select_related("faction__kingdom")
-        .select_for_update(no_key=True, of=("self",))
-        .order_by("pk")
-    }
-    if set(armies) != set(wanted):
-        raise ValidationError(_("Only active armies of this campaign can fight."))
-    refuse_held(campaign.pk, [armies[pk] for pk in everyone])
-    by_side = {side: [armies[pk] for pk in sides[side]] for side in SIDES}
-    inside = set(inside)
-    side_of = {pk: side for side in SIDES for pk in sides[side]}
-    fortifications = {side: kind for side, kind in (fortifications or {}).items() if kind}
-    if any(side_of.get(pk) not in fortifications for pk in inside):
-        raise ValidationError(_("Only armies of a side with a fortification can be inside it."))
-    for pk, (start, target) in (starts or {}).items():
-        if pk not in side_of:
-            raise ValidationError(
-                _("A starting position was chosen for an army that does not fight.")
-            )
-        if (start == "engaged") != (target is not None):
-            raise ValidationError(_("An army starts distant, or engaged with an enemy army."))
-        if target is not None and side_of.get(target) in (None, side_of[pk]):
-            raise ValidationError(_("An army can start engaged only with an enemy army."))
-        if start != "near" and not set(START_TACTICS.get(start, ())) & set(
-            armies[pk].tactics or ()
-        ):
-            raise ValidationError(
-                _("%(army)s knows no tactic that lets it start there.") % {"army": armies[pk].name}
-            )
-    initiative_dice = dict(initiative_dice or {})
-    if any(pk not in side_of for pk in initiative_dice):
-        raise ValidationError(_("An initiative die was typed in for an army that does not fight."))
-    chosen = dict(auto_reactions or {})
-    automatic = {
-        side: chosen[side]
-        if chosen.get(side) is not None
-        else not (
-            players_may_act
-            and any(a.faction.controlled_by == Controller.PLAYERS for a in by_side[side])
-        )
-        for side in SIDES
-    }
-    setup = battle_setup(armies_by_side=by_side, pcs_side=pcs_side, terrain=terrain,
-                         fortifications=fortifications, inside=inside, starts=starts,
-                         initiative_dice=initiative_dice, auto_reactions=automatic)  # fmt: skip
-    if reveal_checks:
-        setup["reveal_checks"] = True
-    names = {str(army.pk): army.name for army in armies.values()}
-    kinds = {f"fort_{side}": kind for side, kind in fortifications.items()}
-    battle = battle_start(
-        user=user,
-        campaign=campaign,
-        name=name,
-        setup=setup,
-        players_may_act=players_may_act,
-        problem_messages=lambda problems: setup_problem_messages(problems, names, kinds),
-    )
-    Army.objects.filter(pk__in=armies).update(initiative_bonus=0)
-    return battle
 
 
 class SetupCaptured(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -352,19 +176,9 @@ def _auto_sides_start(battle: Battle, user) -> None:
         _auto_sides_reply(battle, user)
 
 
-def army_factions(battle: Battle) -> dict[str, int]:
-    """{army key on the board: faction id} from the setup."""
-    return {
-        str(entry["army"]["key"]): entry.get("faction")
-        for side in battle.setup["sides"]
-        for entry in side.get("armies", ())
-    }
-
-
 def actor_factions(battle: Battle) -> dict[str, int | None]:
     """{actor on the board: the faction commanding it}, by the battle's rule system."""
-    plugin = plugin_for(battle.system)
-    return plugin.actor_factions(battle) if plugin else army_factions(battle)
+    return plugin_for(battle.system).actor_factions(battle)
 
 
 def may_command(membership: Membership, battle: Battle, actor: str | None) -> bool:
@@ -375,7 +189,7 @@ def may_command(membership: Membership, battle: Battle, actor: str | None) -> bo
     if not battle.players_may_act or actor is None:
         return False
     plugin = plugin_for(battle.system)
-    if plugin is not None and plugin.may_command is not None:
+    if plugin.may_command is not None:
         return plugin.may_command(membership, battle, actor)
     return (
         membership.faction_id is not None
@@ -462,10 +276,10 @@ def _auto_sides_reply(battle: Battle, user) -> None:
 
 def _refuse_unused_dice(battle: Battle, cmd: Command, unused: tuple[int, ...]) -> None:
     """Refuse dice typed in that the command did not roll (a mistyped count would otherwise
-    go unnoticed). Not for Pathfinder (no plugin): a command a reaction interrupts keeps the
-    dice typed in with it for its own rolls after the answer (each typed die goes to the roll
-    it was typed for; the answer's to the reaction), so they are not spent when it stops."""
-    if not unused or plugin_for(battle.system) is None:
+    go unnoticed). Not for a system whose plugin says so (`refuse_unused_dice`: Pathfinder, where
+    a command a reaction interrupts keeps the dice typed in with it for its own rolls after the
+    answer), so they are not spent when it stops."""
+    if not unused or not plugin_for(battle.system).refuse_unused_dice:
         return
     used = len(cmd.typed_dice or ()) - len(unused)
     if not used:
@@ -524,177 +338,3 @@ def battle_verify(battle: Battle) -> bool:
     system = get_battle_system(battle.system)
     state, _events = replay(system, battle.setup, battle.seed, live_commands(battle))
     return state.to_dict() == battle.snapshot
-
-
-def side_factions(battle: Battle) -> dict[str, set[int]]:
-    """{side key: the faction ids of its armies} from the setup."""
-    return {
-        side["key"]: {
-            entry.get("faction") for entry in side.get("armies", ()) if entry.get("faction")
-        }
-        for side in battle.setup["sides"]
-    }
-
-
-def aftermath_seed(battle: Battle, side: str) -> int:
-    """The seed of a side's §7.6 dice: fixed by the battle, so sending the apply form again
-    after a refusal rolls the same dice (no fishing for a better result)."""
-    return derive_seed(battle.seed, f"aftermath:{side}:{battle.seq}")
-
-
-def _army_log_rows(kingdom, events, rows_by_key, user) -> list[LogEntry]:
-    entries = []
-    for event in events:
-        if event.code in ("battle.kingdom_check", "battle.aftermath_choice",
-                          "battle.next_turn_effects"):  # fmt: skip
-            continue  # the results entry carries the check; the next turn gets its own entry
-        params = dict(event.params)
-        army = rows_by_key.get(str(params.get("army"))) if "army" in params else None
-        if army is not None:
-            params["army"] = army.pk
-            params["army_name"] = army.name
-        entries.append(
-            LogEntry(faction_id=kingdom.faction_id, army=army, turn=kingdom.turn,
-                     code=event.code, data=params, actor=user)
-        )  # fmt: skip
-    return entries
-
-
-@write_transaction
-def battle_apply_results(
-    *,
-    user,
-    campaign_id: int,
-    battle_id: int,
-    expected_seq: int,
-    pc_encounter: Mapping[str, str | None] | None = None,
-    choices: Mapping[str, str] | None = None,
-    regain: Mapping[str, str | None] | None = None,
-    typed_dice: Mapping[str, tuple[int | None, int | None]] | None = None,
-) -> Battle:
-    """The GM confirms a finished battle, all in one transaction:
-
-    * the armies leave it as the board left them (HP, conditions, destroyed);
-    * each side whose armies belong to one kingdom rolls the §7.6 kingdom check (Warfare on a
-      victory, Defense on a defeat, vs its Control DC; `typed_dice` {side: (d20, d4)} typed in
-      at the table, else the server rolls), improved or worsened one degree by the PCs' own
-      fight (`pc_encounter` {side: "won" | "lost" | None}, §7.7), and its effects are written
-      (`engine...battle.aftermath`): HP, weary or shaken (`choices` {army key: "weary" |
-      "shaken"}, default weary), the damaged army of the players' choice (`regain` {side: army
-      key}), Unrest; Fame/Infamy +1 and Unrest −1 "next Kingdom turn" go to the kingdom log as
-      `battle.next_turn_effects` for the kingdom turn to apply;
-    * each side's kingdom gains the XP of the enemies it defeated (§7.6).
-
-    Each kingdom's log gets `battle.results_applied` with the check, then what it changed.
-
-    Only what the battle changed is written (`engine...battle.results`), onto the armies as
-    they are now: a Train Army taken meanwhile, the activities counted this turn or another
-    battle's results stay. Locks: the campaign, the kingdoms, the armies (primary-key
-    order), the battle.
-    """
-    battle = apply_begin(user, campaign_id, battle_id)
-    factions = army_factions(battle)
-    by_faction = side_factions(battle)
-    kingdoms = {
-        kingdom.faction_id: kingdom
-        for kingdom in Kingdom.objects.select_for_update(no_key=True)
-        .filter(faction_id__in={pk for ids in by_faction.values() for pk in ids})
-        .order_by("pk")
-    }
-    armies = {
-        str(army.pk): army
-        for army in Army.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("faction__kingdom")
-        .filter(pk__in=[int(key) for key in factions if key.isdigit()],
-                faction__campaign_id=battle.campaign_id)
-        .order_by("pk")
-    }  # fmt: skip
-    battle = apply_lock(battle, expected_seq)
-    pc_encounter, choices = pc_encounter or {}, choices or {}
-    regain, typed_dice = regain or {}, typed_dice or {}
-    details = battle.outcome["details"]
-    before = {
-        str(entry["army"]["key"]): ArmyState.from_dict(entry["army"])
-        for side in battle.setup["sides"]
-        for entry in side.get("armies", ())
-    }
-    states = {
-        key: ArmyState.from_dict({**data, "key": key})
-        for key, data in details["armies"].items()
-        if key in armies and key in before
-    }
-    for key in details.get("destroyed", []):
-        if key in states:
-            states[key] = ArmyState.from_dict({**states[key].to_dict(), "status": "destroyed"})
-    aftermaths: dict[str, Aftermath] = {}
-    for side in battle.setup["sides"]:
-        key = side["key"]
-        ids = by_faction[key]
-        check = (details.get("kingdom_checks") or {}).get(key)
-        if len(ids) != 1 or next(iter(ids)) not in kingdoms or not check:
-            continue
-        kingdom = kingdoms[next(iter(ids))]
-        own = [str(entry["army"]["key"]) for entry in side["armies"]]
-        d20, d4 = (tuple(typed_dice.get(key) or ()) + (None, None))[:2]
-        result = resolve_kingdom_check(
-            result=check["result"],
-            kingdom=kingdom_state(kingdom),
-            armies=[states[k] for k in own if k in states],
-            took_damage=check.get("took_damage", []),
-            dice=CommandDice(aftermath_seed(battle, key)),
-            typed_die=d20,
-            typed_unrest=d4,
-            pc_encounter=pc_encounter.get(key) or None,
-            choices={k: v for k, v in choices.items() if k in own},
-            regain=regain.get(key) or None,
-        )
-        if isinstance(result, list):
-            names = {str(pk): army.name for pk, army in armies.items()}
-            raise ValidationError(setup_problem_messages(result, names), code="rules")
-        aftermaths[key] = result
-        states.update({army.key: army for army in result.armies})
-    for key, state in states.items():
-        army = armies[key]
-        changes = army_changes(before[key], state)
-        apply_army_state(army, apply_changes(army_state(army), changes))
-        army.fought_this_turn = True
-        army.version += 1
-        army.save()
-    for side in battle.setup["sides"]:
-        gained = (details.get("xp", {}).get(side["key"]) or {}).get("total") or 0
-        aftermath = aftermaths.get(side["key"])
-        for faction_id in sorted(by_faction[side["key"]]):
-            kingdom = kingdoms.get(faction_id)
-            if kingdom is None:
-                continue
-            if aftermath is not None:
-                apply_kingdom_state(kingdom, aftermath.kingdom)
-            kingdom.xp += gained
-            kingdom.save()
-            data = {
-                "battle": battle.name,
-                "xp": gained,
-                "result": "victory" if side["key"] == battle.outcome["winner"] else "defeat",
-            }
-            if aftermath is not None:
-                data.update(check=aftermath.check.to_dict(), degree=aftermath.degree.code,
-                            pc_encounter=aftermath.pc_encounter)  # fmt: skip
-            rows = [LogEntry(faction_id=faction_id, turn=kingdom.turn, actor=user,
-                             code="battle.results_applied", data=data)]  # fmt: skip
-            if aftermath is not None:
-                rows += _army_log_rows(kingdom, aftermath.events, armies, user)
-                if aftermath.next_turn:
-                    rows.append(
-                        LogEntry(faction_id=faction_id, turn=kingdom.turn, actor=user,
-                                 code="battle.next_turn_effects",
-                                 data={"battle": battle.name, "turn": kingdom.turn + 1,
-                                       "pending": True, **aftermath.next_turn})
-                    )  # fmt: skip
-            LogEntry.objects.bulk_create(rows)
-    battle.outcome = {
-        **battle.outcome,
-        "aftermath": {side: aftermath.to_dict() for side, aftermath in aftermaths.items()},
-    }
-    battle.status = BattleStatus.APPLIED
-    battle.save(update_fields=["status", "outcome", "updated_at"])
-    return battle

@@ -21,11 +21,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kingdoms.access import access_campaign
-from kingdoms.models import RuleSystem
-from warfare.systems.pf2e.models import Army
 
 from . import forecasting, live, selectors, services
-from .forms import ActForm, ApplyResultsForm, BattleCreateForm, CorrectionForm
+from .forms import ActForm
 from .models import Battle
 from .plugins import plugin_for
 from .visibility import viewpoint_of
@@ -52,44 +50,7 @@ def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     membership = access_campaign(request.user, campaign_id, gm=True)
-    plugin = plugin_for(membership.campaign.rule_system)
-    if plugin is not None:
-        return plugin.create_view(request, membership)
-    if membership.campaign.rule_system != RuleSystem.PF2E:
-        raise Http404
-    armies = (
-        Army.objects.active()
-        .filter(faction__campaign=membership.campaign)
-        .select_related("faction")
-        .order_by("faction__name", "name")
-    )
-    form = BattleCreateForm(request.POST or None, armies=armies)
-    context = {"campaign": membership.campaign, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                battle = services.battle_create(
-                    user=request.user,
-                    campaign_id=campaign_id,
-                    name=form.cleaned_data["name"],
-                    sides=form.sides(),
-                    pcs_side=form.cleaned_data["pcs_side"] or None,
-                    terrain=tuple(form.cleaned_data["terrain"]),
-                    players_may_act=form.cleaned_data["players_may_act"],
-                    reveal_checks=form.cleaned_data["reveal_checks"],
-                    fortifications=form.fortifications(),
-                    inside=form.inside(),
-                    starts=form.starts(),
-                    initiative_dice=form.initiative_dice(),
-                    auto_reactions=form.auto_reactions(),
-                )
-            except ValidationError as error:
-                for message in error.messages:
-                    form.add_error(None, message)
-            else:
-                return redirect(battle)
-        return render(request, "battles/battle_form.html", context, status=400)
-    return render(request, "battles/battle_form.html", context)
+    return plugin_for(membership.campaign.rule_system).create_view(request, membership)
 
 
 @login_required
@@ -124,11 +85,7 @@ def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespons
 def _board_response(request, membership, battle, *, status: int = 200) -> HttpResponse:
     """The board page (or its `board` partial for htmx), drawn by the battle's rule system."""
     plugin = plugin_for(battle.system)
-    if plugin is not None:
-        context, template = plugin.board_context(membership, battle), plugin.board_template
-    else:
-        context = selectors.board_context(membership=membership, battle=battle)
-        template = "battles/board.html"
+    context, template = plugin.board_context(membership, battle), plugin.board_template
     return render(request, template + ("#board" if request.htmx else ""), context, status=status)
 
 
@@ -139,10 +96,8 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     membership, battle = _battle(request, campaign_id, battle_id)
     plugin = plugin_for(battle.system)
     form = ActForm(request.POST)
-    if plugin is not None and plugin.act_form is not None:
+    if plugin.act_form is not None:
         form = plugin.act_form(request.POST, battle)
-    elif request.POST.get("kind") == "gm_correction":
-        form = CorrectionForm(request.POST, conditions=selectors.GM_CONDITION_CHOICES)
     status = 200
     if not form.is_valid():
         details = [str(message) for errors in form.errors.values() for message in errors]
@@ -209,38 +164,22 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
 @login_required
 @require_POST
 def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
-    """The GM writes a finished battle's results to the armies and kingdoms, with the §7.6
-    kingdom checks (the form's choices: the PCs' fight, dice typed in, weary or shaken)."""
+    """The GM writes a finished battle's results back to the campaign's forces (the rule
+    system's apply form: in Pathfinder the §7.6 kingdom checks)."""
     membership, battle = _battle(request, campaign_id, battle_id)
     if not membership.is_gm:
         raise PermissionDenied
     plugin = plugin_for(battle.system)
-    if plugin is not None and plugin.apply_results is not None:
-
-        def write_plugin():
-            return plugin.apply_results(
-                user=request.user, campaign_id=campaign_id, battle_id=battle_id,
-                expected_seq=int(request.POST.get("seq", "-1")), data=request.POST,
-            )  # fmt: skip
-
-        success = _("The results are written to the forces.")
-        return _board_write(request, membership, battle, write_plugin, success)
-    form = ApplyResultsForm(request.POST, sides=selectors.aftermath_sides(battle))
+    if plugin.apply_results is None:
+        raise Http404
 
     def write():
-        expected_seq = int(request.POST.get("seq", "-1"))
-        if not form.is_valid():
-            raise ValidationError([str(e) for field in form for e in field.errors])
-        return services.battle_apply_results(
-            user=request.user,
-            campaign_id=campaign_id,
-            battle_id=battle_id,
-            expected_seq=expected_seq,
-            **form.choices(),
-        )
+        return plugin.apply_results(
+            user=request.user, campaign_id=campaign_id, battle_id=battle_id,
+            expected_seq=int(request.POST.get("seq", "-1")), data=request.POST,
+        )  # fmt: skip
 
-    success = _("The results are written to the armies and kingdoms.")
-    return _board_write(request, membership, battle, write, success)
+    return _board_write(request, membership, battle, write, str(plugin.results_applied_text))
 
 
 def _live_access(user, campaign_id: int, battle_id: int) -> int:

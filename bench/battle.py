@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from warfare.systems.pf2e import setup as pf2e_setup
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "warfare.settings.test")
@@ -33,7 +35,6 @@ def main() -> None:
     connection.settings_dict.setdefault("TEST", {})["NAME"] = "warfare_bench"
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
-        from battles import services as battle_services
         from battles.models import Battle
         from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
         from warfare.systems.pf2e import services
@@ -52,7 +53,7 @@ def main() -> None:
                     name=f"{side}{i}", army_type="infantry", tactics=("keen_eyed",),
                 )  # fmt: skip
                 sides[side].append(army.pk)
-        battle = battle_services.battle_create(
+        battle = pf2e_setup.battle_create(
             user=gm, campaign_id=campaign.pk, name="Bench", sides=sides
         )
         client = Client()

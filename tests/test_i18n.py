@@ -52,7 +52,7 @@ def _army_pages(world, faction):
     recruitment = services.recruitment_start(
         user=gm, campaign_id=world.pk, faction_id=faction.pk, army_type="infantry"
     )
-    from battles.services import battle_create
+    from warfare.systems.pf2e.setup import battle_create
 
     enemy = services.army_create(
         user=gm,

@@ -23,6 +23,7 @@ from battles import services
 from battles.models import Battle, BattleStatus
 from kingdoms.models import Campaign, Membership, Role, RuleSystem
 from warfare.engine.battle.registry import get_battle_system
+from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.events import log_text
 from warfare.systems.pf2e.models import Army, LogEntry
 
@@ -169,7 +170,7 @@ def test_no_log_line_shows_an_internal_key_or_a_database_id(client, bumped_ids):
     first, second = list(by_faction.values())[:2]
     client.force_login(gm)
     results = _pathfinder_activities(client, pf2e)  # before the battle holds the armies
-    services.battle_create(user=gm, campaign_id=pf2e.pk, name="Scan", pcs_side="a",
+    pf2e_setup.battle_create(user=gm, campaign_id=pf2e.pk, name="Scan", pcs_side="a",
                            sides={"a": first, "b": second})  # fmt: skip
     battles = list(Battle.objects.all())
     assert {b.system for b in battles} == {"pf2e", "gurps4e", "gurps3e", "dnd5e"}

@@ -11,6 +11,7 @@ from django.utils import translation
 from battles.models import Battle, BattleStatus
 from kingdoms.demo import DEMO_CAMPAIGN
 from kingdoms.models import Campaign
+from warfare.systems.pf2e import setup as pf2e_setup
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +129,6 @@ def test_dnd5e_board_names_the_srd_attacks_in_russian(demo):
 def test_pathfinder_conditions_and_specialized_armies_are_russian(demo):
     """The GM's correction names conditions (§9) and the army form specialized armies (§3.4)
     in Russian, whatever language the server started in."""
-    from battles import services as battle_services
     from warfare.systems.pf2e.models import Army
 
     campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
@@ -137,7 +137,7 @@ def test_pathfinder_conditions_and_specialized_armies_are_russian(demo):
         armies.setdefault(army.faction_id, []).append(army.pk)
     sides = list(armies.values())
     with translation.override("en"):
-        battle = battle_services.battle_create(
+        battle = pf2e_setup.battle_create(
             user=campaign.memberships.get(role="gm").user, campaign_id=campaign.pk,
             name="Battle of the Ford", sides={"a": sides[0], "b": sides[1]},
         )  # fmt: skip

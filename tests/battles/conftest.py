@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from battles import services
 from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e import setup as pf2e_setup
 
 
 @pytest.fixture
@@ -19,7 +20,7 @@ def raiders(world, gm, enemy_faction):
 
 @pytest.fixture
 def battle(world, gm, militia, raiders):
-    return services.battle_create(
+    return pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Battle of the Ford",
         sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
     )  # fmt: skip

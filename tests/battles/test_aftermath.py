@@ -14,6 +14,8 @@ from django.urls import reverse
 from battles import services
 from battles.models import Battle
 from tests.conftest import KINGDOM_SKILLS
+from warfare.systems.pf2e import results as pf2e_results
+from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 
@@ -54,7 +56,7 @@ def bloodied(gm, world, militia, raiders, reserves, kingdom, enemy_kingdom):
     turns end until side A wins."""
     kingdom.unrest = 2
     kingdom.save()
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Battle of the Ford",
         sides={"a": [militia.pk], "b": [raiders.pk, reserves.pk]}, pcs_side="a",
     )  # fmt: skip
@@ -84,7 +86,7 @@ def bloodied(gm, world, militia, raiders, reserves, kingdom, enemy_kingdom):
 
 
 def _apply(gm, battle, **kw):
-    return services.battle_apply_results(
+    return pf2e_results.battle_apply_results(
         user=gm,
         campaign_id=battle.campaign_id,
         battle_id=battle.pk,

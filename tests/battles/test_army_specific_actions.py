@@ -5,10 +5,11 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle
-from battles.selectors import board_context
 from kingdoms.access import access_campaign
 from tests.battles.conftest import end_turn
 from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e import setup as pf2e_setup
+from warfare.systems.pf2e.board import board_context
 
 
 def _specialized(gm, world, faction, key, name, level):
@@ -36,7 +37,7 @@ def test_the_board_offers_furious_charge_to_the_tiger_lords_only(
     Berserkers with its target and its Advance check, none for the militia; clicking it
     advances and logs it; afterwards it is gone."""
     tigers = _specialized(gm, world, enemy_faction, "tiger_lord_berserkers", "Tiger Lords", 12)
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="The Charge",
         sides={"a": [militia.pk], "b": [tigers.pk]}, pcs_side="a",
     )  # fmt: skip
@@ -70,7 +71,7 @@ def test_the_board_labels_the_first_world_armys_choices(client, world, gm, enemy
     with its Morale check (+25, §3.4); Swift Recovery only once there is something to
     recover. Choosing "become concealed" is logged in words."""
     fey = _specialized(gm, world, enemy_faction, "first_world_army", "Fey Host", 16)
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="The Fey",
         sides={"a": [militia.pk], "b": [fey.pk]}, pcs_side="a",
     )  # fmt: skip
@@ -101,7 +102,7 @@ def test_primal_magic_events_read_in_both_languages():
     check are sentences in English and Russian."""
     from django.utils import translation
 
-    from battles.events import event_text
+    from warfare.systems.pf2e.log import event_text
 
     names = {"f1": "Fey Host", "b1": "Raiders"}
     effect = {"army": "b1", "by": "f1", "roll": 6, "effect": "primal_storm", "critical": True}
@@ -131,7 +132,7 @@ def test_a_netted_army_is_offered_to_shed_the_nets(client, world, gm, enemy_fact
     """§6.2 Hurl Nets: after the Tok-Nikrat Scouts net the militia (a typed 20: mired 2), the
     militia's board offers a Battle button "shed the nets" of the Scouts."""
     scouts = _specialized(gm, world, enemy_faction, "tok_nikrat_scouts", "Tok-Nikrat", 10)
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Nets",
         sides={"a": [militia.pk], "b": [scouts.pk]}, pcs_side="a",
     )  # fmt: skip

@@ -7,12 +7,13 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, BattleCommand
+from warfare.systems.pf2e import results as pf2e_results
 from warfare.systems.pf2e.models import Kingdom
 
 
 def _first_action(client, battle, user):
-    from battles.selectors import board_context
     from kingdoms.access import access_campaign
+    from warfare.systems.pf2e.board import board_context
 
     context = board_context(membership=access_campaign(user, battle.campaign_id), battle=battle)
     return context["actions"]
@@ -57,7 +58,7 @@ def test_undo_replays_to_the_same_state(client, world, gm, battle):
 
 def test_players_act_only_for_their_own_armies(client, world, battle, player, other_player):
     actor = battle.snapshot["order"][0]
-    factions = services.army_factions(battle)
+    factions = pf2e_results.army_factions(battle)
     own = player if factions[actor] == player.memberships.get().faction_id else other_player
     stranger = other_player if own is player else player
     url = reverse("battles:act", args=[world.pk, battle.pk])
@@ -252,7 +253,7 @@ def test_the_hp_bar_marks_the_rout_threshold_and_pips_count_actions(client, worl
     """The raiders (level 3 infantry: HP 4, rout threshold 2, §1.2) at 3 HP: 3 segments on,
     the first 2 marked as at or below the threshold, the 2nd as the threshold itself; the
     acting army shows ●●● for its 3 actions."""
-    from battles.selectors import _segments
+    from warfare.systems.pf2e.board import _segments
 
     assert _segments(3, 4, 2) == ("on rt", "on rt rt-edge", "on", "off")
     services.battle_act(

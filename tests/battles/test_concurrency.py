@@ -9,6 +9,7 @@ from django.db import connection
 from battles import services
 from battles.models import Battle, BattleCommand, BattleEvent
 from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e import setup as pf2e_setup
 
 
 @pytest.mark.django_db(transaction=True)
@@ -17,7 +18,7 @@ def test_two_simultaneous_actions_apply_once(world, gm, militia, enemy_faction):
         user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
         army_type="infantry", tactics=("keen_eyed",), level_override=3,
     )  # fmt: skip
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Race", sides={"a": [militia.pk], "b": [raiders.pk]}
     )
     actor = battle.snapshot["order"][0]

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from battles.events import event_text
-from battles.problems import MESSAGES as SETUP_MESSAGES
 from tests.engine.battle.helpers import army, begin, run
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.battle import actions, engine, reactions, rules
 from warfare.engine.systems.pf2e.battle.actions import ADAPTABILITY_EFFECTS
 from warfare.messages import MESSAGES, problem_message
+from warfare.systems.pf2e.board_problems import MESSAGES as SETUP_MESSAGES
+from warfare.systems.pf2e.log import event_text
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 MODULES = (actions, engine, reactions, rules)

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from battles import services
 from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e import setup as pf2e_setup
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def _act(user, battle, command):
 def offered(world, gm, player, veterans, raiders):
     """The raiders (GM's side) Guard against the engaged veterans (players' side, asked by
     default): a Counterattack is offered to the veterans' player."""
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Ambush at the Ford",
         sides={"a": [veterans.pk], "b": [raiders.pk]}, pcs_side="a",
     )  # fmt: skip
@@ -61,7 +62,7 @@ def test_the_players_side_is_asked_and_the_gms_side_automatic(offered):
 
 
 def test_the_gm_may_choose_per_side(world, gm, player, veterans, raiders):
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Ford", sides={"a": [veterans.pk], "b": [raiders.pk]},
         auto_reactions={"a": True, "b": False},
     )  # fmt: skip
@@ -168,7 +169,7 @@ def test_board_query_count_stays_fixed_with_an_offer(
 def _guard_with_a_typed_die(world, gm, veterans, raiders, *, ask: bool):
     """The raiders (GM's side) Guard against the engaged veterans with a 12 typed at the
     table; the veterans' Counterattack is offered (`ask`) or used automatically."""
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Ambush at the Ford", pcs_side="a",
         sides={"a": [veterans.pk], "b": [raiders.pk]}, auto_reactions={"a": not ask},
     )  # fmt: skip

@@ -76,14 +76,12 @@ def test_the_markdown_download(client, player, finished_battle):
 
 def test_markdown_escapes_what_users_typed(gm, battle):
     from battles.models import Battle
-    from battles.report import battle_report
     from kingdoms.access import access_campaign
+    from warfare.systems.pf2e.report import report_context
 
     Battle.objects.filter(pk=battle.pk).update(name="*Bold* [link](x) #1")
     battle = Battle.objects.get(pk=battle.pk)
-    text = report_markdown(
-        battle_report(membership=access_campaign(gm, battle.campaign_id), battle=battle)
-    )
+    text = report_markdown(report_context(access_campaign(gm, battle.campaign_id), battle))
     assert text.startswith(r"# \*Bold\* \[link\](x) \#1")
 
 

@@ -10,7 +10,9 @@ from django.urls import reverse
 from battles import services
 from battles.models import Battle
 from tests.factories import overlapping_battle
+from warfare.systems.pf2e import results as pf2e_results
 from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.mapping import army_stat_block
 from warfare.systems.pf2e.models import Army
 
@@ -37,7 +39,7 @@ def _finish(gm, battle, hp: dict):
 
 
 def _apply(gm, battle, **kwargs):
-    return services.battle_apply_results(user=gm, campaign_id=battle.campaign_id,
+    return pf2e_results.battle_apply_results(user=gm, campaign_id=battle.campaign_id,
                                          battle_id=battle.pk, expected_seq=battle.seq,
                                          **kwargs)  # fmt: skip
 
@@ -45,7 +47,7 @@ def _apply(gm, battle, **kwargs):
 def _legacy_battle(gm, world, name, a, b):
     """A second battle of the same armies, set up past the one-battle check (older data)."""
     sides = {"a": [Army.objects.get(pk=a.pk)], "b": [Army.objects.get(pk=b.pk)]}
-    setup = services.battle_setup(armies_by_side=sides, pcs_side=None, terrain=())
+    setup = pf2e_setup.battle_setup(armies_by_side=sides, pcs_side=None, terrain=())
     return overlapping_battle(gm, world, name, setup)
 
 
@@ -66,7 +68,7 @@ def test_the_results_are_changes_to_the_army_as_it_is_now(world, gm, militia, ra
     HP to what the row has now and keeps the tactic and the activity counted this turn. A
     typed 5 makes the §7.6 Warfare check a failure (5 + 7 = 12 vs DC 17: no extra effect)."""
     full = army_stat_block(militia).max_hp.value
-    battle = services.battle_create(user=gm, campaign_id=world.pk, name="Ford",
+    battle = pf2e_setup.battle_create(user=gm, campaign_id=world.pk, name="Ford",
                                     sides={"a": [militia.pk], "b": [raiders.pk]})  # fmt: skip
     battle = _finish(gm, battle, {militia: full - 2, raiders: 0})
     Army.objects.filter(pk=militia.pk).update(
@@ -87,7 +89,7 @@ def test_an_army_destroyed_in_one_battle_stays_destroyed_when_another_is_applied
     every army of their side defeated); the second, applied after, ends with the raiders
     standing at full HP, but they stay destroyed: 0 HP, their gear gone (§5)."""
     raiders = armoured_raiders
-    first = services.battle_create(user=gm, campaign_id=world.pk, name="Ford",
+    first = pf2e_setup.battle_create(user=gm, campaign_id=world.pk, name="Ford",
                                    sides={"a": [militia.pk], "b": [raiders.pk]})  # fmt: skip
     second = _legacy_battle(gm, world, "Mill", militia, raiders)
     first = _finish(gm, first, {raiders: 0})
@@ -112,7 +114,7 @@ def test_a_destroyed_army_loses_its_gear_and_is_offered_no_activity(
     client.force_login(gm)
     detail = reverse("pf2e:army-detail", args=[world.pk, raiders.pk])
     assert "Magic Armor" in client.get(detail).content.decode()
-    battle = services.battle_create(user=gm, campaign_id=world.pk, name="Ford",
+    battle = pf2e_setup.battle_create(user=gm, campaign_id=world.pk, name="Ford",
                                     sides={"a": [militia.pk], "b": [raiders.pk]})  # fmt: skip
     _apply(gm, _finish(gm, battle, {raiders: 0}), typed_dice={"a": (5, None), "b": (5, None)})
     raiders.refresh_from_db()
@@ -134,7 +136,7 @@ def test_a_destroyed_army_loses_its_gear_and_is_offered_no_activity(
 def test_an_army_on_a_board_joins_no_other_battle(as_role, client, world, gm, militia, raiders):
     """Set-up page and API: 400 naming the unfinished battle; once its results are applied,
     the army is free again."""
-    battle = services.battle_create(user=gm, campaign_id=world.pk, name="Ford",
+    battle = pf2e_setup.battle_create(user=gm, campaign_id=world.pk, name="Ford",
                                     sides={"a": [militia.pk], "b": [raiders.pk]})  # fmt: skip
     client.force_login(gm)
     page = client.post(reverse("battles:create", args=[world.pk]), {
@@ -152,7 +154,7 @@ def test_an_army_on_a_board_joins_no_other_battle(as_role, client, world, gm, mi
         user=gm, campaign_id=world.pk, faction_id=raiders.faction_id, name="Fresh Raiders",
         army_type="infantry", tactics=("keen_eyed",), hex="C7", level_override=3,
     )  # fmt: skip
-    again = services.battle_create(user=gm, campaign_id=world.pk, name="Mill",
+    again = pf2e_setup.battle_create(user=gm, campaign_id=world.pk, name="Mill",
                                    sides={"a": [militia.pk], "b": [fresh.pk]})  # fmt: skip
     assert again.status == "active"
 
@@ -162,7 +164,7 @@ def test_nothing_changes_an_army_under_its_board(client, world, gm, player, mili
     """An activity, a GM edit, a condition changed, gear handed over, the next kingdom turn:
     each is refused with a message naming the battle, and nothing changes (§7.1, §10.1: the
     encounter is played before the next kingdom turn)."""
-    services.battle_create(user=gm, campaign_id=world.pk, name="Ford",
+    pf2e_setup.battle_create(user=gm, campaign_id=world.pk, name="Ford",
                            sides={"a": [militia.pk], "b": [raiders.pk]})  # fmt: skip
     militia.refresh_from_db()
     before = Army.objects.filter(pk=militia.pk).values().get()

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from battles import services
 from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e import setup as pf2e_setup
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def raiders(world, gm, enemy_faction):
 
 
 def _create(gm, world, scouts, raiders, **kw):
-    return services.battle_create(
+    return pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Ambush at the Ford",
         sides={"a": [scouts.pk], "b": [raiders.pk]}, pcs_side="a",
         initiative_dice={scouts.pk: 20, raiders.pk: 1}, **kw,

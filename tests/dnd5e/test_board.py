@@ -12,6 +12,7 @@ from django.urls import reverse
 from battles import services
 from battles.models import Battle, BattleStatus
 from warfare.systems.dnd5e.models import Solo, Unit
+from warfare.systems.pf2e import setup as pf2e_setup
 
 from .conftest import SETUP_POST
 
@@ -430,14 +431,13 @@ def test_the_dnd5e_gm_tools_are_404_on_another_systems_board(
     client, gm, world, militia, enemy_faction
 ):
     """A Pathfinder battle has no D&D 5e GM tools, whatever is posted (valid or not)."""
-    from battles import services as battle_services
     from warfare.systems.pf2e import services as army_services
 
     raiders = army_services.army_create(
         user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
         army_type="infantry", tactics=("keen_eyed",),
     )  # fmt: skip
-    battle = battle_services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Ford", sides={"a": [militia.pk], "b": [raiders.pk]}
     )
     client.force_login(gm)

@@ -3,10 +3,10 @@
 import pytest
 from playwright.sync_api import expect
 
-from battles import services as battle_services
 from kingdoms.models import Membership, Role
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
 from warfare.systems.pf2e import services
+from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.models import Army, Kingdom
 
 from .test_invite_flow import log_in
@@ -100,7 +100,7 @@ def test_the_board_tells_engaged_beaten_armies_and_the_aftermath(live_server, ne
             user=gm, campaign_id=campaign.pk, faction_id=faction.pk, name=name,
             army_type="infantry", tactics=("keen_eyed",), hex="C7",
         )  # fmt: skip
-    battle = battle_services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=campaign.pk, name="Battle of the Ford",
         sides={"a": [armies["Militia"].pk], "b": [armies["Raiders"].pk, armies["Reserves"].pk]},
         initiative_dice={armies["Militia"].pk: 20, armies["Raiders"].pk: 2,

@@ -10,9 +10,9 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from battles import services as battle_services
 from kingdoms.demo import DEMO_CAMPAIGN
 from kingdoms.models import Campaign
+from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.models import Army
 
 from .test_invite_flow import log_in
@@ -121,7 +121,7 @@ def demo(db):
         by_faction.setdefault(army.faction_id, []).append(army.pk)
     sides = list(by_faction.values())
     gm = campaign.memberships.get(role="gm").user
-    battle_services.battle_create(
+    pf2e_setup.battle_create(
         user=gm, campaign_id=campaign.pk, name="Battle of the Demo",
         sides={"a": sides[0], "b": sides[1]},
     )  # fmt: skip

@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from battles import services
 from tests.servers import app_processes, session_cookie
+from warfare.systems.pf2e import setup as pf2e_setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -19,7 +20,7 @@ def battle(world, gm, militia, enemy_faction):
         user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
         army_type="infantry", tactics=("keen_eyed",), hex="C7", level_override=3,
     )  # fmt: skip
-    return services.battle_create(
+    return pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Battle of the Ford",
         sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
     )  # fmt: skip

@@ -32,7 +32,9 @@ from tests.factories import (
     UserFactory,
     overlapping_battle,
 )
+from warfare.systems.pf2e import results as pf2e_results
 from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.models import Army, Kingdom, LogEntry, Recruitment
 
 DATA = Path(__file__).parent / "data"
@@ -482,7 +484,7 @@ def battled(rich, gm, militia, raiders):
     correction, turns ended and one end of turn undone (so an undone command is in the log);
     and the Mill of the same armies (set up before one battle at a time), finished and its
     results applied."""
-    ford = battle_services.battle_create(
+    ford = pf2e_setup.battle_create(
         user=gm, campaign_id=rich.pk, name="Battle of the Ford",
         sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
     )  # fmt: skip
@@ -499,12 +501,12 @@ def battled(rich, gm, militia, raiders):
     assert ford.commands.filter(undone_at__isnull=False).count() == 1
 
     armies = {"a": [Army.objects.get(pk=militia.pk)], "b": [Army.objects.get(pk=raiders.pk)]}
-    setup = battle_services.battle_setup(armies_by_side=armies, pcs_side=None, terrain=())
+    setup = pf2e_setup.battle_setup(armies_by_side=armies, pcs_side=None, terrain=())
     mill = overlapping_battle(gm, rich, "Skirmish at the Mill", setup, players_may_act=False)
     mill = _act(gm, mill, "gm_correction", {"army": str(raiders.pk), "hp": 0}, actor=None)
     while mill.status == "active" and mill.seq < 20:
         mill = _act(gm, mill, "end_turn")
-    battle_services.battle_apply_results(
+    pf2e_results.battle_apply_results(
         user=gm, campaign_id=rich.pk, battle_id=mill.pk, expected_seq=mill.seq
     )
     return rich
@@ -760,7 +762,7 @@ def test_engagements_survive_ids_of_another_length(battled, gm, militia, raiders
 def test_typed_initiative_dice_survive_export_and_import(rich, gm, militia, raiders):
     """A die typed in at set-up stays typed, with its value, next to the seeded die the export
     pins; the imported battle rolls the same initiative and replays to its board."""
-    battle = battle_services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=rich.pk, name="Dawn Raid",
         sides={"a": [militia.pk], "b": [raiders.pk]}, initiative_dice={militia.pk: 2},
     )  # fmt: skip

@@ -2,6 +2,8 @@
 
 import pytest
 
+from warfare.systems.pf2e import setup as pf2e_setup
+
 ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
 
 
@@ -32,7 +34,6 @@ def raiders(world, gm, enemy_faction):
 @pytest.fixture
 def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
     """Keyword arguments for every URL pattern of the site, pointing at the players' side."""
-    from battles import services as battle_services
     from kingdoms.models import Membership, Role
     from tests.factories import InviteFactory, MembershipFactory, UserFactory
     from warfare.systems.pf2e import services
@@ -45,7 +46,7 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
     recruitment = services.recruitment_start(
         user=gm, campaign_id=world.pk, faction_id=kingdom_faction.pk, army_type="infantry"
     )
-    battle = battle_services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Battle of the Ford",
         sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",
     )  # fmt: skip

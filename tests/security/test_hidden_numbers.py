@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from battles.models import Battle
+from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.models import Kingdom
 
 SECRET_NOTE = "GM-ONLY-NOTE"
@@ -236,7 +237,7 @@ def pf2e_battle(world, gm, militia, raiders, hidden_faction):
         user=gm, campaign_id=world.pk, faction_id=hidden_faction.pk, name="Ashen Crows",
         army_type="infantry", tactics=("toughened_soldiers",),
     )  # fmt: skip
-    battle = services.battle_create(
+    battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Battle of the Reeds",
         sides={"a": [militia.pk], "b": [raiders.pk, crows.pk]},
         initiative_dice={raiders.pk: 20, crows.pk: 19, militia.pk: 1},

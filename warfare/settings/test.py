@@ -35,3 +35,6 @@ REST_FRAMEWORK = {
 if REDIS_URL:
     prefix = os.environ.get("CACHE_KEY_PREFIX") or f"test-{os.getpid()}"
     CACHES = {"default": {**CACHES["default"], "KEY_PREFIX": prefix}}
+
+# A fifth, test-only rule system (tests/toysystem): proves the board core is generic.
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.toysystem.apps.ToySystemConfig"]  # noqa: F405

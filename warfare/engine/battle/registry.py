@@ -1,7 +1,9 @@
 """Which battle engine runs which rule system: `BATTLE_SYSTEMS` and `get_battle_system`.
 
 Kept apart from `protocol` so that a system's battle package can import the protocol while
-this module imports the systems.
+this module imports the systems. The four engines of the project are listed here, so the
+engine runs without Django (forecasts, bench, replay); another engine (a rule system outside
+this package, e.g. the test-only toy system) registers itself with `register_battle_system`.
 """
 
 from warfare.engine.battle.protocol import BattleSystem
@@ -16,6 +18,12 @@ BATTLE_SYSTEMS: dict[str, BattleSystem] = {
     "gurps3e": GURPS3E,
     "dnd5e": DND5E,
 }
+
+
+def register_battle_system(system: BattleSystem) -> BattleSystem:
+    """Add an engine under its `key` (a rule system's app does it when it is ready)."""
+    BATTLE_SYSTEMS[system.key] = system
+    return system
 
 
 def get_battle_system(key: str) -> BattleSystem:

@@ -9,3 +9,8 @@ class Dnd5eConfig(AppConfig):
     name = "warfare.systems.dnd5e"
     label = "dnd5e"
     verbose_name = _("D&D 5e armies")
+
+    def ready(self) -> None:
+        # The board plugin (battles.plugins) registers itself when its module is imported:
+        # at ready, once every app's models are loaded (it reads them).
+        from . import plugin  # noqa: F401

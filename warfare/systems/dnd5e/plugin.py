@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from battles.plugins import BoardPlugin, register
 from battles.schema import state_output
+from warfare.messages import problem_message
 
 from . import board, board_views
 from .log import COMMAND_PROBLEMS, EVENT_TEXTS
@@ -63,6 +64,7 @@ PLUGIN = register(
         viewpoint=board.viewpoint,
         view=board.Dnd5eView,
         problem_texts=COMMAND_PROBLEMS,
+        problem_message=lambda problem: problem_message(problem, COMMAND_PROBLEMS),
         act_form=lambda data, battle: board_views.DndActForm(data),
         held_rows=board.held_rows,
     )

@@ -25,6 +25,8 @@ from warfare.systems.dnd5e.access import access_dnd5e
 from warfare.systems.dnd5e.models import Army
 from warfare.systems.dnd5e.selectors import SOLOS, UNITS
 
+from .log import problem_text
+
 SIDES = ("a", "b")
 #: Terrain map letters (§4.7): one line per row of the grid.
 TERRAIN_CODES = {
@@ -555,8 +557,6 @@ def engine_names(setup: dict) -> dict[str, str]:
 
 def setup_messages(problems, names: dict[str, str]) -> list[str]:
     """The engine's set-up problems as sentences (piece keys named)."""
-    from .log import problem_text
-
     return [problem_text(problem, names) for problem in problems]
 
 

@@ -8,3 +8,8 @@ class Gurps3eConfig(AppConfig):
     name = "warfare.systems.gurps3e"
     label = "gurps3e"
     verbose_name = _("GURPS 3e forces and characters")
+
+    def ready(self) -> None:
+        # The board plugin (battles.plugins) registers itself when its module is imported:
+        # at ready, once every app's models are loaded (it reads them).
+        from . import board  # noqa: F401

@@ -40,6 +40,7 @@ from warfare.engine.systems.gurps3e.battle.engine import (
 from warfare.engine.systems.gurps3e.battle.state import CASUALTIES, CHOICES, DAYS
 from warfare.engine.systems.gurps3e.characters import FIT, combat_skill, risk_range
 from warfare.engine.systems.gurps3e.strategy import strategy_terms, ts_ratio_bonus
+from warfare.messages import problem_message
 from warfare.systems.gurps3e.models import Character, CharacterStatus, Force, Reputation, Unit
 
 from .log import (
@@ -722,5 +723,6 @@ PLUGIN = register(
         held_rows=held_rows,
         viewpoint=viewpoint,
         view=Gurps3eView,
+        problem_message=problem_message,
     )
 )

@@ -8,3 +8,8 @@ class Gurps4eConfig(AppConfig):
     name = "warfare.systems.gurps4e"
     label = "gurps4e"
     verbose_name = _("GURPS Mass Combat forces")
+
+    def ready(self) -> None:
+        # The board plugin (battles.plugins) registers itself when its module is imported:
+        # at ready, once every app's models are loaded (it reads them).
+        from . import plugin  # noqa: F401

@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from battles.plugins import BoardPlugin, register
 from battles.schema import CheckOutput, auto_sides_field, state_output
+from warfare.messages import problem_message
 
 from . import board, board_views
 from .board_forms import BattleCreateInput, GurpsActForm
@@ -109,6 +110,7 @@ PLUGIN = register(
         view=board.Gurps4eView,
         report_context=board_views.report_context,
         problem_texts=PROBLEM_TEXTS,
+        problem_message=lambda problem: problem_message(problem, PROBLEM_TEXTS),
         held_rows=held_rows,
     )
 )

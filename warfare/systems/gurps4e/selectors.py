@@ -1,7 +1,8 @@
 """Read models of the force pages; Troop Strength comes from the pure engine (no rules here)."""
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 
+from battles.models import Battle, BattleStatus
 from kingdoms.access import sees_faction_in_full
 from kingdoms.models import Membership
 from kingdoms.selectors import faction_list_visible_to
@@ -67,10 +68,6 @@ def force_loot(force: Force) -> list[dict]:
     """The loot of the battles this force won and held the field of (§A.7.4), from their
     applied results: the battle, the loot's worth and the minutes to gather it. Kept as
     numbers, not as a note, so that each reader sees it in their language."""
-    from django.db.models import Q
-
-    from battles.models import Battle, BattleStatus
-
     battles = Battle.objects.filter(
         Q(setup__sides__a__force_id=force.pk) | Q(setup__sides__b__force_id=force.pk),
         campaign_id=force.campaign_id, system="gurps4e", status=BattleStatus.APPLIED,

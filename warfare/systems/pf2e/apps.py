@@ -15,7 +15,7 @@ class Pf2eConfig(AppConfig):
         from kingdoms.models import RuleSystem
         from warfare import messages
 
-        from . import forms, problems, selectors, services
+        from . import forms, plugin, problems, selectors, services  # noqa: F401 (plugin registers)
 
         messages.register(problems.MESSAGES, problems.display)
 

@@ -12,6 +12,7 @@ from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
 
 from . import labels
+from .activity_forms import ACTIVITY_LABELS
 from .problems import display as _display
 
 EVENT_TEXTS = {
@@ -122,11 +123,8 @@ def log_text(code: str, data: dict) -> str:
     if "by" in params and isinstance(params["by"], int):
         params["signed"] = f"+{params['by']}" if params["by"] >= 0 else f"−{-params['by']}"
     if code == "activity.resolved":
-        from .activity_forms import ACTIVITY_LABELS
-        from .selectors import DEGREE_LABELS
-
         params["activity"] = ACTIVITY_LABELS.get(params.get("activity"), params.get("activity"))
-        params["degree"] = DEGREE_LABELS.get(params.get("degree"), _("done"))
+        params["degree"] = labels.DEGREE_LABELS.get(params.get("degree"), _("done"))
     if isinstance(params.get("ruin"), str):
         params["ruin"] = labels.RUIN_LABELS.get(params["ruin"], params["ruin"])
     match = _CONDITION_EVENT.match(code)

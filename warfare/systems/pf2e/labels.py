@@ -178,3 +178,21 @@ def term_label(code: str) -> str:
     if kind == "house":
         return str(_("house default"))
     return str(TERM_LABELS.get(code, code))
+
+
+#: The four degrees of success (check results, activity outcomes).
+DEGREE_LABELS = {
+    "critical_success": _("Critical success"),
+    "success": _("Success"),
+    "failure": _("Failure"),
+    "critical_failure": _("Critical failure"),
+}
+
+
+#: The four degrees of success (check results, activity outcomes).
+DEGREE_LABELS = {
+    "critical_success": _("Critical success"),
+    "success": _("Success"),
+    "failure": _("Failure"),
+    "critical_failure": _("Critical failure"),
+}

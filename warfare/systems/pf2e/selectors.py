@@ -1,13 +1,13 @@
 """Reads for army pages: stat blocks with their working shown, lists with totals."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from kingdoms.models import Faction
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
-from warfare.engine.systems.pf2e.activities.plan import slot_key, stat_from_dict
+from warfare.engine.systems.pf2e.activities.plan import plan_activity, slot_key, stat_from_dict
 from warfare.engine.systems.pf2e.armies import (
     StatBlock,
     new_basic_spec,
@@ -16,12 +16,18 @@ from warfare.engine.systems.pf2e.armies import (
 )
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.modifiers import Stat
+from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
+from warfare.engine.systems.pf2e.tables import ArmyType as EngineType
+from warfare.engine.systems.pf2e.tactics import TACTICS
+from warfare.engine.systems.pf2e.validation import learnable_tactics, validate_army
+from warfare.messages import problem_messages
 
 from . import labels
 from .events import army_refs, log_text, with_army_names
-from .labels import PROFICIENCY_LABELS, RUIN_LABELS, SKILL_LABELS
-from .mapping import army_spec, army_stat_block
-from .models import Army, ArmyStatus, Kingdom, LogEntry
+from .labels import DEGREE_LABELS, PROFICIENCY_LABELS, RUIN_LABELS, SKILL_LABELS
+from .mapping import army_spec, army_stat_block, kingdom_state
+from .models import Army, ArmyStatus, ArmyType, Kingdom, LogEntry, Recruitment
+from .services import DEFERRED_PROBLEMS, activity_plan, recruit_blocked_problems, recruit_spec
 
 SHEET_STATS = (
     "ac", "maneuver", "morale", "melee", "ranged", "scouting", "max_hp", "rout_threshold",
@@ -135,14 +141,6 @@ def army_sheet(*, army: Army) -> dict:
     }
 
 
-DEGREE_LABELS = {
-    "critical_success": _("Critical success"),
-    "success": _("Success"),
-    "failure": _("Failure"),
-    "critical_failure": _("Critical failure"),
-}
-
-
 def check_view(check: dict | None) -> dict | None:
     """A stored check (ActivityCheck.to_dict) as words: die, modifier and DC with working."""
     if not check:
@@ -166,9 +164,6 @@ def check_view(check: dict | None) -> dict | None:
 def activity_preview(*, army: Army, form) -> dict:
     """What taking the activity as the form stands would check, before it is taken (§4): the
     skill, modifier and DC with their working, the RP it costs, or why it cannot be taken."""
-    from warfare.messages import problem_messages
-
-    from .services import activity_plan
 
     kwargs = form.preview_kwargs()
     if kwargs is None:
@@ -209,11 +204,6 @@ def activity_outcome_view(outcome) -> dict:
 def _recruit_plan(kingdom, *, army_type: str = "", specialized: str = "") -> dict | None:
     """The Recruit Army check for one army (§4.1) as the wizard shows it: skill, modifier and
     DC with their working (the check a critical failure blocks is shown all the same)."""
-    from dataclasses import replace
-
-    from warfare.engine.systems.pf2e.activities.plan import plan_activity
-
-    from .mapping import kingdom_state
 
     options: dict = {"hex": "-", "deferred": True}
     if specialized:
@@ -236,13 +226,6 @@ def _recruit_plan(kingdom, *, army_type: str = "", specialized: str = "") -> dic
 def recruit_choices(*, faction: Faction) -> list[dict]:
     """Step 1 (§3.1): every basic type and specialized army, with why it cannot be chosen, and
     before any roll its level, the Recruit Army check (§4.1) and its Consumption."""
-    from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
-    from warfare.engine.systems.pf2e.tables import ArmyType as EngineType
-    from warfare.engine.systems.pf2e.validation import validate_army
-    from warfare.messages import problem_messages
-
-    from .models import ArmyType
-    from .services import DEFERRED_PROBLEMS
 
     kingdom = faction.kingdom
     level = kingdom.level
@@ -291,8 +274,6 @@ def recruitment_label(recruitment) -> str:
 
 def open_recruitments(*, faction: Faction) -> list:
     """The faction's recruitments in progress, each with what it is and where it stands."""
-    from .models import Recruitment
-
     rows = list(Recruitment.objects.open().filter(faction=faction).order_by("created_at"))
     for recruitment in rows:
         recruitment.faction = faction
@@ -306,9 +287,6 @@ def recruit_start_view(*, faction: Faction) -> dict:
     """Step 1 of the wizard: the choices, what is in progress, and what stops a recruitment
     before any roll: a critical failure this turn (§4.1), a rolled recruitment still open,
     no settlement with a hex to place a basic army in (§3.1 step 5)."""
-    from warfare.messages import problem_messages
-
-    from .services import recruit_blocked_problems
 
     in_progress = open_recruitments(faction=faction)
     rolled = [r for r in in_progress if r.step != "roll"]
@@ -327,11 +305,6 @@ def recruitment_view(recruitment, *, ticked: list[str] | None = None) -> dict:
     """What each wizard step shows: the check to come or made, the stat block, tactics…
 
     `ticked`: the starting tactics just posted and refused, shown ticked again."""
-    from warfare.engine.systems.pf2e.tactics import TACTICS
-    from warfare.engine.systems.pf2e.validation import learnable_tactics
-    from warfare.messages import problem_messages
-
-    from .services import recruit_blocked_problems, recruit_spec
 
     faction = recruitment.faction
     kingdom = faction.kingdom
