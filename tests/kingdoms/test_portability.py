@@ -9,11 +9,14 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, models
+from rest_framework.exceptions import ValidationError
 
+from battles import portability as battles_portability
 from battles import services as battle_services
 from battles.models import Battle, BattleCommand, BattleEvent
 from battles.visibility import member_view
 from kingdoms import portability
+from kingdoms.fileschema import model_fields, problems
 from kingdoms.models import (
     Campaign,
     CommandStaff,
@@ -35,6 +38,7 @@ from tests.factories import (
 )
 from warfare import services as army_services
 from warfare.models import Army, LogEntry, Recruitment
+from warfare.systems.pf2e import portability as pf2e_portability
 
 DATA = Path(__file__).parent / "data"
 MODELS = (Campaign, Membership, Faction, Kingdom, CommandStaff, Settlement, Invite, Army,
@@ -111,24 +115,27 @@ def test_every_model_field_is_in_the_format():
         Campaign: (portability.CAMPAIGN_FIELDS, {"id", "created_by"}),
         Membership: (portability.MEMBER_FIELDS, {"id", "campaign", "user", "faction"}),
         Faction: (portability.FACTION_FIELDS, {"id", "campaign"}),
-        Kingdom: (portability.KINGDOM_FIELDS, {"id", "faction"}),
+        Kingdom: (pf2e_portability.KINGDOM_FIELDS, {"id", "faction"}),
         CommandStaff: (portability.COMMAND_STAFF_FIELDS, {"id", "faction"}),
-        Settlement: (portability.SETTLEMENT_FIELDS, {"id", "campaign", "faction"}),
-        Army: (portability.ARMY_FIELDS, {"id", "faction"}),
-        LogEntry: (portability.LOG_FIELDS, {"id", "faction", "army", "actor"}),
+        Settlement: (pf2e_portability.SETTLEMENT_FIELDS, {"id", "campaign", "faction"}),
+        Army: (pf2e_portability.ARMY_FIELDS, {"id", "faction"}),
+        LogEntry: (pf2e_portability.LOG_FIELDS, {"id", "faction", "army", "actor"}),
         Recruitment: (
-            portability.RECRUITMENT_FIELDS,
+            pf2e_portability.RECRUITMENT_FIELDS,
             {"id", "faction", "started_by", "army"},
         ),
         Battle: (
-            portability.BATTLE_FIELDS + portability.BATTLE_JSON_FIELDS,
+            battles_portability.BATTLE_FIELDS + battles_portability.BATTLE_JSON_FIELDS,
             {"id", "campaign", "created_by"},
         ),
         BattleCommand: (
-            (*portability.BATTLE_COMMAND_FIELDS, "command"),
+            (*battles_portability.BATTLE_COMMAND_FIELDS, "command"),
             {"id", "battle", "actor"},
         ),
-        BattleEvent: ((*portability.BATTLE_EVENT_FIELDS, "params"), {"id", "battle", "command"}),
+        BattleEvent: (
+            (*battles_portability.BATTLE_EVENT_FIELDS, "params"),
+            {"id", "battle", "command"},
+        ),
     }
     for model, (fields, references) in sections.items():
         columns = {f.name for f in model._meta.concrete_fields}
@@ -444,13 +451,14 @@ def test_export_reads_in_a_fixed_number_of_queries(rich, django_assert_max_num_q
 
 
 def test_json_fields_of_a_model_are_checked_by_their_default_kind():
-    checks = portability._model_checks(Army, ["conditions", "tactics", "custom_stats"])
-    checks["conditions"]({}, "x")
-    with pytest.raises(ImportRefused):
-        checks["conditions"]([], "x")
-    with pytest.raises(ImportRefused):
-        checks["tactics"]({}, "x")
-    checks["custom_stats"](None, "x")
+    fields = model_fields(Army, ["conditions", "tactics", "custom_stats"])
+    fields["conditions"].run_validation({})
+    with pytest.raises(ValidationError) as refused:
+        fields["conditions"].run_validation([])
+    assert problems(refused.value.detail, "x") == ["x: expected an object."]
+    with pytest.raises(ValidationError):
+        fields["tactics"].run_validation({})
+    fields["custom_stats"].run_validation(None)
     assert isinstance(Army._meta.get_field("custom_stats"), models.JSONField)
 
 
@@ -717,7 +725,7 @@ def test_a_damaged_battle_is_refused_and_nothing_is_written(battled, gm, case):
 def test_the_battle_event_total_is_limited(battled, gm, monkeypatch):
     document = campaign_export(battled)
     total = sum(len(b["events"]) for b in document["battles"])
-    monkeypatch.setitem(portability.LIMITS, "battle_events", total - 1)
+    monkeypatch.setitem(battles_portability.LIMITS, "battle_events", total - 1)
     with pytest.raises(ImportRefused, match=f"battles: {total} events in all, more than"):
         campaign_import(user=gm, data=document)
 
@@ -788,7 +796,7 @@ def test_typed_initiative_dice_survive_export_and_import(rich, gm, militia, raid
 def test_only_the_order_of_key_lists_may_differ_after_a_replay():
     """The import keeps a replayed board whose lists of keys come out in another order (the
     engine orders them by text: "u10" < "u9"), and nothing else."""
-    key_order_free = portability._key_order_free
+    key_order_free = battles_portability.key_order_free
     assert key_order_free({"routed": ["u10", "u9"]}) == key_order_free({"routed": ["u9", "u10"]})
     assert key_order_free({"routed": ["u10"]}) != key_order_free({"routed": ["u9"]})
     assert key_order_free({"hp": [1, 2]}) != key_order_free({"hp": [2, 1]})

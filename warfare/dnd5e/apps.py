@@ -9,3 +9,23 @@ class Dnd5eConfig(AppConfig):
     name = "warfare.dnd5e"
     label = "dnd5e"
     verbose_name = _("D&D 5e armies")
+
+    def ready(self) -> None:
+        # Imported once the apps are loaded: the section and the demo use the models.
+        from battles.dnd5e import demo
+        from kingdoms import rulesystems
+        from kingdoms.models import RuleSystem
+
+        from . import portability
+
+        rulesystems.register(
+            rulesystems.RuleSystemPlugin(
+                key=RuleSystem.DND5E,
+                label=RuleSystem.DND5E.label,
+                position=40,
+                has_battles=True,
+                campaign_file=portability.SECTION,
+                demo=demo.load_demo,
+                uses_command_staff=False,
+            )
+        )

@@ -8,3 +8,22 @@ class Gurps3eConfig(AppConfig):
     name = "warfare.gurps3e"
     label = "gurps3e"
     verbose_name = _("GURPS 3e forces and characters")
+
+    def ready(self) -> None:
+        # Imported once the apps are loaded: the section and the demo use the models.
+        from kingdoms import rulesystems
+        from kingdoms.models import RuleSystem
+
+        from . import demo, portability
+
+        rulesystems.register(
+            rulesystems.RuleSystemPlugin(
+                key=RuleSystem.GURPS3E,
+                label=RuleSystem.GURPS3E.label,
+                position=30,
+                has_battles=True,
+                campaign_file=portability.SECTION,
+                demo=demo.load_demo,
+                uses_command_staff=True,
+            )
+        )

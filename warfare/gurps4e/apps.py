@@ -8,3 +8,23 @@ class Gurps4eConfig(AppConfig):
     name = "warfare.gurps4e"
     label = "gurps4e"
     verbose_name = _("GURPS Mass Combat forces")
+
+    def ready(self) -> None:
+        # Imported once the apps are loaded: the section and the demo use the models.
+        from battles.gurps4e import demo
+        from kingdoms import rulesystems
+        from kingdoms.models import RuleSystem
+
+        from . import portability
+
+        rulesystems.register(
+            rulesystems.RuleSystemPlugin(
+                key=RuleSystem.GURPS4E,
+                label=RuleSystem.GURPS4E.label,
+                position=20,
+                has_battles=True,
+                campaign_file=portability.SECTION,
+                demo=demo.load_demo,
+                uses_command_staff=True,
+            )
+        )
