@@ -47,6 +47,7 @@ from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework import serializers
 
 from . import rulesystems
@@ -57,6 +58,8 @@ FORMAT = "warfare-campaign"
 VERSION = 4
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 32
+#: Problems of the file's shape named at once (each list reports its first ten bad entries).
+MAX_MESSAGES = 20
 LIMITS = {
     "members": 1_000,
     "factions": 1_000,
@@ -603,9 +606,12 @@ def validate_document(document: dict[str, Any]) -> dict[str, Any]:
     try:
         document_schema(parts).run_validation(document)
     except serializers.ValidationError as error:
-        raise ImportRefused(
-            [ValidationError(m, code="bad_campaign_file") for m in problems(error.detail)]
-        ) from None
+        found = problems(error.detail)
+        if len(found) > MAX_MESSAGES:
+            more = len(found) - MAX_MESSAGES
+            tail = ngettext("… and %(count)s more problem.", "… and %(count)s more problems.", more)
+            found = [*found[:MAX_MESSAGES], tail % {"count": more}]
+        raise ImportRefused([ValidationError(m, code="bad_campaign_file") for m in found]) from None
     context = {"factions": _check_core(document)}
     for section in parts:
         section.check(document, context)
