@@ -247,11 +247,12 @@ def type_error(path: str, expected: str) -> ImportRefused:
     return refuse(_("%(path)s: expected %(expected)s."), path=path, expected=expected)
 
 
-def unique(rows: list[dict], key: str, path: str, name=None) -> set:
-    """The values of `key` (or `name(row)`) in `rows`; refused when one appears twice."""
+def unique(rows: list[dict], key, path: str) -> set:
+    """The values of `key` (a field's name, or a function of the row) in `rows`; refused
+    when one appears twice."""
     seen = set()
     for index, row in enumerate(rows):
-        found = row[key] if name is None else name(row)
+        found = key(row) if callable(key) else row[key]
         if found in seen:
             raise refuse(
                 _("%(path)s[%(index)s]: “%(value)s” appears twice."),

@@ -173,9 +173,7 @@ class Dnd5eSection(core.SystemSection):
         section, factions, path = document[KEY], context["factions"], KEY
         creatures = core.unique(section["creatures"], "key", f"{path}.creatures")
         armies = core.unique(section["armies"], "ref", f"{path}.armies")
-        core.unique(
-            section["armies"], "ref", f"{path}.armies", name=lambda a: (a["faction"], a["name"])
-        )
+        core.unique(section["armies"], lambda a: (a["faction"], a["name"]), f"{path}.armies")
         refs = {}
         for kind in ("solos", "units"):
             rows = [row for army in section["armies"] for row in army[kind]]
@@ -224,7 +222,8 @@ class Dnd5eSection(core.SystemSection):
     # --- Import ---
 
     def build(self, document, context):
-        """Unsaved rows, each validated (a stat block also by the rules engine)."""
+        """Unsaved rows, each validated (a stat block also by the rules engine); a solo or
+        unit already holds its (unsaved) army."""
         section, path = document[KEY], KEY
         creatures = core.build_all(
             Creature, section["creatures"], CREATURE_FIELDS, f"{path}.creatures"
@@ -237,18 +236,17 @@ class Dnd5eSection(core.SystemSection):
                     _("%(path)s: the rules cannot read this stat block."),
                     path=f"{path}.creatures[{index}]",
                 ) from None
-        armies = []
+        rows = {"creatures": creatures, "armies": [], "solos": [], "units": []}
         for index, row in enumerate(section["armies"]):
             where = f"{path}.armies[{index}]"
-            armies.append(
-                (
-                    row,
-                    core.build(Army, row, ARMY_FIELDS, where),
-                    core.build_all(Solo, row["solos"], SOLO_FIELDS, f"{where}.solos"),
-                    core.build_all(Unit, row["units"], UNIT_FIELDS, f"{where}.units"),
-                )
-            )
-        return {"creatures": creatures, "armies": armies}
+            army = core.build(Army, row, ARMY_FIELDS, where)
+            rows["armies"].append((row, army))
+            for kind, model, names in (("solos", Solo, SOLO_FIELDS), ("units", Unit, UNIT_FIELDS)):
+                pieces = core.build_all(model, row[kind], names, f"{where}.{kind}")
+                for _piece_row, piece in pieces:
+                    piece.army = army
+                rows[kind] += pieces
+        return rows
 
     def write(self, campaign, rows, context):
         """{"armies"/"units"/"solos": {ref: new id}} for the battles."""
@@ -257,36 +255,22 @@ class Dnd5eSection(core.SystemSection):
             Creature, rows["creatures"], CREATURE_FIELDS, lambda row: {"campaign": campaign}
         )
         by_key = {creature.key: creature for creature in creatures}
-        armies = core.save_all(
-            Army,
-            [(row, army) for row, army, _solos, _units in rows["armies"]],
-            ARMY_FIELDS,
+        core.save_all(
+            Army, rows["armies"], ARMY_FIELDS,
             lambda row: {"campaign": campaign, "faction": factions[row["faction"]]},
+        )  # fmt: skip
+        core.save_all(
+            Solo, rows["solos"], SOLO_FIELDS, lambda row: {"creature": by_key[row["creature"]]}
         )
-        solo_rows = [
-            (solo_row, solo, army)
-            for (_row, _army, solos, _units), army in zip(rows["armies"], armies, strict=True)
-            for solo_row, solo in solos
-        ]
-        for solo_row, solo, army in solo_rows:
-            solo.army, solo.creature = army, by_key[solo_row["creature"]]
-        solos = core.save_all(Solo, [(r, s) for r, s, _a in solo_rows], SOLO_FIELDS)
-        by_ref = {row["ref"]: solo for (row, _s, _a), solo in zip(solo_rows, solos, strict=True)}
-        unit_rows = [
-            (unit_row, unit, army)
-            for (_row, _army, _solos, units), army in zip(rows["armies"], armies, strict=True)
-            for unit_row, unit in units
-        ]
-        for unit_row, unit, army in unit_rows:
-            unit.army, unit.creature = army, by_key[unit_row["creature"]]
-            unit.commander = by_ref.get(unit_row["commander"])
-        units = core.save_all(Unit, [(r, u) for r, u, _a in unit_rows], UNIT_FIELDS)
+        solos = {row["ref"]: solo for row, solo in rows["solos"]}
+        core.save_all(
+            Unit, rows["units"], UNIT_FIELDS,
+            lambda row: {"creature": by_key[row["creature"]],
+                         "commander": solos.get(row["commander"])},
+        )  # fmt: skip
         return {
-            "armies": {
-                row["ref"]: army.pk for (row, *_r), army in zip(rows["armies"], armies, strict=True)
-            },
-            "units": {r["ref"]: u.pk for (r, _u, _a), u in zip(unit_rows, units, strict=True)},
-            "solos": {ref: solo.pk for ref, solo in by_ref.items()},
+            kind: {row["ref"]: obj.pk for row, obj in rows[kind]}
+            for kind in ("armies", "units", "solos")
         }
 
     def battle_in(self, battle, context):

@@ -194,9 +194,7 @@ class Gurps3eSection(core.SystemSection):
         section, factions, path = document[KEY], context["factions"], KEY
         types = core.unique(section["troop_types"], "name", f"{path}.troop_types")
         forces = core.unique(section["forces"], "ref", f"{path}.forces")
-        core.unique(
-            section["forces"], "ref", f"{path}.forces", name=lambda f: (f["faction"], f["name"])
-        )
+        core.unique(section["forces"], lambda f: (f["faction"], f["name"]), f"{path}.forces")
         units = core.unique(
             [u for f in section["forces"] for u in f["units"]], "ref", f"{path}.units"
         )
@@ -251,64 +249,61 @@ class Gurps3eSection(core.SystemSection):
     # --- Import ---
 
     def build(self, document, context):
+        """Unsaved rows, each validated; a unit or reputation entry already holds its
+        (unsaved) force or character."""
         section, path, users = document[KEY], KEY, context["users"]
-        troop_types = core.build_all(
-            TroopType, section["troop_types"], TROOP_TYPE_FIELDS, f"{path}.troop_types"
-        )
-        forces = []
+        rows = {
+            "troop_types": core.build_all(
+                TroopType, section["troop_types"], TROOP_TYPE_FIELDS, f"{path}.troop_types"
+            ),
+            "forces": [],
+            "units": [],
+            "characters": [],
+            "reputation": [],
+        }
         for index, row in enumerate(section["forces"]):
             where = f"{path}.forces[{index}]"
+            force = core.build(Force, row, FORCE_FIELDS, where)
+            rows["forces"].append((row, force))
             units = core.build_all(Unit, row["units"], UNIT_FIELDS, f"{where}.units")
-            forces.append((row, core.build(Force, row, FORCE_FIELDS, where), units))
-        characters = []
+            for _unit_row, unit in units:
+                unit.force = force
+            rows["units"] += units
         for index, row in enumerate(section["characters"]):
             where = f"{path}.characters[{index}]"
-            character = core.build(
-                Character, row, CHARACTER_FIELDS, where, owner=users.get(row["owner"])
-            )
-            reputation = core.build_all(
+            owner = users.get(row["owner"])
+            character = core.build(Character, row, CHARACTER_FIELDS, where, owner=owner)
+            rows["characters"].append((row, character))
+            entries = core.build_all(
                 Reputation, row["reputation"], REPUTATION_FIELDS, f"{where}.reputation"
             )
-            characters.append((row, character, reputation))
-        return {"troop_types": troop_types, "forces": forces, "characters": characters}
+            for _entry_row, entry in entries:
+                entry.character = character
+            rows["reputation"] += entries
+        return rows
 
     def write(self, campaign, rows, context):
         """{"forces"/"units"/"characters": {ref: new id}} for the battles."""
         factions = context["factions"]
-        troop_types = core.save_all(
+        core.save_all(
             TroopType, rows["troop_types"], TROOP_TYPE_FIELDS, lambda row: {"campaign": campaign}
         )
-        types = {t.name: t for t in troop_types}
-        forces = core.save_all(
-            Force,
-            [(row, force) for row, force, _units in rows["forces"]],
-            FORCE_FIELDS,
+        types = {troop_type.name: troop_type for _row, troop_type in rows["troop_types"]}
+        core.save_all(
+            Force, rows["forces"], FORCE_FIELDS,
             lambda row: {"campaign": campaign, "faction": factions[row["faction"]]},
+        )  # fmt: skip
+        core.save_all(
+            Unit, rows["units"], UNIT_FIELDS, lambda row: {"troop_type": types[row["troop_type"]]}
         )
-        units = []
-        for (_row, _force, force_units), force in zip(rows["forces"], forces, strict=True):
-            for unit_row, unit in force_units:
-                unit.force, unit.troop_type = force, types[unit_row["troop_type"]]
-                units.append((unit_row, unit))
-        core.save_all(Unit, units, UNIT_FIELDS)
-        characters = core.save_all(
-            Character,
-            [(row, character) for row, character, _reputation in rows["characters"]],
-            CHARACTER_FIELDS,
+        core.save_all(
+            Character, rows["characters"], CHARACTER_FIELDS,
             lambda row: {"campaign": campaign, "faction": factions.get(row["faction"])},
-        )
-        entries = []
-        for (_row, _c, reputation), character in zip(rows["characters"], characters, strict=True):
-            for entry_row, entry in reputation:
-                entry.character = character
-                entries.append((entry_row, entry))
-        core.save_all(Reputation, entries, REPUTATION_FIELDS)
+        )  # fmt: skip
+        core.save_all(Reputation, rows["reputation"], REPUTATION_FIELDS)
         return {
-            "forces": {r["ref"]: f.pk for (r, *_u), f in zip(rows["forces"], forces, strict=True)},
-            "units": {row["ref"]: unit.pk for row, unit in units},
-            "characters": {
-                r["ref"]: c.pk for (r, *_x), c in zip(rows["characters"], characters, strict=True)
-            },
+            kind: {row["ref"]: obj.pk for row, obj in rows[kind]}
+            for kind in ("forces", "units", "characters")
         }
 
     def battle_in(self, battle, context):

@@ -152,13 +152,10 @@ class Gurps4eSection(core.SystemSection):
         section, factions, path = document[KEY], context["factions"], KEY
         types = core.unique(section["element_types"], "ref", f"{path}.element_types")
         core.unique(
-            section["element_types"], "ref", f"{path}.element_types",
-            name=lambda t: (t["name"], t["tl"]),
+            section["element_types"], lambda t: (t["name"], t["tl"]), f"{path}.element_types"
         )  # fmt: skip
         forces = core.unique(section["forces"], "ref", f"{path}.forces")
-        core.unique(
-            section["forces"], "ref", f"{path}.forces", name=lambda f: (f["faction"], f["name"])
-        )
+        core.unique(section["forces"], lambda f: (f["faction"], f["name"]), f"{path}.forces")
         for index, force in enumerate(section["forces"]):
             where = f"{path}.forces[{index}]"
             core.check_ref(force["faction"], factions, f"{where}.faction", _("faction"))
@@ -201,42 +198,44 @@ class Gurps4eSection(core.SystemSection):
     # --- Import ---
 
     def build(self, document, context):
+        """Unsaved rows, each validated; an element row already holds its (unsaved) force."""
         section, path = document[KEY], KEY
-        types = core.build_all(
-            ElementType, section["element_types"], ELEMENT_TYPE_FIELDS, f"{path}.element_types"
-        )
-        forces = []
+        rows = {
+            "element_types": core.build_all(
+                ElementType, section["element_types"], ELEMENT_TYPE_FIELDS, f"{path}.element_types"
+            ),
+            "forces": [],
+            "elements": [],
+        }
         for index, row in enumerate(section["forces"]):
             where = f"{path}.forces[{index}]"
+            force = core.build(Force, row, FORCE_FIELDS, where)
+            rows["forces"].append((row, force))
             elements = core.build_all(
                 ForceElement, row["elements"], ELEMENT_FIELDS, f"{where}.elements"
             )
-            forces.append((row, core.build(Force, row, FORCE_FIELDS, where), elements))
-        return {"element_types": types, "forces": forces}
+            for _element_row, element in elements:
+                element.force = force
+            rows["elements"] += elements
+        return rows
 
     def write(self, campaign, rows, context):
         """{"forces": {ref: new id}} for the battles."""
         factions = context["factions"]
-        types = core.save_all(
+        core.save_all(
             ElementType, rows["element_types"], ELEMENT_TYPE_FIELDS,
             lambda row: {"campaign": campaign},
         )  # fmt: skip
-        by_ref = {row["ref"]: t for (row, _t), t in zip(rows["element_types"], types, strict=True)}
-        forces = core.save_all(
-            Force,
-            [(row, force) for row, force, _elements in rows["forces"]],
-            FORCE_FIELDS,
+        types = {row["ref"]: element_type for row, element_type in rows["element_types"]}
+        core.save_all(
+            Force, rows["forces"], FORCE_FIELDS,
             lambda row: {"campaign": campaign, "faction": factions[row["faction"]]},
-        )
-        elements = []
-        for (_row, _force, force_elements), force in zip(rows["forces"], forces, strict=True):
-            for element_row, element in force_elements:
-                element.force, element.element_type = force, by_ref[element_row["element_type"]]
-                elements.append((element_row, element))
-        core.save_all(ForceElement, elements, ELEMENT_FIELDS)
-        return {
-            "forces": {r["ref"]: f.pk for (r, *_e), f in zip(rows["forces"], forces, strict=True)}
-        }
+        )  # fmt: skip
+        core.save_all(
+            ForceElement, rows["elements"], ELEMENT_FIELDS,
+            lambda row: {"element_type": types[row["element_type"]]},
+        )  # fmt: skip
+        return {"forces": {row["ref"]: force.pk for row, force in rows["forces"]}}
 
     def battle_in(self, battle, context):
         owner = user_id(context["users"])
