@@ -225,6 +225,11 @@ class BattlesSection(core.Section):
     key = "battles"
     keys = ("battles",)
     since = 2
+    owns = {
+        Battle: ((*BATTLE_FIELDS, *BATTLE_JSON_FIELDS), ("campaign", "created_by")),
+        BattleCommand: ((*BATTLE_COMMAND_FIELDS, "command"), ("battle", "actor")),
+        BattleEvent: ((*BATTLE_EVENT_FIELDS, "params"), ("battle", "command")),
+    }
 
     def empty(self):
         return {"battles": []}

@@ -52,7 +52,7 @@ from rest_framework import serializers
 
 from . import rulesystems
 from .fileschema import Moment, Name, Row, Rows, Text, Whole, problems
-from .models import Campaign, CommandStaff, Faction, Membership, Role
+from .models import Campaign, CommandStaff, Faction, Invite, Membership, Role
 
 FORMAT = "warfare-campaign"
 VERSION = 4
@@ -84,6 +84,17 @@ COMMAND_STAFF_FIELDS = (
 )  # fmt: skip
 
 
+#: The row types the core owns: {model: (the fields the file carries, its references)}.
+CORE_ROWS = {
+    Campaign: (CAMPAIGN_FIELDS, ("created_by",)),
+    Membership: (MEMBER_FIELDS, ("campaign", "user", "faction")),
+    Faction: (FACTION_FIELDS, ("campaign",)),
+    CommandStaff: (COMMAND_STAFF_FIELDS, ("faction",)),
+}
+#: Rows no campaign file carries, and why.
+NOT_EXPORTED = {Invite: "an invite link's token is a secret"}
+
+
 class ImportRefused(ValidationError):
     """The file cannot be imported; the message names the problem. Nothing was written."""
 
@@ -100,7 +111,7 @@ class Section:
         export   {"campaign", "factions": [Faction] (by pk, with `faction_related`),
                   "faction_names": {id: name}, "refs": {section key: what its export
                   returned as refs}}
-        check    {"factions": {names}}                      (the document is valid in shape)
+        check    {"factions": {names}, <section key>: what its check keeps for its battles}
         build    {"users": {username: user}, "factions": {name: unsaved Faction}}
         write    {"campaign", "users", "factions": {name: saved Faction},
                   "faction_ids": {name: id}, "refs": {section key: refs its write returned}}
@@ -119,6 +130,10 @@ class Section:
     upgrades: Mapping[int, Callable[[dict], None]] = {}
     #: Relations of Faction the export reads with the factions (select_related).
     faction_related: tuple[str, ...] = ()
+    #: The row types it owns: {model: (the fields the file carries, the fields that are
+    #: references, written as names or refs)}. A test checks that these are all the
+    #: model's columns, and that every model of their apps is owned by some section.
+    owns: Mapping[type[models.Model], tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
     def empty(self) -> dict[str, Any]:
         """Its keys as a campaign without any of its rows has them."""

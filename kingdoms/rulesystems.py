@@ -7,7 +7,7 @@ Each rule system registers one `RuleSystemPlugin` from its own `AppConfig.ready`
 
     class Gurps4eConfig(AppConfig):
         def ready(self):
-            from . import demo, portability
+            from . import demo, portability  # once the apps are loaded: they use the models
 
             rulesystems.register(rulesystems.RuleSystemPlugin(
                 key="gurps4e", label=_("GURPS Mass Combat (4e)"), position=20,
@@ -27,7 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # annotations only: kingdoms.portability imports this module
+if TYPE_CHECKING:  # annotations only: both modules import this one
+    from .demo import DemoResult
     from .portability import SystemSection
 
 
@@ -45,8 +46,9 @@ class RuleSystemPlugin:
                   the top-level keys it owns, their validation, export, import, and how its
                   battles' JSON names its rows. None: nothing of its own is exported, and its
                   battles' JSON is copied as it is.
-    demo          builds its demo campaign: `demo(gm, player) -> (campaign, created)`, safe to
-                  call again (an existing demo is left as it is). None: no demo.
+    demo          builds its demo campaign: `demo() -> kingdoms.demo.DemoResult` (the demo
+                  accounts from `kingdoms.demo.demo_accounts()`), safe to call again (an
+                  existing demo is left as it is). None: no demo.
     uses_command_staff  its factions have a command staff (`kingdoms.models.CommandStaff`).
     """
 
@@ -55,7 +57,7 @@ class RuleSystemPlugin:
     position: int = 100
     has_battles: bool = False
     campaign_file: "SystemSection | None" = None
-    demo: Callable[[Any, Any], tuple[Any, bool]] | None = None
+    demo: "Callable[[], DemoResult] | None" = None
     uses_command_staff: bool = False
 
 

@@ -4,6 +4,7 @@ demo ask it (a system registered by a test joins both without a line of the core
 import copy
 
 import pytest
+from django.apps import apps
 from django.core.management import call_command
 
 from kingdoms import portability, rulesystems
@@ -73,6 +74,25 @@ def test_without_the_system_its_section_is_an_unexpected_field(campaign, gm, che
     rulesystems.unregister("chess")
     with pytest.raises(ImportRefused, match="file: unexpected field “chess”"):
         campaign_import(user=gm, data=document)
+
+
+def test_every_column_of_every_app_is_in_a_section_of_the_file():
+    """Each row type a section owns (or the core) carries every column of its model, as a
+    field of the file or a reference; and every model of those apps is owned by one of them
+    (or is named as never exported): a new column or model must join the format."""
+    owners = [portability.CORE_ROWS, *(s.owns for s in portability.sections())]
+    owned = [model for rows in owners for model in rows]
+    assert len(owned) == len(set(owned))
+    for rows in owners:
+        for model, (fields, references) in rows.items():
+            columns = {f.name for f in model._meta.concrete_fields}
+            assert columns == {"id", *fields, *references}, model.__name__
+            assert not set(fields) & set(references), model.__name__
+    labels = {model._meta.app_label for model in owned}
+    assert {"kingdoms", "battles", "gurps4e", "gurps3e", "dnd5e"} <= labels
+    for label in labels:
+        for model in apps.get_app_config(label).get_models():
+            assert model in owned or model in portability.NOT_EXPORTED, model.__name__
 
 
 def test_every_bad_value_is_named_with_its_path(world, gm):

@@ -88,6 +88,12 @@ class Dnd5eSection(core.SystemSection):
     since = 3
     upgrades = {3: upgrade_3_to_4}
     same_board = staticmethod(same_board_but_key_order)
+    owns = {
+        Creature: (CREATURE_FIELDS, ("campaign",)),
+        Army: (ARMY_FIELDS, ("campaign", "faction")),
+        Solo: (SOLO_FIELDS, ("army", "creature")),
+        Unit: (UNIT_FIELDS, ("army", "creature", "commander")),
+    }
 
     def empty(self):
         return {KEY: {"creatures": [], "armies": []}}

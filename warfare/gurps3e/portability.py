@@ -87,6 +87,13 @@ class Gurps3eSection(core.SystemSection):
     keys = (KEY,)
     since = 3
     same_board = staticmethod(same_board_but_key_order)
+    owns = {
+        TroopType: (TROOP_TYPE_FIELDS, ("campaign",)),
+        Force: (FORCE_FIELDS, ("campaign", "faction")),
+        Unit: (UNIT_FIELDS, ("force", "troop_type")),
+        Character: (CHARACTER_FIELDS, ("campaign", "faction", "owner")),
+        Reputation: (REPUTATION_FIELDS, ("character",)),
+    }
 
     def empty(self):
         return {KEY: {"troop_types": [], "forces": [], "characters": []}}

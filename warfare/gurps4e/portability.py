@@ -74,6 +74,11 @@ class Gurps4eSection(core.SystemSection):
     keys = (KEY,)
     since = 3
     same_board = staticmethod(same_board_but_key_order)
+    owns = {
+        ElementType: (ELEMENT_TYPE_FIELDS, ("campaign",)),
+        Force: (FORCE_FIELDS, ("campaign", "faction")),
+        ForceElement: (ELEMENT_FIELDS, ("force", "element_type")),
+    }
 
     def empty(self):
         return {KEY: {"element_types": [], "forces": []}}

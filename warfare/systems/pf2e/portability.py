@@ -233,6 +233,13 @@ class Pf2eSection(core.SystemSection):
     keys = ("settlements", "armies", "log", "recruitments")
     upgrades = {0: upgrade_0_to_1}
     faction_related = ("kingdom",)
+    owns = {
+        Kingdom: (KINGDOM_FIELDS, ("faction",)),
+        Settlement: (SETTLEMENT_FIELDS, ("campaign", "faction")),
+        Army: (ARMY_FIELDS, ("faction",)),
+        LogEntry: (LOG_FIELDS, ("faction", "army", "actor")),
+        Recruitment: (RECRUITMENT_FIELDS, ("faction", "started_by", "army")),
+    }
 
     def empty(self):
         return {key: [] for key in self.keys}
