@@ -456,8 +456,9 @@ def commandable(membership: Membership, battle: Battle, state: BattleState) -> l
 
 def _new_ts(battle: Battle, key: str, result: dict[str, Any]) -> str | None:
     """A side's TS after the battle as its force keeps it: the whole percent of its full TS
-    that apply writes back (`kept_strength`); the engine's new TS for battles set up before
-    the setup held the percent."""
+    that apply writes back (`kept_strength`; apply scales the share the force has then, the
+    same unless another battle changed it meanwhile); the engine's new TS for battles set up
+    before the setup held the percent."""
     if "new_ts" not in result:
         return None
     fought_at = battle.setup["sides"][key].get("strength_percent")
