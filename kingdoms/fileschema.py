@@ -111,7 +111,13 @@ class Moment(FileField):
 
 
 class AnyJSON(FileField):
-    """Any JSON value (its text and depth are checked over the whole file first)."""
+    """Any JSON value, null too (its text and depth are checked over the whole file first)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**{**kwargs, "allow_null": True})
+
+    def kind(self):
+        return _("a JSON value")
 
     def accepts(self, value):
         return True
