@@ -14,8 +14,6 @@ from django.utils.translation import gettext_lazy as _
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.engine.systems.pf2e.activities.structures import STRUCTURES
 
-from . import rulesystems
-
 
 class RuleSystem(models.TextChoices):
     PF2E = "pf2e", _("Pathfinder 2e Kingmaker warfare")
@@ -81,9 +79,10 @@ class Campaign(Versioned):
 
     @property
     def uses_battles(self) -> bool:
-        """Battles are fought on the board (its rule system says so in the registry)."""
-        plugin = rulesystems.get(self.rule_system)
-        return plugin is not None and plugin.has_battles
+        """Battles are fought on the board (a rule system with a battle board plugin)."""
+        from battles.plugins import has_battles
+
+        return has_battles(self.rule_system)
 
     @property
     def uses_forces(self) -> bool:
@@ -92,8 +91,7 @@ class Campaign(Versioned):
 
     @property
     def uses_command_staff(self) -> bool:
-        plugin = rulesystems.get(self.rule_system)
-        return plugin is not None and plugin.uses_command_staff
+        return self.rule_system in {RuleSystem.GURPS4E, RuleSystem.GURPS3E}
 
 
 class Role(models.TextChoices):
