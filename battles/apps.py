@@ -20,6 +20,6 @@ class BattlesConfig(AppConfig):
         # The battles are a section of the campaign file, after the rule systems' own.
         portability.register_section(battles_portability.SECTION)
         # Each rule system's board registers its plugin (battles.plugins) when imported.
-        import battles.dnd5e.plugin  # noqa: F401
-        import battles.gurps3e.board  # noqa: F401
-        import battles.gurps4e.plugin  # noqa: F401
+        import warfare.systems.dnd5e.plugin  # noqa: F401
+        import warfare.systems.gurps3e.board  # noqa: F401
+        import warfare.systems.gurps4e.plugin  # noqa: F401

@@ -12,11 +12,11 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from battles import services as battle_services
-from battles.gurps4e.services import new_strength_percent
 from battles.models import Battle
 from tests.factories import overlapping_battle
-from warfare.gurps4e import services
-from warfare.gurps4e.models import Force, ForceElement
+from warfare.systems.gurps4e import services
+from warfare.systems.gurps4e.models import Force, ForceElement
+from warfare.systems.gurps4e.results import new_strength_percent
 
 pytestmark = pytest.mark.django_db
 

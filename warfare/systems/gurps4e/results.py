@@ -8,7 +8,7 @@ from battles.models import Battle, BattleStatus
 from battles.services import apply_begin, apply_lock
 from kingdoms.transactions import write_transaction
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
-from warfare.gurps4e.models import Force
+from warfare.systems.gurps4e.models import Force
 
 
 def held_rows(setup: dict) -> dict[str, set[int]]:

@@ -2,30 +2,28 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
-class Dnd5eConfig(AppConfig):
-    """D&D 5e mass combat ("When Armies Clash"): creature stat blocks, armies of units and
-    solos, which battles on the board are set up from."""
+class Gurps4eConfig(AppConfig):
+    """GURPS Mass Combat (4e) forces: element types, forces and their element rows."""
 
-    name = "warfare.dnd5e"
-    label = "dnd5e"
-    verbose_name = _("D&D 5e armies")
+    name = "warfare.systems.gurps4e"
+    label = "gurps4e"
+    verbose_name = _("GURPS Mass Combat forces")
 
     def ready(self) -> None:
         # Imported once the apps are loaded: the section and the demo use the models.
-        from battles.dnd5e import demo
         from kingdoms import rulesystems
         from kingdoms.models import RuleSystem
 
-        from . import portability
+        from . import demo, portability
 
         rulesystems.register(
             rulesystems.RuleSystemPlugin(
-                key=RuleSystem.DND5E,
-                label=RuleSystem.DND5E.label,
-                position=40,
+                key=RuleSystem.GURPS4E,
+                label=RuleSystem.GURPS4E.label,
+                position=20,
                 has_battles=True,
                 campaign_file=portability.SECTION,
                 demo=demo.load_demo,
-                uses_command_staff=False,
+                uses_command_staff=True,
             )
         )
