@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, models
+from django.utils import translation
 from rest_framework.exceptions import ValidationError
 
 from battles import portability as battles_portability
@@ -450,6 +451,7 @@ def test_export_reads_in_a_fixed_number_of_queries(rich, django_assert_max_num_q
         campaign_export(Campaign.objects.select_related("created_by").get(pk=rich.pk))
 
 
+@translation.override("en")
 def test_json_fields_of_a_model_are_checked_by_their_default_kind():
     fields = model_fields(Army, ["conditions", "tactics", "custom_stats"])
     fields["conditions"].run_validation({})

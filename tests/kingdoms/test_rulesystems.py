@@ -6,12 +6,20 @@ import copy
 import pytest
 from django.apps import apps
 from django.core.management import call_command
+from django.utils import translation
 
 from kingdoms import portability, rulesystems
 from kingdoms.demo import load_demo
 from kingdoms.fileschema import Name, Row
 from kingdoms.models import Campaign
 from kingdoms.portability import ImportRefused, campaign_export, campaign_import
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """The messages below are the English ones (a page test before may leave Russian on)."""
+    with translation.override("en"):
+        yield
 
 
 def test_the_four_systems_register_in_the_order_of_the_file():
