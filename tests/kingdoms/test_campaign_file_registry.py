@@ -1,5 +1,5 @@
-"""The rule-system registry: each system registers itself, and the core's campaign file and
-demo ask it (a system registered by a test joins both without a line of the core knowing)."""
+"""The rule-system registry as the campaign file and the demo see it: each system registers
+itself, and a system registered by a test joins both without a line of the core knowing."""
 
 import copy
 
