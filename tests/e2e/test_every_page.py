@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from battles import services as battle_services
 from kingdoms.models import Campaign
-from warfare.models import Army
 from warfare.systems.pf2e.demo import DEMO_CAMPAIGN
+from warfare.systems.pf2e.models import Army
 
 from .test_invite_flow import log_in
 

@@ -4,18 +4,11 @@ hidden cult, with settlements and four armies (loading it again changes nothing)
 from django.db import transaction
 
 from kingdoms.demo import DemoResult, demo_accounts
-from kingdoms.models import (
-    Campaign,
-    Controller,
-    Faction,
-    Kingdom,
-    Membership,
-    Role,
-    RuleSystem,
-    Settlement,
-)
+from kingdoms.models import Campaign, Controller, Faction, Membership, Role, RuleSystem, Settlement
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
-from warfare.services import army_create
+
+from .models import Kingdom
+from .services import army_create
 
 DEMO_CAMPAIGN = "Demo: The Silverrun Marches"
 

@@ -39,12 +39,13 @@ from django.utils.translation import gettext as _
 from battles.portability import engagements_by_ref, map_battle_parts
 from kingdoms import portability as core
 from kingdoms.fileschema import Name, Ref, Row, Rows, Whole
-from kingdoms.models import Kingdom, Settlement
+from kingdoms.models import Settlement
 from warfare.engine.systems.pf2e.armies import stat_block
 from warfare.engine.systems.pf2e.validation import validate_army
-from warfare.mapping import army_spec
 from warfare.messages import problem_messages
-from warfare.models import Army, LogEntry, Recruitment
+
+from .mapping import army_spec
+from .models import Army, Kingdom, LogEntry, Recruitment
 
 KEY = "pf2e"
 LIMITS = {"settlements": 10_000, "armies": 10_000, "log": 200_000, "recruitments": 10_000}
