@@ -11,23 +11,13 @@ class BattlesConfig(AppConfig):
         # is being set up (Django's rule for apps.py).
         from django.db.models.signals import post_save
 
+        from kingdoms import portability
+
         from . import live
+        from . import portability as battles_portability
         from .models import Battle
 
         # Every saved change of a board is announced to its live viewers (battles.live).
         post_save.connect(live.announce, sender=Battle, dispatch_uid="battles.live.announce")
-
-        # Until every rule system registers itself in kingdoms.rulesystems from its own app
-        # (issue 12, the portability branch), a system with a board counts as one there. The
-        # systems' apps come before this one in INSTALLED_APPS: their plugins are registered.
-        from kingdoms import rulesystems
-        from kingdoms.models import RuleSystem
-
-        from .plugins import PLUGINS
-
-        for key in PLUGINS:
-            if rulesystems.get(key) is None and key in RuleSystem.values:
-                label = RuleSystem(key).label
-                rulesystems.register(
-                    rulesystems.RuleSystemPlugin(key=key, label=label, has_battles=True)
-                )
+        # The battles are a section of the campaign file, after the rule systems' own.
+        portability.register_section(battles_portability.SECTION)

@@ -1,18 +1,16 @@
-"""The demo campaign that `make run` loads: safe to load any number of times."""
+"""The demo campaigns that `make run` loads: one per rule system that registered a demo
+(`RuleSystemPlugin.demo`, `kingdoms.rulesystems`), and their two accounts. Safe to load any
+number of times: an existing demo campaign is left as it is."""
 
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
-from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
-from warfare.systems.pf2e.models import Kingdom
-
-from .models import Campaign, Controller, Faction, Membership, Role, RuleSystem, Settlement
+from . import rulesystems
+from .models import Campaign
 
 DEMO_GM = ("gm", "warfare-gm")
 DEMO_PLAYER = ("player", "warfare-player")
-DEMO_CAMPAIGN = "Demo: The Silverrun Marches"
 
 
 @dataclass(frozen=True)
@@ -29,104 +27,12 @@ def _user(username: str, password: str):
     return user
 
 
-def _skills(**values: tuple[int, str]) -> dict:
-    skills = pf2e_kingdom.default_skills()
-    for name, (modifier, rank) in values.items():
-        skills[name] = {"modifier": modifier, "rank": rank}
-    return skills
+def demo_accounts():
+    """(the demo GM, the demo player), created with their passwords on first use."""
+    return _user(*DEMO_GM), _user(*DEMO_PLAYER)
 
 
-@transaction.atomic
-def load_demo() -> DemoResult:
-    gm = _user(*DEMO_GM)
-    player = _user(*DEMO_PLAYER)
-    from warfare.systems.gurps3e.demo import load_gurps3e_demo  # the GURPS 3e campaign beside it
-
-    load_gurps3e_demo(gm, player)
-    campaign, created = Campaign.objects.get_or_create(
-        name=DEMO_CAMPAIGN,
-        created_by=gm,
-        defaults={
-            "rule_system": RuleSystem.PF2E,
-            "description": "A young kingdom on the edge of the wild holds its border against "
-            "a raiding horde, while something stirs in the fens.",
-        },
-    )
-    if not created:
-        return DemoResult(campaign=campaign, created=False)
-
-    silverrun = Faction.objects.create(
-        campaign=campaign,
-        name="Kingdom of Silverrun",
-        controlled_by=Controller.PLAYERS,
-        description="The players' kingdom: river towns, farmland and a stubborn militia.",
-    )
-    Kingdom.objects.create(
-        faction=silverrun,
-        level=3,
-        xp=420,
-        size_hexes=12,
-        resource_points=24,
-        food=6,
-        unrest=1,
-        decay=2,
-        skills=_skills(
-            warfare=(7, "trained"),
-            statecraft=(6, "trained"),
-            defense=(7, "trained"),
-            trade=(5, "trained"),
-            magic=(3, "untrained"),
-            exploration=(6, "trained"),
-            engineering=(5, "trained"),
-            politics=(5, "trained"),
-        ),
-    )
-    horde = Faction.objects.create(
-        campaign=campaign,
-        name="The Thornback Horde",
-        description="Raiders from the hills, led by a warlord who calls himself the Thorn King.",
-    )
-    Kingdom.objects.create(
-        faction=horde, level=4, size_hexes=8, resource_points=10, food=3, at_war=True
-    )
-    cult = Faction.objects.create(
-        campaign=campaign,
-        name="Cult of the Hollow Crown",
-        description="Nobody at the table knows they exist. Yet.",
-        known_to_players=False,
-    )
-    Kingdom.objects.create(faction=cult, level=5, size_hexes=2)
-
-    Settlement.objects.bulk_create(
-        [
-            Settlement(campaign=campaign, faction=silverrun, name="Silverrun", hex="C7",
-                       is_capital=True),
-            Settlement(campaign=campaign, faction=silverrun, name="Millbrook", hex="D9"),
-            Settlement(campaign=campaign, faction=silverrun, name="Oakwatch", hex="B5"),
-            Settlement(campaign=campaign, faction=horde, name="Thornhold", hex="H3",
-                       is_capital=True),
-            Settlement(campaign=campaign, faction=cult, name="Ashfen", hex="F11",
-                       notes="The cult's hidden shrine."),
-        ]
-    )  # fmt: skip
-    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
-    Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=silverrun)
-
-    from warfare.systems.pf2e.services import army_create  # the army domain builds on this app
-
-    for faction, name, army_type, tactics, hex_ in (
-        (silverrun, "Silverrun Militia", "infantry", ("toughened_soldiers",), "C7"),
-        (silverrun, "Millbrook Riders", "cavalry", (), "D9"),
-        (horde, "Thornback Spears", "infantry", ("hold_the_line",), "H3"),
-        (horde, "Thorn King's Outriders", "cavalry", ("keen_eyed",), "G4"),
-    ):
-        army_create(
-            user=gm,
-            campaign_id=campaign.pk,
-            faction_id=faction.pk,
-            name=name,
-            army_type=army_type,
-            tactics=tactics,
-            hex=hex_,
-        )
-    return DemoResult(campaign=campaign, created=True)
+def load_demo() -> list[DemoResult]:
+    """Every registered rule system's demo campaign, in the systems' order. Each demo is
+    its own transaction."""
+    return [plugin.demo() for plugin in rulesystems.all() if plugin.demo is not None]

@@ -14,16 +14,23 @@ Each rule system registers one `RuleSystemPlugin` from its own `AppConfig.ready`
                 has_battles=True, faction_records=(faction_pages.KINGDOM,), ...
             ))
 
-The core then asks `get(key)` / `all()`. The board side of a system (its battles' pages,
-commands, texts) is `battles.plugins.BoardPlugin`, and the pure engine
-`warfare.engine.battle.registry`: both are registered by the same `ready`.
+The core then asks `get(key)` / `all()`: the faction pages and services (`faction_records`,
+`templates`), `kingdoms.portability` writes and reads each system's section of the campaign
+file (`campaign_file`), `kingdoms.demo.load_demo` builds each system's demo campaign
+(`demo`). The board side of a system (its battles' pages, commands, texts) is
+`battles.plugins.BoardPlugin`, and the pure engine `warfare.engine.battle.registry`: both are
+registered by the same `ready`.
 
 Keep this small: a field is added when a core page needs to ask something of every system.
 """
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # annotations only: both modules import this one
+    from .demo import DemoResult
+    from .portability import SystemSection
 
 
 @dataclass(frozen=True)
@@ -55,7 +62,9 @@ class RuleSystemPlugin:
 
     key           the `Campaign.rule_system` value and the app label ("pf2e", "dnd5e"...).
     label         its name for people (a lazy translation).
-    position      its place among the systems (smaller first).
+    position      its place among the systems (smaller first): the order of their sections
+                  in the campaign file (format version 4 writes Pathfinder, GURPS 4e, GURPS
+                  3e, D&D 5e) and of the demo campaigns.
     has_battles   its campaigns fight battles on the board (it registers a BoardPlugin).
     uses_command_staff  its factions have a command staff (`kingdoms.models.CommandStaff`).
     faction_records     the records each of its factions has (`FactionRecord`).
@@ -67,6 +76,13 @@ class RuleSystemPlugin:
     before_campaign_delete  `hook(campaign)`: remove the system's rows that protect the
                   campaign's factions from deletion (Pathfinder's armies), in the delete's
                   transaction. None: nothing to remove.
+    campaign_file its section of the campaign file (`kingdoms.portability.SystemSection`):
+                  the top-level keys and row types it owns, their shape, export, check and
+                  import, and how its battles' JSON names its rows. None: nothing of its own
+                  is exported, and its battles' JSON is copied as it is.
+    demo          builds its demo campaign: `demo() -> kingdoms.demo.DemoResult` (the demo
+                  accounts from `kingdoms.demo.demo_accounts()`), safe to call again (an
+                  existing demo is left as it is). None: no demo.
     """
 
     key: str
@@ -77,6 +93,8 @@ class RuleSystemPlugin:
     faction_records: tuple[FactionRecord, ...] = ()
     templates: Mapping[str, str] = field(default_factory=dict)
     before_campaign_delete: Callable[[Any], None] | None = None
+    campaign_file: "SystemSection | None" = None
+    demo: "Callable[[], DemoResult] | None" = None
 
 
 _PLUGINS: dict[str, RuleSystemPlugin] = {}

@@ -9,9 +9,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from battles.models import Battle, BattleStatus
-from kingdoms.demo import DEMO_CAMPAIGN
 from kingdoms.models import Campaign
 from warfare.systems.pf2e import setup as pf2e_setup
+from warfare.systems.pf2e.demo import DEMO_CAMPAIGN
 
 pytestmark = pytest.mark.django_db
 

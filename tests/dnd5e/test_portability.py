@@ -194,7 +194,7 @@ def test_keys_inside_codes_are_mapped_too():
         "events": [{"params": {"name": "u9", "creature": "s4", "target": "sq:2:3"}}],
     }
     context = {"units": {9: 3}, "solos": {4: 1}, "armies": {}, "factions": {}}
-    out = hook.battle_out(doc, context)
+    out = hook.SECTION.battle_out(doc, context)
     assert out["snapshot"] == {"spell_uses": {"s1:fireball": 1}, "order": ["u3", "s1"]}
     assert out["commands"][0]["command"] == {
         "actor": "u3", "params": {"piece": "u3.2", "target": "s1"}

@@ -10,9 +10,9 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from kingdoms.demo import DEMO_CAMPAIGN
 from kingdoms.models import Campaign
 from warfare.systems.pf2e import setup as pf2e_setup
+from warfare.systems.pf2e.demo import DEMO_CAMPAIGN
 from warfare.systems.pf2e.models import Army
 
 from .test_invite_flow import log_in

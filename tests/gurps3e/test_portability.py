@@ -178,7 +178,7 @@ def test_keys_inside_codes_are_mapped_too():
     }
     context = {"units": {9: 1, 10: 2}, "characters": {7: 1}, "factions": {}, "forces": {},
                "users": {}}  # fmt: skip
-    out = hook.battle_out(doc, context)
+    out = hook.SECTION.battle_out(doc, context)
     assert out["snapshot"] == {"terms": [["glory.c1", 2]], "routed": ["u1", "u2"]}
     assert out["commands"][0]["command"]["actor"] == "c1"
     # A name is text; a unit deleted since is "u-1".

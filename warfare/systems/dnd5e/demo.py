@@ -4,7 +4,7 @@ again changes nothing)."""
 
 from django.db import transaction
 
-from kingdoms.demo import DEMO_GM, DEMO_PLAYER, DemoResult, _user
+from kingdoms.demo import DemoResult, demo_accounts
 from kingdoms.models import Campaign, Controller, Faction, Membership, Role, RuleSystem
 from warfare.systems.dnd5e import services
 from warfare.systems.dnd5e.models import Army, Creature, Solo, Unit
@@ -16,8 +16,7 @@ DEMO_CAMPAIGN = "Demo: The Old Ford (D&D 5e, When Armies Clash)"
 
 @transaction.atomic
 def load_demo() -> DemoResult:
-    gm = _user(*DEMO_GM)
-    player = _user(*DEMO_PLAYER)
+    gm, player = demo_accounts()
     campaign, created = Campaign.objects.get_or_create(
         name=DEMO_CAMPAIGN,
         created_by=gm,

@@ -1,8 +1,9 @@
-"""The GURPS 3e demo campaign `make run` loads beside the Pathfinder one: two factions with
+"""The GURPS 3e demo campaign of `make run`: two factions with
 their commanders, a force each, two PCs and an enemy NPC, and a battle ready to play."""
 
 from django.db import transaction
 
+from kingdoms.demo import DemoResult, demo_accounts
 from kingdoms.models import (
     Campaign,
     CommandStaff,
@@ -20,8 +21,9 @@ DEMO_3E_CAMPAIGN = "Demo: Border Wars (GURPS 3e)"
 
 
 @transaction.atomic
-def load_gurps3e_demo(gm, player) -> Campaign:
+def load_demo() -> DemoResult:
     """Create the 3e demo campaign once (an existing one is left as it is)."""
+    gm, player = demo_accounts()
     campaign, created = Campaign.objects.get_or_create(
         name=DEMO_3E_CAMPAIGN,
         created_by=gm,
@@ -32,7 +34,7 @@ def load_gurps3e_demo(gm, player) -> Campaign:
         },
     )
     if not created:
-        return campaign
+        return DemoResult(campaign=campaign, created=False)
     barony = Faction.objects.create(campaign=campaign, name="Barony of Ravensmoor",
                                     controlled_by=Controller.PLAYERS)  # fmt: skip
     warband = Faction.objects.create(campaign=campaign, name="Gorsk's Warband")
@@ -89,4 +91,4 @@ def load_gurps3e_demo(gm, player) -> Campaign:
     for character in Character.objects.filter(campaign=campaign):
         data[f"pc_{character.pk}"] = "a" if character.faction_id == barony.pk else "b"
     api_create(gm, campaign.pk, data)
-    return campaign
+    return DemoResult(campaign=campaign, created=True)

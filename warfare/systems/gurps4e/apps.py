@@ -10,6 +10,21 @@ class Gurps4eConfig(AppConfig):
     verbose_name = _("GURPS Mass Combat forces")
 
     def ready(self) -> None:
-        # The board plugin (battles.plugins) registers itself when its module is imported:
-        # at ready, once every app's models are loaded (it reads them).
-        from . import plugin  # noqa: F401
+        # Imported once the apps are loaded: the board plugin (it registers itself in
+        # battles.plugins when imported), the campaign-file section and the demo use the models.
+        from kingdoms import rulesystems
+        from kingdoms.models import RuleSystem
+
+        from . import demo, plugin, portability  # noqa: F401 (plugin registers)
+
+        rulesystems.register(
+            rulesystems.RuleSystemPlugin(
+                key=RuleSystem.GURPS4E,
+                label=RuleSystem.GURPS4E.label,
+                position=20,
+                has_battles=True,
+                campaign_file=portability.SECTION,
+                demo=demo.load_demo,
+                uses_command_staff=True,
+            )
+        )

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from kingdoms.demo import DEMO_GM, DEMO_PLAYER, DemoResult, _user
+from kingdoms.demo import DemoResult, demo_accounts
 from kingdoms.models import (
     Campaign,
     CommandStaff,
@@ -25,8 +25,7 @@ DEMO_CAMPAIGN = "Demo: Border Wars (GURPS Mass Combat)"
 
 @transaction.atomic
 def load_demo() -> DemoResult:
-    gm = _user(*DEMO_GM)
-    player = _user(*DEMO_PLAYER)
+    gm, player = demo_accounts()
     campaign, created = Campaign.objects.get_or_create(
         name=DEMO_CAMPAIGN,
         created_by=gm,

@@ -1,5 +1,4 @@
-"""GURPS Mass Combat 4e in the campaign file (format version 3): the hook
-`kingdoms.portability` calls.
+"""GURPS Mass Combat 4e in the campaign file (format version 3 on): its `SystemSection`.
 
 Section ``gurps4e``::
 
@@ -22,15 +21,16 @@ exactly.
 """
 
 import copy
-from typing import Any
 
 from django.utils.translation import gettext as _
 
+from battles.portability import check_sides, check_text_ref, same_board_but_key_order, user_id
 from kingdoms import portability as core
+from kingdoms.fileschema import Name, Row, Whole
 
 from .models import ElementType, Force, ForceElement
 
-EMPTY_SECTION = {"element_types": [], "forces": []}
+KEY = "gurps4e"
 ELEMENT_TYPE_FIELDS = (
     "name", "tl", "base_ts", "ts_doubles_per_tl", "is_support", "classes", "neutralizes",
     "mobility", "features", "raise_cost", "monthly_cost", "notes", "version",
@@ -40,74 +40,6 @@ FORCE_FIELDS = (
 )  # fmt: skip
 ELEMENT_FIELDS = ("count", "tl", "troop_quality", "equipment_quality")
 SIDE_KEYS = ("a", "b")
-
-_rows = core.LIMITS["system_rows"]
-SCHEMA = core._object(
-    {
-        "element_types": core._list(
-            core._object(
-                {"ref": core._int, **core._model_checks(ElementType, ELEMENT_TYPE_FIELDS)}
-            ),
-            limit=_rows,
-        ),
-        "forces": core._list(
-            core._object(
-                {
-                    "ref": core._int,
-                    "faction": core._name,
-                    **core._model_checks(Force, FORCE_FIELDS),
-                    "elements": core._list(
-                        core._object(
-                            {
-                                "element_type": core._int,
-                                **core._model_checks(ForceElement, ELEMENT_FIELDS),
-                            }
-                        ),
-                        limit=_rows,
-                    ),
-                }
-            ),
-            limit=_rows,
-        ),
-    }
-)
-
-
-# --- Export -------------------------------------------------------------------------------------
-
-
-def export_rows(campaign) -> tuple[dict[str, Any], dict[str, dict]]:
-    """(the section, {"forces": {database id: ref}}) in three queries."""
-    types = list(ElementType.objects.filter(campaign=campaign).order_by("pk"))
-    type_refs = {t.pk: ref for ref, t in enumerate(types, 1)}
-    forces = list(
-        Force.objects.filter(campaign=campaign)
-        .select_related("faction")
-        .prefetch_related("elements")
-        .order_by("pk")
-    )
-    refs = {"forces": {force.pk: ref for ref, force in enumerate(forces, 1)}}
-    section = {
-        "element_types": [
-            {"ref": type_refs[t.pk], **core._fields(t, ELEMENT_TYPE_FIELDS)} for t in types
-        ],
-        "forces": [
-            {
-                "ref": refs["forces"][force.pk],
-                "faction": force.faction.name,
-                **core._fields(force, FORCE_FIELDS),
-                "elements": [
-                    {
-                        "element_type": type_refs[row.element_type_id],
-                        **core._fields(row, ELEMENT_FIELDS),
-                    }
-                    for row in force.elements.all()
-                ],
-            }
-            for force in forces
-        ],
-    }
-    return section, refs
 
 
 def _pcs(side) -> list:
@@ -120,13 +52,6 @@ def _sides(setup) -> list[dict]:
     if not isinstance(sides, dict):
         return []
     return [sides[key] for key in SIDE_KEYS if isinstance(sides.get(key), dict)]
-
-
-def battle_user_ids(setup) -> set[int]:
-    """The players a battle's setup names by id (each PC's owner)."""
-    return {
-        pc["owner"] for side in _sides(setup) for pc in _pcs(side) if core._is_int(pc.get("owner"))
-    }
 
 
 def _map_setup_ids(setup, forces: dict, factions: dict, owners) -> dict:
@@ -144,122 +69,183 @@ def _map_setup_ids(setup, forces: dict, factions: dict, owners) -> dict:
     return setup
 
 
-def battle_out(doc: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
-    """A battle as the file holds it: the setup's ids as refs and names."""
-    setup = _map_setup_ids(
-        doc["setup"], context["forces"], context["factions"], context["users"].get
-    )
-    return {**doc, "setup": setup}
-
-
-# --- Validate -----------------------------------------------------------------------------------
-
-
-def check_references(section: dict[str, Any], factions: set, path: str) -> None:
-    """Unique refs and names; every faction and element type in the file."""
-    types = core._unique(section["element_types"], "ref", f"{path}.element_types")
-    core._unique(
-        [{**t, "name": (t["name"], t["tl"])} for t in section["element_types"]],
-        "name",
-        f"{path}.element_types",
-    )
-    core._unique(section["forces"], "ref", f"{path}.forces")
-    core._unique(
-        [{**f, "name": (f["faction"], f["name"])} for f in section["forces"]],
-        "name",
-        f"{path}.forces",
-    )
-    for index, force in enumerate(section["forces"]):
-        where = f"{path}.forces[{index}]"
-        core._check_ref(force["faction"], factions, f"{where}.faction", _("faction"))
-        for number, row in enumerate(force["elements"]):
-            here = f"{where}.elements[{number}].element_type"
-            core._check_ref(row["element_type"], types, here, _("element type"))
-
-
-def check_battle(battle: dict[str, Any], section: dict[str, Any], factions: set, path: str):
-    """The setup's two sides, their forces and factions, and the PCs' factions and owners."""
-    sides = battle["setup"].get("sides")
-    if not isinstance(sides, dict) or not all(
-        isinstance(sides.get(key), dict) for key in SIDE_KEYS
-    ):
-        raise core._type_error(f"{path}.setup.sides", _("an object with the sides a and b"))
-    forces = {force["ref"] for force in section["forces"]}
-    for key in SIDE_KEYS:
-        side, where = sides[key], f"{path}.setup.sides.{key}"
-        core._check_ref(side.get("force_id"), forces, f"{where}.force_id", _("force"))
-        if not isinstance(side.get("faction"), str | None):
-            raise core._type_error(f"{where}.faction", _("text"))
-        core._check_ref(side.get("faction"), factions, f"{where}.faction", _("faction"))
-        pcs = side.get("pcs", [])
-        if not isinstance(pcs, list) or not all(isinstance(pc, dict) for pc in pcs):
-            raise core._type_error(f"{where}.pcs", _("a list"))
-        for number, pc in enumerate(pcs):
-            for name in ("faction", "owner"):
-                if not isinstance(pc.get(name), str | None):
-                    raise core._type_error(f"{where}.pcs[{number}].{name}", _("text"))
-            here = f"{where}.pcs[{number}].faction"
-            core._check_ref(pc.get("faction"), factions, here, _("faction"))
-
-
-def usernames(section: dict[str, Any], battles: list[dict]) -> set[str]:
-    """The usernames the battles name: the PCs' owners."""
-    return {
-        pc["owner"]
-        for battle in battles
-        for side in _sides(battle["setup"])
-        for pc in _pcs(side)
-        if pc.get("owner")
+class Gurps4eSection(core.SystemSection):
+    key = KEY
+    keys = (KEY,)
+    since = 3
+    same_board = staticmethod(same_board_but_key_order)
+    owns = {
+        ElementType: (ELEMENT_TYPE_FIELDS, ("campaign",)),
+        Force: (FORCE_FIELDS, ("campaign", "faction")),
+        ForceElement: (ELEMENT_FIELDS, ("force", "element_type")),
     }
 
+    def empty(self):
+        return {KEY: {"element_types": [], "forces": []}}
 
-# --- Import -------------------------------------------------------------------------------------
+    def fields(self):
+        element = Row({"element_type": Whole()}, model=ForceElement, names=ELEMENT_FIELDS)
+        force = Row(
+            {"ref": Whole(), "faction": Name(), "elements": core.system_rows(element)},
+            model=Force,
+            names=FORCE_FIELDS,
+        )
+        element_type = Row({"ref": Whole()}, model=ElementType, names=ELEMENT_TYPE_FIELDS)
+        return {
+            KEY: Row(
+                {
+                    "element_types": core.system_rows(element_type),
+                    "forces": core.system_rows(force),
+                }
+            )
+        }
+
+    # --- Export ---
+
+    def export(self, campaign, context):
+        """(the section, {"forces": {database id: ref}}) in three queries."""
+        types = list(ElementType.objects.filter(campaign=campaign).order_by("pk"))
+        type_refs = core.numbered(types)
+        forces = list(
+            Force.objects.filter(campaign=campaign)
+            .select_related("faction")
+            .prefetch_related("elements")
+            .order_by("pk")
+        )
+        refs = {"forces": core.numbered(forces)}
+        section = {
+            "element_types": [
+                {"ref": type_refs[t.pk], **core.fields(t, ELEMENT_TYPE_FIELDS)} for t in types
+            ],
+            "forces": [
+                {
+                    "ref": refs["forces"][force.pk],
+                    "faction": force.faction.name,
+                    **core.fields(force, FORCE_FIELDS),
+                    "elements": [
+                        {
+                            "element_type": type_refs[row.element_type_id],
+                            **core.fields(row, ELEMENT_FIELDS),
+                        }
+                        for row in force.elements.all()
+                    ],
+                }
+                for force in forces
+            ],
+        }
+        return {KEY: section}, refs
+
+    def battle_user_ids(self, setup):
+        """The players a battle's setup names by id (each PC's owner)."""
+        return {
+            pc["owner"]
+            for side in _sides(setup)
+            for pc in _pcs(side)
+            if core.is_int(pc.get("owner"))
+        }
+
+    def battle_out(self, battle, context):
+        setup = _map_setup_ids(
+            battle["setup"], context["forces"], context["factions"], context["users"].get
+        )
+        return {**battle, "setup": setup}
+
+    # --- Validate ---
+
+    def check(self, document, context):
+        """Unique refs and names; every faction and element type in the file."""
+        section, factions, path = document[KEY], context["factions"], KEY
+        types = core.unique(section["element_types"], "ref", f"{path}.element_types")
+        core.unique(
+            section["element_types"], lambda t: (t["name"], t["tl"]), f"{path}.element_types"
+        )  # fmt: skip
+        forces = core.unique(section["forces"], "ref", f"{path}.forces")
+        core.unique(section["forces"], lambda f: (f["faction"], f["name"]), f"{path}.forces")
+        for index, force in enumerate(section["forces"]):
+            where = f"{path}.forces[{index}]"
+            core.check_ref(force["faction"], factions, f"{where}.faction", _("faction"))
+            for number, row in enumerate(force["elements"]):
+                here = f"{where}.elements[{number}].element_type"
+                core.check_ref(row["element_type"], types, here, _("element type"))
+        context[KEY] = {"forces": forces}
+
+    def check_battle(self, battle, path, document, context):
+        """The setup's two sides, their forces and factions, and the PCs' factions and
+        owners."""
+        sides, factions = battle["setup"].get("sides"), context["factions"]
+        if not isinstance(sides, dict) or not all(
+            isinstance(sides.get(key), dict) for key in SIDE_KEYS
+        ):
+            raise core.type_error(f"{path}.setup.sides", _("an object with the sides a and b"))
+        for key in SIDE_KEYS:
+            side, where = sides[key], f"{path}.setup.sides.{key}"
+            forces = context[KEY]["forces"]
+            core.check_ref(side.get("force_id"), forces, f"{where}.force_id", _("force"))
+            check_text_ref(side.get("faction"), factions, f"{where}.faction", _("faction"))
+            pcs = side.get("pcs", [])
+            check_sides(pcs, f"{where}.pcs", _("a list"))
+            for number, pc in enumerate(pcs):
+                if not isinstance(pc.get("owner"), str | None):
+                    raise core.type_error(f"{where}.pcs[{number}].owner", _("text"))
+                here = f"{where}.pcs[{number}].faction"
+                check_text_ref(pc.get("faction"), factions, here, _("faction"))
+
+    def battle_usernames(self, battles):
+        """The PCs' owners."""
+        return {
+            pc["owner"]
+            for battle in battles
+            for side in _sides(battle["setup"])
+            for pc in _pcs(side)
+            if pc.get("owner")
+        }
+
+    # --- Import ---
+
+    def build(self, document, context):
+        """Unsaved rows, each validated; an element row already holds its (unsaved) force."""
+        section, path = document[KEY], KEY
+        rows = {
+            "element_types": core.build_all(
+                ElementType, section["element_types"], ELEMENT_TYPE_FIELDS, f"{path}.element_types"
+            ),
+            "forces": [],
+            "elements": [],
+        }
+        for index, row in enumerate(section["forces"]):
+            where = f"{path}.forces[{index}]"
+            force = core.build(Force, row, FORCE_FIELDS, where)
+            rows["forces"].append((row, force))
+            elements = core.build_all(
+                ForceElement, row["elements"], ELEMENT_FIELDS, f"{where}.elements"
+            )
+            for _element_row, element in elements:
+                element.force = force
+            rows["elements"] += elements
+        return rows
+
+    def write(self, campaign, rows, context):
+        """{"forces": {ref: new id}} for the battles."""
+        factions = context["factions"]
+        core.save_all(
+            ElementType, rows["element_types"], ELEMENT_TYPE_FIELDS,
+            lambda row: {"campaign": campaign},
+        )  # fmt: skip
+        types = {row["ref"]: element_type for row, element_type in rows["element_types"]}
+        core.save_all(
+            Force, rows["forces"], FORCE_FIELDS,
+            lambda row: {"campaign": campaign, "faction": factions[row["faction"]]},
+        )  # fmt: skip
+        core.save_all(
+            ForceElement, rows["elements"], ELEMENT_FIELDS,
+            lambda row: {"element_type": types[row["element_type"]]},
+        )  # fmt: skip
+        return {"forces": {row["ref"]: force.pk for row, force in rows["forces"]}}
+
+    def battle_in(self, battle, context):
+        owner = user_id(context["users"])
+        setup = _map_setup_ids(battle["setup"], context["forces"], context["factions"], owner)
+        return {**battle, "setup": setup}
 
 
-def build_rows(section: dict[str, Any], users: dict, path: str) -> dict[str, Any]:
-    """Unsaved rows, each validated by its model."""
-    types = [
-        (row, core._build(ElementType, row, ELEMENT_TYPE_FIELDS, f"{path}.element_types[{i}]"))
-        for i, row in enumerate(section["element_types"])
-    ]
-    forces = []
-    for index, row in enumerate(section["forces"]):
-        where = f"{path}.forces[{index}]"
-        elements = [
-            (element, core._build(ForceElement, element, ELEMENT_FIELDS, f"{where}.elements[{n}]"))
-            for n, element in enumerate(row["elements"])
-        ]
-        forces.append((row, core._build(Force, row, FORCE_FIELDS, where), elements))
-    return {"element_types": types, "forces": forces}
-
-
-def write_rows(campaign, rows: dict[str, Any], factions: dict, users: dict) -> dict[str, dict]:
-    """Write the rows (inside the import's transaction); {"forces": {ref: new id}}."""
-    for _row, element_type in rows["element_types"]:
-        element_type.campaign = campaign
-    ElementType.objects.bulk_create([t for _row, t in rows["element_types"]], batch_size=1000)
-    types = {row["ref"]: element_type for row, element_type in rows["element_types"]}
-    forces = []
-    for row, force, _elements in rows["forces"]:
-        force.campaign, force.faction = campaign, factions[row["faction"]]
-        forces.append(force)
-    Force.objects.bulk_create(forces, batch_size=1000)
-    core._restore(Force, forces, [row for row, *_rest in rows["forces"]], FORCE_FIELDS)
-    elements = []
-    for _row, force, force_elements in rows["forces"]:
-        for element_row, element in force_elements:
-            element.force, element.element_type = force, types[element_row["element_type"]]
-            elements.append(element)
-    ForceElement.objects.bulk_create(elements, batch_size=1000)
-    return {"forces": {row["ref"]: force.pk for row, force, _elements in rows["forces"]}}
-
-
-def battle_in(doc: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
-    """A battle of the file with this installation's ids (refs from `write_rows`)."""
-
-    def owner(username):
-        user = context["users"].get(username)
-        return user.pk if user is not None else None
-
-    setup = _map_setup_ids(doc["setup"], context["forces"], context["factions"], owner)
-    return {**doc, "setup": setup}
+SECTION = Gurps4eSection()

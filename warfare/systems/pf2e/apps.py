@@ -10,12 +10,13 @@ class Pf2eConfig(AppConfig):
     verbose_name = _("Pathfinder 2e Kingmaker warfare")
 
     def ready(self) -> None:
-        # Imported once the apps are loaded: the forms and services use the models.
+        # Imported once the apps are loaded: the forms, services, campaign-file section and
+        # demo use the models.
         from kingdoms import rulesystems
         from kingdoms.models import RuleSystem
         from warfare import messages
 
-        from . import forms, plugin, problems, selectors, services  # noqa: F401 (plugin registers)
+        from . import demo, forms, plugin, portability, problems, selectors, services  # noqa: F401
 
         messages.register(problems.MESSAGES, problems.display)
 
@@ -40,5 +41,7 @@ class Pf2eConfig(AppConfig):
                     "faction_links": "pf2e/_faction_links.html",
                 },
                 before_campaign_delete=services.campaign_delete_armies,
+                campaign_file=portability.SECTION,
+                demo=demo.load_demo,
             )
         )
