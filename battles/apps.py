@@ -7,13 +7,20 @@ class BattlesConfig(AppConfig):
     verbose_name = _("Battles")
 
     def ready(self) -> None:
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_delete, post_save
 
-        from . import live
+        from kingdoms.models import Faction
+
+        from . import live, rendering
         from .models import Battle
 
         # Every saved change of a board is announced to its live viewers (battles.live).
         post_save.connect(live.announce, sender=Battle, dispatch_uid="battles.live.announce")
+        # A faction shown to players or hidden changes what the campaign's boards may name:
+        # their cached renders are out of date (battles.rendering).
+        for signal in (post_save, post_delete):
+            signal.connect(rendering.faction_changed, sender=Faction,
+                           dispatch_uid=f"battles.rendering.{signal is post_save}")  # fmt: skip
         # Each rule system's board registers its plugin (battles.plugins) when imported.
         import battles.dnd5e.plugin  # noqa: F401
         import battles.gurps3e.board  # noqa: F401

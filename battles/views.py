@@ -16,7 +16,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
-from django.utils.translation import get_language
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -24,16 +24,16 @@ from kingdoms.access import access_campaign
 from kingdoms.models import RuleSystem
 from warfare.models import Army
 
-from . import live, selectors, services
+from . import live, rendering, selectors, services
 from .forms import ActForm, ApplyResultsForm, BattleCreateForm, CorrectionForm
 from .models import Battle
 from .plugins import plugin_for
-from .visibility import viewpoint_of
 
 
 def _battle(request, campaign_id: int, battle_id: int):
     membership = access_campaign(request.user, campaign_id)
     battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
+    battle.campaign = membership.campaign  # read with the membership: no second query
     return membership, battle
 
 
@@ -95,41 +95,44 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """The board. The live poll asks `?since=<seq>`: an unchanged board answers 304 at the
-    cost of one query and no rendering, so open forms on the page are left alone. Every
+    cost of one query and no rendering, so open forms on the page are left alone (a changed
+    one is known from the shared cache's seq, `battles.live`, without that query). Every
     answer, the 304s included, comes after the access check: a non-member gets 404 and never
     learns that the battle exists or its version (ETag)."""
     since = request.GET.get("since")
     if since is not None:
-        current = Battle.objects.filter(
-            campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
-        ).values_list("seq", flat=True)
-        if since.isdigit() and current.first() == int(since):
-            return HttpResponseNotModified()
+        cached = live.cached_seq(battle_id)
+        if not (since.isdigit() and cached is not None and cached != int(since)):
+            current = Battle.objects.filter(
+                campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
+            ).values_list("seq", flat=True)
+            if since.isdigit() and current.first() == int(since):
+                return HttpResponseNotModified()
     membership, battle = _battle(request, campaign_id, battle_id)
-    # The page carries the member's own buttons: one ETag per member and viewpoint, language
-    # and page or partial.
-    viewpoint = viewpoint_of(membership, battle)
-    etag = quote_etag(
-        f"{battle.seq}-{battle.status}-{get_language()}-{viewpoint.key}-{request.user.pk}"
-        f"-{'p' if request.htmx else 'f'}"
-    )
+    # One ETag per viewpoint (what the member may see and do), version and language: every
+    # viewer of one viewpoint gets the same board (`battles.rendering`); the whole page also
+    # carries the user's name, so its ETag names the user too.
+    key = rendering.render_key(request, membership, battle)
+    page = "p" if request.htmx else f"f{request.user.pk}"
+    etag = quote_etag(f"{key}-{page}")
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        response = _board_response(request, membership, battle)
+        response = _board_response(request, membership, battle, key=key)
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
 
 
-def _board_response(request, membership, battle, *, status: int = 200) -> HttpResponse:
-    """The board page (or its `board` partial for htmx), drawn by the battle's rule system."""
-    plugin = plugin_for(battle.system)
-    if plugin is not None:
-        context, template = plugin.board_context(membership, battle), plugin.board_template
-    else:
-        context = selectors.board_context(membership=membership, battle=battle)
-        template = "battles/board.html"
-    return render(request, template + ("#board" if request.htmx else ""), context, status=status)
+def _board_response(
+    request, membership, battle, *, status: int = 200, key: str | None = None
+) -> HttpResponse:
+    """The board page (or its `board` partial for htmx, with the messages beside it), drawn
+    by the battle's rule system once per viewpoint and version (`battles.rendering`)."""
+    html = rendering.render_board(request, membership, battle, key)
+    if request.htmx:
+        return HttpResponse(html + rendering.messages_oob(request), status=status)
+    context = {"battle": battle, "board_html": mark_safe(html)}  # noqa: S308 (rendered above)
+    return render(request, rendering.board_template(battle), context, status=status)
 
 
 @login_required
