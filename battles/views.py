@@ -10,6 +10,7 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
+    HttpResponseBadRequest,
     HttpResponseNotModified,
     StreamingHttpResponse,
 )
@@ -28,6 +29,7 @@ from . import live, rendering, selectors, services
 from .forms import ActForm, ApplyResultsForm, BattleCreateForm, CorrectionForm
 from .models import Battle
 from .plugins import plugin_for
+from .visibility import battle_view, viewpoint_of
 
 
 def _battle(request, campaign_id: int, battle_id: int):
@@ -136,6 +138,22 @@ def _board_response(
 
 
 @login_required
+@require_GET
+def board_log(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    """The board log's older entries, one page before the event `?before=<id>` (the board
+    shows the newest page: `BattleView.log_page`), as the member's viewpoint may read them;
+    htmx swaps them in for the "Older entries" link."""
+    membership, battle = _battle(request, campaign_id, battle_id)
+    before = request.GET.get("before", "")
+    if not before.isdigit():
+        return HttpResponseBadRequest(_("Which entries? ?before=<entry> is missing."))
+    lines, older = battle_view(battle, viewpoint_of(membership, battle)).log_page(int(before))
+    context = {"battle": battle, "log": lines, "log_older": older, "older_page": True}
+    template = "battles/_log_lines.html" if request.htmx else "battles/log.html"
+    return render(request, template, context)
+
+
+@login_required
 @require_POST
 def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """One war action / end of turn. Answers the new board (or 409 with the current one)."""
@@ -159,6 +177,8 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
                 battle_id=battle_id,
                 expected_seq=form.cleaned_data["seq"],
                 command=form.command(),
+                membership=membership,
+                battle=battle,
             )
         except services.StaleBoard as stale:
             battle = stale.battle
@@ -169,7 +189,6 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
             status = 400
     if not request.htmx and status == 200:
         return redirect(battle)
-    battle.refresh_from_db()
     return _board_response(request, membership, battle, status=status)
 
 
@@ -187,9 +206,10 @@ def _board_write(request, membership, battle, write, success: str) -> HttpRespon
         status = 400
         text = " ".join(error.messages) if isinstance(error, ValidationError) else ""
         messages.error(request, text or _("That was not understood."))
+        battle.refresh_from_db()  # nothing was written; another member may have meanwhile
     if not request.htmx and status == 200:
         return redirect(battle)
-    battle.refresh_from_db()
+    battle.campaign = membership.campaign
     return _board_response(request, membership, battle, status=status)
 
 
@@ -204,6 +224,8 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
             campaign_id=campaign_id,
             battle_id=battle_id,
             expected_seq=int(request.POST.get("seq", "-1")),
+            membership=membership,
+            battle=battle,
         )
 
     return _board_write(request, membership, battle, write, _("The last action was undone."))
