@@ -22,6 +22,8 @@ can check that renders per action equal the distinct viewpoints, not the viewers
 """
 
 import hashlib
+import re
+from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.middleware.csrf import get_token
@@ -138,6 +140,11 @@ def board_context(membership, battle: Battle) -> dict:
 def render_board(request, membership, battle: Battle, key: str | None = None) -> str:
     """The board fragment (`#board`) as `membership` sees it: from the cache, or rendered
     once and cached for every viewer of the same render key; the CSRF token put in."""
+    return personalize(request, board_html(request, membership, battle, key))
+
+
+def board_html(request, membership, battle: Battle, key: str | None = None) -> str:
+    """The board as cached: the CSRF token a placeholder (`personalize` puts it in)."""
     cache_key = board_key(battle, key or render_key(request, membership, battle))
     html = cache.get(cache_key)
     if html is None:
@@ -146,6 +153,11 @@ def render_board(request, membership, battle: Battle, key: str | None = None) ->
         html = render_to_string(board_template(battle) + "#board", context, request=request)
         cache.set(cache_key, html, timeout=TIMEOUT)
         count_render()
+    return html
+
+
+def personalize(request, html: str) -> str:
+    """Cached board HTML with the request's own CSRF token."""
     return html.replace(CSRF_PLACEHOLDER, get_token(request))
 
 
@@ -153,3 +165,122 @@ def messages_oob(request) -> str:
     """This request's messages as an htmx out-of-band swap (never cached: they are the
     user's)."""
     return render_to_string("components/_messages.html", {"oob": True}, request=request)
+
+
+# --- the fragments an action changed -----------------------------------------------------------
+
+_TOKEN = re.compile(r'<div class="fragment" id="(?P<id>f-[\w-]+)">|(?P<end><!--/f--></div>)')
+#: The board's version where it is written: forms' seq inputs, the board's seq and poll URL.
+_SEQ = re.compile(r'(name="seq" value="|data-seq="|since=)\d+')
+_LOG_ITEM = re.compile(r"<li>.*?</li>", re.S)  # a line (the empty log's and the link have a class)
+_ANY_ITEM = re.compile(r"<li[ >].*?</li>", re.S)
+LOG_FRAGMENT = "f-log"
+LOG_LINES = "board-log-lines"
+
+
+@dataclass
+class _Fragment:
+    id: str
+    start: int  # where its wrapper opens
+    body: int  # where its content begins
+    close: int = -1  # where its content ends
+    end: int = -1  # after its wrapper
+    children: list["_Fragment"] = field(default_factory=list)
+
+
+def _parse(html: str) -> _Fragment | None:
+    """The fragment tree of a board (the root: the whole board); None if it is not well
+    formed (unbalanced, or one id twice)."""
+    root = _Fragment("", 0, 0, len(html), len(html))
+    stack, seen = [root], set()
+    for match in _TOKEN.finditer(html):
+        if match["id"]:
+            if match["id"] in seen:
+                return None
+            seen.add(match["id"])
+            node = _Fragment(match["id"], match.start(), match.end())
+            stack[-1].children.append(node)
+            stack.append(node)
+        else:
+            if len(stack) == 1:
+                return None
+            node = stack.pop()
+            node.close, node.end = match.start(), match.end()
+    return root if len(stack) == 1 else None
+
+
+def _skeleton(html: str, node: _Fragment) -> str:
+    """A fragment's own content: its child fragments as placeholders, the version taken out
+    (a form's seq is put in by the browser, `static/js/live.js`)."""
+    parts, at = [], node.body
+    for child in node.children:
+        parts += [html[at : child.start], f"<!--@{child.id}-->"]
+        at = child.end
+    parts.append(html[at : node.close])
+    return _SEQ.sub(r"\g<1>", "".join(parts))
+
+
+def _changed(old_html: str, old: _Fragment, new_html: str, new: _Fragment, out: list) -> bool:
+    """Collect the outermost fragments of `new` that differ from `old`; False if `new`
+    differs in its own content (the caller sends it whole)."""
+    if _skeleton(old_html, old) != _skeleton(new_html, new):
+        return False
+    olds = {child.id: child for child in old.children}
+    for child in new.children:
+        if not _changed(old_html, olds[child.id], new_html, child, out):
+            out.append(child)
+    return True
+
+
+def _oob(html: str, node: _Fragment) -> str:
+    start = f'<div class="fragment" id="{node.id}" hx-swap-oob="true">'
+    return start + html[node.body : node.end]
+
+
+def _log_lines(old_html: str, old: _Fragment, new_html: str, new: _Fragment) -> str | None:
+    """Only the new log lines, put on top of the log (an out-of-band `afterbegin`), when the
+    new log is the old one with lines added on top; else None (the log is sent whole). The
+    page keeps its "older entries" link: it still names the entries before its last line."""
+    old_body, new_body = old_html[old.body : old.close], new_html[new.body : new.close]
+    old_items, new_items = _LOG_ITEM.findall(old_body), _LOG_ITEM.findall(new_body)
+    if not old_items or not new_items or old_items[0] not in new_items:
+        return None
+    added = new_items.index(old_items[0])
+    kept = new_items[added:]
+    if not added or kept != old_items[: len(kept)]:
+        return None
+    if _ANY_ITEM.sub("", old_body) != _ANY_ITEM.sub("", new_body):
+        return None
+    return f'<div hx-swap-oob="afterbegin:#{LOG_LINES}">{"".join(new_items[:added])}</div>'
+
+
+def changed_fragments(old_html: str | None, new_html: str) -> str | None:
+    """The out-of-band swaps that turn the board `old_html` into `new_html`: the fragments
+    that changed (`{% fragment %}`), the log's new lines; None when the board must be sent
+    whole (no old board, or what changed lies outside every fragment)."""
+    if old_html is None:
+        return None
+    old, new = _parse(old_html), _parse(new_html)
+    if old is None or new is None:
+        return None
+    changed: list[_Fragment] = []
+    if not _changed(old_html, old, new_html, new, changed):
+        return None
+    olds = {}
+    stack = list(old.children)
+    while stack:
+        node = stack.pop()
+        olds[node.id] = node
+        stack += node.children
+    swaps = []
+    for node in changed:
+        lines = None
+        if node.id == LOG_FRAGMENT and node.id in olds:
+            lines = _log_lines(old_html, olds[node.id], new_html, node)
+        swaps.append(lines or _oob(new_html, node))
+    return "".join(swaps)
+
+
+def cached_board(battle: Battle, key: str) -> str | None:
+    """A board as it was rendered for a render key (None: not, or no longer, cached)."""
+    return cache.get(board_key(battle, key))

@@ -126,13 +126,32 @@ def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespons
 
 
 def _board_response(
-    request, membership, battle, *, status: int = 200, key: str | None = None
+    request,
+    membership,
+    battle,
+    *,
+    status: int = 200,
+    key: str | None = None,
+    before: str | None = None,
 ) -> HttpResponse:
     """The board page (or its `board` partial for htmx, with the messages beside it), drawn
-    by the battle's rule system once per viewpoint and version (`battles.rendering`)."""
-    html = rendering.render_board(request, membership, battle, key)
+    by the battle's rule system once per viewpoint and version (`battles.rendering`).
+
+    `before`: the render key of the board the member's action was sent from; the answer is
+    then only the fragments the action changed (htmx out-of-band swaps, the board itself
+    left in place: `HX-Reswap: none`), when that board is still cached and what changed lies
+    in fragments; else the whole board."""
+    key = key or rendering.render_key(request, membership, battle)
+    html = rendering.board_html(request, membership, battle, key)
     if request.htmx:
-        return HttpResponse(html + rendering.messages_oob(request), status=status)
+        messages_html = rendering.messages_oob(request)
+        if before is not None and status == 200:
+            swaps = rendering.changed_fragments(rendering.cached_board(battle, before), html)
+            if swaps is not None:
+                body = rendering.personalize(request, swaps) + messages_html
+                return HttpResponse(body, headers={"HX-Reswap": "none"})
+        return HttpResponse(rendering.personalize(request, html) + messages_html, status=status)
+    html = rendering.personalize(request, html)
     context = {"battle": battle, "board_html": mark_safe(html)}  # noqa: S308 (rendered above)
     return render(request, rendering.board_template(battle), context, status=status)
 
@@ -165,6 +184,7 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     elif request.POST.get("kind") == "gm_correction":
         form = CorrectionForm(request.POST, conditions=selectors.GM_CONDITION_CHOICES)
     status = 200
+    before = rendering.render_key(request, membership, battle)
     if not form.is_valid():
         details = [str(message) for errors in form.errors.values() for message in errors]
         messages.error(request, " ".join([_("That action was not understood."), *details]))
@@ -189,13 +209,14 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
             status = 400
     if not request.htmx and status == 200:
         return redirect(battle)
-    return _board_response(request, membership, battle, status=status)
+    return _board_response(request, membership, battle, status=status, before=before)
 
 
 def _board_write(request, membership, battle, write, success: str) -> HttpResponse:
     """Run one board-changing service call and answer like every board action: a redirect
     (or the new board for htmx), 409 with the current board when stale, 400 with the reason."""
     status = 200
+    before = rendering.render_key(request, membership, battle)
     try:
         battle = write()
         messages.success(request, success)
@@ -210,7 +231,7 @@ def _board_write(request, membership, battle, write, success: str) -> HttpRespon
     if not request.htmx and status == 200:
         return redirect(battle)
     battle.campaign = membership.campaign
-    return _board_response(request, membership, battle, status=status)
+    return _board_response(request, membership, battle, status=status, before=before)
 
 
 @login_required

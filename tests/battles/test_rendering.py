@@ -197,3 +197,64 @@ def test_the_board_shows_one_page_of_the_log_and_pages_in_the_older_entries(
     assert client.get(older, {"before": "1"}).status_code == 200  # a whole page, without htmx
     client.force_login(outsider)
     assert client.get(older, {"before": before or "1"}).status_code == 404
+
+
+def test_an_action_answers_only_the_fragments_it_changed(client, world, gm, battle):
+    """The GM ends a turn from the board they see: the answer swaps in (htmx out-of-band)
+    the head, the initiative, the cards and actions that changed and the new log lines —
+    not the whole board, and not what stayed as it was (the GM's correction form)."""
+    client.force_login(gm)
+    assert board(client, battle).status_code == 200  # the board the GM acts from
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    actor = battle.snapshot["order"][0]
+    response = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
+                           HTTP_HX_REQUEST="true")  # fmt: skip
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"
+    body = response.content.decode()
+    assert 'id="board"' not in body
+    assert 'id="f-seq" hx-swap-oob="true"' in body and 'data-version="1"' in body
+    assert 'id="f-head" hx-swap-oob="true"' in body
+    assert f'id="f-card-{actor}" hx-swap-oob="true"' in body  # it acts no more
+    assert 'hx-swap-oob="afterbegin:#board-log-lines"' in body  # the new lines only
+    assert 'id="f-log"' not in body and 'id="f-gm"' not in body
+    assert CSRF_PLACEHOLDER not in body
+    assert 'id="messages" hx-swap-oob="true"' in body
+    # Without the board it came from (not cached), the whole board.
+    from tests.caches import clear_cache
+
+    clear_cache()
+    actor = Battle.objects.get(pk=battle.pk).snapshot["order"][1]
+    response = client.post(url, {"seq": 1, "actor": actor, "kind": "end_turn"},
+                           HTTP_HX_REQUEST="true")  # fmt: skip
+    assert response.status_code == 200 and "HX-Reswap" not in response
+    assert 'id="board"' in response.content.decode()
+
+
+def test_fragments_outside_which_the_board_changed_send_it_whole():
+    from battles.rendering import changed_fragments
+
+    def page(head, card, skeleton="", lines=("<li>b</li>",)):
+        return (
+            f'<div id="board" data-seq="3">{skeleton}'
+            f'<div class="fragment" id="f-head">{head}<!--/f--></div>'
+            f'<div class="fragment" id="f-side"><h2>A</h2>'
+            f'<div class="fragment" id="f-card-1">{card}<!--/f--></div><!--/f--></div>'
+            f'<div class="fragment" id="f-log"><ol id="board-log-lines">{"".join(lines)}</ol>'
+            "<!--/f--></div></div>"
+        )
+
+    old = page("round 1", "HP 4")
+    assert changed_fragments(None, old) is None
+    assert changed_fragments(old, page("round 1", "HP 4")) == ""
+    swaps = changed_fragments(old, page("round 2", "HP 3").replace('data-seq="3"', 'data-seq="4"'))
+    assert swaps == (
+        '<div class="fragment" id="f-head" hx-swap-oob="true">round 2<!--/f--></div>'
+        '<div class="fragment" id="f-card-1" hx-swap-oob="true">HP 3<!--/f--></div>'
+    )
+    assert changed_fragments(old, page("round 1", "HP 4", skeleton="<p>new</p>")) is None
+    assert changed_fragments(old, page("round 1", "HP 4")[:-20]) is None  # not well formed
+    added = changed_fragments(old, page("round 1", "HP 4", lines=("<li>c</li>", "<li>b</li>")))
+    assert added == '<div hx-swap-oob="afterbegin:#board-log-lines"><li>c</li></div>'
+    undone = changed_fragments(old, page("round 1", "HP 4", lines=("<li>a</li>",)))
+    assert undone.startswith('<div class="fragment" id="f-log" hx-swap-oob="true">')
