@@ -169,7 +169,10 @@ def messages_oob(request) -> str:
 
 # --- the fragments an action changed -----------------------------------------------------------
 
-_TOKEN = re.compile(r'<div class="fragment" id="(?P<id>f-[\w-]+)">|(?P<end><!--/f--></div>)')
+_TOKEN = re.compile(
+    r'<div class="fragment" id="(?P<id>f-[\w-]+)"(?P<always> data-always)?>'
+    r"|(?P<end><!--/f--></div>)"
+)
 #: The board's version where it is written: forms' seq inputs, the board's seq and poll URL.
 _SEQ = re.compile(r'(name="seq" value="|data-seq="|since=)\d+')
 _LOG_ITEM = re.compile(r"<li>.*?</li>", re.S)  # a line (the empty log's and the link have a class)
@@ -185,6 +188,7 @@ class _Fragment:
     body: int  # where its content begins
     close: int = -1  # where its content ends
     end: int = -1  # after its wrapper
+    always: bool = False  # sent with every answer (`{% fragment … always %}`)
     children: list["_Fragment"] = field(default_factory=list)
 
 
@@ -198,7 +202,7 @@ def _parse(html: str) -> _Fragment | None:
             if match["id"] in seen:
                 return None
             seen.add(match["id"])
-            node = _Fragment(match["id"], match.start(), match.end())
+            node = _Fragment(match["id"], match.start(), match.end(), always=bool(match["always"]))
             stack[-1].children.append(node)
             stack.append(node)
         else:
@@ -227,13 +231,13 @@ def _changed(old_html: str, old: _Fragment, new_html: str, new: _Fragment, out: 
         return False
     olds = {child.id: child for child in old.children}
     for child in new.children:
-        if not _changed(old_html, olds[child.id], new_html, child, out):
+        if child.always or not _changed(old_html, olds[child.id], new_html, child, out):
             out.append(child)
     return True
 
 
 def _oob(html: str, node: _Fragment) -> str:
-    start = f'<div class="fragment" id="{node.id}" hx-swap-oob="true">'
+    start = html[node.start : node.body - 1] + ' hx-swap-oob="true">'
     return start + html[node.body : node.end]
 
 

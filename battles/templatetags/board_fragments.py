@@ -2,7 +2,11 @@
 may change on its own (an army's card, the actions panel, the log). It renders as a wrapper
 the layout does not see (`.fragment { display: contents }`) with a stable id, so an action's
 answer can swap in only the fragments that changed (htmx out-of-band swaps,
-`battles.rendering.changed_fragments`)."""
+`battles.rendering.changed_fragments`).
+
+`{% fragment "name" always %}`: a fragment every action's answer sends, changed or not — one
+with an input the action used up (the dice rolled at the table, typed in for the next
+action: it is empty again afterwards)."""
 
 import re
 
@@ -23,13 +27,16 @@ def fragment_id(*parts) -> str:
 
 
 class FragmentNode(template.Node):
-    def __init__(self, parts, nodelist):
+    def __init__(self, parts, nodelist, always: bool):
         self.parts = parts
         self.nodelist = nodelist
+        self.always = always
 
     def render(self, context) -> str:
         name = fragment_id(*(part.resolve(context) for part in self.parts))
-        start = format_html('<div class="fragment" id="{}">', name)
+        start = format_html(
+            '<div class="fragment" id="{}"{}>', name, " data-always" if self.always else ""
+        )
         return start + self.nodelist.render(context) + mark_safe(END)  # noqa: S308 (a constant)
 
 
@@ -38,7 +45,8 @@ def fragment(parser, token):
     bits = token.split_contents()
     if len(bits) < 2:
         raise template.TemplateSyntaxError("{% fragment %} needs a name")
-    parts = [parser.compile_filter(bit) for bit in bits[1:]]
+    always = bits[-1] == "always"
+    parts = [parser.compile_filter(bit) for bit in bits[1 : -1 if always else None]]
     nodelist = parser.parse(("endfragment",))
     parser.delete_first_token()
-    return FragmentNode(parts, nodelist)
+    return FragmentNode(parts, nodelist, always)

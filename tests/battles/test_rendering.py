@@ -258,3 +258,16 @@ def test_fragments_outside_which_the_board_changed_send_it_whole():
     assert added == '<div hx-swap-oob="afterbegin:#board-log-lines"><li>c</li></div>'
     undone = changed_fragments(old, page("round 1", "HP 4", lines=("<li>a</li>",)))
     assert undone.startswith('<div class="fragment" id="f-log" hx-swap-oob="true">')
+
+
+def test_a_fragment_marked_always_is_sent_with_every_answer():
+    """The dice typed in for the next action are used up by it: their fragment is sent."""
+    from battles.rendering import changed_fragments
+
+    page = (
+        '<div id="board"><div class="fragment" id="f-dice" data-always><input name="dice">'
+        '<!--/f--></div><div class="fragment" id="f-head">{}<!--/f--></div></div>'
+    )
+    swaps = changed_fragments(page.format("1"), page.format("2"))
+    assert swaps.startswith('<div class="fragment" id="f-dice" data-always hx-swap-oob="true">')
+    assert 'id="f-head" hx-swap-oob="true">2' in swaps
