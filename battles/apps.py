@@ -22,6 +22,6 @@ class BattlesConfig(AppConfig):
             signal.connect(rendering.faction_changed, sender=Faction,
                            dispatch_uid=f"battles.rendering.{signal is post_save}")  # fmt: skip
         # Each rule system's board registers its plugin (battles.plugins) when imported.
-        import battles.dnd5e.plugin  # noqa: F401
-        import battles.gurps3e.board  # noqa: F401
-        import battles.gurps4e.plugin  # noqa: F401
+        import warfare.systems.dnd5e.plugin  # noqa: F401
+        import warfare.systems.gurps3e.board  # noqa: F401
+        import warfare.systems.gurps4e.plugin  # noqa: F401

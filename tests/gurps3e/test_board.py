@@ -11,7 +11,7 @@ from tests.caches import clear_cache
 from tests.engine.gurps3e.helpers import faces
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.gurps3e.strategy import strategy_terms
-from warfare.gurps3e.models import Character, Unit
+from warfare.systems.gurps3e.models import Character, Unit
 
 from .conftest import setup_post
 
