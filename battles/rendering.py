@@ -17,6 +17,13 @@ What a board fragment depends on, and so what its cache key holds (`board_key`):
 What differs per request is kept out of the cached HTML: the CSRF token (rendered as a
 placeholder, put in per request) and the messages (sent beside the board, `messages_oob`).
 
+An action answers only what it changed (`changed_fragments`): the board is made of
+`{% fragment %}` regions (`battles/templatetags/board_fragments.py`); the new board (rendered
+once, cached for the other viewers) is compared with the cached board the action was sent
+from, and the regions that differ go back as htmx out-of-band swaps — the acting army's card,
+the actions, the head — with the log's new lines put on top of the log. When that board is no
+longer cached, or the change lies outside every region, the answer is the whole board.
+
 Every real render increments the cache key `board-renders` (`RENDERS_KEY`), so a benchmark
 can check that renders per action equal the distinct viewpoints, not the viewers.
 """
@@ -28,6 +35,7 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils.html import escape
 from django.utils.translation import get_language
 
 from . import selectors
@@ -42,8 +50,6 @@ RENDERS_KEY = "board-renders"
 TIMEOUT = 60 * 60
 #: Put where the CSRF token goes in a cached board; each response gets its own token.
 CSRF_PLACEHOLDER = "board-csrf-token-placeholder"
-#: A selection longer than any board key is not a piece: it is not cached by its value.
-MAX_SELECTION = 80
 
 
 def generation_key(campaign_id: int) -> str:
@@ -96,8 +102,16 @@ def viewer_key(membership, battle: Battle) -> str:
 
 
 def selection(request) -> str:
-    sel = request.GET.get("sel", "")
-    return sel if len(sel) <= MAX_SELECTION else ""
+    """The piece selected on the board (`?sel=`, D&D 5e), part of the render key."""
+    return request.GET.get("sel", "")
+
+
+def _shareable(request, html: str) -> bool:
+    """May this render be kept for others? Not with a selection no link of the board makes
+    (`data-piece`: a piece that is not one, any text): it would fill the cache, or show others
+    a text of the requester's."""
+    sel = selection(request)
+    return not sel or f'data-piece="{escape(sel)}"' in html
 
 
 def version(battle: Battle) -> str:
@@ -151,7 +165,8 @@ def board_html(request, membership, battle: Battle, key: str | None = None) -> s
         context = board_context(membership, battle)
         context["csrf_token"] = CSRF_PLACEHOLDER
         html = render_to_string(board_template(battle) + "#board", context, request=request)
-        cache.set(cache_key, html, timeout=TIMEOUT)
+        if _shareable(request, html):
+            cache.set(cache_key, html, timeout=TIMEOUT)
         count_render()
     return html
 

@@ -521,3 +521,30 @@ def test_grid_labels_are_unique_per_battle():
     # Gobbo's letters are all taken by the goblins: it is numbered (its stand-less label
     # cannot run into a stand's number).
     assert labels == {"u1": "GH", "u2": "GA", "u3": "Gb", "u4": "Or", "s1": "Go1·", "e1": "Ba"}
+
+
+def test_a_selection_is_cached_only_for_a_piece_the_board_offers(client, gm, dnd_battle):
+    """The selected piece is part of the shared render; a `?sel=` no link of the board makes
+    (any text) is drawn for its request alone, never kept for the others to read."""
+    from django.core.cache import cache
+
+    from battles.rendering import RENDERS_KEY
+
+    guards = f"u{Unit.objects.get(name='Guards').pk}"
+    battle = _end_turns_until(gm, dnd_battle,
+                              lambda b: b.snapshot["turn"]["actor"] == guards)  # fmt: skip
+    client.force_login(gm)
+
+    def renders(sel):
+        before = cache.get(RENDERS_KEY) or 0
+        page = client.get(_board(battle), {"sel": sel}, HTTP_HX_REQUEST="true")
+        assert page.status_code == 200
+        return (cache.get(RENDERS_KEY) or 0) - before, page.content.decode()
+
+    assert renders(f"{guards}.2")[0] == 1
+    assert renders(f"{guards}.2")[0] == 0  # the same selection: from the cache
+    for _ in range(2):
+        count, page = renders("Click here: the GM says so")
+        assert count == 1 and "the GM says so" in page
+    count, page = renders("")
+    assert "the GM says so" not in page
