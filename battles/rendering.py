@@ -106,6 +106,13 @@ def selection(request) -> str:
     return request.GET.get("sel", "")
 
 
+def shown_selection(request) -> str:
+    """The selection of the board on the member's screen, which an action was sent from:
+    `static/js/live.js` sends it (`X-Board-Sel`, from the board's `data-sel`), as a form
+    may post without one (the GM's commands)."""
+    return request.headers.get("X-Board-Sel", selection(request))
+
+
 def _shareable(request, html: str) -> bool:
     """May this render be kept for others? Not with a selection no link of the board makes
     (`data-piece`: a piece that is not one, any text): it would fill the cache, or show others
@@ -121,12 +128,13 @@ def version(battle: Battle) -> str:
     return f"{battle.seq}.{stamp}.{battle.status}.{acts}"
 
 
-def render_key(request, membership, battle: Battle) -> str:
-    """A short name of everything the board fragment depends on (see the module docstring)."""
+def render_key(request, membership, battle: Battle, *, sel: str | None = None) -> str:
+    """A short name of everything the board fragment depends on (see the module docstring);
+    `sel`: the selection (default: the request's)."""
     parts = "\n".join(
         (
             viewer_key(membership, battle),
-            selection(request),
+            selection(request) if sel is None else sel,
             get_language() or "",
             str(generation(battle.campaign_id)),
         )

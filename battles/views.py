@@ -184,7 +184,9 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     elif request.POST.get("kind") == "gm_correction":
         form = CorrectionForm(request.POST, conditions=selectors.GM_CONDITION_CHOICES)
     status = 200
-    before = rendering.render_key(request, membership, battle)
+    before = rendering.render_key(
+        request, membership, battle, sel=rendering.shown_selection(request)
+    )
     if not form.is_valid():
         details = [str(message) for errors in form.errors.values() for message in errors]
         messages.error(request, " ".join([_("That action was not understood."), *details]))
@@ -216,7 +218,9 @@ def _board_write(request, membership, battle, write, success: str) -> HttpRespon
     """Run one board-changing service call and answer like every board action: a redirect
     (or the new board for htmx), 409 with the current board when stale, 400 with the reason."""
     status = 200
-    before = rendering.render_key(request, membership, battle)
+    before = rendering.render_key(
+        request, membership, battle, sel=rendering.shown_selection(request)
+    )
     try:
         battle = write()
         messages.success(request, success)

@@ -40,12 +40,20 @@
     }
   }
 
-  // The board's own fetches (poll, stream) ask for what changed since the board on screen.
+  // The board's own fetches (poll, stream) ask for what changed since the board on screen;
+  // an action from the board says which piece the board on screen has selected (the answer
+  // is what changed from that board).
   document.addEventListener("htmx:configRequest", function (event) {
     var el = board();
     var seq = currentSeq();
-    if (el && event.detail.elt === el && seq !== null && event.detail.path) {
+    if (!el) {
+      return;
+    }
+    if (event.detail.elt === el && seq !== null && event.detail.path) {
       event.detail.path = event.detail.path.replace(/([?&]since=)\d+/, "$1" + seq);
+    }
+    if (el.dataset.sel !== undefined && el.contains(event.detail.elt)) {
+      event.detail.headers["X-Board-Sel"] = el.dataset.sel;
     }
   });
   ["htmx:oobAfterSwap", "htmx:afterSettle", "htmx:afterRequest"].forEach(function (name) {
