@@ -159,14 +159,15 @@ def _board_response(
 @login_required
 @require_GET
 def board_log(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
-    """The board log's older entries, one page before the event `?before=<id>` (the board
-    shows the newest page: `BattleView.log_page`), as the member's viewpoint may read them;
-    htmx swaps them in for the "Older entries" link."""
+    """The board log's older entries, one page before the event `?before=<id>` (without it:
+    the newest page, which the board shows: `BattleView.log_page`), as the member's viewpoint
+    may read them; htmx swaps them in for the "Older entries" link."""
     membership, battle = _battle(request, campaign_id, battle_id)
-    before = request.GET.get("before", "")
-    if not before.isdigit():
-        return HttpResponseBadRequest(_("Which entries? ?before=<entry> is missing."))
-    lines, older = battle_view(battle, viewpoint_of(membership, battle)).log_page(int(before))
+    before = request.GET.get("before")
+    if before is not None and not before.isdigit():
+        return HttpResponseBadRequest(_("Which entries? ?before=<entry> names none."))
+    view = battle_view(battle, viewpoint_of(membership, battle))
+    lines, older = view.log_page(int(before) if before is not None else None)
     context = {"battle": battle, "log": lines, "log_older": older, "older_page": True}
     template = "battles/_log_lines.html" if request.htmx else "battles/log.html"
     return render(request, template, context)

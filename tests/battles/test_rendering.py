@@ -195,6 +195,7 @@ def test_the_board_shows_one_page_of_the_log_and_pages_in_the_older_entries(
     assert "round 1" in text  # the oldest page reaches the start
     assert client.get(older, {"before": "x"}).status_code == 400
     assert client.get(older, {"before": "1"}).status_code == 200  # a whole page, without htmx
+    assert "round" in client.get(older).content.decode()  # without before: the newest page
     client.force_login(outsider)
     assert client.get(older, {"before": before or "1"}).status_code == 404
 

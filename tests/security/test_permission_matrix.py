@@ -79,6 +79,8 @@ MATRIX = {
     "battles:undo": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 409)),
     "battles:apply": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 409)),
     "battles:report": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
+    # The board log's pages ("Older entries"): whoever may see the board.
+    "battles:log": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
     # The JSON API: anonymous requests get 403 (no WWW-Authenticate challenge), never 302.
     "api:schema": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
     "api:docs": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
