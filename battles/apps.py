@@ -9,11 +9,12 @@ class BattlesConfig(AppConfig):
     def ready(self) -> None:
         # Imported at ready, not at the top: an app's models load only once the app registry
         # is being set up (Django's rule for apps.py).
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_delete, post_save
 
         from kingdoms import portability
+        from kingdoms.models import Faction
 
-        from . import live
+        from . import live, rendering
         from . import portability as battles_portability
         from .models import Battle
 
@@ -21,3 +22,8 @@ class BattlesConfig(AppConfig):
         post_save.connect(live.announce, sender=Battle, dispatch_uid="battles.live.announce")
         # The battles are a section of the campaign file, after the rule systems' own.
         portability.register_section(battles_portability.SECTION)
+        # A faction shown to players or hidden changes what the campaign's boards may name:
+        # their cached renders are out of date (battles.rendering).
+        for signal in (post_save, post_delete):
+            signal.connect(rendering.faction_changed, sender=Faction,
+                           dispatch_uid=f"battles.rendering.{signal is post_save}")  # fmt: skip

@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -197,11 +198,40 @@ def may_command(membership: Membership, battle: Battle, actor: str | None) -> bo
     )
 
 
-def _lock(user, campaign_id: int, battle_id: int, *, gm: bool = False):
-    membership = access_campaign(user, campaign_id, gm=gm)
-    battle = get_object_or_404(
-        Battle.objects.select_for_update(no_key=True), campaign=membership.campaign, pk=battle_id
+def _lock(
+    user,
+    campaign_id: int,
+    battle_id: int,
+    *,
+    gm: bool = False,
+    membership=None,
+    battle: Battle | None = None,
+):
+    """The member and the battle row locked (`SELECT … FOR NO KEY UPDATE`).
+
+    A caller that has read them already (the board's views, to build their forms) passes
+    them: the membership is then not read again, and the lock reads only the battle's
+    version (`seq`, `updated_at`) — when it is the one read, the row with its JSON is the one
+    the caller holds (every save moves `updated_at`); otherwise the row is read again."""
+    if (
+        membership is None
+        or membership.user_id != user.pk
+        or (membership.campaign_id != campaign_id)
+    ):
+        membership = access_campaign(user, campaign_id, gm=gm)
+    elif gm and not membership.is_gm:
+        raise PermissionDenied(_("Only the campaign's game masters can do this."))
+    rows = Battle.objects.select_for_update(no_key=True).filter(
+        campaign=membership.campaign_id, pk=battle_id
     )
+    if battle is not None and battle.pk == battle_id:
+        locked = rows.values_list("seq", "updated_at").first()
+        if locked is None:
+            raise Http404
+        if locked == (battle.seq, battle.updated_at):
+            return membership, battle
+    battle = get_object_or_404(rows)
+    battle.campaign = membership.campaign
     return membership, battle
 
 
@@ -226,10 +256,20 @@ def apply_lock(battle: Battle, expected_seq: int) -> Battle:
 
 @write_transaction
 def battle_act(
-    *, user, campaign_id: int, battle_id: int, expected_seq: int, command: dict[str, Any]
+    *,
+    user,
+    campaign_id: int,
+    battle_id: int,
+    expected_seq: int,
+    command: dict[str, Any],
+    membership: Membership | None = None,
+    battle: Battle | None = None,
 ) -> tuple[Battle, list]:
-    """Apply one command (a war action, an end of turn, a GM correction) to the board."""
-    membership, battle = _lock(user, campaign_id, battle_id)
+    """Apply one command (a war action, an end of turn, a GM correction) to the board.
+    `membership`, `battle`: as the caller read them (`_lock`), not read again. Saves only
+    the columns a command changes."""
+    membership, battle = _lock(user, campaign_id, battle_id, membership=membership,
+                               battle=battle)  # fmt: skip
     if battle.seq != expected_seq:
         raise StaleBoard(battle)
     if battle.status != BattleStatus.ACTIVE:
@@ -257,11 +297,13 @@ def battle_act(
     battle.snapshot = new_state.to_dict()
     battle.seq += 1
     battle.autoplay_batch = None  # the last command is a person's (battles.autoplay)
+    changed = ["snapshot", "seq", "updated_at", "autoplay_batch"]
     outcome = system.outcome(new_state)
     if outcome is not None:
         battle.status = BattleStatus.FINISHED
         battle.outcome = outcome.to_dict()
-    battle.save()
+        changed += ["status", "outcome"]
+    battle.save(update_fields=changed)
     _auto_sides_reply(battle, user)
     return battle, events
 
@@ -310,9 +352,19 @@ def live_commands(battle: Battle) -> list[Command]:
 
 
 @write_transaction
-def battle_undo(*, user, campaign_id: int, battle_id: int, expected_seq: int) -> Battle:
-    """The GM takes back the last command: it stays in the log, marked undone; replay."""
-    _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
+def battle_undo(
+    *,
+    user,
+    campaign_id: int,
+    battle_id: int,
+    expected_seq: int,
+    membership: Membership | None = None,
+    battle: Battle | None = None,
+) -> Battle:
+    """The GM takes back the last command: it stays in the log, marked undone; replay.
+    `membership`, `battle`: as the caller read them (`_lock`)."""
+    _membership, battle = _lock(user, campaign_id, battle_id, gm=True, membership=membership,
+                                battle=battle)  # fmt: skip
     if battle.seq != expected_seq:
         raise StaleBoard(battle)
     if battle.status == BattleStatus.APPLIED:
@@ -329,7 +381,7 @@ def battle_undo(*, user, campaign_id: int, battle_id: int, expected_seq: int) ->
     battle.autoplay_batch = last_live_batch(battle)
     battle.status = BattleStatus.ACTIVE
     battle.outcome = None
-    battle.save()
+    battle.save(update_fields=["snapshot", "seq", "status", "outcome", "updated_at"])
     return battle
 
 

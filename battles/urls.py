@@ -18,6 +18,7 @@ urlpatterns = [
         views.board_events,
         name="live",
     ),
+    path("campaigns/<int:campaign_id>/battles/<int:battle_id>/log/", views.board_log, name="log"),
     path("campaigns/<int:campaign_id>/battles/<int:battle_id>/act/", views.act, name="act"),
     path("campaigns/<int:campaign_id>/battles/<int:battle_id>/undo/", views.undo, name="undo"),
     path(

@@ -10,28 +10,30 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
+    HttpResponseBadRequest,
     HttpResponseNotModified,
     StreamingHttpResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
-from django.utils.translation import get_language
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kingdoms.access import access_campaign
 
-from . import forecasting, live, selectors, services
+from . import forecasting, live, rendering, selectors, services
 from .forms import ActForm
 from .models import Battle
 from .plugins import plugin_for
-from .visibility import viewpoint_of
+from .visibility import battle_view, viewpoint_of
 
 
 def _battle(request, campaign_id: int, battle_id: int):
     membership = access_campaign(request.user, campaign_id)
     battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
+    battle.campaign = membership.campaign  # read with the membership: no second query
     return membership, battle
 
 
@@ -56,37 +58,80 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """The board. The live poll asks `?since=<seq>`: an unchanged board answers 304 at the
-    cost of one query and no rendering, so open forms on the page are left alone. Every
+    cost of one query and no rendering, so open forms on the page are left alone (a changed
+    one is known from the shared cache's seq, `battles.live`, without that query). Every
     answer, the 304s included, comes after the access check: a non-member gets 404 and never
     learns that the battle exists or its version (ETag)."""
     since = request.GET.get("since")
     if since is not None:
-        current = Battle.objects.filter(
-            campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
-        ).values_list("seq", flat=True)
-        if since.isdigit() and current.first() == int(since):
-            return HttpResponseNotModified()
+        cached = live.cached_seq(battle_id)
+        if not (since.isdigit() and cached is not None and cached != int(since)):
+            current = Battle.objects.filter(
+                campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
+            ).values_list("seq", flat=True)
+            if since.isdigit() and current.first() == int(since):
+                return HttpResponseNotModified()
     membership, battle = _battle(request, campaign_id, battle_id)
-    # The page carries the member's own buttons: one ETag per member and viewpoint, language
-    # and page or partial.
-    viewpoint = viewpoint_of(membership, battle)
-    etag = quote_etag(
-        f"{battle.seq}-{battle.status}-{get_language()}-{viewpoint.key}-{request.user.pk}"
-        f"-{'p' if request.htmx else 'f'}{forecasting.board_marker(battle)}"
-    )
+    # One ETag per viewpoint (what the member may see and do), version and language: every
+    # viewer of one viewpoint gets the same board (`battles.rendering`); the whole page also
+    # carries the user's name, so its ETag names the user too.
+    key = rendering.render_key(request, membership, battle)
+    page = "p" if request.htmx else f"f{request.user.pk}"
+    etag = quote_etag(f"{key}-{page}{forecasting.board_marker(battle)}")
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        response = _board_response(request, membership, battle)
+        response = _board_response(request, membership, battle, key=key)
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
 
 
-def _board_response(request, membership, battle, *, status: int = 200) -> HttpResponse:
-    """The board page (or its `board` partial for htmx), drawn by the battle's rule system."""
-    plugin = plugin_for(battle.system)
-    context, template = plugin.board_context(membership, battle), plugin.board_template
-    return render(request, template + ("#board" if request.htmx else ""), context, status=status)
+def _board_response(
+    request,
+    membership,
+    battle,
+    *,
+    status: int = 200,
+    key: str | None = None,
+    before: str | None = None,
+) -> HttpResponse:
+    """The board page (or its `board` partial for htmx, with the messages beside it), drawn
+    by the battle's rule system once per viewpoint and version (`battles.rendering`).
+
+    `before`: the render key of the board the member's action was sent from; the answer is
+    then only the fragments the action changed (htmx out-of-band swaps, the board itself
+    left in place: `HX-Reswap: none`), when that board is still cached and what changed lies
+    in fragments; else the whole board."""
+    key = key or rendering.render_key(request, membership, battle)
+    html = rendering.board_html(request, membership, battle, key)
+    if request.htmx:
+        messages_html = rendering.messages_oob(request)
+        if before is not None and status == 200:
+            swaps = rendering.changed_fragments(rendering.cached_board(battle, before), html)
+            if swaps is not None:
+                body = rendering.personalize(request, swaps) + messages_html
+                return HttpResponse(body, headers={"HX-Reswap": "none"})
+        return HttpResponse(rendering.personalize(request, html) + messages_html, status=status)
+    html = rendering.personalize(request, html)
+    context = {"battle": battle, "board_html": mark_safe(html)}  # noqa: S308 (rendered above)
+    return render(request, rendering.board_template(battle), context, status=status)
+
+
+@login_required
+@require_GET
+def board_log(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
+    """The board log's older entries, one page before the event `?before=<id>` (without it:
+    the newest page, which the board shows: `BattleView.log_page`), as the member's viewpoint
+    may read them; htmx swaps them in for the "Older entries" link."""
+    membership, battle = _battle(request, campaign_id, battle_id)
+    before = request.GET.get("before")
+    if before is not None and not before.isdigit():
+        return HttpResponseBadRequest(_("Which entries? ?before=<entry> names none."))
+    view = battle_view(battle, viewpoint_of(membership, battle))
+    lines, older = view.log_page(int(before) if before is not None else None)
+    context = {"battle": battle, "log": lines, "log_older": older, "older_page": True}
+    template = "battles/_log_lines.html" if request.htmx else "battles/log.html"
+    return render(request, template, context)
 
 
 @login_required
@@ -99,6 +144,9 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     if plugin.act_form is not None:
         form = plugin.act_form(request.POST, battle)
     status = 200
+    before = rendering.render_key(
+        request, membership, battle, sel=rendering.shown_selection(request)
+    )
     if not form.is_valid():
         details = [str(message) for errors in form.errors.values() for message in errors]
         messages.error(request, " ".join([_("That action was not understood."), *details]))
@@ -111,6 +159,8 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
                 battle_id=battle_id,
                 expected_seq=form.cleaned_data["seq"],
                 command=form.command(),
+                membership=membership,
+                battle=battle,
             )
         except services.StaleBoard as stale:
             battle = stale.battle
@@ -121,14 +171,16 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
             status = 400
     if not request.htmx and status == 200:
         return redirect(battle)
-    battle.refresh_from_db()
-    return _board_response(request, membership, battle, status=status)
+    return _board_response(request, membership, battle, status=status, before=before)
 
 
 def _board_write(request, membership, battle, write, success: str) -> HttpResponse:
     """Run one board-changing service call and answer like every board action: a redirect
     (or the new board for htmx), 409 with the current board when stale, 400 with the reason."""
     status = 200
+    before = rendering.render_key(
+        request, membership, battle, sel=rendering.shown_selection(request)
+    )
     try:
         battle = write()
         messages.success(request, success)
@@ -139,10 +191,11 @@ def _board_write(request, membership, battle, write, success: str) -> HttpRespon
         status = 400
         text = " ".join(error.messages) if isinstance(error, ValidationError) else ""
         messages.error(request, text or _("That was not understood."))
+        battle.refresh_from_db()  # nothing was written; another member may have meanwhile
     if not request.htmx and status == 200:
         return redirect(battle)
-    battle.refresh_from_db()
-    return _board_response(request, membership, battle, status=status)
+    battle.campaign = membership.campaign
+    return _board_response(request, membership, battle, status=status, before=before)
 
 
 @login_required
@@ -156,6 +209,8 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
             campaign_id=campaign_id,
             battle_id=battle_id,
             expected_seq=int(request.POST.get("seq", "-1")),
+            membership=membership,
+            battle=battle,
         )
 
     return _board_write(request, membership, battle, write, _("The last action was undone."))

@@ -28,6 +28,8 @@ from .models import Battle, BattleEvent
 from .plugins import plugin_for
 
 UNKNOWN_FORCE = gettext_lazy("Unknown force")
+#: The log lines a board shows at once (the older ones are paged in on demand).
+LOG_LIMIT = 50
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,28 @@ class BattleView:
             if text:
                 result.append((event, params, text))
         return result
+
+    def log_page(
+        self, before: int | None = None, limit: int | None = None
+    ) -> tuple[list[tuple[int, str]], int | None]:
+        """(round, sentence) of the live events before the event `before` (None: from the
+        newest), newest first, at most `limit` events of them (default `LOG_LIMIT`); and the
+        cursor of the older ones (the `before` of the next page; None: none are left). A board
+        shows one page however long the battle: its render costs the same at 1,000 commands
+        as at 10."""
+        limit = limit or LOG_LIMIT
+        events = live_events(self.battle).order_by("-pk")
+        if before is not None:
+            events = events.filter(pk__lt=before)
+        rows = list(events[: limit + 1])
+        older = rows[limit - 1].pk if len(rows) > limit else None
+        return [(event.round, text) for event, _params, text in self.lines(rows[:limit])], older
+
+    def log_context(self) -> dict[str, Any]:
+        """The board's log: its newest page (`log`) and the cursor of the older entries
+        (`log_older`), as `templates/battles/_log.html` shows them."""
+        lines, older = self.log_page()
+        return {"log": lines, "log_older": older}
 
     def log(self, limit: int | None = None) -> list[tuple[int, str]]:
         """(round, sentence) of the live events, newest first."""

@@ -15,6 +15,51 @@
     return document.getElementById("board");
   }
 
+  // The seq of the board on screen. An action's answer swaps in only the fragments it
+  // changed (htmx out-of-band swaps), among them #board-seq: the board element itself, its
+  // poll URL and the seq inputs of the forms left in place keep the old one until sync().
+  function currentSeq() {
+    var marker = document.getElementById("board-seq");
+    if (marker && marker.dataset.version) {
+      return marker.dataset.version;
+    }
+    var el = board();
+    return el ? el.dataset.seq : null;
+  }
+
+  function sync() {
+    var el = board();
+    var seq = currentSeq();
+    if (!el || seq === null || seq === undefined) {
+      return;
+    }
+    el.dataset.seq = seq;
+    var inputs = el.querySelectorAll("input[name=seq]");
+    for (var i = 0; i < inputs.length; i++) {
+      inputs[i].value = seq;
+    }
+  }
+
+  // The board's own fetches (poll, stream) ask for what changed since the board on screen;
+  // an action from the board says which piece the board on screen has selected (the answer
+  // is what changed from that board).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var el = board();
+    var seq = currentSeq();
+    if (!el) {
+      return;
+    }
+    if (event.detail.elt === el && seq !== null && event.detail.path) {
+      event.detail.path = event.detail.path.replace(/([?&]since=)\d+/, "$1" + seq);
+    }
+    if (el.dataset.sel !== undefined && el.contains(event.detail.elt)) {
+      event.detail.headers["X-Board-Sel"] = el.dataset.sel;
+    }
+  });
+  ["htmx:oobAfterSwap", "htmx:afterSettle", "htmx:afterRequest"].forEach(function (name) {
+    document.addEventListener(name, sync);
+  });
+
   function streamAlive() {
     return source !== null && source.readyState === 1 && Date.now() - lastHeard < SILENT_MS;
   }
@@ -29,8 +74,7 @@
   function onSeq(event) {
     lastHeard = Date.now();
     document.body.dataset.live = "sse";
-    var el = board();
-    if (el && el.dataset.seq !== event.data) {
+    if (board() && currentSeq() !== event.data) {
       fetchBoard("live-changed");
     }
   }

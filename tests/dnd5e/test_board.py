@@ -521,3 +521,54 @@ def test_grid_labels_are_unique_per_battle():
     # Gobbo's letters are all taken by the goblins: it is numbered (its stand-less label
     # cannot run into a stand's number).
     assert labels == {"u1": "GH", "u2": "GA", "u3": "Gb", "u4": "Or", "s1": "Go1·", "e1": "Ba"}
+
+
+def test_a_selection_is_cached_only_for_a_piece_the_board_offers(client, gm, dnd_battle):
+    """The selected piece is part of the shared render; a `?sel=` no link of the board makes
+    (any text) is drawn for its request alone, never kept for the others to read."""
+    from django.core.cache import cache
+
+    from battles.rendering import RENDERS_KEY
+
+    guards = f"u{Unit.objects.get(name='Guards').pk}"
+    battle = _end_turns_until(gm, dnd_battle,
+                              lambda b: b.snapshot["turn"]["actor"] == guards)  # fmt: skip
+    client.force_login(gm)
+
+    def renders(sel):
+        before = cache.get(RENDERS_KEY) or 0
+        page = client.get(_board(battle), {"sel": sel}, HTTP_HX_REQUEST="true")
+        assert page.status_code == 200
+        return (cache.get(RENDERS_KEY) or 0) - before, page.content.decode()
+
+    assert renders(f"{guards}.2")[0] == 1
+    assert renders(f"{guards}.2")[0] == 0  # the same selection: from the cache
+    for _ in range(2):
+        count, page = renders("Click here: the GM says so")
+        assert count == 1 and "the GM says so" in page
+    count, page = renders("")
+    assert "the GM says so" not in page
+
+
+def test_a_gm_command_answers_what_changed_from_the_board_on_screen(client, gm, dnd_battle):
+    """A GM command posts without the selection; the board on screen has one (the browser
+    says so, `X-Board-Sel`): the answer is measured from that board — here the whole board,
+    which no longer shows the selection — never from a board the GM does not see."""
+    guards = f"u{Unit.objects.get(name='Guards').pk}"
+    battle = _end_turns_until(gm, dnd_battle,
+                              lambda b: b.snapshot["turn"]["actor"] == guards)  # fmt: skip
+    client.force_login(gm)
+    assert client.get(_board(battle), HTTP_HX_REQUEST="true").status_code == 200
+    selected = client.get(_board(battle), {"sel": f"{guards}.2"}, HTTP_HX_REQUEST="true")
+    assert "Selected: Guards #2" in selected.content.decode()
+    gm_url = reverse("dnd5e:battle-gm-command", args=[battle.campaign_id, battle.pk])
+    fix = {"seq": battle.seq, "kind": "gm_correction", "piece": f"{guards}.1", "hp": 1}
+    response = client.post(gm_url, fix, HTTP_HX_REQUEST="true", HTTP_X_BOARD_SEL=f"{guards}.2")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "HX-Reswap" not in response and 'id="board"' in body
+    assert "Selected: Guards #2" not in body
+    # From the board without a selection: only what changed.
+    fix = {**fix, "seq": battle.seq + 1, "hp": 2}
+    response = client.post(gm_url, fix, HTTP_HX_REQUEST="true", HTTP_X_BOARD_SEL="")
+    assert response["HX-Reswap"] == "none" and 'id="board"' not in response.content.decode()

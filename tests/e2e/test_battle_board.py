@@ -77,7 +77,9 @@ def knock_out(board, name):
     """The GM sets an army's HP to 0 from the board's correction form."""
     expect(board.locator(".htmx-request, .htmx-settling")).to_have_count(0)
     seq = board.locator("#board input[name=seq]").first.get_attribute("value")
-    board.locator("details summary").click()
+    gm_tools = board.locator("details", has=board.locator("#fix-army"))
+    if gm_tools.get_attribute("open") is None:  # an action leaves it as it was (open)
+        gm_tools.locator("summary").click()
     board.select_option("#fix-army", label=name)
     board.fill("#fix-hp", "0")
     board.get_by_role("button", name="Correct").click()

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, BattleCommand
+from tests.caches import clear_cache
 from warfare.engine.battle.registry import get_battle_system
 from warfare.systems.gurps4e import mapping
 from warfare.systems.gurps4e.models import Force, ForceElement
@@ -364,10 +365,11 @@ def _queries(client, url) -> int:
 def test_pages_cost_a_fixed_number_of_queries(client, gm, player, battle):
     """The board, the API's board and log, and the report do not grow with the log or the
     PCs: session, user, membership, battle, (campaign), (the factions, for a side's
-    secrecy and the hidden factions' names), events."""
+    secrecy and the hidden factions' names), events. The board reads its campaign with the
+    membership; drawn, it is cached (a second viewer of its viewpoint reads no events)."""
     args = [battle.campaign_id, battle.pk]
     urls = {
-        reverse("battles:board", args=args): 7,
+        reverse("battles:board", args=args): 6,
         reverse("api:battle-detail", args=args): 5,
         reverse("api:battle-log", args=args): 6,
         reverse("battles:report", args=args): 5,
@@ -375,6 +377,7 @@ def test_pages_cost_a_fixed_number_of_queries(client, gm, player, battle):
     client.force_login(gm)
     assert {url: _queries(client, url) for url in urls} == urls
     _play_round(client, battle)
+    clear_cache()  # the GM's board of the new round was drawn for the last choice: draw again
     assert {url: _queries(client, url) for url in urls} == urls
     client.force_login(player)
     log, report = reverse("api:battle-log", args=args), reverse("battles:report", args=args)
@@ -768,3 +771,20 @@ def test_the_reconnaissance_roll_takes_dice_typed_at_the_table(
     assert api.status_code == 201, api.content.decode()
     rolls = Battle.objects.get(name="API recon").events.get(code="gurps4e.recon").params["rolls"]
     assert rolls[0]["dice"] == [2, 2, 2] and "typed" not in rolls[1]
+
+
+def test_the_strategy_texts_are_built_once_per_language(client, player, battle, monkeypatch):
+    """A board shows every strategy's effects: static texts, translated once per language,
+    not looked up again (~1,360 translations) on every render."""
+    from django.utils import translation
+
+    client.force_login(player)
+    assert "own casualties" in _board(client, battle)  # the texts are built (and cached)
+    lookups = []
+    real = translation._trans.gettext
+    monkeypatch.setattr(translation._trans, "gettext", lambda m: lookups.append(m) or real(m))
+    clear_cache()  # the next board is rendered again, not served from the shared cache
+    page = _board(client, battle)
+    assert "own casualties" in page
+    assert 0 < len(lookups) < 400, len(lookups)
+    assert not any("own casualties" in message for message in lookups)

@@ -85,6 +85,8 @@ MATRIX = {
     "battles:forecast": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 200)),
     "battles:forecast-share": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
     "battles:setup-forecast": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    # The board log's pages ("Older entries"): whoever may see the board.
+    "battles:log": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
     # The JSON API: anonymous requests get 403 (no WWW-Authenticate challenge), never 302.
     "api:schema": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
     "api:docs": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),

@@ -489,7 +489,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
               "acting": key == state.current,
               "side": state.side_of(key)} for key in state.order]  # fmt: skip
 
-    log = view.log()
+    log = view.log_context()
     objectives = [{"name": names.get(f"objective:{o.key}", o.key), "type": o.type,
                    "side": names[f"side:{o.side}"], "scored": o.scored,
                    "vp": sum(s.vp for s in o.squares) if o.type == "destruction" else o.vp,
@@ -530,7 +530,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
             (s.key, names.get(s.key, s.key)) for s in state.stands if s.gone is None
         ]
         + [(s.key, names.get(s.key, s.key)) for s in state.solos],  # fmt: skip
-        "log": log,
+        **log,
         "result": _result(state, names),
         "stand_hp_kept": bool(house_value("results.stand_hp_kept")),
     }

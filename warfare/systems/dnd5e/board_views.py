@@ -207,6 +207,7 @@ def gm_command(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRe
         battle_after, _events = services.battle_act(
             user=request.user, campaign_id=campaign_id, battle_id=battle_id,
             expected_seq=form.cleaned_data["seq"], command=form.command(),
+            membership=membership, battle=battle,
         )  # fmt: skip
         return battle_after
 

@@ -414,7 +414,8 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     state = system.state_from_dict(battle.snapshot)
     view = Gurps3eView(battle, viewpoint_of(membership, battle))
     names_ = view.names
-    lines = view.lines(live_events(battle))
+    # The day results and the ending need their own events only; the log shows one page.
+    lines = view.lines(live_events(battle).filter(code__in={*RESULT_CODES, "battle.ended"}))
     sides = [_side(state, force, view, membership, battle) for force in state.forces]
     pcs = [_pc(state, c, names_, membership, battle) for c in state.characters]
     fit = [pc for pc in pcs if pc["status"] == FIT]
@@ -435,7 +436,6 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
          "waiting": [gettext("the GM")] if state.phase == CASUALTIES else []},
     ]  # fmt: skip
     outstanding = len(waiting_pcs) + len(waiting_sides)
-    log = [(event.round, text) for event, _params, text in reversed(lines[-80:])]
     pending = state.pending or {}
     casualty_units = [
         {"key": key, "name": names_.get(key, key)} for key in pending.get("fought", ())
@@ -459,7 +459,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "casualty_mode_house": state.casualty_mode == "house",
         "intensity": state.intensity,
         "casualty_units": casualty_units,
-        "log": log,
+        **view.log_context(),
         "outcome": outcome,
         "winner": names_.get(outcome["winner"]) if outcome and outcome.get("winner") else None,
         "ending": _ending([event for event, _params, _text in lines]) if outcome else None,

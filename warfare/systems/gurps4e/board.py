@@ -564,7 +564,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "gm_pcs": [(pc.key, who[pc.key]) for pc in state.pcs],
         "outcome": _with_kept_ts(battle, outcome_view(view)),
         "may_apply": membership.is_gm and finished,
-        "log": view.log(limit=60),
+        **view.log_context(),
     }
 
 

@@ -4,11 +4,12 @@ problem messages, in the page's language (the engine speaks in codes and numbers
 Russian terms follow the glossary of the rules reference (gurps §A.8).
 """
 
+import functools
 from typing import Any
 
 from django.utils.functional import lazy
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from warfare.engine.systems.gurps4e.strategies import STRATEGIES, strategy_effects
 
@@ -164,7 +165,13 @@ def class_name(code: str) -> str:
 
 
 def term_label(code: str) -> str:
-    """The label of one addend of a roll's breakdown."""
+    """The label of one addend of a roll's breakdown, in the page language (built once per
+    language and code)."""
+    return _term_label(get_language() or "", code)
+
+
+@functools.lru_cache(maxsize=2048)
+def _term_label(_language: str, code: str) -> str:
     if code in TERM_LABELS:
         return str(TERM_LABELS[code])
     if code.startswith("bsm.superiority."):
@@ -276,9 +283,19 @@ def effect_text(code: str, params: dict[str, Any]) -> str:
     return text() if text else code
 
 
+#: {(language, strategy): its effect lines}: static texts, built once per language (a board
+#: shows every strategy's effects; rebuilding them took ~1,360 translation look-ups a render).
+_EFFECT_LINES: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
 def strategy_effect_lines(key: str) -> list[str]:
-    """Every effect of strategy `key` as a line (the group first)."""
-    return [effect_text(e["code"], e["params"]) for e in strategy_effects(key)]
+    """Every effect of strategy `key` as a line (the group first), in the page language."""
+    cache_key = (get_language() or "", key)
+    lines = _EFFECT_LINES.get(cache_key)
+    if lines is None:
+        lines = tuple(effect_text(e["code"], e["params"]) for e in strategy_effects(key))
+        _EFFECT_LINES[cache_key] = lines
+    return list(lines)
 
 
 STRATEGY_KEYS = tuple(STRATEGIES)

@@ -249,7 +249,7 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
         "actions": actions,
         "reaction": reaction,
         "start_choice": start_choice,
-        "log": view.log(limit=40),
+        **view.log_context(),
         "outcome": view.outcome(),
         "correction_armies": [(army["key"], names.get(army["key"])) for army in snapshot_armies]
         if membership.is_gm

@@ -1,0 +1,310 @@
+"""One render per change: the board's HTML drawn once per (battle, version, viewpoint,
+language) and kept in the shared cache (`django.core.cache`, Redis when `REDIS_URL` is set),
+so every viewer of one viewpoint is served the same bytes.
+
+What a board fragment depends on, and so what its cache key holds (`board_key`):
+
+* the battle's version: its `seq`, and `updated_at` (an undo and a new command give the same
+  `seq` a different board), its status and whether players may act;
+* the viewer's *render key* (`viewer_key`): the viewpoint (`battles.visibility`: the GM, a
+  side, a bystander — what it may see) and what the member may do (the actors they command:
+  their buttons), never the user as such; two members of one side with the same commands
+  share an entry, two members of different sides never do;
+* the page language, the selected piece (`?sel=`, D&D 5e), and the campaign's *board
+  generation* (`bump_generation`: a faction hidden from players or shown changes the names a
+  board may read, without a new command).
+
+What differs per request is kept out of the cached HTML: the CSRF token (rendered as a
+placeholder, put in per request) and the messages (sent beside the board, `messages_oob`).
+
+An action answers only what it changed (`changed_fragments`): the board is made of
+`{% fragment %}` regions (`battles/templatetags/board_fragments.py`); the new board (rendered
+once, cached for the other viewers) is compared with the cached board the action was sent
+from, and the regions that differ go back as htmx out-of-band swaps — the acting army's card,
+the actions, the head — with the log's new lines put on top of the log. When that board is no
+longer cached, or the change lies outside every region, the answer is the whole board.
+
+Every real render increments the cache key `board-renders` (`RENDERS_KEY`), so a benchmark
+can check that renders per action equal the distinct viewpoints, not the viewers.
+"""
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.html import escape
+from django.utils.translation import get_language
+
+from . import forecasting
+from .models import Battle
+from .plugins import plugin_for
+from .services import actor_factions, may_command
+from .visibility import viewpoint_of
+
+#: The cache key counting real (not cached) board renders.
+RENDERS_KEY = "board-renders"
+#: How long a rendered board stays cached (the key names its version: an old one only ages).
+TIMEOUT = 60 * 60
+#: Put where the CSRF token goes in a cached board; each response gets its own token.
+CSRF_PLACEHOLDER = "board-csrf-token-placeholder"
+
+
+def generation_key(campaign_id: int) -> str:
+    return f"board-gen:{campaign_id}"
+
+
+def generation(campaign_id: int) -> int:
+    return cache.get(generation_key(campaign_id)) or 0
+
+
+def bump_generation(campaign_id: int) -> None:
+    """Every cached board of the campaign is out of date (a faction's visibility changed)."""
+    key = generation_key(campaign_id)
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=None)
+
+
+def faction_changed(sender, instance, **kwargs) -> None:
+    """`post_save` / `post_delete` of a Faction: its name or visibility may show on boards."""
+    if instance.campaign_id is not None:
+        bump_generation(instance.campaign_id)
+
+
+def count_render() -> None:
+    """One more real board render (`RENDERS_KEY`, created if missing)."""
+    try:
+        cache.incr(RENDERS_KEY)
+    except ValueError:
+        if not cache.add(RENDERS_KEY, 1, timeout=None):
+            cache.incr(RENDERS_KEY)
+
+
+def commanded(membership, battle: Battle) -> tuple[str, ...]:
+    """The actors `membership` may command on `battle` ("*": the GM, all of them)."""
+    if membership.is_gm:
+        return ("*",)
+    if not battle.players_may_act:
+        return ()
+    return tuple(sorted(a for a in actor_factions(battle) if may_command(membership, battle, a)))
+
+
+def viewer_key(membership, battle: Battle) -> str:
+    """What the board shown to `membership` depends on besides the battle: its viewpoint
+    (what it may see) and the actors it commands (its buttons). Never the user as such."""
+    viewpoint = viewpoint_of(membership, battle)
+    role = "gm" if membership.is_gm else "player"
+    return f"{role}|{viewpoint.key}|{','.join(commanded(membership, battle))}"
+
+
+def selection(request) -> str:
+    """The piece selected on the board (`?sel=`, D&D 5e), part of the render key."""
+    return request.GET.get("sel", "")
+
+
+def shown_selection(request) -> str:
+    """The selection of the board on the member's screen, which an action was sent from:
+    `static/js/live.js` sends it (`X-Board-Sel`, from the board's `data-sel`), as a form
+    may post without one (the GM's commands)."""
+    return request.headers.get("X-Board-Sel", selection(request))
+
+
+def _shareable(request, html: str) -> bool:
+    """May this render be kept for others? Not with a selection no link of the board makes
+    (`data-piece`: a piece that is not one, any text): it would fill the cache, or show others
+    a text of the requester's."""
+    sel = selection(request)
+    return not sel or f'data-piece="{escape(sel)}"' in html
+
+
+def version(battle: Battle) -> str:
+    """The battle's version as far as its board goes."""
+    stamp = int(battle.updated_at.timestamp() * 1_000_000) if battle.updated_at else 0
+    acts = "1" if battle.players_may_act else "0"
+    return f"{battle.seq}.{stamp}.{battle.status}.{acts}"
+
+
+def render_key(request, membership, battle: Battle, *, sel: str | None = None) -> str:
+    """A short name of everything the board fragment depends on (see the module docstring);
+    `sel`: the selection (default: the request's)."""
+    parts = "\n".join(
+        (
+            viewer_key(membership, battle),
+            selection(request) if sel is None else sel,
+            get_language() or "",
+            str(generation(battle.campaign_id)),
+            forecasting.board_marker(battle),  # the odds bar once a forecast has run
+        )
+    )
+    digest = hashlib.sha256(parts.encode()).hexdigest()[:24]
+    return f"{version(battle)}.{digest}"
+
+
+def board_key(battle: Battle, key: str) -> str:
+    return f"board:{battle.pk}:{key}"
+
+
+def board_template(battle: Battle) -> str:
+    return plugin_for(battle.system).board_template
+
+
+def board_context(membership, battle: Battle) -> dict:
+    return plugin_for(battle.system).board_context(membership, battle)
+
+
+def render_board(request, membership, battle: Battle, key: str | None = None) -> str:
+    """The board fragment (`#board`) as `membership` sees it: from the cache, or rendered
+    once and cached for every viewer of the same render key; the CSRF token put in."""
+    return personalize(request, board_html(request, membership, battle, key))
+
+
+def board_html(request, membership, battle: Battle, key: str | None = None) -> str:
+    """The board as cached: the CSRF token a placeholder (`personalize` puts it in)."""
+    cache_key = board_key(battle, key or render_key(request, membership, battle))
+    html = cache.get(cache_key)
+    if html is None:
+        context = board_context(membership, battle)
+        context["csrf_token"] = CSRF_PLACEHOLDER
+        html = render_to_string(board_template(battle) + "#board", context, request=request)
+        if _shareable(request, html):
+            cache.set(cache_key, html, timeout=TIMEOUT)
+        count_render()
+    return html
+
+
+def personalize(request, html: str) -> str:
+    """Cached board HTML with the request's own CSRF token."""
+    return html.replace(CSRF_PLACEHOLDER, get_token(request))
+
+
+def messages_oob(request) -> str:
+    """This request's messages as an htmx out-of-band swap (never cached: they are the
+    user's)."""
+    return render_to_string("components/_messages.html", {"oob": True}, request=request)
+
+
+# --- the fragments an action changed -----------------------------------------------------------
+
+_TOKEN = re.compile(
+    r'<div class="fragment" id="(?P<id>f-[\w-]+)"(?P<always> data-always)?>'
+    r"|(?P<end><!--/f--></div>)"
+)
+#: The board's version where it is written: forms' seq inputs, the board's seq and poll URL.
+_SEQ = re.compile(r'(name="seq" value="|data-seq="|since=)\d+')
+_LOG_ITEM = re.compile(r"<li>.*?</li>", re.S)  # a line (the empty log's and the link have a class)
+_ANY_ITEM = re.compile(r"<li[ >].*?</li>", re.S)
+LOG_FRAGMENT = "f-log"
+LOG_LINES = "board-log-lines"
+
+
+@dataclass
+class _Fragment:
+    id: str
+    start: int  # where its wrapper opens
+    body: int  # where its content begins
+    close: int = -1  # where its content ends
+    end: int = -1  # after its wrapper
+    always: bool = False  # sent with every answer (`{% fragment … always %}`)
+    children: list["_Fragment"] = field(default_factory=list)
+
+
+def _parse(html: str) -> _Fragment | None:
+    """The fragment tree of a board (the root: the whole board); None if it is not well
+    formed (unbalanced, or one id twice)."""
+    root = _Fragment("", 0, 0, len(html), len(html))
+    stack, seen = [root], set()
+    for match in _TOKEN.finditer(html):
+        if match["id"]:
+            if match["id"] in seen:
+                return None
+            seen.add(match["id"])
+            node = _Fragment(match["id"], match.start(), match.end(), always=bool(match["always"]))
+            stack[-1].children.append(node)
+            stack.append(node)
+        else:
+            if len(stack) == 1:
+                return None
+            node = stack.pop()
+            node.close, node.end = match.start(), match.end()
+    return root if len(stack) == 1 else None
+
+
+def _skeleton(html: str, node: _Fragment) -> str:
+    """A fragment's own content: its child fragments as placeholders, the version taken out
+    (a form's seq is put in by the browser, `static/js/live.js`)."""
+    parts, at = [], node.body
+    for child in node.children:
+        parts += [html[at : child.start], f"<!--@{child.id}-->"]
+        at = child.end
+    parts.append(html[at : node.close])
+    return _SEQ.sub(r"\g<1>", "".join(parts))
+
+
+def _changed(old_html: str, old: _Fragment, new_html: str, new: _Fragment, out: list) -> bool:
+    """Collect the outermost fragments of `new` that differ from `old`; False if `new`
+    differs in its own content (the caller sends it whole)."""
+    if _skeleton(old_html, old) != _skeleton(new_html, new):
+        return False
+    olds = {child.id: child for child in old.children}
+    for child in new.children:
+        if child.always or not _changed(old_html, olds[child.id], new_html, child, out):
+            out.append(child)
+    return True
+
+
+def _oob(html: str, node: _Fragment) -> str:
+    start = html[node.start : node.body - 1] + ' hx-swap-oob="true">'
+    return start + html[node.body : node.end]
+
+
+def _log_lines(old_html: str, old: _Fragment, new_html: str, new: _Fragment) -> str | None:
+    """Only the new log lines, put on top of the log (an out-of-band `afterbegin`), when the
+    new log is the old one with lines added on top; else None (the log is sent whole). The
+    page keeps its "older entries" link: it still names the entries before its last line."""
+    old_body, new_body = old_html[old.body : old.close], new_html[new.body : new.close]
+    old_items, new_items = _LOG_ITEM.findall(old_body), _LOG_ITEM.findall(new_body)
+    if not old_items or not new_items or old_items[0] not in new_items:
+        return None
+    added = new_items.index(old_items[0])
+    kept = new_items[added:]
+    if not added or kept != old_items[: len(kept)]:
+        return None
+    if _ANY_ITEM.sub("", old_body) != _ANY_ITEM.sub("", new_body):
+        return None
+    return f'<div hx-swap-oob="afterbegin:#{LOG_LINES}">{"".join(new_items[:added])}</div>'
+
+
+def changed_fragments(old_html: str | None, new_html: str) -> str | None:
+    """The out-of-band swaps that turn the board `old_html` into `new_html`: the fragments
+    that changed (`{% fragment %}`), the log's new lines; None when the board must be sent
+    whole (no old board, or what changed lies outside every fragment)."""
+    if old_html is None:
+        return None
+    old, new = _parse(old_html), _parse(new_html)
+    if old is None or new is None:
+        return None
+    changed: list[_Fragment] = []
+    if not _changed(old_html, old, new_html, new, changed):
+        return None
+    olds = {}
+    stack = list(old.children)
+    while stack:
+        node = stack.pop()
+        olds[node.id] = node
+        stack += node.children
+    swaps = []
+    for node in changed:
+        lines = None
+        if node.id == LOG_FRAGMENT and node.id in olds:
+            lines = _log_lines(old_html, olds[node.id], new_html, node)
+        swaps.append(lines or _oob(new_html, node))
+    return "".join(swaps)
+
+
+def cached_board(battle: Battle, key: str) -> str | None:
+    """A board as it was rendered for a render key (None: not, or no longer, cached)."""
+    return cache.get(board_key(battle, key))

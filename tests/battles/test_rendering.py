@@ -1,0 +1,274 @@
+"""One render per change (issue 13): the board is rendered once per battle version, viewpoint
+(what a member may see and do) and language, kept in the shared cache and served to every
+viewer of that viewpoint; a poll reads `seq` once; an action reads each row once and writes
+only the columns it changes. Hidden numbers never travel through a shared entry."""
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from battles import live, services
+from battles.models import Battle
+from battles.rendering import CSRF_PLACEHOLDER, RENDERS_KEY
+from kingdoms.models import Role
+from tests.factories import MembershipFactory, UserFactory
+
+
+def renders() -> int:
+    return cache.get(RENDERS_KEY) or 0
+
+
+@pytest.fixture
+def ally(world, kingdom_faction):
+    """A second player of the players' kingdom: the same viewpoint as `player`."""
+    user = UserFactory(username="ally")
+    MembershipFactory(campaign=world, user=user, role=Role.PLAYER, faction=kingdom_faction)
+    return user
+
+
+def board(client, battle, **extra):
+    url = reverse("battles:board", args=[battle.campaign_id, battle.pk])
+    return client.get(url, HTTP_HX_REQUEST="true", **extra)
+
+
+@pytest.mark.parametrize("first", ["player", "other_player"])
+def test_two_sides_never_get_each_others_cached_board(client, struck, player, other_player,
+                                                      first):  # fmt: skip
+    """The raiders' HP left (2) is the raiders' side's: whichever side's board is drawn
+    first, the other side is drawn on its own, and the militia's player never reads it."""
+    users = {"player": player, "other_player": other_player}
+    order = [first, *(name for name in users if name != first)]
+    pages = {}
+    for name in order:
+        before = renders()
+        client.force_login(users[name])
+        response = board(client, struck)
+        assert response.status_code == 200
+        assert renders() == before + 1  # its own render, never the other side's entry
+        pages[name] = response.content.decode()
+    assert "Raiders takes 2 damage (HP 2)." in pages["other_player"]
+    assert "Raiders takes 2 damage." in pages["player"]
+    assert "(HP 2)" not in pages["player"]
+    assert pages["player"] != pages["other_player"]
+
+
+def test_members_of_one_viewpoint_share_one_render(client, struck, player, ally):
+    """Two players of one kingdom: one render, one ETag, each their own CSRF token."""
+    client.force_login(player)
+    first = board(client, struck)
+    count = renders()
+    client.force_login(ally)
+    second = board(client, struck)
+    assert renders() == count
+    assert first["ETag"] == second["ETag"]
+    for response in (first, second):
+        assert CSRF_PLACEHOLDER not in response.content.decode()
+    assert first.content != second.content  # the forms' CSRF tokens are the member's own
+    # The whole page wraps the same cached board.
+    url = reverse("battles:board", args=[struck.campaign_id, struck.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and renders() == count
+    assert 'id="board"' in page.content.decode()
+
+
+def test_renders_per_action_are_the_distinct_viewpoints(client, world, gm, battle, player,
+                                                        ally, other_player):  # fmt: skip
+    """The GM acts (the GM's board, drawn for the answer); four viewers of three viewpoints
+    poll: two more renders (the GM's is cached already), not four."""
+    client.force_login(gm)
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    actor = battle.snapshot["order"][0]
+    before = renders()
+    response = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
+                           HTTP_HX_REQUEST="true")  # fmt: skip
+    assert response.status_code == 200
+    assert renders() == before + 1
+    live.remember_seq(battle.pk, 1)  # what the commit leaves in the cache (battles.live)
+    for user in (gm, player, ally, other_player):
+        client.force_login(user)
+        assert board(client, battle, QUERY_STRING="since=0").status_code == 200
+    assert renders() == before + 3
+
+
+def test_an_unchanged_poll_reads_seq_once(client, world, gm, battle, django_assert_num_queries):
+    client.force_login(gm)
+    client.get(reverse("kingdoms:campaign-list"))  # the session's first queries
+    with django_assert_num_queries(3):  # the session, the user, the seq (with the access check)
+        assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+
+
+def test_a_changed_poll_is_served_from_the_cache_with_one_read_of_each_row(
+    client, world, gm, battle, player, ally, django_assert_max_num_queries
+):
+    end = {"actor": battle.snapshot["order"][0], "kind": "end_turn"}
+    services.battle_act(user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=0,
+                        command=end)  # fmt: skip
+    live.remember_seq(battle.pk, 1)
+    client.force_login(player)
+    assert board(client, battle, QUERY_STRING="since=0").status_code == 200
+    client.force_login(ally)
+    count = renders()
+    # The session, the user, the membership, the battle: the seq known from the cache.
+    with django_assert_max_num_queries(4):
+        assert board(client, battle, QUERY_STRING="since=0").status_code == 200
+    assert renders() == count
+
+
+def test_the_action_path_reads_each_row_once_and_writes_what_changed(client, world, gm, battle):
+    client.force_login(gm)
+    client.get(reverse("kingdoms:campaign-list"))
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    actor = battle.snapshot["order"][0]
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
+                               HTTP_HX_REQUEST="true")  # fmt: skip
+    assert response.status_code == 200
+    sql = [query["sql"] for query in captured.captured_queries]
+    assert sum('FROM "kingdoms_membership"' in s for s in sql) == 1
+    battle_reads = [s for s in sql if s.startswith("SELECT") and 'FROM "battles_battle"' in s]
+    # The board's read (with its JSON) and the lock, which reads the version only.
+    assert len(battle_reads) == 2
+    assert sum('"battles_battle"."snapshot"' in s for s in battle_reads) == 1
+    assert "FOR NO KEY UPDATE" in battle_reads[1] and '"snapshot"' not in battle_reads[1]
+    updates = [s for s in sql if s.startswith('UPDATE "battles_battle"')]
+    assert len(updates) == 1
+    assert '"setup"' not in updates[0] and '"name"' not in updates[0]
+    assert Battle.objects.get(pk=battle.pk).seq == 1
+
+
+def test_a_stale_action_reads_the_current_board(client, world, gm, battle):
+    """The version the lock reads is not the one the view read: the row is read again, and
+    the answer is 409 with the board as it is now."""
+    end = {"actor": battle.snapshot["order"][0], "kind": "end_turn"}
+    client.force_login(gm)
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    services.battle_act(user=gm, campaign_id=world.pk, battle_id=battle.pk, expected_seq=0,
+                        command=end)  # fmt: skip
+    response = client.post(url, {"seq": 0, **end}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    assert 'data-seq="1"' in response.content.decode()
+
+
+def test_hiding_a_faction_renders_the_boards_again(client, world, gm, battle, player,
+                                                   enemy_faction):  # fmt: skip
+    """A faction hidden from players changes what a board names without a new command: the
+    campaign's cached boards are out of date."""
+    client.force_login(player)
+    assert "Thornback Horde" in board(client, battle).content.decode()
+    enemy_faction.known_to_players = False
+    enemy_faction.save()
+    page = board(client, battle).content.decode()
+    assert "Thornback Horde" not in page
+
+
+def test_the_board_shows_one_page_of_the_log_and_pages_in_the_older_entries(
+    client, world, gm, battle, player, outsider
+):
+    """However long the battle, the board draws the newest `LOG_LIMIT` entries; "Older
+    entries" pages in the rest (htmx), each as the member may read them."""
+    from battles.models import BattleEvent
+    from battles.visibility import LOG_LIMIT
+    from tests.battles.conftest import end_turn
+
+    while BattleEvent.objects.filter(battle=battle).count() <= 2 * LOG_LIMIT + 5:
+        battle = end_turn(gm, battle)
+    client.force_login(player)
+    page = board(client, battle).content.decode()
+    log = page[page.index('id="board-log"') :]
+    assert log.count("<li>") <= LOG_LIMIT
+    assert "Older entries" in log
+    older = reverse("battles:log", args=[world.pk, battle.pk])
+    shown = set()
+    before = log.split("?before=")[1].split('"')[0]
+    pages = 0
+    while before:
+        response = client.get(older, {"before": before}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        text = response.content.decode()
+        assert "<html" not in text and 0 < text.count("<li>") <= LOG_LIMIT
+        shown.add(text)
+        before = text.split("?before=")[1].split('"')[0] if "?before=" in text else ""
+        pages += 1
+    assert pages >= 2
+    assert "round 1" in text  # the oldest page reaches the start
+    assert client.get(older, {"before": "x"}).status_code == 400
+    assert client.get(older, {"before": "1"}).status_code == 200  # a whole page, without htmx
+    assert "round" in client.get(older).content.decode()  # without before: the newest page
+    client.force_login(outsider)
+    assert client.get(older, {"before": before or "1"}).status_code == 404
+
+
+def test_an_action_answers_only_the_fragments_it_changed(client, world, gm, battle):
+    """The GM ends a turn from the board they see: the answer swaps in (htmx out-of-band)
+    the head, the initiative, the cards and actions that changed and the new log lines —
+    not the whole board, and not what stayed as it was (the GM's correction form)."""
+    client.force_login(gm)
+    assert board(client, battle).status_code == 200  # the board the GM acts from
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    actor = battle.snapshot["order"][0]
+    response = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
+                           HTTP_HX_REQUEST="true")  # fmt: skip
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"
+    body = response.content.decode()
+    assert 'id="board"' not in body
+    assert 'id="f-seq" hx-swap-oob="true"' in body and 'data-version="1"' in body
+    assert 'id="f-head" hx-swap-oob="true"' in body
+    assert f'id="f-card-{actor}" hx-swap-oob="true"' in body  # it acts no more
+    assert 'hx-swap-oob="afterbegin:#board-log-lines"' in body  # the new lines only
+    assert 'id="f-log"' not in body and 'id="f-gm"' not in body
+    assert CSRF_PLACEHOLDER not in body
+    assert 'id="messages" hx-swap-oob="true"' in body
+    # Without the board it came from (not cached), the whole board.
+    from tests.caches import clear_cache
+
+    clear_cache()
+    actor = Battle.objects.get(pk=battle.pk).snapshot["order"][1]
+    response = client.post(url, {"seq": 1, "actor": actor, "kind": "end_turn"},
+                           HTTP_HX_REQUEST="true")  # fmt: skip
+    assert response.status_code == 200 and "HX-Reswap" not in response
+    assert 'id="board"' in response.content.decode()
+
+
+def test_fragments_outside_which_the_board_changed_send_it_whole():
+    from battles.rendering import changed_fragments
+
+    def page(head, card, skeleton="", lines=("<li>b</li>",)):
+        return (
+            f'<div id="board" data-seq="3">{skeleton}'
+            f'<div class="fragment" id="f-head">{head}<!--/f--></div>'
+            f'<div class="fragment" id="f-side"><h2>A</h2>'
+            f'<div class="fragment" id="f-card-1">{card}<!--/f--></div><!--/f--></div>'
+            f'<div class="fragment" id="f-log"><ol id="board-log-lines">{"".join(lines)}</ol>'
+            "<!--/f--></div></div>"
+        )
+
+    old = page("round 1", "HP 4")
+    assert changed_fragments(None, old) is None
+    assert changed_fragments(old, page("round 1", "HP 4")) == ""
+    swaps = changed_fragments(old, page("round 2", "HP 3").replace('data-seq="3"', 'data-seq="4"'))
+    assert swaps == (
+        '<div class="fragment" id="f-head" hx-swap-oob="true">round 2<!--/f--></div>'
+        '<div class="fragment" id="f-card-1" hx-swap-oob="true">HP 3<!--/f--></div>'
+    )
+    assert changed_fragments(old, page("round 1", "HP 4", skeleton="<p>new</p>")) is None
+    assert changed_fragments(old, page("round 1", "HP 4")[:-20]) is None  # not well formed
+    added = changed_fragments(old, page("round 1", "HP 4", lines=("<li>c</li>", "<li>b</li>")))
+    assert added == '<div hx-swap-oob="afterbegin:#board-log-lines"><li>c</li></div>'
+    undone = changed_fragments(old, page("round 1", "HP 4", lines=("<li>a</li>",)))
+    assert undone.startswith('<div class="fragment" id="f-log" hx-swap-oob="true">')
+
+
+def test_a_fragment_marked_always_is_sent_with_every_answer():
+    """The dice typed in for the next action are used up by it: their fragment is sent."""
+    from battles.rendering import changed_fragments
+
+    page = (
+        '<div id="board"><div class="fragment" id="f-dice" data-always><input name="dice">'
+        '<!--/f--></div><div class="fragment" id="f-head">{}<!--/f--></div></div>'
+    )
+    swaps = changed_fragments(page.format("1"), page.format("2"))
+    assert swaps.startswith('<div class="fragment" id="f-dice" data-always hx-swap-oob="true">')
+    assert 'id="f-head" hx-swap-oob="true">2' in swaps
