@@ -21,12 +21,14 @@ from kingdoms.access import access_campaign
 from kingdoms.models import Controller, Kingdom, Membership, RuleSystem
 from kingdoms.transactions import write_transaction
 from warfare.engine.battle.protocol import (
+    MAX_FORCED,
     Command,
     CommandDice,
     Rejected,
     SetupError,
     command_dice,
     derive_seed,
+    forced_commands,
     replay,
 )
 from warfare.engine.battle.registry import get_battle_system
@@ -43,6 +45,9 @@ from .plugins import plugin_for
 from .problems import setup_problem_messages
 
 SIDES = ("a", "b")
+#: The mark of a command the board sent by itself (`forced_commands`) in its stored JSON;
+#: `Command.from_dict` ignores it, so replay is the same as without it.
+FORCED = "forced"
 GM_ONLY_COMMANDS = {"gm_correction"}
 #: §7.3: the tactics that let an army choose its starting position (the engine then checks
 #: the initiative order and the swamp); "near" needs none.
@@ -388,9 +393,18 @@ def battle_act(
     row = BattleCommand.objects.create(
         battle=battle, position=battle.seq, command=cmd.to_dict(), actor=user
     )
-    BattleEvent.objects.bulk_create(_event_rows(battle, row, events, state_round(state)))
-    battle.snapshot = new_state.to_dict()
+    rows = _event_rows(battle, row, events, state_round(state))
     battle.seq += 1
+    # What the board does by itself next (Pathfinder: the end of a turn with no action
+    # left), as ordinary commands after this one, marked "forced" for undo.
+    for forced, after, more in forced_commands(system, new_state, battle.seed, battle.seq):
+        row = BattleCommand.objects.create(battle=battle, position=battle.seq, actor=user,
+                                           command={**forced.to_dict(), FORCED: True})  # fmt: skip
+        rows += _event_rows(battle, row, more, state_round(new_state))
+        new_state, events = after, [*events, *more]
+        battle.seq += 1
+    BattleEvent.objects.bulk_create(rows)
+    battle.snapshot = new_state.to_dict()
     outcome = system.outcome(new_state)
     if outcome is not None:
         battle.status = BattleStatus.FINISHED
@@ -426,21 +440,29 @@ def live_commands(battle: Battle) -> list[Command]:
 
 @write_transaction
 def battle_undo(*, user, campaign_id: int, battle_id: int, expected_seq: int) -> Battle:
-    """The GM takes back the last command: it stays in the log, marked undone; replay."""
+    """The GM takes back the last command: it stays in the log, marked undone; replay.
+
+    A command the board sent by itself (`FORCED`: Pathfinder's end of a turn with no action
+    left) goes with the command that led to it: one undo takes back the last action and
+    the end of turn that followed, so the board is back where the GM clicked."""
     _membership, battle = _lock(user, campaign_id, battle_id, gm=True)
     if battle.seq != expected_seq:
         raise StaleBoard(battle)
     if battle.status == BattleStatus.APPLIED:
         raise ValidationError(_("The results of this battle were applied; it can't be undone."))
-    last = battle.commands.filter(undone_at__isnull=True).order_by("-position").first()
-    if last is None:
+    taken = []
+    live = battle.commands.filter(undone_at__isnull=True).order_by("-position")
+    for row in live[: MAX_FORCED + 1]:
+        taken.append(row)
+        if not row.command.get(FORCED):
+            break
+    if not taken:
         raise ValidationError(_("Nothing to undo."))
-    last.undone_at = timezone.now()
-    last.save(update_fields=["undone_at"])
+    BattleCommand.objects.filter(pk__in=[row.pk for row in taken]).update(undone_at=timezone.now())
     system = get_battle_system(battle.system)
     state, _events = replay(system, battle.setup, battle.seed, live_commands(battle))
     battle.snapshot = state.to_dict()
-    battle.seq -= 1
+    battle.seq -= len(taken)
     battle.status = BattleStatus.ACTIVE
     battle.outcome = None
     battle.save()
