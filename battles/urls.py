@@ -25,4 +25,9 @@ urlpatterns = [
         report.report,
         name="report",
     ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/report/charts/<slug:chart>.svg",
+        report.report_chart,
+        name="report-chart",
+    ),
 ]
