@@ -75,8 +75,8 @@ def test_an_army_that_can_no_longer_act_ends_its_turn():
     assert forced(state) == Command("a1", "end_turn")
 
 
-def test_other_systems_force_nothing():
+def test_the_gurps_systems_force_nothing():
     from warfare.engine.battle.registry import get_battle_system
 
-    for key in ("dnd5e", "gurps4e", "gurps3e"):
+    for key in ("gurps4e", "gurps3e"):
         assert get_battle_system(key).forced(object()) is None
