@@ -8,9 +8,14 @@ import pytest
 from playwright.sync_api import expect
 
 from battles import services as battle_services
-from kingdoms.models import Kingdom, Role
+from battles.dnd5e.setup import battle_create as dnd_battle_create
+from battles.models import Battle
+from kingdoms.models import Kingdom, Role, RuleSystem
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
 from warfare import services
+from warfare.dnd5e import services as dnd_services
+from warfare.dnd5e.models import Army as DndArmy
+from warfare.dnd5e.models import Creature, Unit
 
 from .test_invite_flow import log_in
 
@@ -60,10 +65,10 @@ def _pf2e_choice(page):
 
 def test_a_3_vs_3_pathfinder_battle_by_hand_in_at_most_80_clicks(live_server, new_page,
                                                                  monkeypatch):  # fmt: skip
-    import os
-
-    seed = int(os.environ.get("CC_SEED", "20261202"))
-    monkeypatch.setattr(battle_services.secrets, "randbits", lambda bits: seed)
+    """Six level 3 infantry armies; the GM sets the battle up (its name, each army's side,
+    start) and plays every army's turn by hand: strike the engaged enemy, else advance, else
+    end the turn. The board ends a turn by itself once the army has no action left."""
+    monkeypatch.setattr(battle_services.secrets, "randbits", lambda bits: 20261202)
     gm = UserFactory(username="lead")
     campaign = CampaignFactory(name="Stolen Lands", created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role=Role.GM)
@@ -88,19 +93,82 @@ def test_a_3_vs_3_pathfinder_battle_by_hand_in_at_most_80_clicks(live_server, ne
     clicks.click(page.get_by_role("button", name="Start the battle"))
     expect(page.get_by_role("heading", name="Battle of the Three Fords")).to_be_visible()
     setup = clicks.count
-
+    over = page.locator(".outcome")
     for _ in range(200):
-        if (
-            page.get_by_role("heading", name="The battle is over").count()
-            or page.get_by_role("heading", name="Nobody holds the field").count()
-        ):
+        if over.count():
             break
         clicks.act(_pf2e_choice(page))
-    expect(page.locator(".outcome")).to_be_visible()
-    ended = page.locator("#board").get_attribute("data-seq")
-    print(
-        f"\nPathfinder 3 vs 3 by hand: {clicks.count} clicks ({setup} to set up, "
-        f"{clicks.count - setup} on the board; {ended} commands; goal <= {PF2E_GOAL})"
-    )
+    expect(over).to_be_visible()
+    battle = Battle.objects.get(name="Battle of the Three Fords")
+    commands = [row.command for row in battle.commands.filter(undone_at__isnull=True)]
+    forced = sum(1 for command in commands if command.get("forced"))
+    print(f"\nPathfinder 3 vs 3 by hand: {clicks.count} clicks ({setup} to set up, "
+          f"{clicks.count - setup} on the board; {forced} turns ended by the board itself, "
+          f"which were {clicks.count + forced} clicks before; goal <= {PF2E_GOAL})")  # fmt: skip
+    assert forced > 0 and len(commands) == clicks.count - setup + forced
     assert clicks.count <= PF2E_GOAL
+    assert page.console_errors == []
+
+
+def test_a_dnd5e_round_of_7_units_by_hand_in_at_most_10_clicks(live_server, new_page,
+                                                               monkeypatch):  # fmt: skip
+    """Four units of one stand against the Orcs (two stands), the Goblins and the Raiders,
+    deployed by the set-up face to face on a 4 × 4 field (§5.1: the front columns first).
+    Each unit's turn: its stand is selected already, one click on a red square attacks
+    (§5.4); after the Orcs' first stand the second is selected; a unit with nothing left
+    to do ends its turn by itself."""
+    monkeypatch.setattr(battle_services.secrets, "randbits", lambda bits: 20261202)
+    gm = UserFactory(username="dm")
+    campaign = CampaignFactory(name="Sword Coast", created_by=gm, rule_system=RuleSystem.DND5E)
+    MembershipFactory(campaign=campaign, user=gm, role=Role.GM)
+    ours = FactionFactory(campaign=campaign, name="Wardens of the Ford")
+    theirs = FactionFactory(campaign=campaign, name="Red Hand")
+    dnd_services.library_load_srd(user=gm, campaign_id=campaign.pk)
+    armies = {}
+    for faction, name, units in (
+        (ours, "Wardens", (("Knights", "knight", 1), ("Guards", "guard", 1),
+                           ("Scouts", "scout", 1), ("Hobgoblins", "hobgoblin", 1))),
+        (theirs, "Horde", (("Orcs", "orc", 2), ("Goblins", "goblin", 1),
+                           ("Raiders", "orc", 1))),
+    ):  # fmt: skip
+        army = DndArmy.objects.create(campaign=campaign, faction=faction, name=name)
+        for unit_name, key, stands in units:
+            creature = Creature.objects.get(campaign=campaign, key=key)
+            Unit.objects.create(army=army, name=unit_name, creature=creature, stands=stands)
+        armies[name] = army
+    battle = dnd_battle_create(
+        user=gm, campaign_id=campaign.pk, name="Battle of the Old Ford",
+        army_a=armies["Wardens"], army_b=armies["Horde"], players_may_act=True, width=4,
+        height=4, depth=2, squares=[], objectives=[], options={}, auto_deploy=True,
+    )  # fmt: skip
+    assert battle.snapshot["phase"] == "round" and battle.snapshot["round"] == 1
+
+    page = new_page(viewport=LAPTOP)
+    log_in(page, live_server.url, "dm")
+    page.goto(f"{live_server.url}{battle.get_absolute_url()}")
+    clicks = Clicks(page)
+    units = set()
+    for _ in range(30):
+        battle.refresh_from_db()
+        if battle.snapshot["round"] != 1 or battle.status != "active":
+            break
+        if battle.snapshot["phase"] == "casualties":  # §6.2 step 1: close a gap, or not
+            clicks.act(page.locator('button[data-kind="done"]').first)
+            continue
+        units.add(battle.snapshot["turn"]["actor"])
+        target = page.locator("td.target button")
+        if target.count():
+            expect(page.locator(".dnd-side h2", has_text="Selected:")).to_be_visible()
+            clicks.act(target.first)  # the selected stand attacks
+        else:
+            clicks.act(page.get_by_role("button", name="End turn"))
+    battle.refresh_from_db()
+    assert battle.snapshot["round"] == 2 and len(units) == 7
+    commands = [row.command for row in battle.commands.filter(undone_at__isnull=True)]
+    attacks = sum(1 for command in commands if command["kind"] == "attack")
+    forced = sum(1 for command in commands if command.get("forced"))
+    print(f"\nD&D 5e round of 7 units by hand: {clicks.count} clicks ({attacks} attacks, "
+          f"{forced} turns ended by the board itself; selecting each stand and ending each "
+          f"turn by hand: {clicks.count + attacks + forced}; goal <= {DND5E_GOAL})")  # fmt: skip
+    assert clicks.count <= DND5E_GOAL
     assert page.console_errors == []
