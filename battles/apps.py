@@ -15,6 +15,6 @@ class BattlesConfig(AppConfig):
         # Every saved change of a board is announced to its live viewers (battles.live).
         post_save.connect(live.announce, sender=Battle, dispatch_uid="battles.live.announce")
         # Each rule system's board registers its plugin (battles.plugins) when imported.
-        import battles.dnd5e.plugin  # noqa: F401
-        import battles.gurps3e.board  # noqa: F401
-        import battles.gurps4e.plugin  # noqa: F401
+        import warfare.systems.dnd5e.plugin  # noqa: F401
+        import warfare.systems.gurps3e.board  # noqa: F401
+        import warfare.systems.gurps4e.plugin  # noqa: F401

@@ -2,8 +2,8 @@
 
 * pf2e: three armies a side, the level-3 armies of the Pathfinder demo campaign
   (`kingdoms/demo.py`) plus a third each (archers for the kingdom, skirmishers for the horde);
-* gurps4e, gurps3e, dnd5e: the demo battles `make run` loads (`battles/gurps4e/demo.py`,
-  `warfare/gurps3e/demo.py`, `battles/dnd5e/demo.py`), their set-up JSON captured in
+* gurps4e, gurps3e, dnd5e: the demo battles `make run` loads (`warfare/systems/gurps4e/demo.py`,
+  `warfare/systems/gurps3e/demo.py`, `warfare/systems/dnd5e/demo.py`), their set-up JSON captured in
   `fixtures/<system>_demo.json` from a freshly loaded demo.
 """
 

@@ -39,7 +39,7 @@ def _skills(**values: tuple[int, str]) -> dict:
 def load_demo() -> DemoResult:
     gm = _user(*DEMO_GM)
     player = _user(*DEMO_PLAYER)
-    from warfare.gurps3e.demo import load_gurps3e_demo  # the GURPS 3e campaign beside it
+    from warfare.systems.gurps3e.demo import load_gurps3e_demo  # the GURPS 3e campaign beside it
 
     load_gurps3e_demo(gm, player)
     campaign, created = Campaign.objects.get_or_create(

@@ -86,7 +86,7 @@ class Campaign(Versioned):
 
     @property
     def uses_forces(self) -> bool:
-        """GURPS Mass Combat (4e) forces of elements (warfare.gurps4e)."""
+        """GURPS Mass Combat (4e) forces of elements (warfare.systems.gurps4e)."""
         return self.rule_system == RuleSystem.GURPS4E
 
     @property

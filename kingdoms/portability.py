@@ -13,9 +13,9 @@ Format ``warfare-campaign``, version 4. Top-level keys::
                     created_at, updated_at}]
     log           [{faction, army, turn, code, data, actor, created_at}]
     recruitments  [{faction, started_by, army_type, ..., army, created_at, updated_at}]
-    gurps4e       {element_types, forces}               (warfare.gurps4e.portability)
-    gurps3e       {troop_types, forces, characters}     (warfare.gurps3e.portability)
-    dnd5e         {creatures, armies}                   (warfare.dnd5e.portability)
+    gurps4e       {element_types, forces}               (warfare.systems.gurps4e.portability)
+    gurps3e       {troop_types, forces, characters}     (warfare.systems.gurps3e.portability)
+    dnd5e         {creatures, armies}                   (warfare.systems.dnd5e.portability)
     battles       [{name, system, setup, seed, snapshot, seq, status, players_may_act,
                     outcome, created_by, created_at, updated_at,
                     commands: [{position, command, actor, created_at, undone_at}],
@@ -205,7 +205,9 @@ class ImportRefused(ValidationError):
 
 def _systems() -> dict[str, ModuleType]:
     """{rule system: its hook module}. Imported on first use: the hooks import this module."""
-    return {key: importlib.import_module(f"warfare.{key}.portability") for key in SYSTEM_HOOKS}
+    return {
+        key: importlib.import_module(f"warfare.systems.{key}.portability") for key in SYSTEM_HOOKS
+    }
 
 
 def _value(instance, name: str) -> Any:

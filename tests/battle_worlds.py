@@ -43,8 +43,8 @@ def _pf2e(campaign, gm, player, ours, theirs) -> dict:
 def _dnd5e(campaign, gm, player, ours, theirs) -> dict:
     """Guards with the players' PC against orcs; side A has a custom objective worth 10 VP
     (awarding it wins the battle)."""
-    from warfare.dnd5e import services
-    from warfare.dnd5e.models import Army, Creature, Solo, Unit
+    from warfare.systems.dnd5e import services
+    from warfare.systems.dnd5e.models import Army, Creature, Solo, Unit
 
     services.library_load_srd(user=gm, campaign_id=campaign.pk)
     creatures = {c.key: c for c in Creature.objects.filter(campaign=campaign)}
@@ -58,7 +58,7 @@ def _dnd5e(campaign, gm, player, ours, theirs) -> dict:
 
 
 def _gurps4e(campaign, gm, player, ours, theirs) -> dict:
-    from warfare.gurps4e.models import ElementType, Force, ForceElement
+    from warfare.systems.gurps4e.models import ElementType, Force, ForceElement
 
     infantry = ElementType.objects.create(
         campaign=campaign, name="Heavy Infantry", tl=2, base_ts=Decimal(4), classes=[]
@@ -73,7 +73,7 @@ def _gurps4e(campaign, gm, player, ours, theirs) -> dict:
 
 
 def _gurps3e(campaign, gm, player, ours, theirs) -> dict:
-    from warfare.gurps3e.models import Character, Force, TroopType, Unit
+    from warfare.systems.gurps3e.models import Character, Force, TroopType, Unit
 
     for faction, strategy in ((ours, 14), (theirs, 12)):
         CommandStaff.objects.filter(faction=faction).update(strategy=strategy)

@@ -42,7 +42,7 @@ def test_gurps4e_terrains_are_russian(demo):
 
 
 def test_gurps4e_element_rows_and_class_codes_are_russian(demo):
-    from warfare.gurps4e.models import Force
+    from warfare.systems.gurps4e.models import Force
 
     force = Force.objects.filter(elements__element_type__classes__contains=["Art"]).first()
     page = _page(demo, reverse("gurps4e:force-detail", args=[force.campaign_id, force.pk]))
@@ -64,7 +64,7 @@ def test_gurps4e_loot_shows_in_the_readers_language(demo):
     response = demo.post(reverse("battles:apply", args=[battle.campaign_id, battle.pk]),
                          {"seq": battle.seq})  # fmt: skip
     assert response.status_code == 302
-    from warfare.gurps4e.models import Force
+    from warfare.systems.gurps4e.models import Force
 
     victor = Force.objects.get(pk=battle.setup["sides"]["a"]["force_id"])
     assert "1200" not in victor.notes
@@ -77,7 +77,7 @@ def test_gurps4e_loot_shows_in_the_readers_language(demo):
 
 def test_gurps3e_risk_limits_and_reputation_sources_are_russian(demo):
     """§B.4 Risk limits (the demo's Gorsk is berserk); §B.6 a reputation from a Glory roll."""
-    from warfare.gurps3e.models import Character, Reputation
+    from warfare.systems.gurps3e.models import Character, Reputation
 
     page = _page(demo, _board("gurps3e").get_absolute_url())
     assert "берсерк" in page and "berserk" not in page
@@ -103,7 +103,7 @@ def test_dnd5e_board_names_the_srd_attacks_in_russian(demo):
     import re
 
     from battles import services as battle_services
-    from warfare.dnd5e.labels import SRD_ATTACK_LABELS
+    from warfare.systems.dnd5e.labels import SRD_ATTACK_LABELS
 
     battle = _board("dnd5e")
     scouts = next(unit["key"] for side in battle.setup["sides"] for unit in side["units"]

@@ -12,9 +12,9 @@ urlpatterns = [
     path("", include("kingdoms.urls")),
     path("", include("warfare.army_urls")),
     path("", include("battles.urls")),
-    path("", include("warfare.gurps4e.urls")),
-    path("", include("warfare.gurps3e.urls")),
-    path("", include("warfare.dnd5e.urls")),
+    path("", include("warfare.systems.gurps4e.urls")),
+    path("", include("warfare.systems.gurps3e.urls")),
+    path("", include("warfare.systems.dnd5e.urls")),
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",

@@ -7,7 +7,7 @@ import pytest
 @pytest.fixture
 def dnd_world(world, gm):
     from kingdoms.models import RuleSystem
-    from warfare.dnd5e import services
+    from warfare.systems.dnd5e import services
 
     world.rule_system = RuleSystem.DND5E
     world.save()
@@ -16,7 +16,7 @@ def dnd_world(world, gm):
 
 
 def _creature(campaign, key):
-    from warfare.dnd5e.models import Creature
+    from warfare.systems.dnd5e.models import Creature
 
     return Creature.objects.get(campaign=campaign, key=key)
 
@@ -25,7 +25,7 @@ def _creature(campaign, key):
 def wardens(dnd_world, kingdom_faction):
     """The players' army: knights (1 stand), guards (2), scouts (1 skirmisher stand) and a
     PC commanding the knights."""
-    from warfare.dnd5e.models import Army, Solo, Unit
+    from warfare.systems.dnd5e.models import Army, Solo, Unit
 
     army = Army.objects.create(campaign=dnd_world, faction=kingdom_faction, name="Wardens")
     knight = _creature(dnd_world, "knight")
@@ -42,7 +42,7 @@ def wardens(dnd_world, kingdom_faction):
 @pytest.fixture
 def horde(dnd_world, enemy_faction):
     """The enemy: orcs (2 stands), goblins (1 skirmisher stand) and an ogre stand."""
-    from warfare.dnd5e.models import Army, Unit
+    from warfare.systems.dnd5e.models import Army, Unit
 
     army = Army.objects.create(campaign=dnd_world, faction=enemy_faction, name="Horde")
     Unit.objects.create(army=army, name="Orcs", creature=_creature(dnd_world, "orc"), stands=2)
@@ -65,7 +65,7 @@ SETUP_POST = {
 @pytest.fixture
 def dnd_battle(dnd_world, gm, wardens, horde):
     """Deployed automatically: the Wardens on the left (x 0-1), the Horde on the right."""
-    from battles.dnd5e.setup import battle_create
+    from warfare.systems.dnd5e.setup import battle_create
 
     return battle_create(
         user=gm, campaign_id=dnd_world.pk, name="Battle of the Old Bridge", army_a=wardens,

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, BattleStatus
-from warfare.dnd5e.models import Solo, Unit
+from warfare.systems.dnd5e.models import Solo, Unit
 
 from .conftest import SETUP_POST
 
@@ -238,7 +238,7 @@ def test_results_are_written_back_to_the_armies(client, gm, dnd_world, wardens, 
     """§7.3: a custom objective worth 10 VP ends the battle at the end of round 1 (total
     victory); the Horde's units keep the stands left on the field (an eliminated orc stand
     and deserters lost), the hero keeps the HP the GM set."""
-    from battles.dnd5e.setup import battle_create
+    from warfare.systems.dnd5e.setup import battle_create
 
     battle = battle_create(
         user=gm, campaign_id=dnd_world.pk, name="Skirmish", army_a=wardens, army_b=horde,
@@ -280,9 +280,9 @@ def test_log_lines_read_in_english_and_russian():
     """Every dnd5e event code has a sentence; the Russian one uses the glossary (§9)."""
     from django.utils import translation
 
-    from battles.dnd5e.texts import EVENT_TEXTS, event_line
     from warfare.engine.systems.dnd5e import rules
     from warfare.engine.systems.dnd5e.battle import actions, engine
+    from warfare.systems.dnd5e.log import EVENT_TEXTS, event_line
 
     # Event(f"dnd5e.{kind}", …) in actions: the commander benefits, Dash and Retreat
     codes = {"dnd5e.prepare", "dnd5e.incite", "dnd5e.dash", "dnd5e.retreat"}
@@ -366,7 +366,7 @@ def test_in_deployment_a_player_places_only_their_own_stands(client, gm, player,
 def test_gm_sees_the_objective_balance_hint_while_deploying(client, gm, player, wardens, horde):
     """§7.2 guidance (house table `balance.*`): at least five chances and 12 VP per side.
     The set-up gives Side A one destruction square (10 VP) and Side B attrition (2 VP)."""
-    from battles.dnd5e.setup import battle_create
+    from warfare.systems.dnd5e.setup import battle_create
 
     battle = battle_create(
         user=gm, campaign_id=wardens.campaign_id, name="Lopsided", army_a=wardens,
@@ -417,7 +417,7 @@ def test_dice_rolled_at_the_table_go_with_the_next_action(client, gm, dnd_battle
 def test_another_side_reads_that_dice_were_typed_but_not_their_values():
     """Dice typed in may be a hidden roll's (a Stealth check, §5.6): only the actor's side
     (and the GM) read their values in the log."""
-    from battles.dnd5e.texts import event_line
+    from warfare.systems.dnd5e.log import event_line
 
     typed = {"actor": "u1", "dice": [17, 4]}
     own = event_line("dnd5e.typed_dice", typed, {"u1": "Orcs"}, lambda key: True)
@@ -493,7 +493,7 @@ def test_total_victory_desertion_rolls_read_with_their_target():
     deserts; the log gives the die and what it needed."""
     from django.utils import translation
 
-    from battles.dnd5e.texts import event_line
+    from warfare.systems.dnd5e.log import event_line
 
     params = {"unit": "u5", "die": 12, "needs": 10, "eliminated": True}
     with translation.override("en"):
@@ -510,7 +510,7 @@ def test_grid_labels_are_unique_per_battle():
     letters gives both units their initials, then other pairs of their letters."""
     from types import SimpleNamespace
 
-    from battles.dnd5e.board import grid_labels
+    from warfare.systems.dnd5e.board import grid_labels
 
     names = {"u1": "Goblin Horde", "u2": "Goblin Archers", "u3": "Goblin Axes", "u4": "Orcs",
              "s1": "Gobbo", "e1": "Ballista"}  # fmt: skip

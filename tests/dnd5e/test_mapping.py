@@ -5,9 +5,9 @@ from django.core.exceptions import ValidationError
 from hypothesis import given
 from hypothesis import strategies as st
 
-from battles.dnd5e.setup import PRESETS, parse_map, parse_squares, preset_map
-from warfare.dnd5e.mapping import attacks_text, parse_attacks, parse_pairs
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Attack
+from warfare.systems.dnd5e.mapping import attacks_text, parse_attacks, parse_pairs
+from warfare.systems.dnd5e.setup import PRESETS, parse_map, parse_squares, preset_map
 
 feet = st.one_of(st.none(), st.integers(min_value=5, max_value=600))
 attacks = st.lists(

@@ -4,7 +4,7 @@
 import pytest
 from django.urls import reverse
 
-from warfare.dnd5e.models import Army, Creature, Solo, Unit
+from warfare.systems.dnd5e.models import Army, Creature, Solo, Unit
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from tests.portability_checks import (
     play,
     round_trip,
 )
-from warfare.dnd5e.models import Army, Creature, Solo, Unit
+from warfare.systems.dnd5e.models import Army, Creature, Solo, Unit
 
 pytestmark = pytest.mark.django_db
 
@@ -184,7 +184,7 @@ def test_a_list_where_a_ref_belongs_is_refused(gm, played):
 
 def test_keys_inside_codes_are_mapped_too():
     """A solo's spell uses are keyed "s4:fireball"; a stand is "u9.2"; names stay text."""
-    from warfare.dnd5e import portability as hook
+    from warfare.systems.dnd5e import portability as hook
 
     doc = {
         "setup": {"sides": []},

@@ -8,13 +8,13 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from battles.dnd5e.setup import battle_create
 from battles.models import Battle, BattleStatus
 from tests.factories import overlapping_battle
-from warfare.dnd5e import services
-from warfare.dnd5e.models import Solo, Unit
 from warfare.engine.house import HouseDefault
 from warfare.engine.systems.dnd5e import house_rules
+from warfare.systems.dnd5e import services
+from warfare.systems.dnd5e.models import Solo, Unit
+from warfare.systems.dnd5e.setup import battle_create
 
 from .conftest import SETUP_POST
 from .test_board import _end_turns_until

@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from battles import services
-from battles.dnd5e.setup import ENGINE_LABELS
 from battles.models import Battle, BattleEvent
-from warfare.dnd5e.models import Solo, Unit
+from warfare.systems.dnd5e.models import Solo, Unit
+from warfare.systems.dnd5e.setup import ENGINE_LABELS
 
 from .conftest import SETUP_POST
 
@@ -130,8 +130,8 @@ def test_bad_engine_or_initiative_input_is_a_400(client, gm, wardens, horde, cha
 
 def test_engine_set_up_problems_read_as_sentences():
     """The engine's own refusals of an engine set-up (a crew of the other side) name it."""
-    from battles.dnd5e.setup import setup_messages
     from warfare.engine.problems import Problem
+    from warfare.systems.dnd5e.setup import setup_messages
 
     problem = Problem("dnd5e.setup.bad_crew", {"engine": "e1"})
     assert setup_messages([problem], {"e1": "Ballista"}) == [
@@ -235,8 +235,8 @@ def test_typed_initiative_and_siege_words_read_in_russian():
     """§5.2: a typed initiative die says so; §8/§9: the seed's names of the engines."""
     from django.utils import translation
 
-    from battles.dnd5e.board import _option_label
-    from battles.dnd5e.texts import event_line
+    from warfare.systems.dnd5e.board import _option_label
+    from warfare.systems.dnd5e.log import event_line
 
     typed = {"actor": "u1", "die": 17, "modifier": 0, "terms": [], "total": 17, "typed": True}
     rolled = {**typed, "typed": False}
@@ -256,7 +256,7 @@ def test_typed_initiative_and_siege_words_read_in_russian():
 def test_set_up_page_query_count_does_not_grow(client, gm, wardens, horde,
                                                django_assert_max_num_queries):  # fmt: skip
     """The crew and initiative fields of every unit and solo come from one prefetch."""
-    from warfare.dnd5e.models import Army
+    from warfare.systems.dnd5e.models import Army
 
     url = reverse("battles:create", args=[wardens.campaign_id])
     client.force_login(gm)
@@ -279,7 +279,7 @@ def test_set_up_page_query_count_does_not_grow(client, gm, wardens, horde,
 def test_the_demo_has_a_dnd5e_battle_with_engines_once():
     """`make run`'s demo: a D&D 5e campaign with a battle ready on the board (§8 engines,
     §5.2 surprise); loading it again changes nothing."""
-    from battles.dnd5e.demo import DEMO_CAMPAIGN, load_demo
+    from warfare.systems.dnd5e.demo import DEMO_CAMPAIGN, load_demo
 
     assert load_demo().created
     assert not load_demo().created

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from kingdoms.models import Membership, Role, RuleSystem
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-from warfare.dnd5e import services
-from warfare.dnd5e.models import Army, Creature, Unit
+from warfare.systems.dnd5e import services
+from warfare.systems.dnd5e.models import Army, Creature, Unit
 
 from .test_invite_flow import log_in
 

@@ -6,11 +6,11 @@ different labels on the grid."""
 import pytest
 from playwright.sync_api import expect
 
-from battles.dnd5e.setup import battle_create
 from kingdoms.models import Role, RuleSystem
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-from warfare.dnd5e import services
-from warfare.dnd5e.models import Army, Creature, Solo, Unit
+from warfare.systems.dnd5e import services
+from warfare.systems.dnd5e.models import Army, Creature, Solo, Unit
+from warfare.systems.dnd5e.setup import battle_create
 
 from .test_invite_flow import log_in
 

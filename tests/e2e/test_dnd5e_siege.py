@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 
 from kingdoms.models import Role, RuleSystem
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-from warfare.dnd5e import services
-from warfare.dnd5e.models import Unit
+from warfare.systems.dnd5e import services
+from warfare.systems.dnd5e.models import Unit
 
 from .test_dnd5e_board import _army, _select
 from .test_invite_flow import log_in

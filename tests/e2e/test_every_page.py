@@ -191,8 +191,8 @@ def test_the_gurps3e_characters_show_risk_without_swiping(live_server, new_page,
 
 def _wide_dnd5e_battle(width: int):
     """A second D&D 5e battle of the demo campaign, on a field `width` squares wide."""
-    from battles.dnd5e.setup import battle_create
-    from warfare.dnd5e.models import Army, Creature, Unit
+    from warfare.systems.dnd5e.models import Army, Creature, Unit
+    from warfare.systems.dnd5e.setup import battle_create
 
     guard = Creature.objects.filter(key="guard").first()
     campaign = guard.campaign

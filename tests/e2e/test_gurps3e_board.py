@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from battles.models import Battle
 from kingdoms.models import CommandStaff, Membership, Role, RuleSystem
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-from warfare.gurps3e.models import Character, Force, TroopType, Unit
+from warfare.systems.gurps3e.models import Character, Force, TroopType, Unit
 
 from .test_invite_flow import log_in
 

@@ -5,7 +5,7 @@ import pytest
 
 def troop(campaign, name: str, ts_per_man: int):
     """The campaign's troop type of that name (created with that TS per man)."""
-    from warfare.gurps3e.models import TroopType
+    from warfare.systems.gurps3e.models import TroopType
 
     return TroopType.objects.get_or_create(
         campaign=campaign, name=name, defaults={"ts_per_man": ts_per_man}
@@ -30,7 +30,7 @@ def g3_world(world):
 @pytest.fixture
 def host(g3_world, kingdom_faction):
     """100 veteran heavy infantry at TS 4 (400) and 50 archers at TS 3 + 1 (200): TS 600."""
-    from warfare.gurps3e.models import Force, Unit
+    from warfare.systems.gurps3e.models import Force, Unit
 
     force = Force.objects.create(campaign=g3_world, faction=kingdom_faction, name="Host", tl=3)
     Unit.objects.create(force=force, name="Pikes", troop_type=troop(g3_world, "heavy infantry", 4),
@@ -43,7 +43,7 @@ def host(g3_world, kingdom_faction):
 @pytest.fixture
 def horde(g3_world, enemy_faction):
     """200 lizard-men raiders at TS 2 + 3 racial (1000)."""
-    from warfare.gurps3e.models import Force, Unit
+    from warfare.systems.gurps3e.models import Force, Unit
 
     force = Force.objects.create(campaign=g3_world, faction=enemy_faction, name="Horde", tl=3)
     Unit.objects.create(force=force, name="Raiders", troop_type=troop(g3_world, "raiders", 2),
@@ -54,7 +54,7 @@ def horde(g3_world, enemy_faction):
 @pytest.fixture
 def aldric(g3_world, kingdom_faction, player):
     """The player's own PC, a unit commander: Tactics 13, Broadsword 14 → Combat Skill 13."""
-    from warfare.gurps3e.models import Character, Reputation
+    from warfare.systems.gurps3e.models import Character, Reputation
 
     character = Character.objects.create(
         campaign=g3_world, name="Aldric", faction=kingdom_faction, owner=player,
@@ -68,7 +68,7 @@ def aldric(g3_world, kingdom_faction, player):
 @pytest.fixture
 def brenna(g3_world, kingdom_faction):
     """A PC of the players' faction with no single player; berserk (Risk not above 0)."""
-    from warfare.gurps3e.models import Character
+    from warfare.systems.gurps3e.models import Character
 
     return Character.objects.create(
         campaign=g3_world, name="Brenna", faction=kingdom_faction, ht_max=11, ht=11,
@@ -79,7 +79,7 @@ def brenna(g3_world, kingdom_faction):
 @pytest.fixture
 def grask(g3_world, enemy_faction):
     """The enemy's named NPC."""
-    from warfare.gurps3e.models import Character
+    from warfare.systems.gurps3e.models import Character
 
     return Character.objects.create(
         campaign=g3_world, name="Grask", is_pc=False, faction=enemy_faction, ht_max=14, ht=14,

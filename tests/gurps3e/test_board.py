@@ -10,7 +10,7 @@ from battles.models import Battle, BattleStatus
 from tests.engine.gurps3e.helpers import faces
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.gurps3e.strategy import strategy_terms
-from warfare.gurps3e.models import Character, Unit
+from warfare.systems.gurps3e.models import Character, Unit
 
 from .conftest import setup_post
 

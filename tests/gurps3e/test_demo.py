@@ -5,7 +5,7 @@ import pytest
 from battles.models import Battle
 from kingdoms.demo import load_demo
 from kingdoms.models import Campaign
-from warfare.gurps3e.demo import DEMO_3E_CAMPAIGN
+from warfare.systems.gurps3e.demo import DEMO_3E_CAMPAIGN
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battles.gurps3e.labels import EVENT_TEXTS, event_params
 from warfare.engine.battle.protocol import Command, command_dice
 from warfare.engine.systems.gurps3e.battle import SYSTEM
+from warfare.systems.gurps3e.log import EVENT_TEXTS, event_params
 
 SETUP = {
     "sides": [
@@ -86,7 +86,7 @@ def test_morale_rolls_show_their_dice_skill_and_margin():
     made")."""
     from django.utils import translation
 
-    from battles.gurps3e.labels import EVENT_TEXTS, event_params
+    from warfare.systems.gurps3e.log import EVENT_TEXTS, event_params
 
     params = {
         "side": "b",

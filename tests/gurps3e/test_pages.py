@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from warfare.gurps3e.models import Character, Force, Reputation, TroopType, Unit
+from warfare.systems.gurps3e.models import Character, Force, Reputation, TroopType, Unit
 
 from .conftest import troop
 

@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 
 from battles import services as battle_services
-from battles.gurps3e.board import apply_results
 from battles.models import Battle, BattleStatus
 from kingdoms.portability import campaign_export, campaign_import
 from tests.portability_checks import (
@@ -18,7 +17,8 @@ from tests.portability_checks import (
     play,
     round_trip,
 )
-from warfare.gurps3e.models import Character, Force, Reputation, Unit
+from warfare.systems.gurps3e.board import apply_results
+from warfare.systems.gurps3e.models import Character, Force, Reputation, Unit
 
 pytestmark = pytest.mark.django_db
 
@@ -167,7 +167,7 @@ def test_the_export_takes_as_many_queries_for_more_forces_and_battles(gm, played
 
 def test_keys_inside_codes_are_mapped_too():
     """A Glory term ("glory.c7") and a roll's purpose ("morale:u9") name pieces as well."""
-    from warfare.gurps3e import portability as hook
+    from warfare.systems.gurps3e import portability as hook
 
     doc = {
         "setup": {"sides": [], "pcs": []},

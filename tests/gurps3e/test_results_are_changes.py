@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from battles.models import Battle
 from tests.factories import overlapping_battle
-from warfare.gurps3e import services
-from warfare.gurps3e.models import Character, Unit
+from warfare.systems.gurps3e import services
+from warfare.systems.gurps3e.models import Character, Unit
 
 from .conftest import setup_post
 

@@ -18,7 +18,7 @@ def gurps_world(world):
 
 @pytest.fixture
 def heavy_infantry(gurps_world):
-    from warfare.gurps4e.models import ElementType
+    from warfare.systems.gurps4e.models import ElementType
 
     return ElementType.objects.create(
         campaign=gurps_world, name="Heavy Infantry", tl=2, base_ts=Decimal(4), classes=[]
@@ -28,7 +28,7 @@ def heavy_infantry(gurps_world):
 @pytest.fixture
 def light_artillery(gurps_world):
     """TS (1)* at TL2, class Art: support, doubles per TL (gurps §A.2.1)."""
-    from warfare.gurps4e.models import ElementType
+    from warfare.systems.gurps4e.models import ElementType
 
     return ElementType.objects.create(
         campaign=gurps_world, name="Light Artillery", tl=2, base_ts=Decimal(1),
@@ -38,7 +38,7 @@ def light_artillery(gurps_world):
 
 @pytest.fixture
 def horse_archers(gurps_world):
-    from warfare.gurps4e.models import ElementType
+    from warfare.systems.gurps4e.models import ElementType
 
     return ElementType.objects.create(
         campaign=gurps_world, name="Horse Archers", tl=2, base_ts=Decimal(3), classes=["Cav", "F"]
@@ -48,7 +48,7 @@ def horse_archers(gurps_world):
 @pytest.fixture
 def legion(gurps_world, kingdom_faction, heavy_infantry, light_artillery):
     """10 Heavy Infantry (TS 40) and 5 Light Artillery at TL3 ((2) each: 10, counting 1)."""
-    from warfare.gurps4e.models import Force, ForceElement
+    from warfare.systems.gurps4e.models import Force, ForceElement
 
     force = Force.objects.create(campaign=gurps_world, faction=kingdom_faction, name="Legion")
     ForceElement.objects.create(force=force, element_type=heavy_infantry, count=10)
@@ -59,7 +59,7 @@ def legion(gurps_world, kingdom_faction, heavy_infantry, light_artillery):
 @pytest.fixture
 def horde(gurps_world, enemy_faction, horse_archers):
     """6 elite Horse Archers: 6 × 3 × 2 = TS 36, Cav and F."""
-    from warfare.gurps4e.models import Force, ForceElement
+    from warfare.systems.gurps4e.models import Force, ForceElement
 
     force = Force.objects.create(campaign=gurps_world, faction=enemy_faction, name="Horde")
     ForceElement.objects.create(

@@ -10,11 +10,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles import services
-from battles.gurps4e.services import new_strength_percent
 from battles.models import Battle, BattleCommand
 from warfare.engine.battle.registry import get_battle_system
-from warfare.gurps4e import mapping
-from warfare.gurps4e.models import Force, ForceElement
+from warfare.systems.gurps4e import mapping
+from warfare.systems.gurps4e.models import Force, ForceElement
+from warfare.systems.gurps4e.results import new_strength_percent
 
 pytestmark = pytest.mark.django_db
 ATTACK = json.dumps({"strategy": "attack", "desperate": False})
@@ -138,7 +138,7 @@ def test_the_gm_decides_whether_neutralizers_count(
     neutralizers 36 : 20 = 1.8 : 1, no bonus; without, only the Horde has Cav: +3."""
     from decimal import Decimal
 
-    from warfare.gurps4e.models import ElementType
+    from warfare.systems.gurps4e.models import ElementType
 
     pikes = ElementType.objects.create(
         campaign=gurps_world, name="Pikemen", tl=2, base_ts=Decimal(2), neutralizes=["Cav"]
@@ -496,7 +496,7 @@ def test_the_enemy_does_not_learn_the_victors_new_ts_or_loot(client, gm, other_p
 
 def test_the_demo_has_a_gurps4e_battle_ready(db):
     """`make run` loads a GURPS Mass Combat campaign with a battle on the board, once."""
-    from battles.gurps4e.demo import DEMO_CAMPAIGN, load_demo
+    from warfare.systems.gurps4e.demo import DEMO_CAMPAIGN, load_demo
 
     assert load_demo().created
     assert not load_demo().created
@@ -719,7 +719,7 @@ def test_the_compare_page_never_rounds_a_ratio_up_past_its_threshold(client, gm,
                                                                      legion, horde):  # fmt: skip
     """gurps §A.5.2: the relative TS bonus starts at 1.5 : 1; 14.97 : 10 is 1.497 : 1, no
     bonus, and the page shows 1.49 : 1 (it showed "1.5 : 1 → +0")."""
-    from warfare.gurps4e.models import ElementType, ForceElement
+    from warfare.systems.gurps4e.models import ElementType, ForceElement
 
     scouts = ElementType.objects.create(campaign=gurps_world, name="Scouts", tl=2,
                                         base_ts="14.97", classes=[])  # fmt: skip

@@ -1,14 +1,14 @@
-"""Property tests of the GURPS 4e battle log (battles.gurps4e.log) over random battles: every
-event has a sentence for every viewer, and a pending strategy never reaches the other side's
+"""Property tests of the GURPS 4e battle log (warfare.systems.gurps4e.log) over random battles:
+every event has a sentence for every viewer, and a pending strategy never reaches the other side's
 log before the reveal (gurps §A.6.3)."""
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battles.gurps4e import log, texts
 from tests.engine.gurps4e.helpers import force_data, row
 from warfare.engine.battle.protocol import Command, Rejected, command_dice
 from warfare.engine.systems.gurps4e.battle import SYSTEM
+from warfare.systems.gurps4e import labels, log
 
 NAMES = {"a": "Legion", "b": "Horde", "pc1": "Ann"}
 ACTORS = ("a", "b", "pc1")
@@ -65,7 +65,7 @@ def test_every_event_reads_and_secrets_stay_secret(seed, recon, picks):
                 params = log.visible_params(event.code, dict(event.params), 1 - side)
                 line = log.event_line(event.code, params, NAMES)
                 assert choice.strategy not in str(params)
-                assert texts.strategy_name(choice.strategy) not in line
+                assert labels.strategy_name(choice.strategy) not in line
     for event in events:
         for viewer in (None, 0, 1, -1):
             params = log.visible_params(event.code, dict(event.params), viewer)

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from warfare.gurps4e.models import ElementType, Force, ForceElement
+from warfare.systems.gurps4e.models import ElementType, Force, ForceElement
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,6 @@ import pytest
 from django.urls import reverse
 
 from battles import services as battle_services
-from battles.gurps4e.services import gurps4e_apply_results
 from battles.models import Battle, BattleStatus
 from kingdoms.portability import campaign_export, campaign_import
 from tests.portability_checks import (
@@ -20,7 +19,8 @@ from tests.portability_checks import (
     play,
     round_trip,
 )
-from warfare.gurps4e.models import ElementType, Force, ForceElement
+from warfare.systems.gurps4e.models import ElementType, Force, ForceElement
+from warfare.systems.gurps4e.results import gurps4e_apply_results
 
 pytestmark = pytest.mark.django_db
 

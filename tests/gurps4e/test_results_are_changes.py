@@ -11,11 +11,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from battles.gurps4e.services import new_strength_percent
+from battles import services as battle_services
 from battles.models import Battle
 from tests.factories import overlapping_battle
-from warfare.gurps4e import services
-from warfare.gurps4e.models import Force, ForceElement
+from warfare.systems.gurps4e import services
+from warfare.systems.gurps4e.models import Force, ForceElement
+from warfare.systems.gurps4e.results import new_strength_percent
 
 pytestmark = pytest.mark.django_db
 
@@ -51,10 +52,15 @@ def _play(client, battle) -> Battle:
 
 
 def test_a_force_that_fought_two_battles_keeps_the_share_both_left(
-    client, gm, gurps_world, legion, horde
+    monkeypatch, client, gm, gurps_world, legion, horde
 ):
     """The Legion fought two boards that both began at full TS (the second set up before one
-    battle at a time): each apply scales the share the Legion has then (§A.7.3)."""
+    battle at a time): each apply scales the share the Legion has then (§A.7.3). The seeds
+    are pinned to a pair where the Legion is wiped out on the first board and wins the
+    second, so the share from the set-up (100 %) and the share now (0 %) give different
+    answers."""
+    seeds = iter((8007, 8008))
+    monkeypatch.setattr(battle_services.secrets, "randbits", lambda _bits: next(seeds))
     client.force_login(gm)
     create = reverse("battles:create", args=[gurps_world.pk])
     assert client.post(create, _setup(legion, horde)).status_code == 302
@@ -63,11 +69,13 @@ def test_a_force_that_fought_two_battles_keeps_the_share_both_left(
     share = 100
     for battle in (_play(client, ford), _play(client, mill)):
         side = battle.outcome["details"]["sides"]["a"]
+        from_setup = new_strength_percent(100, Fraction(str(side["old_ts"])), int(side["new_ts"]))
         share = new_strength_percent(share, Fraction(str(side["old_ts"])), int(side["new_ts"]))
         apply = reverse("battles:apply", args=[battle.campaign_id, battle.pk])
         assert client.post(apply, {"seq": battle.seq}).status_code == 302
         legion.refresh_from_db()
         assert legion.strength_percent == share
+    assert (share, from_setup) == (0, 78)  # the pinned seeds tell the two readings apart
 
 
 def test_a_force_on_a_board_fights_no_other_battle_and_is_not_changed(

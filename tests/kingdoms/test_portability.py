@@ -140,12 +140,12 @@ def test_every_column_of_the_other_rule_systems_is_in_the_format():
     concrete field either carried or a reference."""
     from django.apps import apps
 
-    from warfare.dnd5e import models as d5
-    from warfare.dnd5e import portability as d5p
-    from warfare.gurps3e import models as g3
-    from warfare.gurps3e import portability as g3p
-    from warfare.gurps4e import models as g4
-    from warfare.gurps4e import portability as g4p
+    from warfare.systems.dnd5e import models as d5
+    from warfare.systems.dnd5e import portability as d5p
+    from warfare.systems.gurps3e import models as g3
+    from warfare.systems.gurps3e import portability as g3p
+    from warfare.systems.gurps4e import models as g4
+    from warfare.systems.gurps4e import portability as g4p
 
     sections = {
         g4.ElementType: (g4p.ELEMENT_TYPE_FIELDS, {"id", "campaign"}),

@@ -51,14 +51,14 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
     )  # fmt: skip
     assert Membership.objects.filter(pk=bystander.pk).exists()
     # GURPS Mass Combat rows: the matrix switches the campaign to that rule system for them.
-    from warfare.gurps4e.models import ElementType, Force, ForceElement
+    from warfare.systems.gurps4e.models import ElementType, Force, ForceElement
 
     element_type = ElementType.objects.create(campaign=world, name="Pikemen", base_ts=2)
     force = Force.objects.create(campaign=world, faction=kingdom_faction, name="Host")
     row = ForceElement.objects.create(force=force, element_type=element_type, count=3)
     # GURPS 3e rows: a force of the players' faction with a unit, the player's own character
     # with a reputation entry.
-    from warfare.gurps3e import models as g3
+    from warfare.systems.gurps3e import models as g3
 
     g3force = g3.Force.objects.create(campaign=world, faction=kingdom_faction, name="Host")
     troop_type = g3.TroopType.objects.create(campaign=world, name="pikes", ts_per_man=3)
@@ -67,8 +67,8 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
                                             faction=kingdom_faction, owner=player)  # fmt: skip
     entry = g3.Reputation.objects.create(character=character, value=1)
     # D&D 5e rows: the matrix switches the campaign to that rule system for them.
-    from warfare.dnd5e.models import Army as Dnd5eArmy
-    from warfare.dnd5e.models import Creature, Solo, Unit
+    from warfare.systems.dnd5e.models import Army as Dnd5eArmy
+    from warfare.systems.dnd5e.models import Creature, Solo, Unit
 
     creature = Creature.objects.create(campaign=world, key="guard", name="Guard", ac=16, hp=11)
     dnd_army = Dnd5eArmy.objects.create(campaign=world, faction=kingdom_faction, name="Guards")

@@ -99,9 +99,9 @@ def test_hostile_names_are_escaped_on_every_page_of_each_rule_system(
     """The same for the pages of the other rule systems' apps (asked of a campaign switched to
     that system): forces, element and troop types, characters, creatures, armies, units."""
     from kingdoms.models import Campaign
-    from warfare.dnd5e import models as dnd5e
-    from warfare.gurps3e import models as gurps3e
-    from warfare.gurps4e import models as gurps4e
+    from warfare.systems.dnd5e import models as dnd5e
+    from warfare.systems.gurps3e import models as gurps3e
+    from warfare.systems.gurps4e import models as gurps4e
 
     from .test_permission_matrix import RULE_SYSTEM_OF_NAMESPACE
 

@@ -348,7 +348,7 @@ def g3_battle(client, world, gm, player, kingdom_faction, hidden_faction):
     commanders are ready, so the day resolved (house casualties) and the battle is over."""
     from battles.models import Battle
     from kingdoms.models import CommandStaff, RuleSystem
-    from warfare.gurps3e.models import Force, TroopType, Unit
+    from warfare.systems.gurps3e.models import Force, TroopType, Unit
 
     world.rule_system = RuleSystem.GURPS3E
     world.save()
@@ -428,7 +428,7 @@ def g4_battle(client, world, gm, player, kingdom_faction, hidden_faction):
     B), a pitched battle; the player has chosen All-Out Attack for side A."""
     from battles.models import Battle
     from kingdoms.models import CommandStaff, RuleSystem
-    from warfare.gurps4e.models import ElementType, Force, ForceElement
+    from warfare.systems.gurps4e.models import ElementType, Force, ForceElement
 
     world.rule_system = RuleSystem.GURPS4E
     world.save()
@@ -508,11 +508,11 @@ def dnd_battle(world, gm, kingdom_faction, hidden_faction):
     """The players' Wardens (guards, side A) against the hidden faction's Crown Host of
     gloomhulks (side B), deployed; the GM has begun the battle and the guards act first."""
     from battles import services
-    from battles.dnd5e.setup import battle_create
     from kingdoms.models import RuleSystem
-    from warfare.dnd5e import services as dnd_services
-    from warfare.dnd5e.models import Army, Creature, Unit
     from warfare.engine.systems.dnd5e.creatures import Attack
+    from warfare.systems.dnd5e import services as dnd_services
+    from warfare.systems.dnd5e.models import Army, Creature, Unit
+    from warfare.systems.dnd5e.setup import battle_create
 
     world.rule_system = RuleSystem.DND5E
     world.save()

@@ -46,9 +46,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "csp",
     "warfare",
-    "warfare.gurps4e",
-    "warfare.gurps3e",
-    "warfare.dnd5e",
+    "warfare.systems.gurps4e",
+    "warfare.systems.gurps3e",
+    "warfare.systems.dnd5e",
     "kingdoms",
     "battles",
 ]

@@ -10,11 +10,11 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options):
-        from battles.dnd5e.demo import DEMO_CAMPAIGN as DND5E
-        from battles.dnd5e.demo import load_demo as dnd5e_demo
-        from battles.gurps4e.demo import DEMO_CAMPAIGN as GURPS4E
-        from battles.gurps4e.demo import load_demo as gurps4e_demo
-        from warfare.gurps3e.demo import DEMO_3E_CAMPAIGN as GURPS3E
+        from warfare.systems.dnd5e.demo import DEMO_CAMPAIGN as DND5E
+        from warfare.systems.dnd5e.demo import load_demo as dnd5e_demo
+        from warfare.systems.gurps3e.demo import DEMO_3E_CAMPAIGN as GURPS3E
+        from warfare.systems.gurps4e.demo import DEMO_CAMPAIGN as GURPS4E
+        from warfare.systems.gurps4e.demo import load_demo as gurps4e_demo
 
         # load_demo() also loads the GURPS 3e campaign beside the Pathfinder one.
         created = load_demo().created

@@ -5,8 +5,8 @@ from rest_framework import serializers
 from battles.plugins import BoardPlugin, register
 from battles.schema import state_output
 
-from . import board, views
-from .texts import COMMAND_PROBLEMS, EVENT_TEXTS
+from . import board, board_views
+from .log import COMMAND_PROBLEMS, EVENT_TEXTS
 
 
 def _objects(help_text: str = "") -> serializers.ListField:
@@ -52,9 +52,9 @@ PLUGIN = register(
         key="dnd5e",
         board_template="battles/dnd5e/board.html",
         board_context=board.board_context,
-        create_view=views.create_view,
-        api_create=views.api_create,
-        api_create_input=views.create_input(),
+        create_view=board_views.create_view,
+        api_create=board_views.api_create,
+        api_create_input=board_views.create_input(),
         actor_factions=board.actor_factions,
         api_state=board.api_state,
         api_state_output=STATE_OUTPUT,
@@ -63,7 +63,7 @@ PLUGIN = register(
         viewpoint=board.viewpoint,
         view=board.Dnd5eView,
         problem_texts=COMMAND_PROBLEMS,
-        act_form=lambda data, battle: views.DndActForm(data),
+        act_form=lambda data, battle: board_views.DndActForm(data),
         held_rows=board.held_rows,
     )
 )

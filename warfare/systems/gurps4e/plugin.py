@@ -5,11 +5,11 @@ from rest_framework import serializers
 from battles.plugins import BoardPlugin, register
 from battles.schema import CheckOutput, state_output
 
-from . import board, views
-from .forms import BattleCreateInput, GurpsActForm
+from . import board, board_views
+from .board_forms import BattleCreateInput, GurpsActForm
+from .labels import PROBLEM_TEXTS
 from .log import EVENT_TEXTS
-from .services import gurps4e_apply_results, held_rows
-from .texts import PROBLEM_TEXTS
+from .results import gurps4e_apply_results, held_rows
 
 #: The API's create body in the OpenAPI schema (a component name apart from Pathfinder's).
 CREATE_INPUT = type(
@@ -92,11 +92,11 @@ PLUGIN = register(
         key="gurps4e",
         board_template="battles/gurps4e/board.html",
         board_context=board.board_context,
-        create_view=views.create_view,
+        create_view=board_views.create_view,
         actor_factions=board.actor_factions,
         api_state=board.api_state,
         api_state_output=STATE_OUTPUT,
-        api_create=views.api_create,
+        api_create=board_views.api_create,
         api_create_input=CREATE_INPUT,
         apply_results=gurps4e_apply_results,
         event_texts=EVENT_TEXTS,
@@ -104,7 +104,7 @@ PLUGIN = register(
         act_form=lambda data, battle: GurpsActForm(data),
         viewpoint=board.viewpoint,
         view=board.Gurps4eView,
-        report_context=views.report_context,
+        report_context=board_views.report_context,
         problem_texts=PROBLEM_TEXTS,
         held_rows=held_rows,
     )

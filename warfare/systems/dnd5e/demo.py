@@ -6,8 +6,8 @@ from django.db import transaction
 
 from kingdoms.demo import DEMO_GM, DEMO_PLAYER, DemoResult, _user
 from kingdoms.models import Campaign, Controller, Faction, Membership, Role, RuleSystem
-from warfare.dnd5e import services
-from warfare.dnd5e.models import Army, Creature, Solo, Unit
+from warfare.systems.dnd5e import services
+from warfare.systems.dnd5e.models import Army, Creature, Solo, Unit
 
 from .setup import battle_create
 

@@ -8,7 +8,7 @@ from battles.models import Battle, BattleStatus
 from battles.services import apply_begin, apply_lock
 from kingdoms.transactions import write_transaction
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
-from warfare.gurps4e.models import Force
+from warfare.systems.gurps4e.models import Force
 
 
 def held_rows(setup: dict) -> dict[str, set[int]]:
@@ -65,8 +65,11 @@ def gurps4e_apply_results(
         if force is None or not side:
             continue
         old = force.strength_percent
-        fought_at = int(battle.setup["sides"][key].get("strength_percent", old))
-        force.strength_percent, _kept = kept_strength(fought_at, side)
+        # The share the force has now (another battle may have changed it since this one was
+        # set up) times what this battle left of the TS it went in with: a change (§A.7.3).
+        force.strength_percent = new_strength_percent(
+            old, Fraction(str(side["old_ts"])), int(side["new_ts"])
+        )
         enemy = (details.get("sides") or {}).get(SIDE_KEYS[1 - SIDE_KEYS.index(key)]) or {}
         entry = {
             "force": force.name,

@@ -8,10 +8,10 @@ Stealth rolls) are left out (`HIDDEN_PARAMS`).
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from warfare.dnd5e.labels import attack_name
 from warfare.engine.problems import Problem
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.messages import NOT_ALLOWED
+from warfare.systems.dnd5e.labels import attack_name
 
 EVENT_TEXTS = {
     "dnd5e.initiative": _("%(actor)s: initiative d20 %(die)s%(typed)s %(modifier)s = %(total)s."),

@@ -80,7 +80,7 @@ def load_gurps3e_demo(gm, player) -> Campaign:
         dr=3, tactics=12, weapon_skill=15, role="army_commander", limits=["berserk"],
         notes="Will flee if the Wolf Riders rout.",
     )  # fmt: skip
-    from battles.gurps3e.setup import api_create  # the battle board builds on this app
+    from warfare.systems.gurps3e.setup import api_create  # the battle board builds on this app
 
     data = {"name": "Battle of the Grey Ford", "defender": "a", "defensive": ["narrow_passage"],
             "narrow_passage": 4, "days": 2, "month": 1, "casualties": "house", "intensity": 0,

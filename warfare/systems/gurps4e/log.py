@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
-from warfare.gurps4e.mapping import display
+from warfare.systems.gurps4e.mapping import display
 
-from . import texts
+from . import labels
 
 EVENT_TEXTS = {
     "gurps4e.battle_started": gettext_lazy(
@@ -83,20 +83,20 @@ def roll_text(roll: dict[str, Any] | None) -> str:
         "dice": "+".join(str(d) for d in roll.get("dice", ())) + typed,
         "roll": roll.get("roll"),
         "skill": roll.get("skill"),
-        "working": texts.working(roll.get("breakdown") or ()),
-        "margin": texts.signed(int(roll.get("margin", 0))),
-        "degree": texts.DEGREE_LABELS.get(roll.get("degree"), roll.get("degree")),
+        "working": labels.working(roll.get("breakdown") or ()),
+        "margin": labels.signed(int(roll.get("margin", 0))),
+        "degree": labels.DEGREE_LABELS.get(roll.get("degree"), roll.get("degree")),
     }
 
 
 def choice_text(choice: dict[str, Any]) -> str:
     """A commander's choice: "All-Out Attack (Desperate, Risk +2)"."""
-    text = texts.strategy_name(choice.get("strategy", ""))
+    text = labels.strategy_name(choice.get("strategy", ""))
     extras = []
     if choice.get("desperate"):
-        extras.append(str(texts.TERM_LABELS["desperate"]))
+        extras.append(str(labels.TERM_LABELS["desperate"]))
     if choice.get("risk"):
-        extras.append(_("Risk %(risk)s") % {"risk": texts.signed(int(choice["risk"]))})
+        extras.append(_("Risk %(risk)s") % {"risk": labels.signed(int(choice["risk"]))})
     return text + (f" ({', '.join(extras)})" if extras else "")
 
 
@@ -148,16 +148,16 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
         flat["rolls"] = "; ".join(
             f"{name(SIDE_KEYS[i])} {roll_text(roll)}" for i, roll in enumerate(p.get("rolls", ()))
         )
-        result = texts.RECON_RESULT_LABELS.get(p.get("result"), p.get("result") or "")
+        result = labels.RECON_RESULT_LABELS.get(p.get("result"), p.get("result") or "")
         winner = p.get("winner")
         flat["result"] = (
             _("%(side)s wins: %(result)s.") % {"side": name(SIDE_KEYS[winner]), "result": result}
             if winner is not None
             else _("No winner: %(kind)s.")
-            % {"kind": texts.KIND_LABELS.get(p.get("kind"), p.get("kind") or "")}
+            % {"kind": labels.KIND_LABELS.get(p.get("kind"), p.get("kind") or "")}
         )
     elif code in ("gurps4e.battle_kind_chosen", "gurps4e.battle_set"):
-        flat["kind"] = texts.KIND_LABELS.get(p.get("kind"), p.get("kind"))
+        flat["kind"] = labels.KIND_LABELS.get(p.get("kind"), p.get("kind"))
         if code == "gurps4e.battle_set":
             confused = [name(k) for k in p.get("confused") or ()]
             flat["confused"] = (
@@ -173,18 +173,18 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
                 _("%(side)s BSM %(total)s [%(working)s]")
                 % {
                     "side": name(SIDE_KEYS[i]),
-                    "total": texts.signed(sum(int(v) for _c, v in terms)),
-                    "working": texts.signed_working(terms) or "0",
+                    "total": labels.signed(sum(int(v) for _c, v in terms)),
+                    "working": labels.signed_working(terms) or "0",
                 }
                 for i, terms in enumerate(p.get("bsm") or ())
                 if terms is not None
             ]
             flat["bsm"] = (" " + "; ".join(bsm) + ".") if bsm else ""
     elif code == "gurps4e.risk_chosen":
-        flat["risk"] = texts.signed(int(p.get("risk", 0)))
+        flat["risk"] = labels.signed(int(p.get("risk", 0)))
     elif code in ("gurps4e.significant_action", "gurps4e.detailed_action"):
         flat["roll"] = roll_text(p.get("roll"))
-        flat["effect"] = texts.signed(int(p.get("effect", 0)))
+        flat["effect"] = labels.signed(int(p.get("effect", 0)))
     elif code == "gurps4e.strategies_revealed":
         flat["choices"] = "; ".join(
             f"{name(key)}: {choice_text(choice)}" for key, choice in p.items() if choice
@@ -192,14 +192,14 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
     elif code == "gurps4e.parley_answered":
         flat["answer"] = _("accepts") if p.get("accepted") else _("refuses")
     elif code == "gurps4e.strategy_changed":
-        flat["strategy"] = texts.strategy_name(p.get("strategy", ""))
+        flat["strategy"] = labels.strategy_name(p.get("strategy", ""))
     elif code == "gurps4e.no_battle":
-        flat["strategies"] = " / ".join(texts.strategy_name(s) for s in p.get("strategies", ()))
+        flat["strategies"] = " / ".join(labels.strategy_name(s) for s in p.get("strategies", ()))
     elif code == "gurps4e.strategy_contest":
         _contest(p, flat, name)
     elif code == "gurps4e.misfortune":
         flat["roll"] = roll_text(p.get("roll"))
-        result = str(texts.MISFORTUNE_LABELS.get(p.get("result"), p.get("result")))
+        result = str(labels.MISFORTUNE_LABELS.get(p.get("result"), p.get("result")))
         if p.get("damage"):
             result += " " + _("(%(damage)s damage, HP %(hp)s)") % p
         flat["result"] = result
@@ -212,7 +212,7 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
         flat["roll"] = roll_text(p.get("roll"))
         flat["result"] = _("rallied") if p.get("rallied") else _("still confused")
     elif code in ("gurps4e.battle_ended", "gurps4e.gm_ended"):
-        flat["reason"] = texts.END_LABELS.get(p.get("reason"), p.get("reason") or "")
+        flat["reason"] = labels.END_LABELS.get(p.get("reason"), p.get("reason") or "")
         victor = p.get("victor")
         flat["victor"] = (
             _("Victory for %(side)s.") % {"side": name(victor)} if victor else _("No victor.")
@@ -237,7 +237,7 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
     elif code == "gurps4e.aftermath":
         _aftermath(p, flat, name)
     elif code == "gurps4e.gm_circumstance":
-        flat["value"] = texts.signed(int(p.get("value", 0)))
+        flat["value"] = labels.signed(int(p.get("value", 0)))
     try:
         return str(template) % flat
     except (KeyError, TypeError, ValueError):
@@ -254,7 +254,7 @@ def _pursuit_choice(choice) -> str:
 
 def _contest(p: dict[str, Any], flat: dict[str, Any], name) -> None:
     strategies = p.get("strategies") or ("", "")
-    flat["strategies"] = " / ".join(texts.strategy_name(s) for s in strategies)
+    flat["strategies"] = " / ".join(labels.strategy_name(s) for s in strategies)
     flat["rolls"] = "; ".join(
         f"{name(SIDE_KEYS[i])} {roll_text(roll)}" for i, roll in enumerate(p.get("rolls", ()))
     )

@@ -16,7 +16,7 @@ from kingdoms.models import (
     Role,
     RuleSystem,
 )
-from warfare.gurps4e.models import ElementType, Force, ForceElement
+from warfare.systems.gurps4e.models import ElementType, Force, ForceElement
 
 from .setup import BattleInput, PCInput, gurps4e_battle_create
 

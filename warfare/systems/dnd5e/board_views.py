@@ -17,7 +17,7 @@ from battles.models import Battle
 from battles.schema import form_input
 from battles.views import _board_write
 from kingdoms.access import access_campaign
-from warfare.dnd5e.access import access_dnd5e
+from warfare.systems.dnd5e.access import access_dnd5e
 
 from .setup import (
     ENGINE_LABELS,

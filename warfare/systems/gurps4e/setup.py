@@ -26,11 +26,11 @@ from kingdoms.models import CommandStaff, Membership, Role, RuleSystem
 from kingdoms.transactions import write_transaction
 from warfare.engine.systems.gurps4e import forces as engine
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
-from warfare.gurps4e.mapping import engine_force
-from warfare.gurps4e.models import Force, ForceElement
 from warfare.messages import problem_messages
+from warfare.systems.gurps4e.mapping import engine_force
+from warfare.systems.gurps4e.models import Force, ForceElement
 
-from .texts import PROBLEM_TEXTS
+from .labels import PROBLEM_TEXTS
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,6 @@ from battles.services import apply_begin, apply_lock
 from battles.visibility import BYSTANDER, BattleView, Viewpoint, viewpoint_of
 from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
-from warfare.dnd5e import models
-from warfare.dnd5e.labels import attack_name
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.dnd5e.battle import board as engine_board
 from warfare.engine.systems.dnd5e.battle import legal_actions
@@ -31,9 +29,10 @@ from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.rules import balance_hint, squares
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND, Solo, Stand
+from warfare.systems.dnd5e import models
+from warfare.systems.dnd5e.labels import attack_name
 
-from .setup import engine_names
-from .texts import (
+from .log import (
     ACTION_LABELS,
     CONFIGURATION_LABELS,
     HIDDEN_PARAMS,
@@ -43,6 +42,7 @@ from .texts import (
     ending_text,
     event_line,
 )
+from .setup import engine_names
 
 TERRAIN_LABELS = {
     "clear": _("clear"),

@@ -1,8 +1,6 @@
 from django.urls import path
 
-from battles.dnd5e import views as board_views
-
-from . import views
+from . import board_views, views
 
 app_name = "dnd5e"
 

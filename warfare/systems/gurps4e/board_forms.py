@@ -11,8 +11,8 @@ from battles.forms import ActForm, parse_dice
 from warfare.engine.systems.gurps4e.battle.engine import RISKS
 from warfare.engine.systems.gurps4e.tables import BATTLE_TYPES, TERRAIN_RATING
 
+from .labels import BATTLE_TYPE_LABELS, CLASS_LABELS, KIND_LABELS, terrain_with_rating_lazy
 from .setup import BattleInput, PCInput
-from .texts import BATTLE_TYPE_LABELS, CLASS_LABELS, KIND_LABELS, terrain_with_rating_lazy
 
 PC_ROWS = 4
 RECON_FIELDS = ("march", "road", "terrain_feature", "flying", "recon_bonus", "extra")

@@ -18,12 +18,12 @@ from battles import services as battle_services
 from battles.holds import refuse_held
 from battles.models import Battle
 from kingdoms.transactions import write_transaction
-from warfare.dnd5e.access import access_dnd5e
-from warfare.dnd5e.models import Army
-from warfare.dnd5e.selectors import SOLOS, UNITS
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature, footprint
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
+from warfare.systems.dnd5e.access import access_dnd5e
+from warfare.systems.dnd5e.models import Army
+from warfare.systems.dnd5e.selectors import SOLOS, UNITS
 
 SIDES = ("a", "b")
 #: Terrain map letters (§4.7): one line per row of the grid.
@@ -555,7 +555,7 @@ def engine_names(setup: dict) -> dict[str, str]:
 
 def setup_messages(problems, names: dict[str, str]) -> list[str]:
     """The engine's set-up problems as sentences (piece keys named)."""
-    from .texts import problem_text
+    from .log import problem_text
 
     return [problem_text(problem, names) for problem in problems]
 

@@ -40,9 +40,9 @@ from warfare.engine.systems.gurps3e.battle.engine import (
 from warfare.engine.systems.gurps3e.battle.state import CASUALTIES, CHOICES, DAYS
 from warfare.engine.systems.gurps3e.characters import FIT, combat_skill, risk_range
 from warfare.engine.systems.gurps3e.strategy import strategy_terms, ts_ratio_bonus
-from warfare.gurps3e.models import Character, CharacterStatus, Force, Reputation, Unit
+from warfare.systems.gurps3e.models import Character, CharacterStatus, Force, Reputation, Unit
 
-from .labels import (
+from .log import (
     CATEGORY_LABELS,
     EVENT_TEXTS,
     GLORY_LABELS,

@@ -20,10 +20,10 @@ from warfare.engine.systems.gurps3e.battle.state import DAYS, LAST_DAY
 from warfare.engine.systems.gurps3e.house_rules import house_value
 from warfare.engine.systems.gurps3e.results import MORALE_MODIFIERS
 from warfare.engine.systems.gurps3e.strategy import DEFENSIVE_ITEMS
-from warfare.gurps3e.mapping import character_setup, unit_setup
-from warfare.gurps3e.models import Character, CharacterStatus, Force
+from warfare.systems.gurps3e.mapping import character_setup, unit_setup
+from warfare.systems.gurps3e.models import Character, CharacterStatus, Force
 
-from .labels import DEFENSIVE_LABELS, MORALE_LABELS
+from .log import DEFENSIVE_LABELS, MORALE_LABELS
 from .problems import setup_problem_messages
 
 SIDES = ("a", "b")

@@ -38,12 +38,12 @@ from warfare.engine.systems.gurps4e.battle.state import (
     BattleState,
 )
 from warfare.engine.systems.gurps4e.strategies import STRATEGIES
-from warfare.gurps4e.mapping import display
+from warfare.systems.gurps4e.mapping import display
 
-from . import log, texts
-from .forms import ON_CRITICAL_CHOICES, RISK_CHOICES, option_value
+from . import labels, log
+from .board_forms import ON_CRITICAL_CHOICES, RISK_CHOICES, option_value
 from .log import choice_text
-from .services import kept_strength
+from .results import kept_strength
 
 BYSTANDER = ""
 
@@ -238,7 +238,7 @@ def _ts(value) -> str:
 
 def _terms(terms) -> list[dict[str, Any]]:
     return [
-        {"code": code, "label": texts.term_label(code), "value": int(value)}
+        {"code": code, "label": labels.term_label(code), "value": int(value)}
         for code, value in terms
     ]
 
@@ -360,12 +360,12 @@ def _strategy_option(option) -> dict[str, Any]:
     return {
         "value": option_value(params),
         "strategy": params["strategy"],
-        "label": texts.strategy_name(params["strategy"]),
+        "label": labels.strategy_name(params["strategy"]),
         "desperate": params.get("desperate", False),
         "group": STRATEGIES[params["strategy"]].group,
         "skill": check.modifier if check else None,
-        "working": texts.working(check.modifier_breakdown) if check else "",
-        "effects": texts.strategy_effect_lines(params["strategy"]),
+        "working": labels.working(check.modifier_breakdown) if check else "",
+        "effects": labels.strategy_effect_lines(params["strategy"]),
     }
 
 
@@ -402,7 +402,7 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
                     {
                         "risk": f"{o.params['risk']:+d}",
                         "skill": o.checks[0].modifier,
-                        "working": texts.working(o.checks[0].modifier_breakdown),
+                        "working": labels.working(o.checks[0].modifier_breakdown),
                     }
                     for o in spec.options
                 ]
@@ -429,12 +429,12 @@ def _current_choice(view: Gurps4eView, actor: str) -> str | None:
     pc_choice = state.pc_choices.get(actor)
     if pc_choice is None:
         return None
-    return _("Risk %(risk)s") % {"risk": texts.signed(pc_choice.risk)}
+    return _("Risk %(risk)s") % {"risk": labels.signed(pc_choice.risk)}
 
 
 def _button_label(kind: str, params: dict) -> str:
     if kind == "choose_battle_kind":
-        return str(texts.KIND_LABELS.get(params.get("kind"), params.get("kind")))
+        return str(labels.KIND_LABELS.get(params.get("kind"), params.get("kind")))
     if kind == "answer_parley":
         return _("Accept the Parley") if params.get("accept") else _("Refuse the Parley")
     if kind == "choose_pursuit":
@@ -456,8 +456,9 @@ def commandable(membership: Membership, battle: Battle, state: BattleState) -> l
 
 def _new_ts(battle: Battle, key: str, result: dict[str, Any]) -> str | None:
     """A side's TS after the battle as its force keeps it: the whole percent of its full TS
-    that apply writes back (`kept_strength`); the engine's new TS for battles set up before
-    the setup held the percent."""
+    that apply writes back (`kept_strength`; apply scales the share the force has then, the
+    same unless another battle changed it meanwhile); the engine's new TS for battles set up
+    before the setup held the percent."""
     if "new_ts" not in result:
         return None
     fought_at = battle.setup["sides"][key].get("strength_percent")
@@ -512,7 +513,7 @@ def outcome_view(view: Gurps4eView) -> dict[str, Any] | None:
     return {
         "winner": winner,
         "winner_name": who.get(winner) if winner else None,
-        "reason": str(texts.END_LABELS.get(details.get("end_reason"), details.get("end_reason"))),
+        "reason": str(labels.END_LABELS.get(details.get("end_reason"), details.get("end_reason"))),
         "sides": sides,
         "loot_minutes": loot.get("minutes"),
         "loot_holder": who.get(loot.get("holder")) if loot.get("holder") else None,
@@ -537,7 +538,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
                 "side": who[SIDE_KEYS[pc.side]],
                 "hp": pc.hp if full else None,
                 "max_hp": pc.max_hp if full else None,
-                "status": str(texts.PC_STATUS_LABELS.get(pc.status, pc.status)),
+                "status": str(labels.PC_STATUS_LABELS.get(pc.status, pc.status)),
                 "commander": pc.commander,
                 "chosen": pc.key in state.pc_choices,
             }
@@ -550,10 +551,10 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "round": state.round,
         "choosing": state.phase == CHOOSING and not state.finished,
         "round_length": state.round_length,
-        "battle_type": texts.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type),
-        "terrain": texts.TERRAIN_LABELS.get(state.terrain, state.terrain),
+        "battle_type": labels.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type),
+        "terrain": labels.TERRAIN_LABELS.get(state.terrain, state.terrain),
         "terrain_rating": state.terrain_rating,
-        "kind": texts.KIND_LABELS.get(state.kind, state.kind) if state.kind else None,
+        "kind": labels.KIND_LABELS.get(state.kind, state.kind) if state.kind else None,
         "sides": sides,
         "pb_holder": sides[holder]["name"] if holder is not None else None,
         "pcs": pcs,
@@ -586,7 +587,7 @@ def api_state(membership: Membership, battle: Battle) -> dict[str, Any]:
                             {
                                 "params": dict(o.params),
                                 "checks": [c.to_dict() for c in o.checks],
-                                "effects": texts.strategy_effect_lines(o.params["strategy"])
+                                "effects": labels.strategy_effect_lines(o.params["strategy"])
                                 if "strategy" in o.params
                                 else [],
                             }

@@ -12,10 +12,10 @@ from battles.models import Battle
 from battles.visibility import live_events, viewpoint_of
 from kingdoms.models import Controller, Faction, Membership, Role
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
-from warfare.gurps4e.models import Force, ForceElement
+from warfare.systems.gurps4e.models import Force, ForceElement
 
-from . import board, texts
-from .forms import BattleCreateForm, BattleCreateInput
+from . import board, labels
+from .board_forms import BattleCreateForm, BattleCreateInput
 from .setup import gurps4e_battle_create
 
 
@@ -94,7 +94,7 @@ def report_context(membership: Membership, battle: Battle) -> dict:
         for pc in state.pcs:
             if pc.side != i:
                 continue
-            status = str(texts.PC_STATUS_LABELS.get(pc.status, pc.status))
+            status = str(labels.PC_STATUS_LABELS.get(pc.status, pc.status))
             if view.sees(pc.key):
                 hp = pgettext("GURPS hit points", "HP %(hp)s of %(max)s")
                 status += " · " + hp % {"hp": pc.hp, "max": pc.max_hp}
@@ -123,8 +123,8 @@ def report_context(membership: Membership, battle: Battle) -> dict:
         "status": battle.get_status_display(),
         "round": state.round,
         "terrain": [
-            str(texts.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type)),
-            texts.terrain_with_rating(state.terrain, state.terrain_rating),
+            str(labels.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type)),
+            labels.terrain_with_rating(state.terrain, state.terrain_rating),
         ],
         "sides": sides,
         "outcome": result,
