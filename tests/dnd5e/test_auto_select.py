@@ -12,7 +12,7 @@ from django.urls import reverse
 from battles.models import Battle
 from tests.dnd5e.conftest import SETUP_POST
 from tests.dnd5e.test_board import _end_turns_until
-from warfare.dnd5e.models import Unit
+from warfare.systems.dnd5e.models import Unit
 
 pytestmark = pytest.mark.django_db
 

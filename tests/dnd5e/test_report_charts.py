@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from battles.charts import samples
 from tests.dnd5e.test_board import _act, _end_turns_until, _gm
-from warfare.dnd5e.models import Unit
+from warfare.systems.dnd5e.models import Unit
 
 pytestmark = pytest.mark.django_db
 
