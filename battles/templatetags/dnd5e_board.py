@@ -26,9 +26,11 @@ def dnd_selection(context) -> str:
     that has finished (used its action, deployed) gives way to the next one right after the
     action that finished it (the act's answer, a POST); asked for again, it stays selected.
     `?sel=` (empty) selects nothing."""
-    request = context["request"]
-    asked = request.GET.get("sel")
+    request = context.get("request")
     following = context.get("next_piece") or ""
+    if request is None:  # drawn without a request (no `?sel=`): the board's own choice
+        return following
+    asked = request.GET.get("sel")
     if asked is None:
         return following
     if not asked:
