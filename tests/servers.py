@@ -61,14 +61,17 @@ def app_processes(count: int, **env):
     ]
     urls = [f"http://127.0.0.1:{port}" for port in ports]
     try:
+        # A loaded machine (CI beside other work) may take many seconds to import Django and
+        # answer the first request: wait up to a minute, a slow answer being no failure yet.
+        deadline = time.monotonic() + 60
         for url in urls:
-            for _ in range(100):
-                with contextlib.suppress(requests.ConnectionError):
-                    if requests.get(f"{url}/healthz", timeout=2).status_code == 200:
+            while True:
+                with contextlib.suppress(requests.RequestException):
+                    if requests.get(f"{url}/healthz", timeout=5).status_code == 200:
                         break
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the app process at {url} did not start")
                 time.sleep(0.1)
-            else:
-                pytest.fail(f"the app process at {url} did not start")
         yield urls
     finally:
         for process in processes:
