@@ -264,5 +264,4 @@ def report_chart(request: HttpRequest, campaign_id: int, battle_id: int, chart: 
     svg = '<?xml version="1.0" encoding="utf-8"?>\n' + found[0].svg()
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Cache-Control"] = "private, no-cache"
-    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response

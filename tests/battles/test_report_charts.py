@@ -88,7 +88,9 @@ def test_the_report_draws_the_chart_and_the_markdown_links_it(client, gm, struck
     client.force_login(gm)
     page = client.get(report_url(struck)).content.decode()
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="report-chart"' in page
-    assert "HP per army" in page and "<script" not in page.split("report-charts")[1]
+    charts = page.split("report-charts")[1]
+    assert "HP per army" in page and "<script" not in charts
+    assert "<style" not in charts and " style=" not in charts  # the CSP allows none inline
     assert dots(page, str(raiders.pk)) == ["4", "2"]
     markdown = client.get(report_url(struck), {"format": "md"}).content.decode()
     assert f"- [HP per army](http://testserver{chart_url(struck)})" in markdown

@@ -107,6 +107,11 @@ def test_a_3_vs_3_pathfinder_battle_by_hand_in_at_most_80_clicks(live_server, ne
           f"which were {clicks.count + forced} clicks before; goal <= {PF2E_GOAL})")  # fmt: skip
     assert forced > 0 and len(commands) == clicks.count - setup + forced
     assert clicks.count <= PF2E_GOAL
+    # The report draws the battle: HP per army round by round, with no inline style or
+    # script the CSP would refuse (it would be a console error).
+    page.goto(f"{live_server.url}{battle.get_absolute_url()}report/")
+    expect(page.locator('svg.report-chart[data-chart="hp"]')).to_be_visible()
+    expect(page.locator("svg.report-chart g[data-series]")).to_have_count(6)
     assert page.console_errors == []
 
 
