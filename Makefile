@@ -75,7 +75,7 @@ fuzz: $(VENV)/.installed-test
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest tests/security/test_api_fuzz.py
 
 ## make messages: refresh the Russian catalogue after changing user-facing text (the
-## Pathfinder rules data's English texts included: warfare/pf2e_texts.py is written first).
+## Pathfinder rules data's English texts included: warfare/systems/pf2e/texts.py is written first).
 messages: $(VENV)/.installed
 	DEBUG=true $(BIN)/python manage.py pf2e_texts
 	DEBUG=true $(BIN)/python manage.py makemessages -l ru --no-location --ignore=.venv --ignore=var

@@ -1,5 +1,5 @@
 """The battles' JSON API (mounted under /api/v1/ by warfare.api_urls), in the style of
-warfare.api.views: an access helper, then a selector or a service, then an output shape.
+warfare.api.base: an access helper, then a selector or a service, then an output shape.
 
 A battle's state (the detail, and the answer of create, action, undo and apply) is one
 envelope every rule system shares (`id`, `name`, `system`, `status`, `status_label`, `seq`,
@@ -40,13 +40,13 @@ from rest_framework.response import Response
 
 from kingdoms.access import access_campaign
 from kingdoms.models import Membership, RuleSystem
-from warfare import labels
+from warfare.api.base import DENIED, LIST_ERRORS, WRITE_ERRORS, ApiListView, ApiView
 from warfare.api.filters import IntegerFilter
-from warfare.api.views import DENIED, LIST_ERRORS, WRITE_ERRORS, ApiListView, ApiView
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.battle.aftermath import CONDITION_CHOICES, DEFEAT
 from warfare.engine.systems.pf2e.battle.rules import FORTIFICATIONS, TERRAIN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
+from warfare.systems.pf2e import labels
 
 from . import selectors, services
 from .models import Battle, BattleEvent, BattleStatus

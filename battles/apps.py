@@ -18,3 +18,17 @@ class BattlesConfig(AppConfig):
         import warfare.systems.dnd5e.plugin  # noqa: F401
         import warfare.systems.gurps3e.board  # noqa: F401
         import warfare.systems.gurps4e.plugin  # noqa: F401
+
+        # Until every rule system registers itself in kingdoms.rulesystems from its own app
+        # (issue 12, the portability branch), a system with a board counts as one there.
+        from kingdoms import rulesystems
+        from kingdoms.models import RuleSystem
+
+        from .plugins import PLUGINS
+
+        for key in PLUGINS:
+            if rulesystems.get(key) is None:
+                label = RuleSystem(key).label
+                rulesystems.register(
+                    rulesystems.RuleSystemPlugin(key=key, label=label, has_battles=True)
+                )

@@ -2,7 +2,6 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from warfare import labels
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.tactics import (
     ARMY_SPECIFIC_ACTIONS,
@@ -10,8 +9,9 @@ from warfare.engine.systems.pf2e.tactics import (
     TACTICAL_WAR_ACTIONS,
     TACTICS,
 )
-from warfare.events import log_text
-from warfare.selectors import DEGREE_LABELS
+from warfare.systems.pf2e import labels
+from warfare.systems.pf2e.events import log_text
+from warfare.systems.pf2e.selectors import DEGREE_LABELS
 
 WAR_ACTIONS = {*BASIC_WAR_ACTIONS, *TACTICAL_WAR_ACTIONS, *ARMY_SPECIFIC_ACTIONS}
 SILENT = {"battle.action"}  # bookkeeping: the action's own event says what happened

@@ -33,7 +33,7 @@ def pf2e_held_rows(setup: dict) -> dict[str, set[int]]:
         for side in setup.get("sides") or ()
         for entry in side.get("armies") or ()
     )
-    return {"warfare.army": {int(key) for key in keys if key.isdigit()}}
+    return {"pf2e.army": {int(key) for key in keys if key.isdigit()}}
 
 
 def held_rows(battle: Battle) -> dict[str, set[int]]:

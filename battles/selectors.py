@@ -12,9 +12,7 @@ from django.db.models import QuerySet
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.labels import SKILL_LABELS
-from kingdoms.models import Kingdom, Membership
-from warfare import labels
+from kingdoms.models import Membership
 from warfare.engine.battle.protocol import Command, CommandDice, Rejected
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.activities.state import ArmyState
@@ -22,7 +20,10 @@ from warfare.engine.systems.pf2e.battle.aftermath import SKILL
 from warfare.engine.systems.pf2e.battle.engine import GM_CONDITIONS
 from warfare.engine.systems.pf2e.battle.rules import ACTIONS_PER_TURN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
-from warfare.selectors import check_view, working
+from warfare.systems.pf2e import labels
+from warfare.systems.pf2e.labels import SKILL_LABELS
+from warfare.systems.pf2e.models import Kingdom
+from warfare.systems.pf2e.selectors import check_view, working
 
 from .events import CHOICE_LABELS
 from .models import Battle, BattleStatus
@@ -393,7 +394,7 @@ AFTERMATH_SKIPPED = {"battle.kingdom_check", "battle.aftermath_choice", "battle.
 def applied_aftermath(battle: Battle, viewer: Viewer, sides: dict[str, str]) -> list[dict]:
     """The §7.6 checks rolled when the results were applied, for the sides `viewer` sees, with
     what each did (HP regained, weary or shaken, Unrest) as sentences."""
-    from warfare.events import log_text
+    from warfare.systems.pf2e.events import log_text
 
     applied = (battle.outcome or {}).get("aftermath") or {}
     names = army_names(battle) if applied else {}

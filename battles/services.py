@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from kingdoms.access import access_campaign
-from kingdoms.models import Controller, Kingdom, Membership, RuleSystem
+from kingdoms.models import Controller, Membership, RuleSystem
 from kingdoms.transactions import write_transaction
 from warfare.engine.battle.protocol import (
     MAX_FORCED,
@@ -35,9 +35,14 @@ from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.activities.state import ArmyState
 from warfare.engine.systems.pf2e.battle.aftermath import Aftermath, resolve_kingdom_check
 from warfare.engine.systems.pf2e.battle.results import apply_changes, army_changes
-from warfare.mapping import apply_army_state, apply_kingdom_state, army_state, kingdom_state
 from warfare.messages import problem_messages
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e.mapping import (
+    apply_army_state,
+    apply_kingdom_state,
+    army_state,
+    kingdom_state,
+)
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 from .holds import refuse_held
 from .models import Battle, BattleCommand, BattleEvent, BattleStatus

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from kingdoms.access import access_campaign
 from kingdoms.models import RuleSystem
-from warfare.models import Army
+from warfare.systems.pf2e.models import Army
 
 from . import live, selectors, services
 from .forms import ActForm, ApplyResultsForm, BattleCreateForm, CorrectionForm

@@ -35,9 +35,9 @@ def main() -> None:
     try:
         from battles import services as battle_services
         from battles.models import Battle
-        from kingdoms.models import Kingdom
         from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-        from warfare import services
+        from warfare.systems.pf2e import services
+        from warfare.systems.pf2e.models import Kingdom
 
         gm = UserFactory(username="bench-gm")
         campaign = CampaignFactory(created_by=gm)

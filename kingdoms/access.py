@@ -9,7 +9,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from .models import Faction, Membership, Role, Settlement
-from .selectors import faction_list_visible_to
+from .selectors import faction_list_visible_to, faction_relations
 
 
 def access_campaign(user, campaign_id: int, *, gm: bool = False, lock: bool = False) -> Membership:
@@ -37,7 +37,7 @@ def access_faction(user, campaign_id: int, faction_id: int, *, gm: bool = False)
     """(membership, faction). Players may open any faction known to them (public view)."""
     membership = access_campaign(user, campaign_id, gm=gm)
     factions = faction_list_visible_to(membership=membership).select_related(
-        "kingdom", "command_staff"
+        *faction_relations(membership.campaign.rule_system)
     )
     try:
         return membership, factions.get(pk=faction_id)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Campaign, CommandStaff, Faction, Invite, Kingdom, Membership, Settlement
+from .models import Campaign, CommandStaff, Faction, Invite, Membership, Settlement
 
 
 class MembershipInline(admin.TabularInline):
@@ -23,12 +23,6 @@ class FactionAdmin(admin.ModelAdmin):
     list_filter = ["controlled_by", "campaign"]
     search_fields = ["name"]
     list_select_related = ["campaign"]
-
-
-@admin.register(Kingdom)
-class KingdomAdmin(admin.ModelAdmin):
-    list_display = ["faction", "level", "resource_points", "food", "unrest", "at_war"]
-    list_select_related = ["faction"]
 
 
 @admin.register(CommandStaff)

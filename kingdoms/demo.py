@@ -6,8 +6,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
+from warfare.systems.pf2e.models import Kingdom
 
-from .models import Campaign, Controller, Faction, Kingdom, Membership, Role, RuleSystem, Settlement
+from .models import Campaign, Controller, Faction, Membership, Role, RuleSystem, Settlement
 
 DEMO_GM = ("gm", "warfare-gm")
 DEMO_PLAYER = ("player", "warfare-player")
@@ -111,7 +112,7 @@ def load_demo() -> DemoResult:
     Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=silverrun)
 
-    from warfare.services import army_create  # the army domain builds on this app
+    from warfare.systems.pf2e.services import army_create  # the army domain builds on this app
 
     for faction, name, army_type, tactics, hex_ in (
         (silverrun, "Silverrun Militia", "infantry", ("toughened_soldiers",), "C7"),

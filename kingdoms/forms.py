@@ -5,19 +5,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
-
-from .labels import PROFICIENCY_LABELS, SKILL_LABELS, STRUCTURE_LABELS
-from .models import (
-    SKILL_MESSAGE,
-    Campaign,
-    CommandStaff,
-    Faction,
-    Kingdom,
-    Membership,
-    Role,
-    Settlement,
-)
+from .models import SKILL_MESSAGE, Campaign, CommandStaff, Faction, Membership, Role, Settlement
 
 
 class FactionChoiceField(forms.TypedChoiceField):
@@ -113,88 +101,6 @@ class FactionForm(VersionedFormMixin, forms.ModelForm):
         if clash.exists():
             raise forms.ValidationError(_("This campaign already has a faction of that name."))
         return name
-
-
-class KingdomForm(VersionedFormMixin, forms.ModelForm):
-    """Kingdom numbers plus one modifier and one proficiency per warfare skill."""
-
-    prefix = "kingdom"
-
-    class Meta:
-        model = Kingdom
-        fields = [
-            "level",
-            "xp",
-            "size_hexes",
-            "resource_points",
-            "food",
-            "unrest",
-            "corruption",
-            "corruption_threshold",
-            "crime",
-            "crime_threshold",
-            "decay",
-            "decay_threshold",
-            "strife",
-            "strife_threshold",
-            "fame_kind",
-            "fame_points",
-            "at_war",
-            "ruler_vacant",
-            "structures",
-        ]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["structures"] = forms.MultipleChoiceField(
-            label=_("Structures with army bonuses"),
-            choices=list(STRUCTURE_LABELS.items()),
-            required=False,
-            widget=forms.CheckboxSelectMultiple,
-            initial=self.instance.structures if self.instance.pk else [],
-            help_text=_("Their item bonuses to army activities do not stack: the best counts."),
-        )
-        skills = self.instance.skills or pf2e_kingdom.default_skills()
-        for skill in pf2e_kingdom.WARFARE_SKILLS:
-            current = skills.get(skill, {})
-            self.fields[f"{skill}_modifier"] = forms.IntegerField(
-                label=SKILL_LABELS[skill],
-                min_value=-10,
-                max_value=60,
-                initial=current.get("modifier", 0),
-            )
-            self.fields[f"{skill}_rank"] = forms.ChoiceField(
-                label=_("%(skill)s proficiency") % {"skill": SKILL_LABELS[skill]},
-                choices=list(PROFICIENCY_LABELS.items()),
-                initial=current.get("rank", "untrained"),
-            )
-        self.add_version_field()
-
-    def skill_rows(self):
-        """(label, modifier field, rank field) per skill, for the template's table."""
-        return [
-            (SKILL_LABELS[s], self[f"{s}_modifier"], self[f"{s}_rank"])
-            for s in pf2e_kingdom.WARFARE_SKILLS
-        ]
-
-    def model_fields(self):
-        return [self[name] for name in self.Meta.fields]
-
-    def clean(self):
-        cleaned = super().clean()
-        if not any(f"{s}_modifier" in self.errors for s in pf2e_kingdom.WARFARE_SKILLS):
-            cleaned["skills"] = {
-                s: {"modifier": cleaned.get(f"{s}_modifier"), "rank": cleaned.get(f"{s}_rank")}
-                for s in pf2e_kingdom.WARFARE_SKILLS
-            }
-        return cleaned
-
-    def service_data(self) -> dict:
-        data = {name: self.cleaned_data[name] for name in self.Meta.fields}
-        data["skills"] = self.cleaned_data["skills"]
-        if "version" in self.fields:
-            data["version"] = self.cleaned_data["version"]
-        return data
 
 
 class CommandStaffForm(VersionedFormMixin, forms.ModelForm):

@@ -1,18 +1,17 @@
-"""Campaigns, who plays in them, and the factions, kingdoms and settlements of their wars."""
+"""Campaigns, who plays in them, and the factions and settlements of their wars (the rule
+systems' own records live in their apps: a Pathfinder kingdom in `warfare.systems.pf2e`)."""
 
 import secrets
+from collections.abc import Mapping
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
-from warfare.engine.systems.pf2e.activities.structures import STRUCTURES
+from . import rulesystems
 
 
 class RuleSystem(models.TextChoices):
@@ -74,15 +73,16 @@ class Campaign(Versioned):
         return reverse("kingdoms:campaign-detail", args=[self.pk])
 
     @property
-    def uses_kingdoms(self) -> bool:
-        return self.rule_system == RuleSystem.PF2E
+    def uses_battles(self) -> bool:
+        """Battles are fought on the board (its rule system says so: `kingdoms.rulesystems`)."""
+        plugin = rulesystems.get(self.rule_system)
+        return plugin is not None and plugin.has_battles
 
     @property
-    def uses_battles(self) -> bool:
-        """Battles are fought on the board (a rule system with a battle board plugin)."""
-        from battles.plugins import has_battles
-
-        return has_battles(self.rule_system)
+    def system_templates(self) -> Mapping[str, str]:
+        """{slot: template} the core pages include for this campaign's rule system."""
+        plugin = rulesystems.get(self.rule_system)
+        return plugin.templates if plugin is not None else {}
 
     @property
     def uses_forces(self) -> bool:
@@ -132,103 +132,6 @@ class Faction(Versioned):
 
     def __str__(self) -> str:
         return self.name
-
-
-class FameKind(models.TextChoices):
-    FAME = "fame", _("Fame")
-    INFAMY = "infamy", _("Infamy")
-
-
-def _default_skills() -> dict:
-    return pf2e_kingdom.default_skills()
-
-
-class Kingdom(Versioned):
-    """Pathfinder 2e kingdom numbers that warfare reads and writes (reference §10)."""
-
-    faction = models.OneToOneField(Faction, on_delete=models.CASCADE, related_name="kingdom")
-    level = models.PositiveSmallIntegerField(
-        _("level"),
-        default=1,
-        validators=[
-            MinValueValidator(pf2e_kingdom.MIN_LEVEL),
-            MaxValueValidator(pf2e_kingdom.MAX_LEVEL),
-        ],
-    )
-    xp = models.PositiveIntegerField(_("XP"), default=0)
-    size_hexes = models.PositiveIntegerField(
-        _("size (hexes)"), default=1, help_text=_("Claimed hexes; sets the Control DC modifier.")
-    )
-    resource_points = models.PositiveIntegerField(_("resource points (RP)"), default=0)
-    food = models.PositiveIntegerField(_("Food"), default=0)
-    unrest = models.PositiveIntegerField(_("Unrest"), default=0)
-    corruption = models.PositiveIntegerField(_("Corruption"), default=0)
-    crime = models.PositiveIntegerField(_("Crime"), default=0)
-    decay = models.PositiveIntegerField(_("Decay"), default=0)
-    strife = models.PositiveIntegerField(_("Strife"), default=0)
-    corruption_threshold = models.PositiveIntegerField(
-        _("Corruption threshold"), default=pf2e_kingdom.DEFAULT_RUIN_THRESHOLD
-    )
-    crime_threshold = models.PositiveIntegerField(
-        _("Crime threshold"), default=pf2e_kingdom.DEFAULT_RUIN_THRESHOLD
-    )
-    decay_threshold = models.PositiveIntegerField(
-        _("Decay threshold"), default=pf2e_kingdom.DEFAULT_RUIN_THRESHOLD
-    )
-    strife_threshold = models.PositiveIntegerField(
-        _("Strife threshold"), default=pf2e_kingdom.DEFAULT_RUIN_THRESHOLD
-    )
-    fame_kind = models.CharField(
-        _("fame or infamy"), max_length=8, choices=FameKind.choices, default=FameKind.FAME
-    )
-    fame_points = models.PositiveSmallIntegerField(_("Fame/Infamy points"), default=0)
-    at_war = models.BooleanField(_("at war"), default=False)
-    ruler_vacant = models.BooleanField(_("Ruler vacant"), default=False)
-    skills = models.JSONField(_("kingdom skills"), default=_default_skills)
-    structures = models.JSONField(
-        _("structures"),
-        default=list,
-        blank=True,
-        help_text=_("Structures that give item bonuses to army activities (Pathfinder §4.9)."),
-    )
-    turn = models.PositiveIntegerField(_("kingdom turn"), default=1)
-    recruit_blocked_until_turn = models.PositiveIntegerField(null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("kingdom")
-        verbose_name_plural = _("kingdoms")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(level__gte=pf2e_kingdom.MIN_LEVEL, level__lte=pf2e_kingdom.MAX_LEVEL),
-                name="kingdom_level_1_to_20",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return str(self.faction)
-
-    def clean(self):
-        problems = pf2e_kingdom.validate_skills(self.skills)
-        if problems:
-            raise ValidationError(
-                {"skills": _("Invalid kingdom skills: %(problems)s") % {"problems": problems}}
-            )
-        unknown = [key for key in self.structures or [] if key not in STRUCTURES]
-        if unknown:
-            raise ValidationError(
-                {"structures": _("Unknown structures: %(keys)s") % {"keys": ", ".join(unknown)}}
-            )
-
-    @property
-    def control_dc(self) -> pf2e_kingdom.ControlDC:
-        return pf2e_kingdom.control_dc(self.level, self.size_hexes, ruler_vacant=self.ruler_vacant)
-
-    def ruins(self) -> list[tuple[str, int, int]]:
-        """(ruin, value, threshold) for each of the four Ruins."""
-        return [
-            (ruin, getattr(self, ruin), getattr(self, f"{ruin}_threshold"))
-            for ruin in pf2e_kingdom.RUINS
-        ]
 
 
 #: A GURPS skill level of the command staff (gurps §0.2: 3d6 rolled against it; beyond 30 a

@@ -91,20 +91,11 @@ from warfare.engine.battle.protocol import Command, replay
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.armies import stat_block
 from warfare.engine.systems.pf2e.validation import validate_army
-from warfare.mapping import army_spec
 from warfare.messages import problem_messages
-from warfare.models import Army, LogEntry, Recruitment
+from warfare.systems.pf2e.mapping import army_spec
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry, Recruitment
 
-from .models import (
-    Campaign,
-    CommandStaff,
-    Faction,
-    Kingdom,
-    Membership,
-    Role,
-    RuleSystem,
-    Settlement,
-)
+from .models import Campaign, CommandStaff, Faction, Membership, Role, RuleSystem, Settlement
 
 FORMAT = "warfare-campaign"
 VERSION = 4

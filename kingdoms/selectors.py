@@ -2,10 +2,8 @@
 
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 
-from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
-
-from .labels import PROFICIENCY_LABELS, RUIN_LABELS, SKILL_LABELS
-from .models import Campaign, Faction, Invite, Kingdom, Membership, Settlement
+from . import rulesystems
+from .models import Campaign, Faction, Invite, Membership, Settlement
 
 
 def campaign_list_for(*, user) -> QuerySet[Campaign]:
@@ -41,12 +39,17 @@ def settlement_list_visible_to(*, membership: Membership) -> QuerySet[Settlement
     ).select_related("faction")
 
 
+def faction_relations(rule_system: str) -> list[str]:
+    """A faction's one-to-one records to fetch with it: its rule system's, the command staff."""
+    return [record.key for record in rulesystems.faction_records(rule_system)] + ["command_staff"]
+
+
 def campaign_dashboard(*, membership: Membership) -> dict:
     """Everything the campaign page shows, in a number of queries that does not grow with rows."""
     settlements = settlement_list_visible_to(membership=membership)
     factions = list(
         faction_list_visible_to(membership=membership)
-        .select_related("kingdom", "command_staff")
+        .select_related(*faction_relations(membership.campaign.rule_system))
         .prefetch_related(Prefetch("settlements", queryset=settlements))
         .annotate(member_count=Count("members", distinct=True))
     )
@@ -75,27 +78,3 @@ def member_list(*, campaign_id: int) -> list[Membership]:
     return list(
         Membership.objects.filter(campaign_id=campaign_id).select_related("user", "faction")
     )
-
-
-def kingdom_sheet(kingdom: Kingdom) -> dict:
-    """The kingdom's ruins and skills as labelled rows, and which values are house defaults."""
-    house = {entry.key: entry for entry in pf2e_kingdom.HOUSE_DEFAULTS}
-    skills = kingdom.skills or {}
-    return {
-        "ruins": [
-            (RUIN_LABELS[ruin], value, threshold) for ruin, value, threshold in kingdom.ruins()
-        ],
-        "skills": [
-            (
-                SKILL_LABELS[name],
-                skills.get(name, {}).get("modifier", 0),
-                PROFICIENCY_LABELS.get(skills.get(name, {}).get("rank"), "—"),
-            )
-            for name in pf2e_kingdom.WARFARE_SKILLS
-        ],
-        "house_ruin_threshold": house["ruin_threshold"],
-        "ruin_threshold_is_house_default": any(
-            threshold == house["ruin_threshold"].value
-            for _ruin, _value, threshold in kingdom.ruins()
-        ),
-    }

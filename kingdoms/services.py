@@ -16,17 +16,9 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import rulesystems
 from .access import access_campaign
-from .models import (
-    Campaign,
-    CommandStaff,
-    Faction,
-    Invite,
-    Kingdom,
-    Membership,
-    Role,
-    Settlement,
-)
+from .models import Campaign, CommandStaff, Faction, Invite, Membership, Role, Settlement
 
 
 class StaleEdit(Exception):
@@ -85,11 +77,10 @@ def campaign_update(
 def campaign_delete(*, user, campaign_id: int, confirm_name: str) -> None:
     """Delete a campaign and everything in it: the one hard delete, for its GMs only.
 
-    `confirm_name` must be the campaign's exact name. Armies and settlements protect their
-    factions from accidental deletion, so they are deleted first, explicitly.
+    `confirm_name` must be the campaign's exact name. Settlements (and a rule system's rows,
+    such as Pathfinder's armies) protect their factions from accidental deletion, so they are
+    deleted first, explicitly (the system's through `before_campaign_delete`).
     """
-    from warfare.models import Army
-
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     campaign = membership.campaign
     if confirm_name != campaign.name:
@@ -97,18 +88,29 @@ def campaign_delete(*, user, campaign_id: int, confirm_name: str) -> None:
             {"confirm_name": _("That is not the campaign's name. Nothing was deleted.")},
             code="wrong_name",
         )
-    Army.objects.filter(faction__campaign=campaign).delete()
+    plugin = rulesystems.get(campaign.rule_system)
+    if plugin is not None and plugin.before_campaign_delete is not None:
+        plugin.before_campaign_delete(campaign)
     Settlement.objects.filter(campaign=campaign).delete()
     campaign.delete()
 
 
-def _attach_system_records(faction: Faction) -> None:
-    """Give a faction the rule-system records its campaign needs (kingdom, command staff)."""
+def _save_system_records(faction: Faction, *, records, command_staff) -> None:
+    """Give a faction the records its campaign's rule system needs (a Pathfinder kingdom, a
+    GURPS command staff) and save the sent ones; a stale `version` refuses the whole save.
+
+    `records` maps a `rulesystems.FactionRecord` key to its fields; a key the rule system
+    does not have is ignored (the views and the API refuse it before)."""
     campaign = faction.campaign
-    if campaign.uses_kingdoms:
-        Kingdom.objects.get_or_create(faction=faction)
+    for record in rulesystems.faction_records(campaign.rule_system):
+        record.save(faction, (records or {}).get(record.key))
     if campaign.uses_command_staff:
         CommandStaff.objects.get_or_create(faction=faction)
+        if command_staff:
+            fields = dict(command_staff)
+            row = CommandStaff.objects.select_for_update(no_key=True).get(faction=faction)
+            check_version(row, fields.pop("version", None))
+            save_row(row, **fields)
 
 
 @transaction.atomic
@@ -116,14 +118,13 @@ def faction_create(
     *,
     user,
     campaign_id: int,
-    kingdom: dict[str, Any] | None = None,
+    records: dict[str, dict[str, Any]] | None = None,
     command_staff: dict[str, Any] | None = None,
     **fields: Any,
 ) -> Faction:
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     faction = save_row(Faction(campaign=membership.campaign), **fields)
-    _attach_system_records(faction)
-    _update_system_records(faction, kingdom=kingdom, command_staff=command_staff)
+    _save_system_records(faction, records=records, command_staff=command_staff)
     return faction
 
 
@@ -134,34 +135,21 @@ def faction_update(
     campaign_id: int,
     faction_id: int,
     version: int | None = None,
-    kingdom: dict[str, Any] | None = None,
+    records: dict[str, dict[str, Any]] | None = None,
     command_staff: dict[str, Any] | None = None,
     **fields: Any,
 ) -> Faction:
-    """Save a faction and its kingdom or command staff. `kingdom` and `command_staff` may
-    carry the `version` their form was drawn from; any stale one refuses the whole save."""
+    """Save a faction and its rule system's records (`records`, e.g. {"kingdom": {...}}) or
+    command staff. Each may carry the `version` its form was drawn from; any stale one
+    refuses the whole save."""
     membership = access_campaign(user, campaign_id, gm=True, lock=True)
     faction = get_object_or_404(
         Faction.objects.select_for_update(no_key=True), campaign=membership.campaign, pk=faction_id
     )
     check_version(faction, version)
     save_row(faction, **fields)
-    _attach_system_records(faction)
-    _update_system_records(faction, kingdom=kingdom, command_staff=command_staff)
+    _save_system_records(faction, records=records, command_staff=command_staff)
     return faction
-
-
-def _update_system_records(faction, *, kingdom, command_staff) -> None:
-    if kingdom and faction.campaign.uses_kingdoms:
-        fields = dict(kingdom)
-        record = Kingdom.objects.select_for_update(no_key=True).get(faction=faction)
-        check_version(record, fields.pop("version", None))
-        save_row(record, **fields)
-    if command_staff and faction.campaign.uses_command_staff:
-        fields = dict(command_staff)
-        record = CommandStaff.objects.select_for_update(no_key=True).get(faction=faction)
-        check_version(record, fields.pop("version", None))
-        save_row(record, **fields)
 
 
 @transaction.atomic

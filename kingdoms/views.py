@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import portability, selectors, services
+from . import portability, rulesystems, selectors, services
 from .access import access_campaign, access_faction, access_settlement, sees_faction_in_full
 from .forms import (
     CampaignDeleteForm,
@@ -20,7 +20,6 @@ from .forms import (
     CommandStaffForm,
     FactionForm,
     InviteForm,
-    KingdomForm,
     MembershipForm,
     SettlementForm,
     campaign_factions,
@@ -170,13 +169,25 @@ def campaign_delete(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def _faction_forms(request, campaign, faction=None, *, bound: bool = True):
     data = request.POST if bound and request.method == "POST" else None
     forms = {"form": FactionForm(data, instance=faction, campaign=campaign)}
-    if campaign.uses_kingdoms:
-        forms["kingdom_form"] = KingdomForm(data, instance=getattr(faction, "kingdom", None))
+    for record in rulesystems.faction_records(campaign.rule_system):
+        instance = getattr(faction, record.key, None) if faction is not None else None
+        forms[f"{record.key}_form"] = record.form(data, instance=instance, campaign=campaign)
     if campaign.uses_command_staff:
         forms["staff_form"] = CommandStaffForm(
             data, instance=getattr(faction, "command_staff", None), campaign=campaign
         )
     return forms
+
+
+def _faction_context(campaign, forms, faction=None) -> dict:
+    records = [form for name, form in forms.items() if name not in ("form", "staff_form")]
+    return {
+        "campaign": campaign,
+        **({"faction": faction} if faction is not None else {}),
+        **forms,
+        # Called by the template once the forms were validated (the page's error banner).
+        "records_invalid": lambda: any(form.errors for form in records),
+    }
 
 
 def _faction_save(request, campaign, forms, faction=None):
@@ -186,8 +197,10 @@ def _faction_save(request, campaign, forms, faction=None):
     kwargs = forms["form"].model_data()
     if faction is not None:
         kwargs["version"] = forms["form"].service_version()
-    if "kingdom_form" in forms:
-        kwargs["kingdom"] = forms["kingdom_form"].service_data()
+    kwargs["records"] = {
+        record.key: forms[f"{record.key}_form"].service_data()
+        for record in rulesystems.faction_records(campaign.rule_system)
+    }
     if "staff_form" in forms:
         kwargs["command_staff"] = forms["staff_form"].service_data()
     try:
@@ -206,7 +219,7 @@ def _faction_save(request, campaign, forms, faction=None):
 def faction_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = access_campaign(request.user, campaign_id, gm=True).campaign
     forms = _faction_forms(request, campaign)
-    context = {"campaign": campaign, **forms}
+    context = _faction_context(campaign, forms)
     if request.method == "POST":
         faction = _faction_save(request, campaign, forms)
         if faction is not None:
@@ -222,14 +235,14 @@ def faction_edit(request: HttpRequest, campaign_id: int, faction_id: int) -> Htt
     membership, faction = access_faction(request.user, campaign_id, faction_id, gm=True)
     campaign = membership.campaign
     forms = _faction_forms(request, campaign, faction)
-    context = {"campaign": campaign, "faction": faction, **forms}
+    context = _faction_context(campaign, forms, faction)
     if request.method == "POST":
         try:
             saved = _faction_save(request, campaign, forms, faction)
         except services.StaleEdit:
             membership, faction = access_faction(request.user, campaign_id, faction_id, gm=True)
             forms = _faction_forms(request, membership.campaign, faction, bound=False)
-            context = {"campaign": membership.campaign, "faction": faction, **forms}
+            context = _faction_context(membership.campaign, forms, faction)
             return stale(request, "kingdoms/faction_form.html", context)
         if saved is not None:
             messages.success(request, _("Faction saved."))
@@ -252,8 +265,9 @@ def faction_detail(request: HttpRequest, campaign_id: int, faction_id: int) -> H
         "full": full,
         "settlements": settlements,
     }
-    if full and membership.campaign.uses_kingdoms and hasattr(faction, "kingdom"):
-        context.update(selectors.kingdom_sheet(faction.kingdom))
+    for record in rulesystems.faction_records(membership.campaign.rule_system) if full else ():
+        if record.sheet is not None and hasattr(faction, record.key):
+            context.update(record.sheet(getattr(faction, record.key)))
     return render(request, "kingdoms/faction_detail.html", context)
 
 

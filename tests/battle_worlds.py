@@ -29,7 +29,7 @@ def system_campaign(system: str, *, gm, player, rival) -> tuple:
 
 
 def _pf2e(campaign, gm, player, ours, theirs) -> dict:
-    from warfare import services
+    from warfare.systems.pf2e import services
 
     armies = [
         services.army_create(user=gm, campaign_id=campaign.pk, faction_id=faction.pk,

@@ -141,7 +141,7 @@ KINGDOM_SKILLS = {
 @pytest.fixture
 def kingdom(kingdom_faction):
     """The players' kingdom at level 3 with 12 hexes: Control DC 16 + 1 = 17 (§10.4)."""
-    from kingdoms.models import Kingdom
+    from warfare.systems.pf2e.models import Kingdom
 
     kingdom = Kingdom.objects.get(faction=kingdom_faction)
     kingdom.level = 3
@@ -156,7 +156,7 @@ def kingdom(kingdom_faction):
 @pytest.fixture
 def militia(world, gm, kingdom):
     """Level 3 infantry with Toughened Soldiers, in hex C7."""
-    from warfare import services
+    from warfare.systems.pf2e import services
 
     return services.army_create(
         user=gm,

@@ -7,12 +7,12 @@ from kingdoms.models import (
     Controller,
     Faction,
     Invite,
-    Kingdom,
     Membership,
     Role,
     RuleSystem,
     Settlement,
 )
+from warfare.systems.pf2e.models import Kingdom
 
 PASSWORD = "correct-horse-battery"
 
@@ -55,7 +55,7 @@ class FactionFactory(factory.django.DjangoModelFactory):
 
     @factory.post_generation
     def system_records(obj, create, extracted, **kwargs):  # noqa: N805
-        if create and obj.campaign.uses_kingdoms:
+        if create and obj.campaign.rule_system == RuleSystem.PF2E:
             Kingdom.objects.create(faction=obj, **kwargs)
         if create and obj.campaign.uses_command_staff:
             CommandStaff.objects.create(faction=obj)

@@ -67,7 +67,7 @@ def row_counts() -> dict[str, int]:
     """The number of rows of every model of the project's apps."""
     return {
         model._meta.label: model.objects.count()
-        for app in ("kingdoms", "warfare", "battles", "gurps4e", "gurps3e", "dnd5e")
+        for app in ("kingdoms", "pf2e", "battles", "gurps4e", "gurps3e", "dnd5e")
         for model in apps.get_app_config(app).get_models()
     }
 

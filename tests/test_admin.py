@@ -9,7 +9,7 @@ from tests.factories import UserFactory
 
 
 def _project_models():
-    return [m for m in apps.get_models() if m._meta.app_label in {"kingdoms", "warfare", "battles"}]
+    return [m for m in apps.get_models() if m._meta.app_label in {"kingdoms", "pf2e", "battles"}]
 
 
 def test_every_model_is_registered():

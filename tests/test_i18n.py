@@ -36,8 +36,8 @@ def _pages(world, faction, settlement, invite):
 
 
 def _army_pages(world, faction):
-    from kingdoms.models import Kingdom
-    from warfare import services
+    from warfare.systems.pf2e import services
+    from warfare.systems.pf2e.models import Kingdom
 
     Kingdom.objects.filter(faction=faction).update(level=3)
     gm = world.created_by
@@ -70,12 +70,12 @@ def _army_pages(world, faction):
         reverse("battles:create", args=[world.pk]),
         battle.get_absolute_url(),
         reverse("battles:report", args=[world.pk, battle.pk]),
-        reverse("warfare:army-list", args=[world.pk, faction.pk]),
-        reverse("warfare:army-create", args=[world.pk, faction.pk]),
-        reverse("warfare:army-detail", args=[world.pk, army.pk]),
-        reverse("warfare:army-edit", args=[world.pk, army.pk]),
-        reverse("warfare:army-activity", args=[world.pk, army.pk]),
-        reverse("warfare:recruit-start", args=[world.pk, faction.pk]),
+        reverse("pf2e:army-list", args=[world.pk, faction.pk]),
+        reverse("pf2e:army-create", args=[world.pk, faction.pk]),
+        reverse("pf2e:army-detail", args=[world.pk, army.pk]),
+        reverse("pf2e:army-edit", args=[world.pk, army.pk]),
+        reverse("pf2e:army-activity", args=[world.pk, army.pk]),
+        reverse("pf2e:recruit-start", args=[world.pk, faction.pk]),
         recruitment.get_absolute_url(),
     ]
 

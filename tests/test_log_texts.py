@@ -23,8 +23,8 @@ from battles import services
 from battles.models import Battle, BattleStatus
 from kingdoms.models import Campaign, Membership, Role, RuleSystem
 from warfare.engine.battle.registry import get_battle_system
-from warfare.events import log_text
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e.events import log_text
+from warfare.systems.pf2e.models import Army, LogEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -142,7 +142,7 @@ def _pathfinder_activities(client, campaign: Campaign) -> list[str]:
     from the activity page; the lines of each result as the page shows them."""
     lines = []
     for army in Army.objects.filter(faction__campaign=campaign, status="active"):
-        url = reverse("warfare:army-activity", args=[campaign.pk, army.pk])
+        url = reverse("pf2e:army-activity", args=[campaign.pk, army.pk])
         for data in ({"activity": "outfit_army", "gear": "healing_potions", "tier": 1,
                       "doses": 2, "source": "spoils", "spoils_level": 3, "typed_die": 20},
                      {"activity": "deploy_army", "skill": "exploration", "destination": "A2",

@@ -129,7 +129,7 @@ def test_pathfinder_conditions_and_specialized_armies_are_russian(demo):
     """The GM's correction names conditions (§9) and the army form specialized armies (§3.4)
     in Russian, whatever language the server started in."""
     from battles import services as battle_services
-    from warfare.models import Army
+    from warfare.systems.pf2e.models import Army
 
     campaign = Campaign.objects.get(name=DEMO_CAMPAIGN)
     armies = {}
@@ -144,5 +144,5 @@ def test_pathfinder_conditions_and_specialized_armies_are_russian(demo):
     page = _page(demo, battle.get_absolute_url())
     assert ">Плохо видимо</option>" in page and ">Concealed</option>" not in page
     faction = campaign.factions.first()
-    page = _page(demo, reverse("warfare:army-create", args=[campaign.pk, faction.pk]))
+    page = _page(demo, reverse("pf2e:army-create", args=[campaign.pk, faction.pk]))
     assert "Воины Сажечешуи" in page and "Sootscale Warriors" not in page

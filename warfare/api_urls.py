@@ -4,6 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from battles import api as battle_api
+from warfare.systems.pf2e import api as pf2e_api
 
 from .api import views
 
@@ -30,22 +31,22 @@ urlpatterns = [
     ),
     path(
         "campaigns/<int:campaign_id>/factions/<int:faction_id>/armies/",
-        views.FactionArmyListApi.as_view(),
+        pf2e_api.FactionArmyListApi.as_view(),
         name="faction-army-list",
     ),
     path(
         "campaigns/<int:campaign_id>/armies/<int:army_id>/",
-        views.ArmyDetailApi.as_view(),
+        pf2e_api.ArmyDetailApi.as_view(),
         name="army-detail",
     ),
     path(
         "campaigns/<int:campaign_id>/armies/<int:army_id>/activities/",
-        views.ArmyActivityApi.as_view(),
+        pf2e_api.ArmyActivityApi.as_view(),
         name="army-activities",
     ),
     path(
         "campaigns/<int:campaign_id>/armies/<int:army_id>/log/",
-        views.ArmyLogApi.as_view(),
+        pf2e_api.ArmyLogApi.as_view(),
         name="army-log",
     ),
     # Battles (battles.api).

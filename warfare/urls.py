@@ -10,7 +10,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("", kingdom_views.home, name="home"),
     path("", include("kingdoms.urls")),
-    path("", include("warfare.army_urls")),
+    path("", include("warfare.systems.pf2e.urls")),
     path("", include("battles.urls")),
     path("", include("warfare.systems.gurps4e.urls")),
     path("", include("warfare.systems.gurps3e.urls")),

@@ -3,8 +3,16 @@
 import django.core.validators
 import django.db.models.deletion
 import kingdoms.models
+
 from django.conf import settings
 from django.db import migrations, models
+
+
+def _default_skills():
+    # The kingdom moved to the pf2e app (issue 12: pf2e 0001, kingdoms 0005); this historical
+    # default of its `skills` (only ever used by Python code, never by the database) stays
+    # here so that kingdoms' migrations import no rule system.
+    return {}
 
 
 class Migration(migrations.Migration):
@@ -111,7 +119,7 @@ class Migration(migrations.Migration):
                 ('fame_points', models.PositiveSmallIntegerField(default=0, verbose_name='Fame/Infamy points')),
                 ('at_war', models.BooleanField(default=False, verbose_name='at war')),
                 ('ruler_vacant', models.BooleanField(default=False, verbose_name='Ruler vacant')),
-                ('skills', models.JSONField(default=kingdoms.models._default_skills, verbose_name='kingdom skills')),
+                ('skills', models.JSONField(default=_default_skills, verbose_name='kingdom skills')),
                 ('faction', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='kingdom', to='kingdoms.faction')),
             ],
             options={

@@ -5,9 +5,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
-from warfare import services
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
 PUBLIC_ARMY_KEYS = {"id", "name", "type", "status", "faction"}
@@ -418,7 +417,7 @@ JUNK = (None, "", "x", -1, 10**12, True, 2.5)
 
 def test_junk_in_any_activity_field_is_never_a_500(as_role, world, militia, kingdom):
     """Every field of every activity form, filled with junk: 200, 400 or 409, never 500."""
-    from warfare.activity_forms import ACTIVITY_FORMS
+    from warfare.systems.pf2e.activity_forms import ACTIVITY_FORMS
 
     client = as_role("gm")
     statuses = set()

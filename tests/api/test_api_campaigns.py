@@ -8,13 +8,13 @@ from kingdoms.models import (
     Campaign,
     CommandStaff,
     Faction,
-    Kingdom,
     Membership,
     Role,
     RuleSystem,
     Settlement,
 )
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
+from warfare.systems.pf2e.models import Kingdom
 
 ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
 PUBLIC_FACTION_KEYS = {"id", "name", "description", "controlled_by"}

@@ -13,9 +13,8 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle
-from kingdoms.models import Kingdom
 from tests.conftest import KINGDOM_SKILLS
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 
 def _act(gm, battle, command):
@@ -40,7 +39,7 @@ def enemy_kingdom(enemy_faction):
 
 @pytest.fixture
 def reserves(world, gm, enemy_faction):
-    from warfare import services as army_services
+    from warfare.systems.pf2e import services as army_services
 
     return army_services.army_create(
         user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Reserves",

@@ -8,7 +8,7 @@ from battles import services
 from battles.models import Battle, BattleCommand, BattleEvent
 from kingdoms.models import Campaign, Role, RuleSystem
 from tests.factories import CampaignFactory, MembershipFactory
-from warfare import services as army_services
+from warfare.systems.pf2e import services as army_services
 
 ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
 HIDDEN_KEYS = {"hp", "max_hp", "rout_threshold", "shots", "potions"}

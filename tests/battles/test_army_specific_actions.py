@@ -8,7 +8,7 @@ from battles.models import Battle
 from battles.selectors import board_context
 from kingdoms.access import access_campaign
 from tests.battles.conftest import end_turn
-from warfare import services as army_services
+from warfare.systems.pf2e import services as army_services
 
 
 def _specialized(gm, world, faction, key, name, level):

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, BattleCommand
-from kingdoms.models import Kingdom
+from warfare.systems.pf2e.models import Kingdom
 
 
 def _first_action(client, battle, user):

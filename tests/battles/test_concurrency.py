@@ -8,7 +8,7 @@ from django.db import connection
 
 from battles import services
 from battles.models import Battle, BattleCommand, BattleEvent
-from warfare import services as army_services
+from warfare.systems.pf2e import services as army_services
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from battles import services
-from warfare import services as army_services
+from warfare.systems.pf2e import services as army_services
 
 
 @pytest.fixture

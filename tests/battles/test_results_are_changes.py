@@ -10,9 +10,9 @@ from django.urls import reverse
 from battles import services
 from battles.models import Battle
 from tests.factories import overlapping_battle
-from warfare import services as army_services
-from warfare.mapping import army_stat_block
-from warfare.models import Army
+from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e.mapping import army_stat_block
+from warfare.systems.pf2e.models import Army
 
 MAGIC_ARMOR = {"key": "magic_armor", "tier": 1, "weapon": None, "doses": 0, "source": "purchased"}
 
@@ -110,7 +110,7 @@ def test_a_destroyed_army_loses_its_gear_and_is_offered_no_activity(
     offers nothing (a post is refused)."""
     raiders = armoured_raiders
     client.force_login(gm)
-    detail = reverse("warfare:army-detail", args=[world.pk, raiders.pk])
+    detail = reverse("pf2e:army-detail", args=[world.pk, raiders.pk])
     assert "Magic Armor" in client.get(detail).content.decode()
     battle = services.battle_create(user=gm, campaign_id=world.pk, name="Ford",
                                     sides={"a": [militia.pk], "b": [raiders.pk]})  # fmt: skip
@@ -118,7 +118,7 @@ def test_a_destroyed_army_loses_its_gear_and_is_offered_no_activity(
     raiders.refresh_from_db()
     assert (raiders.status, raiders.gear, raiders.potion_doses) == ("destroyed", [], 0)
     assert "Magic Armor" not in client.get(detail).content.decode()
-    url = reverse("warfare:army-activity", args=[world.pk, raiders.pk])
+    url = reverse("pf2e:army-activity", args=[world.pk, raiders.pk])
     page = client.get(url, {"activity": "deploy_army"}, HTTP_HX_REQUEST="true")
     body = page.content.decode()
     assert page.status_code == 200
@@ -127,7 +127,7 @@ def test_a_destroyed_army_loses_its_gear_and_is_offered_no_activity(
             "destination": "D8", "hexes": "1"}  # fmt: skip
     post = client.post(url, data)
     assert post.status_code == 400
-    listing = client.get(reverse("warfare:army-list", args=[world.pk, raiders.faction_id]))
+    listing = client.get(reverse("pf2e:army-list", args=[world.pk, raiders.faction_id]))
     assert url not in listing.content.decode()
 
 
@@ -180,11 +180,11 @@ def test_nothing_changes_an_army_under_its_board(client, world, gm, player, mili
                                             condition="weary", delta=1,
                                             version=militia.version)  # fmt: skip
     client.force_login(gm)
-    page = client.post(reverse("warfare:army-activity", args=[world.pk, militia.pk]), {
+    page = client.post(reverse("pf2e:army-activity", args=[world.pk, militia.pk]), {
         "activity": "deploy_army", "version": militia.version, "skill": "exploration",
         "destination": "D8", "hexes": "1", "two_hex_costs": "0"})  # fmt: skip
     assert page.status_code == 400 and "in the battle “Ford”" in page.content.decode()
-    turn = client.post(reverse("warfare:kingdom-turn", args=[world.pk, kingdom.faction_id]),
+    turn = client.post(reverse("pf2e:kingdom-turn", args=[world.pk, kingdom.faction_id]),
                        {"expected_turn": kingdom.turn, "pay_with": "food",
                         "other_consumption": 0})  # fmt: skip
     assert turn.status_code == 400

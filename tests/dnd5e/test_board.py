@@ -431,7 +431,7 @@ def test_the_dnd5e_gm_tools_are_404_on_another_systems_board(
 ):
     """A Pathfinder battle has no D&D 5e GM tools, whatever is posted (valid or not)."""
     from battles import services as battle_services
-    from warfare import services as army_services
+    from warfare.systems.pf2e import services as army_services
 
     raiders = army_services.army_create(
         user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",

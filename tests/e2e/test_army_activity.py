@@ -4,7 +4,7 @@ follows the choices; Train Army offers only what the army may learn (§4.8)."""
 import pytest
 from playwright.sync_api import expect
 
-from kingdoms.models import Kingdom, Membership, Role
+from kingdoms.models import Membership, Role
 from tests.conftest import KINGDOM_SKILLS
 from tests.factories import (
     CampaignFactory,
@@ -13,8 +13,8 @@ from tests.factories import (
     SettlementFactory,
     UserFactory,
 )
-from warfare import services
-from warfare.models import Army
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, Kingdom
 
 from .test_invite_flow import log_in
 

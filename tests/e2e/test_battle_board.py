@@ -4,10 +4,10 @@ import pytest
 from playwright.sync_api import expect
 
 from battles import services as battle_services
-from kingdoms.models import Kingdom, Membership, Role
+from kingdoms.models import Membership, Role
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-from warfare import services
-from warfare.models import Army
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, Kingdom
 
 from .test_invite_flow import log_in
 

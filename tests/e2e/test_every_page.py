@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from battles import services as battle_services
 from kingdoms.demo import DEMO_CAMPAIGN
 from kingdoms.models import Campaign
-from warfare.models import Army
+from warfare.systems.pf2e.models import Army
 
 from .test_invite_flow import log_in
 

@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def battle(world, gm, militia, enemy_faction):
-    from warfare import services as army_services
+    from warfare.systems.pf2e import services as army_services
 
     raiders = army_services.army_create(
         user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",

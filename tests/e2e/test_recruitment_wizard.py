@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from kingdoms.models import Kingdom, Membership, Role
+from kingdoms.models import Membership, Role
 from tests.factories import (
     CampaignFactory,
     FactionFactory,
@@ -11,7 +11,7 @@ from tests.factories import (
     SettlementFactory,
     UserFactory,
 )
-from warfare.models import Army, Recruitment
+from warfare.systems.pf2e.models import Army, Kingdom, Recruitment
 
 from .test_invite_flow import log_in
 

@@ -8,9 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from kingdoms import portability
-from kingdoms.models import Campaign, Faction, Kingdom, Membership, Role, Settlement
-from warfare import services as army_services
-from warfare.models import Army, LogEntry
+from kingdoms.models import Campaign, Faction, Membership, Role, Settlement
+from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 ROLES = ["anonymous", "outsider", "other_gm", "other_player", "player", "gm"]
 

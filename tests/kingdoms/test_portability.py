@@ -19,7 +19,6 @@ from kingdoms.models import (
     CommandStaff,
     Faction,
     Invite,
-    Kingdom,
     Membership,
     Role,
     RuleSystem,
@@ -33,8 +32,8 @@ from tests.factories import (
     UserFactory,
     overlapping_battle,
 )
-from warfare import services as army_services
-from warfare.models import Army, LogEntry, Recruitment
+from warfare.systems.pf2e import services as army_services
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry, Recruitment
 
 DATA = Path(__file__).parent / "data"
 MODELS = (Campaign, Membership, Faction, Kingdom, CommandStaff, Settlement, Invite, Army,

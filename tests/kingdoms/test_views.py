@@ -3,8 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from kingdoms.models import Faction, Invite, Kingdom, Membership, Settlement
+from kingdoms.models import Faction, Invite, Membership, Settlement
 from tests.factories import FactionFactory, InviteFactory, SettlementFactory
+from warfare.systems.pf2e.models import Kingdom
 
 ROLES = ["anonymous", "outsider", "other_gm", "other_player", "player", "gm"]
 

@@ -13,7 +13,7 @@ def users(world, gm, player, other_player, outsider, other_gm):
 @pytest.fixture
 def raiders(world, gm, enemy_faction):
     """The enemy's level 9 infantry: AC 28, which only the GM and its own side may see."""
-    from warfare import services
+    from warfare.systems.pf2e import services
 
     army = services.army_create(
         user=gm,
@@ -35,7 +35,7 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
     from battles import services as battle_services
     from kingdoms.models import Membership, Role
     from tests.factories import InviteFactory, MembershipFactory, UserFactory
-    from warfare import services
+    from warfare.systems.pf2e import services
 
     bystander = MembershipFactory(
         campaign=world, user=UserFactory(username="bystander"), role=Role.PLAYER,

@@ -39,7 +39,7 @@ def fuzz_world(world, gm, player, other_player, militia, raiders, hidden_faction
 
     from battles.plugins import plugin_for
     from kingdoms.models import Campaign
-    from warfare import services
+    from warfare.systems.pf2e import services
 
     hidden_army = services.army_create(
         user=gm, campaign_id=world.pk, faction_id=hidden_faction.pk, name="Crownless Host",
@@ -63,7 +63,7 @@ def fuzz_world(world, gm, player, other_player, militia, raiders, hidden_faction
 
 def _aim(case, ids: dict[str, list[int]]) -> None:
     """Point most generated ids at real objects; one choice in n+1 keeps the random id."""
-    from warfare.models import Army
+    from warfare.systems.pf2e.models import Army
 
     for key, value in (case.path_parameters or {}).items():
         choices = ids.get(key)

@@ -18,7 +18,7 @@ def hostile_world(client, world, gm, objects, kingdom_faction, enemy_faction, mi
     from battles.models import Battle
     from kingdoms.models import Campaign, Faction, Invite, Settlement
     from tests.factories import UserFactory
-    from warfare.models import Army
+    from warfare.systems.pf2e.models import Army
 
     Campaign.objects.filter(pk=world.pk).update(name=HOSTILE, description=HOSTILE)
     Faction.objects.filter(pk=kingdom_faction.pk).update(name=HOSTILE, description=HOSTILE)
@@ -67,10 +67,10 @@ def test_hostile_names_are_escaped_on_every_page(role, client, users, objects, h
             if ESCAPED in body:
                 shown.append(name)
     # The hostile text is really on the pages (escaped), not just absent.
-    must_show = {"kingdoms:campaign-list", "kingdoms:campaign-detail", "warfare:army-detail",
+    must_show = {"kingdoms:campaign-list", "kingdoms:campaign-detail", "pf2e:army-detail",
                  "battles:list"}  # fmt: skip
     if role == "gm":
-        must_show |= {"kingdoms:members", "kingdoms:faction-edit", "warfare:army-edit"}
+        must_show |= {"kingdoms:members", "kingdoms:faction-edit", "pf2e:army-edit"}
     assert must_show <= set(shown), must_show - set(shown)
 
 

@@ -15,7 +15,7 @@ def _pages(world, militia):
     return [
         reverse("login"),
         reverse("kingdoms:campaign-detail", args=[world.pk]),
-        reverse("warfare:army-detail", args=[world.pk, militia.pk]),
+        reverse("pf2e:army-detail", args=[world.pk, militia.pk]),
         reverse("profile"),
         reverse("api:campaign-list"),
         reverse("api:docs"),

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from battles.models import Battle
-from kingdoms.models import Kingdom
+from warfare.systems.pf2e.models import Kingdom
 
 SECRET_NOTE = "GM-ONLY-NOTE"
 #: The enemy kingdom's RP: a number no database id of a test run reaches (ids climb through
@@ -39,8 +39,8 @@ def _html_urls(world, secrets, objects):
         reverse("kingdoms:campaign-list"),
         reverse("kingdoms:campaign-detail", args=[c]),
         reverse("kingdoms:faction-detail", args=[c, enemy]),
-        reverse("warfare:army-list", args=[c, enemy]),
-        reverse("warfare:army-detail", args=[c, raiders]),
+        reverse("pf2e:army-list", args=[c, enemy]),
+        reverse("pf2e:army-detail", args=[c, raiders]),
         reverse("battles:list", args=[c]),
         reverse("battles:board", args=[c, objects["battle_id"]]),
         reverse("battles:report", args=[c, objects["battle_id"]]),
@@ -230,7 +230,7 @@ def pf2e_battle(world, gm, militia, raiders, hidden_faction):
     B, named "Thornback Horde, Hollow Crown" by the set-up); the enemies act first (typed
     initiative), the raiders advance on the militia, and the militia is to act."""
     from battles import services
-    from warfare import services as army_services
+    from warfare.systems.pf2e import services as army_services
 
     crows = army_services.army_create(
         user=gm, campaign_id=world.pk, faction_id=hidden_faction.pk, name="Ashen Crows",

@@ -4,9 +4,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
-from warfare import services
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 
 def act(user, army, activity, **kwargs):
@@ -102,7 +101,7 @@ def test_players_command_only_their_own_armies(world, other_player, militia):
 
 def test_activity_page_flow(client, world, player, militia, kingdom):
     client.force_login(player)
-    url = reverse("warfare:army-activity", args=[world.pk, militia.pk])
+    url = reverse("pf2e:army-activity", args=[world.pk, militia.pk])
     form = client.get(url, {"activity": "deploy_army"}, HTTP_HX_REQUEST="true")
     assert form.status_code == 200
     assert "Destination hex" in form.content.decode()
@@ -157,8 +156,8 @@ def test_gear_passes_between_armies_in_the_same_hex_only(client, world, gm, mili
     )  # fmt: skip
     militia.refresh_from_db()
     client.force_login(gm)
-    url = reverse("warfare:army-gear-transfer", args=[world.pk, militia.pk])
-    page = client.get(reverse("warfare:army-detail", args=[world.pk, militia.pk]))
+    url = reverse("pf2e:army-gear-transfer", args=[world.pk, militia.pk])
+    page = client.get(reverse("pf2e:army-detail", args=[world.pk, militia.pk]))
     assert "Second Company" in page.content.decode()
     response = client.post(
         url, {"gear": "magic_armor", "to_army": neighbour.pk, "version": militia.version}

@@ -4,12 +4,12 @@
 import pytest
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
-from warfare import services
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Kingdom
 
 
 def _page(client, army, htmx=False, **params):
-    url = reverse("warfare:army-activity", args=[army.faction.campaign_id, army.pk])
+    url = reverse("pf2e:army-activity", args=[army.faction.campaign_id, army.pk])
     return client.get(url, params, **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
 
 

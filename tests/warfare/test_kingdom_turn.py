@@ -3,9 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
-from warfare import services
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 
 @pytest.fixture
@@ -26,7 +25,7 @@ def armies(world, gm, kingdom):
 
 
 def post_turn(client, world, kingdom, **data):
-    url = reverse("warfare:kingdom-turn", args=[world.pk, kingdom.faction_id])
+    url = reverse("pf2e:kingdom-turn", args=[world.pk, kingdom.faction_id])
     payload = {"expected_turn": kingdom.turn, "pay_with": "rp", "other_consumption": 0}
     payload.update(data)
     return client.post(url, payload)

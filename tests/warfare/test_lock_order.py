@@ -10,9 +10,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
-from warfare import services
-from warfare.models import Army, LogEntry
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
 THREADS = 20
 REQUESTS_EACH = 10
@@ -42,7 +41,7 @@ def test_kingdom_turns_and_activities_at_once_never_deadlock(world, gm, kingdom,
     reads the state, then either starts the next kingdom turn (`expected_turn`) or deploys an
     army (`version`, a die typed in: 20, a critical success). Before one lock order, the turn
     (kingdom → armies) and the activity (army → kingdom) deadlocked: answers of 500."""
-    turn_url = reverse("warfare:kingdom-turn", args=[world.pk, kingdom.faction_id])
+    turn_url = reverse("pf2e:kingdom-turn", args=[world.pk, kingdom.faction_id])
     barrier = threading.Barrier(THREADS)
     results: list[tuple[str, str, int]] = []
     lock = threading.Lock()
@@ -58,7 +57,7 @@ def test_kingdom_turns_and_activities_at_once_never_deadlock(world, gm, kingdom,
                 turn = Kingdom.objects.get(pk=kingdom.pk).turn
                 marker = f"T{number}x{step}"
                 if _may_act(army) and step % 3:
-                    url = reverse("warfare:army-activity", args=[world.pk, army.pk])
+                    url = reverse("pf2e:army-activity", args=[world.pk, army.pk])
                     data = {"activity": "deploy_army", "version": army.version,
                             "skill": "exploration", "destination": marker, "hexes": "1",
                             "two_hex_costs": "0", "typed_die": "20"}  # fmt: skip
@@ -166,7 +165,7 @@ def test_a_deadlock_is_retried_once_then_answered_409(world, gm, kingdom, armies
     from rest_framework.test import APIClient
 
     army = armies[0]
-    name = "api:army-activities" if via == "api" else "warfare:army-activity"
+    name = "api:army-activities" if via == "api" else "pf2e:army-activity"
     url = reverse(name, args=[world.pk, army.pk])
     client = APIClient() if via == "api" else Client()
     client.force_login(gm)

@@ -3,10 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
 from tests.factories import SettlementFactory
-from warfare import services
-from warfare.models import Recruitment
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Kingdom, Recruitment
 
 
 def _army(world, gm, faction, name):
@@ -15,10 +14,10 @@ def _army(world, gm, faction, name):
 
 
 PAGES = {
-    "army-detail": (lambda w, a, r: reverse("warfare:army-detail", args=[w.pk, a.pk]), 9),
-    "army-activity": (lambda w, a, r: reverse("warfare:army-activity", args=[w.pk, a.pk]), 8),
+    "army-detail": (lambda w, a, r: reverse("pf2e:army-detail", args=[w.pk, a.pk]), 9),
+    "army-activity": (lambda w, a, r: reverse("pf2e:army-activity", args=[w.pk, a.pk]), 8),
     "recruit-start": (
-        lambda w, a, r: reverse("warfare:recruit-start", args=[w.pk, a.faction_id]),
+        lambda w, a, r: reverse("pf2e:recruit-start", args=[w.pk, a.faction_id]),
         8,
     ),
     "recruit-step": (lambda w, a, r: r.get_absolute_url(), 9),

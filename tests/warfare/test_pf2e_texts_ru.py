@@ -1,7 +1,7 @@
 """Russian texts of the PF2e warfare data, from the gettext catalogue (the engine keeps the
-English source strings; `warfare.labels` translates them with their contexts): coverage, no
-stray keys, no dropped numbers, glossary names (reference §12); the markers that put them in
-the catalogue (`warfare/pf2e_texts.py`) are up to date."""
+English source strings; `warfare.systems.pf2e.labels` translates them with their contexts):
+coverage, no stray keys, no dropped numbers, glossary names (reference §12); the markers that
+put them in the catalogue (`warfare/systems/pf2e/texts.py`) are up to date."""
 
 import re
 
@@ -9,7 +9,6 @@ import pytest
 from django.core.management import call_command
 from django.utils import translation
 
-from warfare import labels
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
 from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
@@ -20,6 +19,7 @@ from warfare.engine.systems.pf2e.tactics import (
     TACTICS,
     WAR_ACTION_NAMES,
 )
+from warfare.systems.pf2e import labels
 
 
 def _russian(label, keys) -> dict:
@@ -239,8 +239,8 @@ def test_tactic_effects_use_the_glossary_terms(key):
 
 
 def test_the_catalogue_markers_match_the_rules_data():
-    """warfare/pf2e_texts.py marks exactly the data's English texts (make messages writes it):
-    a changed or new text must reach the catalogue to be translated."""
+    """warfare/systems/pf2e/texts.py marks exactly the data's English texts (make messages
+    writes it): a changed or new text must reach the catalogue to be translated."""
     call_command("pf2e_texts", check=True)
 
 

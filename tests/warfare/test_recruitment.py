@@ -3,10 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from kingdoms.models import Kingdom
 from tests.factories import SettlementFactory
-from warfare import services
-from warfare.models import Army, LogEntry, Recruitment
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army, Kingdom, LogEntry, Recruitment
 
 
 @pytest.fixture
@@ -37,7 +36,7 @@ def test_wizard_recruits_each_basic_type(
 ):
     _set_level(kingdom, level)
     client.force_login(player)
-    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    start = reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id])
     assert client.get(start).status_code == 200
     response = client.post(start, {"army_type": army_type})
     assert response.status_code == 302
@@ -81,7 +80,7 @@ def test_wizard_recruits_each_basic_type(
 def test_critical_success_makes_the_army_efficient(client, world, player, kingdom):
     """§4.1: critical success -> recruited and efficient."""
     client.force_login(player)
-    client.post(reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id]),
+    client.post(reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id]),
                 {"army_type": "infantry"})  # fmt: skip
     url = Recruitment.objects.get().get_absolute_url()
     client.post(url, {"action": "roll", "typed_die": "17"})  # 25 vs 15: critical success
@@ -94,7 +93,7 @@ def test_critical_success_makes_the_army_efficient(client, world, player, kingdo
 def test_critical_failure_adds_unrest_and_ends_the_wizard(client, world, player, kingdom):
     """§4.1: critical failure -> not recruited, Unrest +1, no new attempt this turn."""
     client.force_login(player)
-    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    start = reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id])
     client.post(start, {"army_type": "infantry"})
     url = Recruitment.objects.get().get_absolute_url()
     client.post(url, {"action": "roll", "typed_die": "1"})  # 9 vs 15, natural 1
@@ -111,7 +110,7 @@ def test_a_critical_failure_blocks_recruit_army_until_the_next_kingdom_turn(
     """§4.1 critical failure: "you cannot attempt Recruit Army again until the next Kingdom
     turn" — step 1 says so and starts nothing; the next turn lifts it."""
     client.force_login(player)
-    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    start = reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id])
     client.post(start, {"army_type": "infantry"})
     client.post(Recruitment.objects.get().get_absolute_url(), {"action": "roll", "typed_die": "1"})
     turn = Kingdom.objects.get(pk=kingdom.pk).turn
@@ -135,12 +134,12 @@ def test_a_rolled_recruitment_left_unfinished_is_resumed_never_rolled_again(
     """§3.1/§4.1: one Recruit Army check per recruitment; starting another while a rolled one
     is open leads back to it, and the armies page lists it."""
     client.force_login(player)
-    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    start = reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id])
     client.post(start, {"army_type": "infantry"})
     recruitment = Recruitment.objects.get()
     url = recruitment.get_absolute_url()
     client.post(url, {"action": "roll", "typed_die": "10"})  # 18 vs 15: a success
-    armies = client.get(reverse("warfare:army-list", args=[world.pk, kingdom.faction_id]))
+    armies = client.get(reverse("pf2e:army-list", args=[world.pk, kingdom.faction_id]))
     listed = armies.content.decode()
     assert "Recruitment in progress" in listed and f'href="{url}"' in listed
     step_one = client.get(start).content.decode()
@@ -157,7 +156,7 @@ def test_a_rolled_recruitment_left_unfinished_is_resumed_never_rolled_again(
 def test_a_recruitment_not_yet_rolled_takes_the_new_choice(client, world, player, kingdom):
     _set_level(kingdom, 3)
     client.force_login(player)
-    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    start = reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id])
     client.post(start, {"army_type": "infantry"})
     client.post(start, {"army_type": "cavalry"})
     assert Recruitment.objects.get().army_type == "cavalry"
@@ -168,7 +167,7 @@ def test_step_one_shows_each_types_level_check_and_consumption(client, world, pl
     infantry 1, cavalry 2; the check is Warfare +8 (§4.1)."""
     _set_level(kingdom, 3)
     client.force_login(player)
-    page = client.get(reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id]))
+    page = client.get(reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id]))
     choices = {c["value"]: c for c in page.context["choices"]}
     assert (choices["infantry"]["level"], choices["infantry"]["consumption"]) == (3, 1)
     assert (choices["cavalry"]["level"], choices["cavalry"]["consumption"]) == (3, 2)
@@ -183,7 +182,7 @@ def test_no_settlement_with_a_hex_is_said_before_any_roll(client, world, gm, kin
     a link to add one, and the Recruit Army check is not rolled."""
     kingdom.faction.settlements.update(hex="")
     client.force_login(gm)
-    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    start = reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id])
     page = client.get(start).content.decode()
     assert "This faction has no settlement with a hex" in page
     assert f"/campaigns/{world.pk}/settlements/new/?faction={kingdom.faction_id}" in page
@@ -199,7 +198,7 @@ def test_no_settlement_with_a_hex_is_said_before_any_roll(client, world, gm, kin
 def test_the_tactics_step_keeps_the_ticks_on_an_error(client, world, player, kingdom):
     """Level 1 infantry knows one tactic (§1.2): ticking two is refused, both stay ticked."""
     client.force_login(player)
-    client.post(reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id]),
+    client.post(reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id]),
                 {"army_type": "infantry"})  # fmt: skip
     url = Recruitment.objects.get().get_absolute_url()
     client.post(url, {"action": "roll", "typed_die": "10"})
@@ -217,7 +216,7 @@ def test_types_above_the_kingdom_level_are_greyed_out_with_the_reason(
 ):
     """§3.1 step 1 / §1.3: siege engines need kingdom level 7."""
     client.force_login(player)
-    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    start = reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id])
     page = client.get(start).content.decode()
     assert "kingdom level 7" in page
     assert client.post(start, {"army_type": "siege"}).status_code == 400
@@ -226,6 +225,6 @@ def test_types_above_the_kingdom_level_are_greyed_out_with_the_reason(
 
 def test_only_the_kingdoms_players_and_the_gm_recruit(client, world, other_player, kingdom):
     client.force_login(other_player)
-    start = reverse("warfare:recruit-start", args=[world.pk, kingdom.faction_id])
+    start = reverse("pf2e:recruit-start", args=[world.pk, kingdom.faction_id])
     assert client.get(start).status_code == 403
     assert client.post(start, {"army_type": "infantry"}).status_code == 403

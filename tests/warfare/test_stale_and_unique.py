@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from warfare.models import Army, LogEntry, Recruitment, RecruitmentStep
+from warfare.systems.pf2e.models import Army, LogEntry, Recruitment, RecruitmentStep
 
 #: Train Army: Warfare +7, a typed 20 (a critical success, §4.8) learns Keen Eyed in place of
 #: Toughened Soldiers (a level 3 army knows one tactic, §1.2).
@@ -28,7 +28,7 @@ def test_a_stale_train_army_post_answers_409_with_the_army_now(client, world, pl
     from the older army, is a 409 showing the army as it is now — not a 400 saying that
     Toughened Soldiers (replaced meanwhile) "is not one of the available choices"."""
     client.force_login(player)
-    url = reverse("warfare:army-activity", args=[world.pk, militia.pk])
+    url = reverse("pf2e:army-activity", args=[world.pk, militia.pk])
     first, again = _posts(client, url, militia, 2)
     assert first.status_code == 200
     assert again.status_code == 409
@@ -66,7 +66,7 @@ def test_a_burst_of_stale_train_army_posts_applies_once(world, player, militia, 
                 barrier.wait(timeout=60)
                 response = client.post(url, {**TRAIN, "version": militia.version}, format="json")
             else:
-                url = reverse("warfare:army-activity", args=[world.pk, militia.pk])
+                url = reverse("pf2e:army-activity", args=[world.pk, militia.pk])
                 barrier.wait(timeout=60)
                 response = client.post(url, {**TRAIN, "version": militia.version})
             statuses.append(response.status_code)

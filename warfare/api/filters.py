@@ -7,7 +7,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from kingdoms.models import Campaign, Controller, Faction, Membership, Role, RuleSystem, Settlement
-from warfare.models import Army, ArmyStatus, ArmyType, LogEntry
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -31,24 +30,6 @@ class FactionFilter(django_filters.FilterSet):
     class Meta:
         model = Faction
         fields = ["controlled_by"]
-
-
-class ArmyFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(choices=ArmyStatus.choices)
-    type = django_filters.ChoiceFilter(field_name="army_type", choices=ArmyType.choices)
-
-    class Meta:
-        model = Army
-        fields = ["status", "type"]
-
-
-class LogEntryFilter(django_filters.FilterSet):
-    code = django_filters.CharFilter(help_text="An event code, e.g. `army.placed`.")
-    turn = IntegerFilter(min_value=0, max_value=2**31 - 1)
-
-    class Meta:
-        model = LogEntry
-        fields = ["code", "turn"]
 
 
 class SettlementFilter(django_filters.FilterSet):

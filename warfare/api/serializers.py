@@ -9,24 +9,13 @@ from typing import Any
 from django.db import models
 from rest_framework import serializers
 
-from kingdoms.forms import CommandStaffForm, KingdomForm
-from kingdoms.labels import PROFICIENCY_LABELS, STRUCTURE_LABELS
-from kingdoms.models import (
-    SKILL_MESSAGE,
-    Campaign,
-    CommandStaff,
-    Controller,
-    Kingdom,
-    Role,
-    Settlement,
-)
-from warfare.activity_forms import ACTIVITY_FORMS
+from kingdoms.forms import CommandStaffForm
+from kingdoms.models import SKILL_MESSAGE, Campaign, CommandStaff, Controller, Role, Settlement
+from warfare.api.base import OptionalBeyond
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
-from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
-from warfare.engine.systems.pf2e.tactics import TACTICS
-from warfare.events import log_text
-from warfare.mapping import army_stat_block
-from warfare.models import SPECIALIZED_CHOICES, Army, ArmyType
+from warfare.systems.pf2e.forms import KingdomForm
+from warfare.systems.pf2e.labels import PROFICIENCY_LABELS, STRUCTURE_LABELS
+from warfare.systems.pf2e.models import Kingdom
 
 COMMAND_STAFF_FIELDS = CommandStaffForm.Meta.fields
 
@@ -115,105 +104,6 @@ class FactionFullOutput(FactionPublicOutput):
             "turn": kingdom.turn,
             "version": kingdom.version,
         }
-
-
-# --- Armies ---------------------------------------------------------------------------------
-
-
-class ArmyPublicOutput(serializers.Serializer):
-    """What any member who may see the army learns: no numbers."""
-
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    type = serializers.CharField(source="army_type")
-    status = serializers.CharField()
-    faction = serializers.IntegerField(source="faction_id")
-
-
-class ArmyFullOutput(ArmyPublicOutput):
-    """The GM's and the army's own side's view: state and the stat block with its working.
-
-    Pass `context={"gm": True}` to include the GM's notes.
-    """
-
-    specialized = serializers.CharField()
-    level = serializers.IntegerField()
-    level_override = serializers.IntegerField(allow_null=True)
-    hp = serializers.IntegerField()
-    conditions = serializers.JSONField()
-    tactics = serializers.JSONField()
-    gear = serializers.JSONField()
-    potion_doses = serializers.IntegerField()
-    hex = serializers.CharField()
-    garrison = serializers.CharField()
-    garrison_consumption_cut = serializers.BooleanField()
-    timers = serializers.JSONField()
-    activities_this_turn = serializers.IntegerField()
-    fought_this_turn = serializers.BooleanField()
-    version = serializers.IntegerField()
-    stat_block = serializers.SerializerMethodField()
-    updated_at = serializers.DateTimeField()
-
-    def get_stat_block(self, army: Army) -> dict[str, Any]:
-        return army_stat_block(army).to_dict()
-
-    def to_representation(self, army: Army) -> dict[str, Any]:
-        data = super().to_representation(army)
-        if self.context.get("gm"):
-            data["notes"] = army.notes
-        return data
-
-
-class LogEntryOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    code = serializers.CharField()
-    text = serializers.SerializerMethodField()
-    data = serializers.JSONField()
-    turn = serializers.IntegerField()
-    actor = serializers.CharField(source="actor.username", default=None, allow_null=True)
-    created_at = serializers.DateTimeField()
-
-    def get_text(self, entry) -> str:
-        return log_text(entry.code, entry.data or {})
-
-
-# --- Input ----------------------------------------------------------------------------------
-
-PLACEABLE_TACTICS = [
-    key for key, tactic in TACTICS.items() if not tactic.unique and not tactic.mandatory
-]
-
-
-class ArmyCreateInput(serializers.Serializer):
-    """The GM's placement form (warfare.forms.ArmyCreateForm) as JSON."""
-
-    name = serializers.CharField(max_length=120)
-    army_type = serializers.ChoiceField(choices=ArmyType.choices)
-    specialized = serializers.ChoiceField(
-        choices=SPECIALIZED_CHOICES, required=False, allow_blank=True, default=""
-    )
-    level_override = serializers.IntegerField(
-        min_value=MIN_LEVEL, max_value=MAX_LEVEL, required=False, allow_null=True, default=None
-    )
-    tactics = serializers.ListField(
-        child=serializers.ChoiceField(choices=PLACEABLE_TACTICS), required=False, default=list
-    )
-    hex = serializers.CharField(max_length=16, required=False, allow_blank=True, default="")
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
-
-
-class ArmyActivityInput(serializers.Serializer):
-    """One Army activity. Besides these, send the fields of the activity's form (e.g. `skill`,
-    `destination`, `hexes` for `deploy_army`), as on the army's activity page."""
-
-    activity = serializers.ChoiceField(choices=list(ACTIVITY_FORMS))
-    version = serializers.IntegerField(help_text="The army's `version` as you last read it.")
-    typed_die = serializers.IntegerField(
-        min_value=1,
-        max_value=20,
-        required=False,
-        help_text="A d20 rolled at the table; leave it out to let the server roll.",
-    )
 
 
 # --- Campaigns, factions, settlements and members: input and output -------------------------
@@ -376,29 +266,7 @@ class MemberUpdateInput(serializers.Serializer):
 # whose numbers are optional: present only for readers who may see them.
 
 
-class _OptionalBeyond:
-    """Marks every field not in `public` optional (for the schema)."""
-
-    public: type[serializers.Serializer]
-
-    def get_fields(self):
-        fields = super().get_fields()
-        for name, field in fields.items():
-            if name not in self.public._declared_fields:
-                field.required = False
-        return fields
-
-
-class ArmyOutput(_OptionalBeyond, ArmyFullOutput):
-    """An army. Everything past its public face (id, name, type, status, faction) only for the
-    GM and the army's own side; `notes` only for the GM."""
-
-    public = ArmyPublicOutput
-    stat_block = serializers.DictField(help_text="Each stat with its value and working.")
-    notes = serializers.CharField()
-
-
-class FactionOutput(_OptionalBeyond, FactionFullOutput):
+class FactionOutput(OptionalBeyond, FactionFullOutput):
     """A faction. `known_to_players`, `version`, `kingdom` and `command_staff` only for the GM
     and the faction's players."""
 
@@ -411,35 +279,7 @@ class FactionOutput(_OptionalBeyond, FactionFullOutput):
     )
 
 
-class EventOutput(serializers.Serializer):
-    code = serializers.CharField()
-    params = serializers.DictField()
-    text = serializers.CharField()
-
-
-class ArmyActivityOutput(serializers.Serializer):
-    activity = serializers.CharField()
-    degree = serializers.CharField(allow_null=True)
-    check = serializers.JSONField(allow_null=True, help_text="The rolled check, if any.")
-    events = EventOutput(many=True)
-    army = ArmyOutput()
-
-
-class ErrorsOutput(serializers.Serializer):
-    """Bad input or a rule problem: nothing changed."""
-
-    errors = serializers.ListField(child=serializers.CharField())
-    fields = serializers.DictField(required=False)
-
-
-class StaleOutput(serializers.Serializer):
-    """The army changed since the `version` sent: here it is now; nothing changed."""
-
-    errors = serializers.ListField(child=serializers.CharField())
-    army = ArmyOutput(allow_null=True)
-
-
-class SettlementOutput(_OptionalBeyond, SettlementFullOutput):
+class SettlementOutput(OptionalBeyond, SettlementFullOutput):
     """A settlement. `notes` and `version` only for the GM."""
 
     public = SettlementPublicOutput
@@ -465,9 +305,3 @@ class SettlementStaleOutput(serializers.Serializer):
 
     errors = serializers.ListField(child=serializers.CharField())
     settlement = SettlementOutput()
-
-
-class DetailOutput(serializers.Serializer):
-    """Not logged in (403), not allowed (403), not found (404) or throttled (429)."""
-
-    detail = serializers.CharField()

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "csp",
     "warfare",
+    "warfare.systems.pf2e",
     "warfare.systems.gurps4e",
     "warfare.systems.gurps3e",
     "warfare.systems.dnd5e",
