@@ -9,13 +9,14 @@ from playwright.sync_api import expect
 
 from battles import services as battle_services
 from battles.models import Battle
-from kingdoms.models import Kingdom, Role, RuleSystem
+from kingdoms.models import Role, RuleSystem
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
-from warfare import services
 from warfare.systems.dnd5e import services as dnd_services
 from warfare.systems.dnd5e.models import Army as DndArmy
 from warfare.systems.dnd5e.models import Creature, Unit
 from warfare.systems.dnd5e.setup import battle_create as dnd_battle_create
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Kingdom
 
 from .test_invite_flow import log_in
 

@@ -11,8 +11,8 @@ from battles.models import Battle
 from kingdoms.demo import DEMO_GM
 from kingdoms.models import Campaign, RuleSystem
 from tests.factories import FactionFactory
-from warfare import services
-from warfare.models import Army
+from warfare.systems.pf2e import services
+from warfare.systems.pf2e.models import Army
 
 from .test_invite_flow import log_in
 
