@@ -317,7 +317,8 @@ _GM_WRITE_SCHEMA = {
 
 
 @extend_schema_view(post=extend_schema(
-    description="The GM takes back the last action (it stays in the log, marked undone).",
+    description="The GM takes back the last action (it stays in the log, marked undone), "
+    "with the end of turn the board took by itself after it (Pathfinder: no action left).",
     request=SeqInput, **_GM_WRITE_SCHEMA))  # fmt: skip
 class BattleUndoApi(_BattleGmWriteApi):
     service = staticmethod(services.battle_undo)

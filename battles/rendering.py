@@ -102,8 +102,11 @@ def viewer_key(membership, battle: Battle) -> str:
 
 
 def selection(request) -> str:
-    """The piece selected on the board (`?sel=`, D&D 5e), part of the render key."""
-    return request.GET.get("sel", "")
+    """The piece selected on the board (`?sel=`, D&D 5e), part of the render key: without
+    `?sel=` the board chooses (the next piece to move, `dnd_selection`), which is not the
+    same board as `?sel=` (empty: nothing selected)."""
+    sel = request.GET.get("sel")
+    return "*" if sel is None else sel
 
 
 def shown_selection(request) -> str:
@@ -117,7 +120,7 @@ def _shareable(request, html: str) -> bool:
     """May this render be kept for others? Not with a selection no link of the board makes
     (`data-piece`: a piece that is not one, any text): it would fill the cache, or show others
     a text of the requester's."""
-    sel = selection(request)
+    sel = request.GET.get("sel", "")
     return not sel or f'data-piece="{escape(sel)}"' in html
 
 

@@ -5,8 +5,9 @@ import re
 from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -15,6 +16,7 @@ from kingdoms.access import access_campaign
 from kingdoms.models import Membership
 from warfare.engine.battle.registry import get_battle_system
 
+from .charts import battle_charts, chart_kinds
 from .models import Battle
 from .plugins import plugin_for
 from .visibility import live_events, member_view
@@ -158,6 +160,10 @@ def report_markdown(report: dict) -> str:
         if row["next_turn"]:
             lines.append(f"- {_md(row['next_turn_text'])}")
     lines.append("")
+    if report.get("charts"):
+        lines += [f"## {_md(_('Charts'))}", ""]
+        lines += [f"- [{_md(chart['title'])}]({chart['url']})" for chart in report["charts"]]
+        lines.append("")
     for number, texts in report["rounds"]:
         heading = _("Day %(day)s") % {"day": number} if report.get("by_day") else None
         heading = heading or _("Round %(round)s") % {"round": number}
@@ -184,6 +190,17 @@ def report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespon
         context = plugin.report_context(membership, battle)
     else:
         context = battle_report(membership=membership, battle=battle)
+    context["charts"] = [
+        {
+            "key": chart.key,
+            "title": chart.title,
+            "svg": chart.svg(),
+            "url": request.build_absolute_uri(
+                reverse("battles:report-chart", args=[campaign_id, battle_id, chart.key])
+            ),
+        }
+        for chart in battle_charts(battle, member_view(membership, battle))
+    ]
     if request.GET.get("format") == "md":
         response = HttpResponse(
             report_markdown(context), content_type="text/markdown; charset=utf-8"
@@ -191,5 +208,25 @@ def report(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespon
         response["Content-Disposition"] = f'attachment; filename="{report_filename(battle)}"'
     else:
         response = render(request, "battles/report.html", context)
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@login_required
+@require_GET
+def report_chart(request: HttpRequest, campaign_id: int, battle_id: int, chart: str):
+    """One chart of the report as an SVG image (the Markdown report links it): any member,
+    seeing what the report shows them (`battles.charts`); an unknown chart is a 404."""
+    membership = access_campaign(request.user, campaign_id)
+    battle = get_object_or_404(
+        Battle.objects.select_related("campaign"), campaign=membership.campaign, pk=battle_id
+    )
+    if chart not in {kind.key for kind in chart_kinds(battle.system)}:
+        raise Http404
+    found = [c for c in battle_charts(battle, member_view(membership, battle)) if c.key == chart]
+    if not found:
+        raise Http404  # nothing in it the member may see
+    svg = '<?xml version="1.0" encoding="utf-8"?>\n' + found[0].svg()
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Cache-Control"] = "private, no-cache"
     return response

@@ -25,10 +25,12 @@ from kingdoms.access import access_campaign
 from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
 from warfare.engine.battle.protocol import (
+    MAX_FORCED,
     Command,
     Rejected,
     SetupError,
     command_dice,
+    forced_commands,
     replay,
 )
 from warfare.engine.battle.registry import get_battle_system
@@ -36,6 +38,9 @@ from warfare.engine.battle.registry import get_battle_system
 from .models import Battle, BattleCommand, BattleEvent, BattleStatus
 from .plugins import plugin_for
 
+#: The mark of a command the board sent by itself (`forced_commands`) in its stored JSON;
+#: `Command.from_dict` ignores it, so replay is the same as without it.
+FORCED = "forced"
 GM_ONLY_COMMANDS = {"gm_correction"}
 
 
@@ -293,9 +298,18 @@ def battle_act(
     row = BattleCommand.objects.create(
         battle=battle, position=battle.seq, command=cmd.to_dict(), actor=user
     )
-    BattleEvent.objects.bulk_create(_event_rows(battle, row, events, state_round(state)))
-    battle.snapshot = new_state.to_dict()
+    rows = _event_rows(battle, row, events, state_round(state))
     battle.seq += 1
+    # What the board does by itself next (Pathfinder: the end of a turn with no action
+    # left), as ordinary commands after this one, marked "forced" for undo.
+    for forced, after, more in forced_commands(system, new_state, battle.seed, battle.seq):
+        row = BattleCommand.objects.create(battle=battle, position=battle.seq, actor=user,
+                                           command={**forced.to_dict(), FORCED: True})  # fmt: skip
+        rows += _event_rows(battle, row, more, state_round(new_state))
+        new_state, events = after, [*events, *more]
+        battle.seq += 1
+    BattleEvent.objects.bulk_create(rows)
+    battle.snapshot = new_state.to_dict()
     battle.autoplay_batch = None  # the last command is a person's (battles.autoplay)
     changed = ["snapshot", "seq", "updated_at", "autoplay_batch"]
     outcome = system.outcome(new_state)
@@ -362,26 +376,36 @@ def battle_undo(
     battle: Battle | None = None,
 ) -> Battle:
     """The GM takes back the last command: it stays in the log, marked undone; replay.
-    `membership`, `battle`: as the caller read them (`_lock`)."""
+    `membership`, `battle`: as the caller read them (`_lock`).
+
+    A command the board sent by itself (`FORCED`: Pathfinder's end of a turn with no action
+    left) goes with the command that led to it: one undo takes back the last action and
+    the end of turn that followed, so the board is back where the GM clicked."""
     _membership, battle = _lock(user, campaign_id, battle_id, gm=True, membership=membership,
                                 battle=battle)  # fmt: skip
     if battle.seq != expected_seq:
         raise StaleBoard(battle)
     if battle.status == BattleStatus.APPLIED:
         raise ValidationError(_("The results of this battle were applied; it can't be undone."))
-    last = battle.commands.filter(undone_at__isnull=True).order_by("-position").first()
-    if last is None:
+    taken = []
+    live = battle.commands.filter(undone_at__isnull=True).order_by("-position")
+    for row in live[: MAX_FORCED + 1]:
+        taken.append(row)
+        if not row.command.get(FORCED):
+            break
+    if not taken:
         raise ValidationError(_("Nothing to undo."))
-    last.undone_at = timezone.now()
-    last.save(update_fields=["undone_at"])
+    BattleCommand.objects.filter(pk__in=[row.pk for row in taken]).update(undone_at=timezone.now())
     system = get_battle_system(battle.system)
     state, _events = replay(system, battle.setup, battle.seed, live_commands(battle))
     battle.snapshot = state.to_dict()
-    battle.seq -= 1
+    battle.seq -= len(taken)
     battle.autoplay_batch = last_live_batch(battle)
     battle.status = BattleStatus.ACTIVE
     battle.outcome = None
-    battle.save(update_fields=["snapshot", "seq", "status", "outcome", "updated_at"])
+    battle.save(
+        update_fields=["snapshot", "seq", "status", "outcome", "updated_at", "autoplay_batch"]
+    )
     return battle
 
 

@@ -52,4 +52,9 @@ urlpatterns = [
         autoplay_views.share_forecast,
         name="forecast-share",
     ),
+    path(
+        "campaigns/<int:campaign_id>/battles/<int:battle_id>/report/charts/<slug:chart>.svg",
+        report.report_chart,
+        name="report-chart",
+    ),
 ]

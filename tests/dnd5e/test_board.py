@@ -568,7 +568,9 @@ def test_a_gm_command_answers_what_changed_from_the_board_on_screen(client, gm, 
     body = response.content.decode()
     assert "HX-Reswap" not in response and 'id="board"' in body
     assert "Selected: Guards #2" not in body
-    # From the board without a selection: only what changed.
+    # From the board the board chose the selection of (it says so: data-sel "*"): only
+    # what changed.
+    assert 'data-sel="*"' in body
     fix = {**fix, "seq": battle.seq + 1, "hp": 2}
-    response = client.post(gm_url, fix, HTTP_HX_REQUEST="true", HTTP_X_BOARD_SEL="")
+    response = client.post(gm_url, fix, HTTP_HX_REQUEST="true", HTTP_X_BOARD_SEL="*")
     assert response["HX-Reswap"] == "none" and 'id="board"' not in response.content.decode()

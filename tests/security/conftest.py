@@ -97,4 +97,5 @@ def objects(world, gm, player, kingdom, kingdom_faction, militia, raiders):
         "recruitment_id": recruitment.pk,
         "army_id": militia.pk,
         "battle_id": battle.pk,
+        "chart": "hp",
     }

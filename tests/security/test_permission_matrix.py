@@ -87,6 +87,7 @@ MATRIX = {
     "battles:setup-forecast": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
     # The board log's pages ("Older entries"): whoever may see the board.
     "battles:log": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
+    "battles:report-chart": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
     # The JSON API: anonymous requests get 403 (no WWW-Authenticate challenge), never 302.
     "api:schema": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
     "api:docs": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),

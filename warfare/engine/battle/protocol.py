@@ -58,6 +58,14 @@ For auto-play and forecasts (`warfare.engine.battle.autoplay`, `.forecast`):
     The numbers a forecast counts: per army / force / unit / solo what is left of it (HP,
     TS, stands) and what happened to it (routed, destroyed…), per side its score (VP).
 
+For the board (optional, default: never):
+
+``forced(state) -> Command | None``
+    The command the board sends by itself now, because it is the only one anybody could
+    send (Pathfinder: "end_turn" once the acting army has no action left and no reaction
+    waits). A service applies it as an ordinary, logged command right after the command
+    that led to it (`forced_commands`), so replay needs to know nothing about it.
+
 Dice: `command_dice(seed, index, typed)` gives the dice of the command at `index`: a seeded
 roller whose seed is derived from the battle seed and the index with SHA-256 (stable across
 Python versions and processes), that first uses the values the player typed in from real dice
@@ -66,7 +74,7 @@ service that applies a new command must use `command_dice(seed, len(commands), t
 """
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -318,6 +326,8 @@ class BattleSystem(Protocol):
 
     def standing(self, state: Any) -> Standing: ...
 
+    def forced(self, state: Any) -> "Command | None": ...
+
 
 @dataclass(frozen=True)
 class FunctionSystem:
@@ -337,6 +347,7 @@ class FunctionSystem:
     suggest: Callable[[Any, str | None], Command]
     clock: Callable[[Any], tuple[int, int]]
     standing: Callable[[Any], Standing]
+    forced: Callable[[Any], "Command | None"] = lambda state: None
 
     def start_events(self, state: Any) -> list[Any]:
         return list(state.opening)
@@ -436,6 +447,29 @@ def replay(
         state, new_events = result
         events.extend(new_events)
     return state, events
+
+
+#: How many forced commands may follow one command (a guard: each ends a turn).
+MAX_FORCED = 64
+
+
+def forced_commands(
+    system: BattleSystem, state: Any, seed: int, position: int
+) -> Iterator[tuple[Command, Any, list[Any]]]:
+    """The commands the board sends by itself after a command left `state` (`forced`), each
+    applied with the dice of its `position` like a command sent by hand: yields (command,
+    state after it, its events) while `system.forced` names one and the battle runs."""
+    forced = getattr(system, "forced", None)
+    for _ in range(MAX_FORCED if forced is not None else 0):
+        command = forced(state)
+        if command is None or system.outcome(state) is not None:
+            return
+        result = system.apply(state, command, command_dice(seed, position))
+        if isinstance(result, Rejected):  # pragma: no cover - a forced command is legal
+            raise ReplayError(position, result.problems)
+        state, events = result
+        yield command, state, events
+        position += 1
 
 
 def undo(

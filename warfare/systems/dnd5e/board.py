@@ -399,10 +399,13 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                     if here.get(piece, {}).get("css") != "target":
                         here[piece] = {**entry, "css": "target"}
     # --- the grid --------------------------------------------------------------------------
+    zones = state.zones if state.phase == DEPLOY else {}
     grid = []
     for row in rows:
         line = []
         for cell in row:
+            zone = next((side for side, (x0, y0, x1, y1) in zones.items()
+                         if x0 <= cell["x"] <= x1 and y0 <= cell["y"] <= y1), None)  # fmt: skip
             occupant = cell["occupant"]
             shown = None
             if occupant:
@@ -435,6 +438,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                 "objective": objective and {**objective, "name": names.get(
                     f"objective:{objective['key']}", objective["key"])},
                 "options": cell_options.get((cell["x"], cell["y"]), {}),
+                "zone": zone,
             })  # fmt: skip
         grid.append(line)
     # --- sides, initiative, VP, log --------------------------------------------------------
@@ -501,11 +505,15 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         balance = _balance_lines(state, names)
     unplaced = [s.key for s in state.stands if s.pos is None and s.gone is None]
     unplaced += [s.key for s in state.solos if s.pos is None and not s.joined and not s.gone]
+    finished, next_piece = _next_piece(state, selectable)
     return {
         "battle": battle,
         "campaign": battle.campaign,
         "membership": membership,
         "state": state,
+        "finished": finished,
+        "next_piece": next_piece,
+        "zones": [{"side": side, "name": names[f"side:{side}"]} for side in zones],
         "phase": PHASE_LABELS.get(state.phase, state.phase),
         "deploying": state.phase == DEPLOY,
         "all_placed": not unplaced,
@@ -534,6 +542,31 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         "result": _result(state, names),
         "stand_hp_kept": bool(house_value("results.stand_hp_kept")),
     }
+
+
+def _next_piece(state, selectable: set[str]) -> tuple[set[str], str]:
+    """Which pieces of the member's are done for now (`finished`), and the piece the board
+    selects by itself (`next_piece`, "" for none; see `templatetags.dnd5e_board`).
+
+    In a round: the stands (or the solo) whose turn it is, in order; a stand has finished
+    once it has used its action (§5.4) or has nothing left to do, and the next is the first
+    that has not. While deploying: the pieces not placed yet, in the order of the sides and
+    their units; a placed one has finished."""
+    if state.phase == DEPLOY:
+        waiting = [s.key for s in state.stands if s.pos is None and s.gone is None]
+        waiting += [s.key for s in state.solos if s.pos is None and not s.joined and not s.gone]
+        waiting = [key for key in waiting if key in selectable]
+        placed = {s.key for s in state.stands if s.pos is not None}
+        placed |= {s.key for s in state.solos if s.pos is not None}
+        return placed, waiting[0] if waiting else ""
+    if state.phase != ROUND or state.turn is None:
+        return set(), ""
+    actor = state.turn.actor
+    item = state.find(actor)
+    pieces = [s.key for s in state.stands_of(actor)] if not isinstance(item, Solo) else [actor]
+    acted = set(state.turn.acted)
+    finished = {key for key in pieces if key in acted or key not in selectable}
+    return finished, next((key for key in pieces if key not in finished), "")
 
 
 BALANCE_TEXTS = {

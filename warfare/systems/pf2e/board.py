@@ -223,6 +223,8 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                         ],
                     }
                 )
+    # End turn first: the one button of every turn, on screen beside the board (issue 14).
+    actions.sort(key=lambda action: action["key"] != "end_turn")
     reaction = _reaction(state, names, actions)
     start_choice = _start_choice(state, names, actions)
     if reaction is not None or start_choice is not None:

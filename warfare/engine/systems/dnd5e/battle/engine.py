@@ -965,6 +965,37 @@ def awaiting(state: BattleState) -> tuple[Waiting, ...]:
     return ()
 
 
+def _offers(state: BattleState, actor: str, kinds: tuple[str, ...] | None = None) -> bool:
+    """Does `actor` have a legal command now other than ending its turn or saying done (of
+    `kinds` only, when given)? Stops at the first option found."""
+    for kind, options in _kinds(state, actor).items():
+        if kind in (END_TURN, DONE) or (kinds is not None and kind not in kinds):
+            continue
+        if next(iter(options()), None) is not None:
+            return True
+    return False
+
+
+def forced(state: BattleState) -> Command | None:
+    """The command the board sends by itself (protocol `forced`), when it is the only one
+    anybody could send: "end_turn" for the unit or solo whose turn it is once neither it nor
+    a solo joined to its stands has anything left to do (every stand has used its action
+    and its move, §5.3-§5.4, or a surprised unit in round 1, §5.2); "done" for a unit at
+    the end of the round with no casualty's space to slide into and no solo to rejoin
+    (§6.2 step 1). Never the GM's commands."""
+    if state.phase == ROUND and state.turn is not None:
+        actor = state.turn.actor
+        joined = [s.key for s in state.solos if acting_solo(state, s.key) and s.key != actor]
+        if any(_offers(state, key) for key in (actor, *joined)):
+            return None
+        return Command(actor, END_TURN)
+    if state.phase == CASUALTIES:
+        for key in state.pending:
+            if not _offers(state, key, (SLIDE_IN, REJOIN)):
+                return Command(key, DONE)
+    return None
+
+
 def clock(state: BattleState) -> tuple[int, int]:
     """(round, index of the acting unit or solo in the initiative order); (0, 0) while
     deploying."""
@@ -1015,4 +1046,5 @@ SYSTEM = FunctionSystem(
     suggest=suggest,
     clock=clock,
     standing=standing,
+    forced=forced,
 )

@@ -1123,6 +1123,20 @@ def standing(state: BattleState) -> Standing:
     return Standing(state.sides, tuple(forces))
 
 
+def forced(state: BattleState) -> Command | None:
+    """The command the board sends by itself (protocol `forced`): "end_turn" for the army
+    whose turn it is once it has no action left (§0.5: three a turn), or can no longer act
+    (destroyed, fled or defeated by a reaction in its own turn), and no reaction or starting
+    position waits for an answer. Nothing else is forced: an army with actions left still
+    chooses to end its turn early."""
+    key = state.current
+    if key is None or state.pending is not None or state.positions:
+        return None
+    if state.actions_left > 0 and can_continue(state, key):
+        return None
+    return Command(key, END_TURN)
+
+
 def suggest(state: BattleState, actor: str | None) -> Command:
     """The auto-play policy's command for `actor` (`policy.suggest`)."""
     from warfare.engine.systems.pf2e.battle.policy import suggest as policy  # builds on this
@@ -1141,4 +1155,5 @@ SYSTEM = FunctionSystem(
     suggest=suggest,
     clock=clock,
     standing=standing,
+    forced=forced,
 )
