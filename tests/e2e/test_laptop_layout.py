@@ -6,12 +6,12 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from battles import services as battle_services
 from battles.models import Battle
 from kingdoms.demo import DEMO_GM
 from kingdoms.models import Campaign, RuleSystem
 from tests.factories import FactionFactory
 from warfare.systems.pf2e import services
+from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.models import Army
 
 from .test_invite_flow import log_in
@@ -41,7 +41,7 @@ def _pf2e_3_vs_3(campaign, gm):
                 user=gm, campaign_id=campaign.pk, faction_id=faction.pk, name=f"Band {side}{n}",
                 army_type="infantry", tactics=("keen_eyed",), hex="C7"))  # fmt: skip
         sides[side] = [army.pk for army in armies]
-    return battle_services.battle_create(user=gm, campaign_id=campaign.pk, name="Three a side",
+    return pf2e_setup.battle_create(user=gm, campaign_id=campaign.pk, name="Three a side",
                                          sides=sides)  # fmt: skip
 
 
