@@ -5,6 +5,7 @@ same board; who may auto-play what; the sides that play themselves."""
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from battles import autoplay, services
@@ -124,6 +125,44 @@ def test_undo_takes_the_autoplay_back_one_command_at_a_time(gm, system_battle):
     assert services.battle_verify(battle)
     if battle.seq:  # the rest of the batch is still one "Undo the auto-play" away
         assert autoplay.last_batch(battle) == played.batch
+
+
+def test_undoing_the_autoplay_command_by_command_ends_its_offer(client, gm, system_battle):
+    """A hand's command, then an auto-played round, taken back by the ordinary undo one
+    command at a time: while some of the batch is the end of the log, the board offers "Undo
+    the auto-play" (for what is left of it: the undo saves `autoplay_batch`); once its last
+    command is undone the batch is gone and the board offers it no more (the hand's command
+    is not an auto-play), and "Undo the auto-play" is refused."""
+    battle = system_battle
+    system = get_battle_system(battle.system)
+    command = system.suggest(system.state_from_dict(battle.snapshot), waiting(battle)[0].actor)
+    battle, _events = services.battle_act(
+        user=gm,
+        campaign_id=battle.campaign_id,
+        battle_id=battle.pk,
+        expected_seq=battle.seq,
+        command=command.to_dict(),
+    )
+    by_hand = battle.seq
+    played = play(gm, battle, "round")
+    assert played.count
+    client.force_login(gm)
+    board = reverse("battles:board", args=[battle.campaign_id, battle.pk])
+    assert "Undo the auto-play" in client.get(board).content.decode()
+    battle = played.battle
+    while battle.seq > by_hand:
+        battle = services.battle_undo(
+            user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq
+        )
+        left = battle.seq > by_hand  # some of the batch is still live, at the end of the log
+        stored = Battle.objects.get(pk=battle.pk)
+        assert stored.autoplay_batch == (played.batch if left else None)
+        assert ("Undo the auto-play" in client.get(board).content.decode()) is left
+    assert battle.seq == by_hand and services.battle_verify(battle)
+    with pytest.raises(ValidationError):
+        autoplay.battle_undo_autoplay(
+            user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq
+        )
 
 
 def test_the_batch_is_one_transaction(gm, system_battle, monkeypatch):
