@@ -488,15 +488,18 @@ def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleSta
             events.append(Event("battle.effect_started", used.to_dict()))
             state = replace(state, effects=(*state.effects, used))
         entry = state.army(key)
-        state = state.with_army(
-            replace(
-                entry,
-                attacks=(),
-                next_attack_bonus=None,
-                disengage_blocked=False,
-                reaction_used=False,  # §0.5: its reaction comes back at its turn start
+        fresh = not entry.attacks and entry.next_attack_bonus is None
+        if not fresh or entry.disengage_blocked or entry.reaction_used:
+            # (else the entry stays as it is, and so does its stat block, kept per entry)
+            state = state.with_army(
+                replace(
+                    entry,
+                    attacks=(),
+                    next_attack_bonus=None,
+                    disengage_blocked=False,
+                    reaction_used=False,  # §0.5: its reaction comes back at its turn start
+                )
             )
-        )
         state = replace(state, actions_left=ACTIONS_PER_TURN)
         if entry.present and not entry.defeated:
             events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
@@ -605,8 +608,10 @@ def _action_problems(state: BattleState, command: Command) -> list[Problem]:
     the state (`per_state`): the policy checks the command it suggests, then `apply` checks
     it again; the list returned must not be changed."""
     try:
+        # The params in their order (the same params in another order: another key, the
+        # same answer); a value's type too (1, 1.0 and True are equal, not the same).
         key = (_PROBLEMS, command.actor, command.kind,
-               tuple(sorted((k, type(v), v) for k, v in command.params.items())))  # fmt: skip
+               *[(k, type(v), v) for k, v in command.params.items()])  # fmt: skip
         memo = state_memo(state)
         return memo[key]
     except KeyError:
@@ -896,7 +901,8 @@ def _end_turn(state: BattleState, ctx: Ctx) -> BattleState:
     ctx.events.append(Event("battle.turn_ended", {"army": key, "round": state.round}))
     state = _boundary(state, key, TURN_END, ctx.events)
     entry = state.army(key)
-    state = state.with_army(replace(entry, attacks=(), next_attack_bonus=None))
+    if entry.attacks or entry.next_attack_bonus is not None:
+        state = state.with_army(replace(entry, attacks=(), next_attack_bonus=None))
     state = _advance(state, ctx.events, ctx.dice)
     return _begin_turn(state, ctx.events, ctx.dice)
 
