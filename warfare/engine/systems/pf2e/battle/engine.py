@@ -1164,9 +1164,15 @@ def forced(state: BattleState) -> Command | None:
 
 def suggest(state: BattleState, actor: str | None) -> Command:
     """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    from warfare.engine.systems.pf2e.battle.policy import suggest as policy  # builds on this
+    global _policy
+    if _policy is None:
+        from warfare.engine.systems.pf2e.battle.policy import suggest as policy  # builds on this
 
-    return policy(state, actor)
+        _policy = policy  # imported once: a simulation asks thousands of times
+    return _policy(state, actor)
+
+
+_policy: Any = None
 
 
 SYSTEM = FunctionSystem(

@@ -163,16 +163,15 @@ def _best_strike(state: BattleState, actor: str, targets: list[str], weapon: str
 
 
 def _turn(state: BattleState, actor: str) -> Command:
-    entry = state.army(actor)
-    end = Command(actor, END_TURN)
     if state.actions_left <= 0:
-        return end
+        return Command(actor, END_TURN)
+    entry = state.army(actor)
     enemies = [e for e in state.enemies(actor) if e.present]
     if entry.routed:
         for command in _routed_options(state, actor, enemies):
             if _legal(state, command):
                 return command
-        return end
+        return Command(actor, END_TURN)
     block = effective_block(state, actor)
     shaken = dict(block.conditions).get("shaken", 0)
     threshold = block.rout_threshold
@@ -186,7 +185,7 @@ def _turn(state: BattleState, actor: str) -> Command:
         for command in (Command(actor, "retreat"), Command(actor, "disengage")):
             if _legal(state, command):
                 return command  # it can no longer hurt anybody
-        return end
+        return Command(actor, END_TURN)
     fighting = [k for k in state.engaged_with(actor) if not state.army(k).out_of_fight]
     if fighting and block.melee is not None:
         best = _best_strike(state, actor, fighting, MELEE)
@@ -228,7 +227,7 @@ def _turn(state: BattleState, actor: str) -> Command:
     idle = state.actions_left == ACTIONS_PER_TURN and state.round >= STALEMATE_ROUND
     if idle and _legal(state, Command(actor, "retreat")):
         return Command(actor, "retreat")  # nothing to do, for rounds: it withdraws
-    return end
+    return Command(actor, END_TURN)
 
 
 def _routed_options(state: BattleState, actor: str, enemies: list) -> list[Command]:

@@ -207,9 +207,13 @@ def effective_block(
     very same objects: a command or a render asks it many times, and a command that changes
     one army leaves the other armies' entries, so their blocks, as they were."""
     entry = state.army(key)
-    seen = state.army(viewer) if viewer is not None else None
     effects, terrain = state.effects, state.terrain
-    cache_key = (key, attacker, viewer, id(entry), id(seen), id(effects), id(terrain))
+    if attacker is None and viewer is None:  # the usual question: one key shape, no viewer
+        cache_key: tuple[Any, ...] = (key, id(entry), id(effects), id(terrain))
+        seen = None
+    else:
+        seen = state.army(viewer) if viewer is not None else None
+        cache_key = (key, attacker, viewer, id(entry), id(seen), id(effects), id(terrain))
     hit = _BLOCKS.get(cache_key)
     # The cache holds the parts it was keyed by, so no other object can have their ids
     # while the entry is there: the same ids are the very same objects.

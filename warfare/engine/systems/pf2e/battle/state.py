@@ -317,6 +317,12 @@ _INDEX = "_army_index"
 the fields: equality, `to_dict` and `dataclasses` never read it)."""
 
 
+_ENGAGED: tuple[Any, dict[Any, tuple[str, ...]]] = ((), {})
+"""`BattleState.engaged_with` of the last engagements tuple it read, per army (with that
+tuple, held, so the identity check cannot match another one): engagements change seldom and
+every check asks. One assignment of a pair, so a thread sees a pair that belongs together."""
+
+
 def pair(a: str, b: str) -> tuple[str, str]:
     """An engagement as an ordered pair (the relation is symmetric)."""
     return (a, b) if a <= b else (b, a)
@@ -409,7 +415,20 @@ class BattleState:
         return self.positions[0][0] if self.positions else self.current
 
     def engaged_with(self, key: str) -> tuple[str, ...]:
-        return tuple(sorted(b if a == key else a for a, b in self.engagements if key in (a, b)))
+        global _ENGAGED
+        engagements = self.engagements
+        last = _ENGAGED
+        if last[0] is not engagements:
+            last = _ENGAGED = (engagements, {})
+        try:
+            return last[1][key]
+        except KeyError:
+            found = last[1][key] = tuple(
+                sorted(b if a == key else a for a, b in engagements if key in (a, b))
+            )
+            return found
+        except TypeError:  # an unhashable key: engaged with nobody
+            return ()
 
     def is_engaged(self, a: str, b: str) -> bool:
         return pair(a, b) in self.engagements
