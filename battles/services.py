@@ -173,7 +173,7 @@ def battle_start(
 def _auto_sides_start(battle: Battle, user) -> None:
     """The auto sides asked for around the set-up (battles.autoplay.auto_sides_at_start):
     stored on the battle, and played at once if the board waits for them."""
-    from .autoplay import auto_sides_wanted, battle_sides
+    from .autoplay import auto_sides_wanted, battle_sides  # a cycle: autoplay plays through here
 
     wanted = [side for side in auto_sides_wanted() if side in battle_sides(battle)]
     if wanted:
@@ -325,7 +325,7 @@ def battle_act(
 def _auto_sides_reply(battle: Battle, user) -> None:
     """The sides set to auto play their turns when reached (battles.autoplay)."""
     if battle.auto_sides and battle.status == BattleStatus.ACTIVE:
-        from .autoplay import play_auto_sides  # it builds on this module
+        from .autoplay import play_auto_sides  # a cycle: autoplay plays through this module
 
         play_auto_sides(battle, user)
 

@@ -153,20 +153,44 @@ def kingdom(kingdom_faction):
     return kingdom
 
 
+def make_army(world, faction_id: int, name: str, **fields):
+    """A Pathfinder army of `faction_id` made by the campaign's GM (`army_create`): infantry
+    with Keen-Eyed unless `fields` say otherwise."""
+    from warfare.systems.pf2e import services  # Django lazily (the engine tests run without it)
+
+    fields = {"army_type": "infantry", "tactics": ("keen_eyed",), **fields}
+    return services.army_create(
+        user=world.created_by, campaign_id=world.pk, faction_id=faction_id, name=name, **fields
+    )
+
+
 @pytest.fixture
 def militia(world, gm, kingdom):
     """Level 3 infantry with Toughened Soldiers, in hex C7."""
-    from warfare.systems.pf2e import services
-
-    return services.army_create(
-        user=gm,
-        campaign_id=world.pk,
-        faction_id=kingdom.faction_id,
-        name="Silverrun Militia",
-        army_type="infantry",
-        tactics=("toughened_soldiers",),
-        hex="C7",
+    return make_army(
+        world, kingdom.faction_id, "Silverrun Militia", tactics=("toughened_soldiers",), hex="C7"
     )
+
+
+def board_queries(client, battle, django_assert_max_num_queries, most: int = 10) -> int:
+    """How many queries the board of `battle` takes `client` (it answers 200; at most `most`)."""
+    from django.urls import reverse  # Django lazily (the engine tests run without it)
+
+    url = reverse("battles:board", args=[battle.campaign_id, battle.pk])
+    with django_assert_max_num_queries(most) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured.captured_queries)
+
+
+#: The cast, in the order of every permission matrix: anonymous, outsider (no campaign), GM of
+#: another campaign, player of another faction, player (of the faction a URL points at), GM.
+ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
+
+
+@pytest.fixture
+def users(world, gm, player, other_player, outsider, other_gm):
+    """The cast by role (anonymous: None)."""
+    return dict(zip(ROLES, [None, outsider, other_gm, other_player, player, gm], strict=True))
 
 
 @pytest.fixture

@@ -123,6 +123,29 @@ def assert_same_pages(client, pairs) -> None:
         assert page_text(client, copy_) == page_text(client, source), copy_
 
 
+def assert_same_campaign_pages(client, battle: Battle, copy_: Battle, *, lists, details):
+    """A rule system's pages show the same text for `battle`'s campaign and for its imported
+    copy (`copy_`, the battle in the copy): each list page (`lists`: URL names taking the
+    campaign), each row's detail page (`details`: (URL name, model) pairs; the copy's row of
+    the same name), and the two boards."""
+    source, target = battle.campaign_id, copy_.campaign_id
+    assert source != target
+    pairs = [(reverse(name, args=[source]), reverse(name, args=[target])) for name in lists]
+    for name, model in details:
+        copies = dict(model.objects.filter(campaign_id=target).values_list("name", "pk"))
+        rows = list(model.objects.filter(campaign_id=source))
+        assert rows, model  # each detail page is read at least once
+        pairs += [
+            (reverse(name, args=[source, row.pk]), reverse(name, args=[target, copies[row.name]]))
+            for row in rows
+        ]
+    pairs.append(
+        (reverse("battles:board", args=[source, battle.pk]),
+         reverse("battles:board", args=[target, copy_.pk]))
+    )  # fmt: skip
+    assert_same_pages(client, pairs)
+
+
 def assert_import_page_refuses(client, user, document: dict, message: str) -> None:
     """The import page answers a damaged file with 400 and `message`; nothing is written."""
     client.force_login(user)

@@ -1,17 +1,18 @@
 """An existing database upgrades to the layout of issue 12 without loss.
 
-`tests/fixtures/upgrade/dump.sql` is a database at the migrations of main commit ecae42d, the
-last before Pathfinder's models moved from the `warfare` and `kingdoms` apps into `pf2e`
-(the four demo campaigns, and one campaign per rule system whose battle was played through the
-API and applied); `exports.json` holds the campaign files that database gave then
-(`tests/fixtures/upgrade/build.py` wrote both). The dump is restored into a scratch database,
-migrated with `manage.py migrate`, and every campaign exported again: the files are the same,
-byte for byte in JSON terms, but for the moment of the export.
+`tests/fixtures/upgrade/dump.sql.gz` (plain SQL, gzip-compressed) is a database at the
+migrations of main commit ecae42d, the last before Pathfinder's models moved from the `warfare`
+and `kingdoms` apps into `pf2e` (the four demo campaigns, and one campaign per rule system
+whose battle was played through the API and applied); `exports.json` holds the campaign files
+that database gave then (`tests/fixtures/upgrade/build.py` wrote both). The dump is restored
+into a scratch database, migrated with `manage.py migrate`, and every campaign exported again:
+the files are the same, byte for byte in JSON terms, but for the moment of the export.
 
 Both steps run in their own process (`manage.py`), as an operator would run them, against the
 scratch database; the test database of the suite is not touched.
 """
 
+import gzip
 import json
 import os
 import shutil
@@ -71,11 +72,11 @@ def test_a_database_of_before_the_move_migrates_and_exports_the_same_campaigns(
     scratch_database,
 ):
     restored = subprocess.run(
-        ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-d", scratch_database,
-         "-f", str(FIXTURE / "dump.sql")],
-        capture_output=True, text=True, timeout=300,
+        ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-d", scratch_database],
+        input=gzip.decompress((FIXTURE / "dump.sql.gz").read_bytes()),
+        capture_output=True, timeout=300,
     )  # fmt: skip
-    assert restored.returncode == 0, restored.stderr[-4000:]
+    assert restored.returncode == 0, restored.stderr[-4000:].decode(errors="replace")
     with psycopg.connect(scratch_database) as connection:
         before = dict(connection.execute(
             "SELECT model, id FROM django_content_type WHERE (app_label, model) IN "

@@ -5,10 +5,10 @@ import json
 import pytest
 from django.urls import reverse
 
-from warfare.systems.pf2e import services
+from tests.api.statuses import GM_ALONE_SEES, GM_CREATES, MEMBERS, OWN_SIDE
+from tests.conftest import ROLES, make_army
 from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
 
-ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
 PUBLIC_ARMY_KEYS = {"id", "name", "type", "status", "faction"}
 PUBLIC_FACTION_KEYS = {"id", "name", "description", "controlled_by"}
 GARRISON = {"activity": "garrison_army", "location": "settlement", "territory": "own"}
@@ -17,29 +17,13 @@ GARRISON = {"activity": "garrison_army", "location": "settlement", "territory": 
 @pytest.fixture
 def enemy_army(world, gm, enemy_faction):
     """Level 9 infantry: AC 28 (its level), which only the GM and its own side may see."""
-    return services.army_create(
-        user=gm,
-        campaign_id=world.pk,
-        faction_id=enemy_faction.pk,
-        name="Thornback Raiders",
-        army_type="infantry",
-        level_override=9,
-        tactics=("keen_eyed",),
-        hex="D8",
-    )
+    return make_army(world, enemy_faction.pk, "Thornback Raiders", level_override=9, hex="D8")
 
 
 @pytest.fixture
 def hidden_army(world, gm, hidden_faction):
-    return services.army_create(
-        user=gm,
-        campaign_id=world.pk,
-        faction_id=hidden_faction.pk,
-        name="Crownless Host",
-        army_type="cavalry",
-        level_override=5,
-        hex="F11",
-    )
+    return make_army(world, hidden_faction.pk, "Crownless Host", army_type="cavalry",
+                     tactics=(), level_override=5, hex="F11")  # fmt: skip
 
 
 def url(name: str, *args) -> str:
@@ -65,44 +49,44 @@ MATRIX = {
         "get", lambda f: url("campaign-list"), None, (403, 200, 200, 200, 200, 200)),
     "campaign-detail": (
         "get", lambda f: url("campaign-detail", f["world"].pk), None,
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "faction-list": (
         "get", lambda f: url("faction-list", f["world"].pk), None,
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "army-list": (
         "get", lambda f: url("faction-army-list", f["world"].pk, f["kingdom_faction"].pk), None,
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "army-list-hidden-faction": (
         "get", lambda f: url("faction-army-list", f["world"].pk, f["hidden_faction"].pk), None,
-        (403, 404, 404, 404, 404, 200)),
+        GM_ALONE_SEES),
     "army-create": (
         "post", lambda f: url("faction-army-list", f["world"].pk, f["enemy_faction"].pk),
         lambda f: {"name": "Fresh Levy", "army_type": "infantry", "tactics": ["keen_eyed"]},
-        (403, 404, 404, 403, 403, 201)),
+        GM_CREATES),
     "army-create-hidden-faction": (
         "post", lambda f: url("faction-army-list", f["world"].pk, f["hidden_faction"].pk),
         lambda f: {"name": "Fresh Levy", "army_type": "infantry", "tactics": ["keen_eyed"]},
-        (403, 404, 404, 403, 403, 201)),
+        GM_CREATES),
     "army-detail": (
         "get", lambda f: url("army-detail", f["world"].pk, f["militia"].pk), None,
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "army-detail-hidden": (
         "get", lambda f: url("army-detail", f["world"].pk, f["hidden_army"].pk), None,
-        (403, 404, 404, 404, 404, 200)),
+        GM_ALONE_SEES),
     "activity": (
         "post", lambda f: url("army-activities", f["world"].pk, f["militia"].pk),
         lambda f: {**GARRISON, "version": f["militia"].version, "typed_die": 20},
-        (403, 404, 404, 403, 200, 200)),
+        OWN_SIDE),
     "activity-hidden": (
         "post", lambda f: url("army-activities", f["world"].pk, f["hidden_army"].pk),
         lambda f: {**GARRISON, "version": f["hidden_army"].version, "typed_die": 20},
-        (403, 404, 404, 404, 404, 200)),
+        GM_ALONE_SEES),
     "army-log": (
         "get", lambda f: url("army-log", f["world"].pk, f["militia"].pk), None,
-        (403, 404, 404, 403, 200, 200)),
+        OWN_SIDE),
     "army-log-hidden": (
         "get", lambda f: url("army-log", f["world"].pk, f["hidden_army"].pk), None,
-        (403, 404, 404, 404, 404, 200)),
+        GM_ALONE_SEES),
 }  # fmt: skip
 
 

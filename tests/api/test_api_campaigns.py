@@ -13,10 +13,11 @@ from kingdoms.models import (
     RuleSystem,
     Settlement,
 )
+from tests.api.statuses import GM, GM_ALONE_SEES, GM_CREATES, MEMBERS
+from tests.conftest import ROLES
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
 from warfare.systems.pf2e.models import Kingdom
 
-ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
 PUBLIC_FACTION_KEYS = {"id", "name", "description", "controlled_by"}
 PUBLIC_SETTLEMENT_KEYS = {"id", "name", "faction", "hex", "is_capital"}
 
@@ -64,44 +65,44 @@ MATRIX = {
         (403, 201, 201, 201, 201, 201)),
     "campaign-update": (
         "patch", lambda f: url("campaign-detail", f["world"].pk),
-        lambda f: {"description": "Edited"}, (403, 404, 404, 403, 403, 200)),
+        lambda f: {"description": "Edited"}, GM),
     "faction-create": (
         "post", lambda f: url("faction-list", f["world"].pk), lambda f: {"name": "Newcomers"},
-        (403, 404, 404, 403, 403, 201)),
+        GM_CREATES),
     "faction-detail": (
         "get", lambda f: url("faction-detail", f["world"].pk, f["kingdom_faction"].pk), None,
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "faction-detail-hidden": (
         "get", lambda f: url("faction-detail", f["world"].pk, f["hidden_faction"].pk), None,
-        (403, 404, 404, 404, 404, 200)),
+        GM_ALONE_SEES),
     "faction-update": (
         "patch", lambda f: url("faction-detail", f["world"].pk, f["kingdom_faction"].pk),
-        lambda f: {"description": "Edited"}, (403, 404, 404, 403, 403, 200)),
+        lambda f: {"description": "Edited"}, GM),
     "faction-update-hidden": (
         "patch", lambda f: url("faction-detail", f["world"].pk, f["hidden_faction"].pk),
-        lambda f: {"description": "Edited"}, (403, 404, 404, 403, 403, 200)),
+        lambda f: {"description": "Edited"}, GM),
     "settlement-list": (
         "get", lambda f: url("settlement-list", f["world"].pk), None,
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "settlement-create": (
         "post", lambda f: url("settlement-list", f["world"].pk),
         lambda f: {"name": "Tatzlford", "faction": f["kingdom_faction"].pk, "hex": "C8"},
-        (403, 404, 404, 403, 403, 201)),
+        GM_CREATES),
     "settlement-detail": (
         "get", lambda f: url("settlement-detail", f["world"].pk, f["keep"].pk), None,
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "settlement-detail-hidden": (
         "get", lambda f: url("settlement-detail", f["world"].pk, f["ashfen"].pk), None,
-        (403, 404, 404, 404, 404, 200)),
+        GM_ALONE_SEES),
     "settlement-update": (
         "patch", lambda f: url("settlement-detail", f["world"].pk, f["keep"].pk),
-        lambda f: {"notes": "Walls mended"}, (403, 404, 404, 403, 403, 200)),
+        lambda f: {"notes": "Walls mended"}, GM),
     "member-list": (
         "get", lambda f: url("member-list", f["world"].pk), None,
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "member-update": (
         "patch", lambda f: url("member-detail", f["world"].pk, f["bystander"].pk),
-        lambda f: {"role": "gm"}, (403, 404, 404, 403, 403, 200)),
+        lambda f: {"role": "gm"}, GM),
     "member-remove": (
         "delete", lambda f: url("member-detail", f["world"].pk, f["bystander"].pk), None,
         (403, 404, 404, 403, 403, 204)),

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from battles import services
+from tests.conftest import board_queries
 from warfare.systems.pf2e import services as army_services
 from warfare.systems.pf2e import setup as pf2e_setup
 
@@ -26,14 +27,27 @@ def battle(world, gm, militia, raiders):
     )  # fmt: skip
 
 
-def end_turn(gm, battle):
-    """The GM ends the turn of whoever acts; the battle as it is afterwards."""
-    actor = battle.snapshot["order"][battle.snapshot["turn"]]
+def act(user, battle, command: dict):
+    """`user` sends `command` on the board as it is now; the battle as it is afterwards."""
     battle, _events = services.battle_act(
-        user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq,
-        command={"actor": actor, "kind": "end_turn"},
+        user=user, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq,
+        command=command,
     )  # fmt: skip
     return battle
+
+
+def assert_board_queries_stay(client, battle, answer: dict, django_assert_max_num_queries):
+    """The board of `battle` takes as many queries (at most 10) while it asks a question as
+    once `answer` (a command, sent by the GM) has answered it."""
+    asking = board_queries(client, battle, django_assert_max_num_queries)
+    act(battle.created_by, battle, answer)
+    assert board_queries(client, battle, django_assert_max_num_queries) == asking
+
+
+def end_turn(gm, battle):
+    """The GM ends the turn of whoever acts; the battle as it is afterwards."""
+    return act(gm, battle, {"actor": battle.snapshot["order"][battle.snapshot["turn"]],
+                            "kind": "end_turn"})  # fmt: skip
 
 
 @pytest.fixture

@@ -7,10 +7,11 @@ from django.urls import reverse
 from battles import services
 from battles.models import Battle, BattleCommand, BattleEvent
 from kingdoms.models import Campaign, Role, RuleSystem
+from tests.api.statuses import GM, GM_CREATES, MEMBERS, OWN_SIDE
+from tests.conftest import ROLES
 from tests.factories import CampaignFactory, MembershipFactory
 from warfare.systems.pf2e import services as army_services
 
-ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
 HIDDEN_KEYS = {"hp", "max_hp", "rout_threshold", "shots", "potions"}
 
 
@@ -37,31 +38,31 @@ def armies_by_name(state: dict) -> dict[str, dict]:
 MATRIX = {
     "list": (
         "get", lambda f: url("battle-list", f("world").pk), None, "battle",
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "create": (
         "post", lambda f: url("battle-list", f("world").pk),
         lambda f: {"name": "Second Ford",
                    "sides": {"a": [f("militia").pk], "b": [f("raiders").pk]}},
-        None, (403, 404, 404, 403, 403, 201)),
+        None, GM_CREATES),
     "detail": (
         "get", lambda f: url("battle-detail", f("world").pk, f("battle").pk), None, "battle",
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "log": (
         "get", lambda f: url("battle-log", f("world").pk, f("battle").pk), None, "battle",
-        (403, 404, 404, 200, 200, 200)),
+        MEMBERS),
     "action": (
         "post", lambda f: url("battle-actions", f("world").pk, f("militia_to_act").pk),
         lambda f: {"seq": f("militia_to_act").seq, "actor": str(f("militia").pk),
                    "kind": "end_turn"},
-        "militia_to_act", (403, 404, 404, 403, 200, 200)),
+        "militia_to_act", OWN_SIDE),
     "undo": (
         "post", lambda f: url("battle-undo", f("world").pk, f("militia_to_act").pk),
         lambda f: {"seq": f("militia_to_act").seq}, "militia_to_act",
-        (403, 404, 404, 403, 403, 200)),
+        GM),
     "apply": (
         "post", lambda f: url("battle-apply", f("world").pk, f("finished_battle").pk),
         lambda f: {"seq": f("finished_battle").seq}, "finished_battle",
-        (403, 404, 404, 403, 403, 200)),
+        GM),
     # The report is an HTML page: anonymous visitors are sent to the log-in page.
     "report": (
         "get", lambda f: reverse("battles:report", args=[f("world").pk, f("battle").pk]), None,

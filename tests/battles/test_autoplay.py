@@ -5,6 +5,7 @@ same board; who may auto-play what; the sides that play themselves."""
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from battles import autoplay, services
@@ -40,6 +41,21 @@ def play(user, battle, until="battle", sides=None) -> autoplay.Played:
 def waiting(battle):
     system = get_battle_system(battle.system)
     return system.awaiting(system.state_from_dict(battle.snapshot))
+
+
+def by_hand(user, battle) -> Battle:
+    """`battle` after one command sent by `user` as a person would (the policy's choice for
+    the first actor awaited, through `battle_act`: no batch)."""
+    system = get_battle_system(battle.system)
+    command = system.suggest(system.state_from_dict(battle.snapshot), waiting(battle)[0].actor)
+    battle, _events = services.battle_act(
+        user=user,
+        campaign_id=battle.campaign_id,
+        battle_id=battle.pk,
+        expected_seq=battle.seq,
+        command=command.to_dict(),
+    )
+    return battle
 
 
 @pytest.fixture(params=SYSTEMS)
@@ -80,19 +96,8 @@ def test_this_turn_and_the_round_stop_where_the_clock_moves(gm, system_battle):
 def test_undo_the_autoplay_takes_the_whole_batch_back_at_once(gm, system_battle):
     """A hand's command, then an auto-played round: "Undo the auto-play" takes the round
     back (its commands stay, marked undone) and leaves the hand's command; replay agrees."""
-    battle = system_battle
-    first = waiting(battle)[0]
-    command = get_battle_system(battle.system).suggest(
-        get_battle_system(battle.system).state_from_dict(battle.snapshot), first.actor
-    )
-    battle, _events = services.battle_act(
-        user=gm,
-        campaign_id=battle.campaign_id,
-        battle_id=battle.pk,
-        expected_seq=battle.seq,
-        command=command.to_dict(),
-    )
-    by_hand = battle.snapshot
+    battle = by_hand(gm, system_battle)
+    hand_board = battle.snapshot
     played = play(gm, battle, "round")
     assert played.count
     battle = autoplay.battle_undo_autoplay(
@@ -101,7 +106,7 @@ def test_undo_the_autoplay_takes_the_whole_batch_back_at_once(gm, system_battle)
         battle_id=battle.pk,
         expected_seq=played.battle.seq,
     )
-    assert battle.seq == 1 and battle.snapshot == by_hand
+    assert battle.seq == 1 and battle.snapshot == hand_board
     assert battle.status == BattleStatus.ACTIVE and battle.outcome is None
     undone = BattleCommand.objects.filter(battle=battle, undone_at__isnull=False)
     assert undone.count() == played.count and {c.batch for c in undone} == {played.batch}
@@ -124,6 +129,35 @@ def test_undo_takes_the_autoplay_back_one_command_at_a_time(gm, system_battle):
     assert services.battle_verify(battle)
     if battle.seq:  # the rest of the batch is still one "Undo the auto-play" away
         assert autoplay.last_batch(battle) == played.batch
+
+
+def test_undoing_the_autoplay_command_by_command_ends_its_offer(client, gm, system_battle):
+    """A hand's command, then an auto-played round, taken back by the ordinary undo one
+    command at a time: while some of the batch is the end of the log, the board offers "Undo
+    the auto-play" (for what is left of it: the undo saves `autoplay_batch`); once its last
+    command is undone the batch is gone and the board offers it no more (the hand's command
+    is not an auto-play), and "Undo the auto-play" is refused."""
+    battle = by_hand(gm, system_battle)
+    hand = battle.seq
+    played = play(gm, battle, "round")
+    assert played.count
+    client.force_login(gm)
+    board = reverse("battles:board", args=[battle.campaign_id, battle.pk])
+    assert "Undo the auto-play" in client.get(board).content.decode()
+    battle = played.battle
+    while battle.seq > hand:
+        battle = services.battle_undo(
+            user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq
+        )
+        left = battle.seq > hand  # some of the batch is still live, at the end of the log
+        stored = Battle.objects.get(pk=battle.pk)
+        assert stored.autoplay_batch == (played.batch if left else None)
+        assert ("Undo the auto-play" in client.get(board).content.decode()) is left
+    assert battle.seq == hand and services.battle_verify(battle)
+    with pytest.raises(ValidationError):
+        autoplay.battle_undo_autoplay(
+            user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq
+        )
 
 
 def test_the_batch_is_one_transaction(gm, system_battle, monkeypatch):
@@ -252,15 +286,7 @@ def test_an_auto_side_plays_its_turns_when_reached(gm, player, other_player):
             break
         now = waiting(battle)
         assert now and all(w.side != "b" for w in now), now
-        system = get_battle_system(battle.system)
-        command = system.suggest(system.state_from_dict(battle.snapshot), now[0].actor)
-        battle, _events = services.battle_act(
-            user=gm,
-            campaign_id=battle.campaign_id,
-            battle_id=battle.pk,
-            expected_seq=battle.seq,
-            command=command.to_dict(),
-        )
+        battle = by_hand(gm, battle)
     auto = BattleCommand.objects.filter(battle=battle, batch__isnull=False)
     assert not auto.exclude(actor=None).exists()  # nobody clicked them
     assert auto.exists() and {row.command["actor"] for row in auto} <= {

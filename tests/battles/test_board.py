@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from battles import services
 from battles.models import Battle, BattleCommand
+from tests.conftest import board_queries
 from warfare.systems.pf2e import results as pf2e_results
 from warfare.systems.pf2e.models import Kingdom
 
@@ -100,12 +101,9 @@ def test_board_permissions(client, world, battle, role, outsider, other_gm, play
 
 def test_board_query_count_does_not_grow(client, world, gm, battle, django_assert_max_num_queries):
     client.force_login(gm)
-    url = reverse("battles:board", args=[world.pk, battle.pk])
 
     def count():
-        with django_assert_max_num_queries(10) as captured:
-            assert client.get(url).status_code == 200
-        return len(captured.captured_queries)
+        return board_queries(client, battle, django_assert_max_num_queries)
 
     few = count()
     for seq in range(4):

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from battles import services
+from tests.battles.conftest import act, assert_board_queries_stay
 from warfare.systems.pf2e import services as army_services
 from warfare.systems.pf2e import setup as pf2e_setup
 
@@ -21,37 +22,28 @@ def veterans(world, gm, kingdom):
     )  # fmt: skip
 
 
-@pytest.fixture
-def raiders(world, gm, enemy_faction):
-    return army_services.army_create(
-        user=gm, campaign_id=world.pk, faction_id=enemy_faction.pk, name="Raiders",
-        army_type="infantry", tactics=("keen_eyed",), hex="C7", level_override=3,
+def _guard(world, gm, veterans, raiders, typed_dice=(), **create):
+    """The raiders (GM's side) Guard against the engaged veterans (players' side), with
+    `typed_dice` typed at the table; the set-up's options `create`."""
+    battle = pf2e_setup.battle_create(
+        user=gm, campaign_id=world.pk, name="Ambush at the Ford",
+        sides={"a": [veterans.pk], "b": [raiders.pk]}, pcs_side="a", **create,
     )  # fmt: skip
-
-
-def _act(user, battle, command):
-    battle, _events = services.battle_act(
-        user=user, campaign_id=battle.campaign_id, battle_id=battle.pk, expected_seq=battle.seq,
-        command=command,
-    )  # fmt: skip
-    return battle
+    ours, theirs = str(veterans.pk), str(raiders.pk)
+    battle = act(gm, battle, {"actor": None, "kind": "gm_correction",
+                              "params": {"army": ours, "engage": [theirs]}})  # fmt: skip
+    while battle.snapshot["order"][battle.snapshot["turn"]] != theirs:
+        battle = act(gm, battle, {"actor": ours, "kind": "end_turn"})
+    guard = {"actor": theirs, "kind": "guard", "params": {"target": ours}}
+    return act(gm, battle, {**guard, "typed_dice": list(typed_dice)} if typed_dice else guard)
 
 
 @pytest.fixture
 def offered(world, gm, player, veterans, raiders):
     """The raiders (GM's side) Guard against the engaged veterans (players' side, asked by
     default): a Counterattack is offered to the veterans' player."""
-    battle = pf2e_setup.battle_create(
-        user=gm, campaign_id=world.pk, name="Ambush at the Ford",
-        sides={"a": [veterans.pk], "b": [raiders.pk]}, pcs_side="a",
-    )  # fmt: skip
-    ours, theirs = str(veterans.pk), str(raiders.pk)
-    battle = _act(gm, battle, {"actor": None, "kind": "gm_correction",
-                               "params": {"army": ours, "engage": [theirs]}})  # fmt: skip
-    while battle.snapshot["order"][battle.snapshot["turn"]] != theirs:
-        battle = _act(gm, battle, {"actor": ours, "kind": "end_turn"})
-    battle = _act(gm, battle, {"actor": theirs, "kind": "guard", "params": {"target": ours}})
-    assert battle.snapshot["pending"]["army"] == ours
+    battle = _guard(world, gm, veterans, raiders)
+    assert battle.snapshot["pending"]["army"] == str(veterans.pk)
     return battle
 
 
@@ -139,7 +131,7 @@ def test_the_gm_may_answer_and_the_api_lists_the_answers(
 
 def test_undo_brings_the_offer_back(world, gm, offered, veterans):
     pending = offered.snapshot["pending"]
-    battle = _act(gm, offered, {"actor": str(veterans.pk), "kind": "decline_reaction"})
+    battle = act(gm, offered, {"actor": str(veterans.pk), "kind": "decline_reaction"})
     services.battle_undo(user=gm, campaign_id=world.pk, battle_id=battle.pk,
                          expected_seq=battle.seq)  # fmt: skip
     battle.refresh_from_db()
@@ -150,36 +142,14 @@ def test_board_query_count_stays_fixed_with_an_offer(
     client, world, offered, player, django_assert_max_num_queries
 ):
     client.force_login(player)
-    url = reverse("battles:board", args=[world.pk, offered.pk])
-
-    def count():
-        with django_assert_max_num_queries(10) as captured:
-            assert client.get(url).status_code == 200
-        return len(captured.captured_queries)
-
-    with_offer = count()
-    services.battle_act(
-        user=offered.created_by, campaign_id=world.pk, battle_id=offered.pk,
-        expected_seq=offered.seq,
-        command={"actor": offered.snapshot["pending"]["army"], "kind": "decline_reaction"},
-    )  # fmt: skip
-    assert count() == with_offer
+    answer = {"actor": offered.snapshot["pending"]["army"], "kind": "decline_reaction"}
+    assert_board_queries_stay(client, offered, answer, django_assert_max_num_queries)
 
 
 def _guard_with_a_typed_die(world, gm, veterans, raiders, *, ask: bool):
     """The raiders (GM's side) Guard against the engaged veterans with a 12 typed at the
     table; the veterans' Counterattack is offered (`ask`) or used automatically."""
-    battle = pf2e_setup.battle_create(
-        user=gm, campaign_id=world.pk, name="Ambush at the Ford", pcs_side="a",
-        sides={"a": [veterans.pk], "b": [raiders.pk]}, auto_reactions={"a": not ask},
-    )  # fmt: skip
-    ours, theirs = str(veterans.pk), str(raiders.pk)
-    battle = _act(gm, battle, {"actor": None, "kind": "gm_correction",
-                               "params": {"army": ours, "engage": [theirs]}})  # fmt: skip
-    while battle.snapshot["order"][battle.snapshot["turn"]] != theirs:
-        battle = _act(gm, battle, {"actor": ours, "kind": "end_turn"})
-    return _act(gm, battle, {"actor": theirs, "kind": "guard", "params": {"target": ours},
-                             "typed_dice": [12]})  # fmt: skip
+    return _guard(world, gm, veterans, raiders, [12], auto_reactions={"a": not ask})
 
 
 def _checks(battle):
@@ -198,7 +168,7 @@ def test_a_typed_die_goes_to_the_roll_it_was_typed_for_across_a_reaction(
     marks which were typed; the stored commands replay to the same board."""
     battle = _guard_with_a_typed_die(world, gm, veterans, raiders, ask=True)
     assert battle.snapshot["pending"]["typed"] == [12]
-    battle = _act(player, battle, {"actor": str(veterans.pk), "kind": "use_reaction",
+    battle = act(player, battle, {"actor": str(veterans.pk), "kind": "use_reaction",
                                    "typed_dice": answer_dice})  # fmt: skip
     guard, counterattack = _checks(battle)
     assert guard == (12, "typed")

@@ -2,14 +2,13 @@
 solos, and battles whose board keys ("u<id>", "u<id>.<n>", "s<id>") are file refs."""
 
 import pytest
-from django.urls import reverse
 
 from battles.models import Battle
 from kingdoms.portability import campaign_export
 from tests.portability_checks import (
     assert_import_page_refuses,
     assert_refused,
-    assert_same_pages,
+    assert_same_campaign_pages,
     clone_battle,
     export_queries,
     play,
@@ -56,24 +55,8 @@ def test_a_campaign_with_a_played_battle_round_trips_and_the_battle_verifies(
         assert solo["key"] == f"s{solo['solo_id']}"
     # The same pages and the same board.
     client.force_login(gm)
-    source, target = played.campaign.pk, copy_.pk
-    armies = {a.name: a.pk for a in Army.objects.filter(campaign=copy_)}
-    assert_same_pages(
-        client,
-        [
-            (reverse(name, args=[source]), reverse(name, args=[target]))
-            for name in ("dnd5e:army-list", "dnd5e:creatures")
-        ]
-        + [
-            (reverse("dnd5e:army-detail", args=[source, a.pk]),
-             reverse("dnd5e:army-detail", args=[target, armies[a.name]]))
-            for a in Army.objects.filter(campaign=played.campaign)
-        ]
-        + [
-            (reverse("battles:board", args=[source, played.pk]),
-             reverse("battles:board", args=[target, battle.pk]))
-        ],
-    )  # fmt: skip
+    assert_same_campaign_pages(client, played, battle, lists=("dnd5e:army-list", "dnd5e:creatures"),
+                               details=[("dnd5e:army-detail", Army)])  # fmt: skip
 
 
 def test_file_keys_are_refs_not_database_ids(gm, played):
@@ -152,8 +135,7 @@ DAMAGE = {
 
 @pytest.mark.parametrize("case", DAMAGE, ids=list(DAMAGE))
 def test_a_damaged_file_is_refused_and_nothing_is_written(gm, played, case):
-    change, message = DAMAGE[case]
-    assert_refused(campaign_export(played.campaign), gm, change, message)
+    assert_refused(campaign_export(played.campaign), gm, *DAMAGE[case])
 
 
 def test_the_import_page_refuses_a_damaged_dnd5e_file_with_400(client, gm, played):

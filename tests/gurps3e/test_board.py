@@ -8,6 +8,7 @@ from django.urls import reverse
 from battles import services
 from battles.models import Battle, BattleStatus
 from tests.caches import clear_cache
+from tests.conftest import board_queries
 from tests.engine.gurps3e.helpers import faces
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.gurps3e.strategy import strategy_terms
@@ -250,17 +251,10 @@ def test_live_poll_answers_304_when_nothing_changed(client, player, g3_battle):
 
 def test_board_query_count_does_not_grow(client, gm, g3_battle, django_assert_max_num_queries):
     client.force_login(gm)
-    url = reverse("battles:board", args=[g3_battle.campaign_id, g3_battle.pk])
-
-    def count():
-        with django_assert_max_num_queries(12) as captured:
-            assert client.get(url).status_code == 200
-        return len(captured.captured_queries)
-
-    before = count()
+    before = board_queries(client, g3_battle, django_assert_max_num_queries, 12)
     _play(client, g3_battle)
     clear_cache()  # the GM's new board was drawn for the last action: draw it again
-    assert count() == before
+    assert board_queries(client, g3_battle, django_assert_max_num_queries, 12) == before
 
 
 def test_log_and_report_in_russian(client, player, gm, g3_battle):

@@ -3,7 +3,6 @@ units, characters with their owners and reputation, and battles whose board keys
 "c<id>") are file refs."""
 
 import pytest
-from django.urls import reverse
 
 from battles import services as battle_services
 from battles.models import Battle, BattleStatus
@@ -11,7 +10,7 @@ from kingdoms.portability import campaign_export, campaign_import
 from tests.portability_checks import (
     assert_import_page_refuses,
     assert_refused,
-    assert_same_pages,
+    assert_same_campaign_pages,
     clone_battle,
     export_queries,
     play,
@@ -56,29 +55,10 @@ def test_a_campaign_with_a_finished_battle_round_trips_and_applies_to_its_own_un
     )  # fmt: skip
     # The same pages and the same board.
     client.force_login(gm)
-    source, target = played.campaign.pk, copy_.pk
-    forces = {f.name: f.pk for f in Force.objects.filter(campaign=copy_)}
-    characters = {c.name: c.pk for c in Character.objects.filter(campaign=copy_)}
-    assert_same_pages(
-        client,
-        [
-            (reverse(name, args=[source]), reverse(name, args=[target]))
-            for name in ("gurps3e:force-list", "gurps3e:troop-types", "gurps3e:character-list")
-        ]
-        + [
-            (reverse("gurps3e:force-detail", args=[source, f.pk]),
-             reverse("gurps3e:force-detail", args=[target, forces[f.name]]))
-            for f in Force.objects.filter(campaign=played.campaign)
-        ]
-        + [
-            (reverse("gurps3e:character-detail", args=[source, c.pk]),
-             reverse("gurps3e:character-detail", args=[target, characters[c.name]]))
-            for c in Character.objects.filter(campaign=played.campaign)
-        ]
-        + [
-            (reverse("battles:board", args=[source, played.pk]),
-             reverse("battles:board", args=[target, battle.pk]))
-        ],
+    assert_same_campaign_pages(
+        client, played, battle,
+        lists=("gurps3e:force-list", "gurps3e:troop-types", "gurps3e:character-list"),
+        details=[("gurps3e:force-detail", Force), ("gurps3e:character-detail", Character)],
     )  # fmt: skip
     # The results of the imported battle go to the imported units, not the source's.
     before = {u.pk: u.men for u in Unit.objects.filter(force__campaign=played.campaign)}
@@ -148,8 +128,7 @@ DAMAGE = {
 
 @pytest.mark.parametrize("case", DAMAGE, ids=list(DAMAGE))
 def test_a_damaged_file_is_refused_and_nothing_is_written(gm, played, case):
-    change, message = DAMAGE[case]
-    assert_refused(campaign_export(played.campaign), gm, change, message)
+    assert_refused(campaign_export(played.campaign), gm, *DAMAGE[case])
 
 
 def test_the_export_takes_as_many_queries_for_more_forces_and_battles(gm, played, horde):

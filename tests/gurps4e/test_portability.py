@@ -13,7 +13,7 @@ from kingdoms.portability import campaign_export, campaign_import
 from tests.portability_checks import (
     assert_import_page_refuses,
     assert_refused,
-    assert_same_pages,
+    assert_same_campaign_pages,
     clone_battle,
     export_queries,
     play,
@@ -70,23 +70,9 @@ def test_a_campaign_with_a_played_battle_round_trips_and_the_battle_verifies(
     assert side["force"] == battle.setup["sides"]["a"]["force"]
     # The same pages (TS, rows) and the same board.
     client.force_login(gm)
-    source, target = battle.campaign.pk, copy_.pk
-    forces = {f.name: f.pk for f in Force.objects.filter(campaign=copy_)}
-    assert_same_pages(
-        client,
-        [
-            (reverse(name, args=[source]), reverse(name, args=[target]))
-            for name in ("gurps4e:force-list", "gurps4e:element-types")
-        ]
-        + [
-            (reverse("gurps4e:force-detail", args=[source, f.pk]),
-             reverse("gurps4e:force-detail", args=[target, forces[f.name]]))
-            for f in Force.objects.filter(campaign=battle.campaign)
-        ]
-        + [
-            (reverse("battles:board", args=[source, battle.pk]),
-             reverse("battles:board", args=[target, imported.pk]))
-        ],
+    assert_same_campaign_pages(
+        client, battle, imported, lists=("gurps4e:force-list", "gurps4e:element-types"),
+        details=[("gurps4e:force-detail", Force)],
     )  # fmt: skip
 
 
@@ -152,8 +138,7 @@ DAMAGE = {
 
 @pytest.mark.parametrize("case", DAMAGE, ids=list(DAMAGE))
 def test_a_damaged_file_is_refused_and_nothing_is_written(gm, battle, case):
-    change, message = DAMAGE[case]
-    assert_refused(campaign_export(battle.campaign), gm, change, message)
+    assert_refused(campaign_export(battle.campaign), gm, *DAMAGE[case])
 
 
 def test_a_version_2_file_of_a_gurps_campaign_still_imports(gm, gurps_world, legion):

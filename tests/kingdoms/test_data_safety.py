@@ -9,22 +9,9 @@ from django.urls import reverse
 
 from kingdoms import portability
 from kingdoms.models import Campaign, Faction, Membership, Role, Settlement
+from tests.conftest import ROLES
 from warfare.systems.pf2e import services as army_services
 from warfare.systems.pf2e.models import Army, Kingdom, LogEntry
-
-ROLES = ["anonymous", "outsider", "other_gm", "other_player", "player", "gm"]
-
-
-@pytest.fixture
-def users(world, gm, player, other_player, outsider, other_gm):
-    return {
-        "anonymous": None,
-        "outsider": outsider,
-        "other_gm": other_gm,
-        "other_player": other_player,
-        "player": player,
-        "gm": gm,
-    }
 
 
 def _login(client, users, role):

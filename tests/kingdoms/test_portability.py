@@ -362,8 +362,12 @@ BAD_DOCUMENTS = {
 
 @pytest.mark.parametrize("case", BAD_DOCUMENTS)
 def test_a_bad_file_is_refused_with_its_reason_and_nothing_is_written(rich, gm, case):
-    mutate, message = BAD_DOCUMENTS[case]
-    document = campaign_export(rich)
+    assert_refused_with(campaign_export(rich), gm, *BAD_DOCUMENTS[case])
+
+
+def assert_refused_with(document: dict, gm, mutate, message: str) -> None:
+    """`mutate(document)` makes a file the import refuses, `message` among its reasons;
+    nothing is written."""
     mutate(document)
     before = counts()
     with pytest.raises(ImportRefused) as refused:
@@ -718,14 +722,7 @@ BAD_BATTLES = {
 
 @pytest.mark.parametrize("case", BAD_BATTLES)
 def test_a_damaged_battle_is_refused_and_nothing_is_written(battled, gm, case):
-    mutate, message = BAD_BATTLES[case]
-    document = campaign_export(battled)
-    mutate(document)
-    before = counts()
-    with pytest.raises(ImportRefused) as refused:
-        campaign_import(user=gm, data=document)
-    assert message in " ".join(refused.value.messages)
-    assert counts() == before
+    assert_refused_with(campaign_export(battled), gm, *BAD_BATTLES[case])
 
 
 def test_the_battle_event_total_is_limited(battled, gm, monkeypatch):

@@ -4,22 +4,9 @@ import pytest
 from django.urls import reverse
 
 from kingdoms.models import Faction, Invite, Membership, Settlement
+from tests.conftest import ROLES
 from tests.factories import FactionFactory, InviteFactory, SettlementFactory
 from warfare.systems.pf2e.models import Kingdom
-
-ROLES = ["anonymous", "outsider", "other_gm", "other_player", "player", "gm"]
-
-
-@pytest.fixture
-def users(world, gm, player, other_player, outsider, other_gm):
-    return {
-        "anonymous": None,
-        "outsider": outsider,
-        "other_gm": other_gm,
-        "other_player": other_player,
-        "player": player,
-        "gm": gm,
-    }
 
 
 def _url(name, world, **objs):

@@ -2,33 +2,15 @@
 
 import pytest
 
+from tests.conftest import make_army
 from warfare.systems.pf2e import setup as pf2e_setup
-
-ROLES = ("anonymous", "outsider", "other_gm", "other_player", "player", "gm")
-
-
-@pytest.fixture
-def users(world, gm, player, other_player, outsider, other_gm):
-    return dict(zip(ROLES, [None, outsider, other_gm, other_player, player, gm], strict=True))
 
 
 @pytest.fixture
 def raiders(world, gm, enemy_faction):
     """The enemy's level 9 infantry: AC 28, which only the GM and its own side may see."""
-    from warfare.systems.pf2e import services
-
-    army = services.army_create(
-        user=gm,
-        campaign_id=world.pk,
-        faction_id=enemy_faction.pk,
-        name="Thornback Raiders",
-        army_type="infantry",
-        level_override=9,
-        tactics=("keen_eyed",),
-        hex="D8",
-        notes="GM-ONLY-NOTE ambush at the ford",
-    )
-    return army
+    return make_army(world, enemy_faction.pk, "Thornback Raiders", level_override=9, hex="D8",
+                     notes="GM-ONLY-NOTE ambush at the ford")  # fmt: skip
 
 
 @pytest.fixture

@@ -14,13 +14,32 @@ campaign's very existence is hidden); 403 = a member without the role; 405 = wro
 import pytest
 from django.urls import reverse
 
-from .conftest import ROLES
+from tests.conftest import ROLES
+
 from .urlmap import url_kwargs, url_names
 
 A = "anonymous"
 LOGIN = "/accounts/login/"
 
 #: name: (GET statuses, empty-POST statuses), in ROLES order.
+#: The rows most URLs share, named for what they say (GET statuses, empty-POST statuses).
+#: A page every member sees; its POST is answered as a GET (it changes nothing).
+MEMBERS_SEE = ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200))
+#: A page every member sees; it takes no POST.
+MEMBERS_SEE_GET = ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405))
+#: A page every member sees, whose POST is the GM's (the empty one refused: 400).
+MEMBERS_SEE_GM_POSTS = ((302, 404, 404, 200, 200, 200), (302, 404, 404, 403, 403, 400))
+#: The GM's form: the other members are refused (403), the GM's empty POST is a 400.
+GM_FORM = ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400))
+#: The GM's POST-only action the empty POST carries out (a delete, a removal): 302.
+GM_POST_DONE = ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302))
+#: The GM's POST-only action that refuses the empty POST (400).
+GM_POST_REFUSED = ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400))
+#: The API's answers (anonymous: 403) of the same shapes.
+API_MEMBERS_SEE = ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405))
+API_MEMBERS_SEE_GM_POSTS = ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400))
+API_GM_POST_REFUSED = ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 403, 400))
+
 MATRIX = {
     # Public pages and account pages.
     "home": ((302, 302, 302, 302, 302, 302), (302, 302, 302, 302, 302, 302)),
@@ -39,140 +58,132 @@ MATRIX = {
     "kingdoms:campaign-list": ((302, 200, 200, 200, 200, 200), (302, 200, 200, 200, 200, 200)),
     "kingdoms:campaign-create": ((302, 200, 200, 200, 200, 200), (302, 400, 400, 400, 400, 400)),
     "kingdoms:campaign-import": ((302, 200, 200, 200, 200, 200), (302, 400, 400, 400, 400, 400)),
-    "kingdoms:campaign-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "kingdoms:campaign-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "kingdoms:campaign-delete": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:campaign-detail": MEMBERS_SEE,
+    "kingdoms:campaign-edit": GM_FORM,
+    "kingdoms:campaign-delete": GM_FORM,
     "kingdoms:campaign-export": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 200)),
-    "kingdoms:faction-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "kingdoms:faction-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "kingdoms:faction-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "kingdoms:settlement-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "kingdoms:settlement-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "kingdoms:faction-create": GM_FORM,
+    "kingdoms:faction-detail": MEMBERS_SEE,
+    "kingdoms:faction-edit": GM_FORM,
+    "kingdoms:settlement-create": GM_FORM,
+    "kingdoms:settlement-edit": GM_FORM,
     "kingdoms:members": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 200)),
-    "kingdoms:member-update": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
-    "kingdoms:member-remove": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "kingdoms:invite-create": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
-    "kingdoms:invite-revoke": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "kingdoms:member-update": GM_POST_REFUSED,
+    "kingdoms:member-remove": GM_POST_DONE,
+    "kingdoms:invite-create": GM_POST_REFUSED,
+    "kingdoms:invite-revoke": GM_POST_DONE,
     # An invite link works for whoever holds it: that is what it is for.
     "kingdoms:invite-accept": ((200, 200, 200, 200, 200, 200), (403, 302, 302, 302, 302, 302)),
     # Armies and the kingdom turn.
-    "pf2e:army-list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "pf2e:army-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "pf2e:army-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "pf2e:army-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "pf2e:army-list": MEMBERS_SEE,
+    "pf2e:army-create": GM_FORM,
+    "pf2e:army-detail": MEMBERS_SEE,
+    "pf2e:army-edit": GM_FORM,
     "pf2e:army-activity": ((302, 404, 404, 403, 200, 200), (302, 404, 404, 403, 400, 400)),
-    "pf2e:army-condition": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "pf2e:army-condition": GM_POST_DONE,
     # No `version` in the empty POST: refused as a stale edit.
     "pf2e:army-gear-transfer": (
         (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 409, 409)),
-    "pf2e:kingdom-turn": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "pf2e:kingdom-turn": GM_POST_REFUSED,
     "pf2e:recruit-start": ((302, 404, 404, 403, 200, 200), (302, 404, 404, 403, 400, 400)),
     # Another side's recruitment is not even there for the enemy player.
     "pf2e:recruit-step": ((302, 404, 404, 404, 200, 200), (302, 404, 404, 404, 400, 400)),
     # Battles.
-    "battles:list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "battles:create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "battles:list": MEMBERS_SEE,
+    "battles:create": GM_FORM,
     # The board's live stream (Server-Sent Events): whoever may see the board.
-    "battles:live": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
-    "battles:board": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "battles:live": MEMBERS_SEE_GET,
+    "battles:board": MEMBERS_SEE,
     "battles:act": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 400, 400, 400)),
     "battles:undo": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 409)),
     "battles:apply": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 409)),
-    "battles:report": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
+    "battles:report": MEMBERS_SEE_GET,
     # Auto-play and the forecast (issue 14): the forecast is the GM's until shared.
     "battles:autoplay": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 400, 400, 400)),
-    "battles:undo-autoplay": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "battles:undo-autoplay": GM_POST_REFUSED,
     "battles:forecast": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 200)),
-    "battles:forecast-share": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "battles:setup-forecast": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "battles:forecast-share": GM_POST_DONE,
+    "battles:setup-forecast": GM_POST_REFUSED,
     # The board log's pages ("Older entries"): whoever may see the board.
-    "battles:log": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
-    "battles:report-chart": ((302, 404, 404, 200, 200, 200), (302, 405, 405, 405, 405, 405)),
+    "battles:log": MEMBERS_SEE_GET,
+    "battles:report-chart": MEMBERS_SEE_GET,
     # The JSON API: anonymous requests get 403 (no WWW-Authenticate challenge), never 302.
     "api:schema": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
     "api:docs": ((200, 200, 200, 200, 200, 200), (405, 405, 405, 405, 405, 405)),
     # An empty POST to a list that creates: refused by the input check (400), nothing made.
     "api:campaign-list": ((403, 200, 200, 200, 200, 200), (403, 400, 400, 400, 400, 400)),
-    "api:campaign-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
-    "api:faction-list": ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400)),
-    "api:faction-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
-    "api:settlement-list": ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400)),
-    "api:settlement-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
-    "api:member-list": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:campaign-detail": API_MEMBERS_SEE,
+    "api:faction-list": API_MEMBERS_SEE_GM_POSTS,
+    "api:faction-detail": API_MEMBERS_SEE,
+    "api:settlement-list": API_MEMBERS_SEE_GM_POSTS,
+    "api:settlement-detail": API_MEMBERS_SEE,
+    "api:member-list": API_MEMBERS_SEE,
     # PATCH and DELETE only (tests/api/test_api_campaigns.py has their matrix).
     "api:member-detail": ((403, 405, 405, 405, 405, 405), (403, 405, 405, 405, 405, 405)),
-    "api:faction-army-list": ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400)),
-    "api:army-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:faction-army-list": API_MEMBERS_SEE_GM_POSTS,
+    "api:army-detail": API_MEMBERS_SEE,
     "api:army-activities": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 400, 400)),
     "api:army-log": ((403, 404, 404, 403, 200, 200), (403, 405, 405, 405, 405, 405)),
-    "api:battle-list": ((403, 404, 404, 200, 200, 200), (403, 404, 404, 403, 403, 400)),
-    "api:battle-detail": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
-    "api:battle-log": ((403, 404, 404, 200, 200, 200), (403, 405, 405, 405, 405, 405)),
+    "api:battle-list": API_MEMBERS_SEE_GM_POSTS,
+    "api:battle-detail": API_MEMBERS_SEE,
+    "api:battle-log": API_MEMBERS_SEE,
     "api:battle-actions": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 400, 400, 400)),
-    "api:battle-undo": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 403, 400)),
-    "api:battle-apply": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 403, 400)),
+    "api:battle-undo": API_GM_POST_REFUSED,
+    "api:battle-apply": API_GM_POST_REFUSED,
     "api:battle-autoplay": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 400, 400, 400)),
-    "api:battle-undo-autoplay": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 403, 400)),
+    "api:battle-undo-autoplay": API_GM_POST_REFUSED,
     "api:battle-forecast": ((403, 404, 404, 403, 403, 200), (403, 405, 405, 405, 405, 405)),
-    "api:battle-setup-forecast": ((403, 405, 405, 405, 405, 405), (403, 404, 404, 403, 403, 400)),
+    "api:battle-setup-forecast": API_GM_POST_REFUSED,
     # GURPS Mass Combat forces (asked of a GURPS 4e campaign; other rule systems answer 404).
-    "gurps4e:force-list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "gurps4e:force-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "gurps4e:force-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "gurps4e:force-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "gurps4e:force-list": MEMBERS_SEE,
+    "gurps4e:force-create": GM_FORM,
+    "gurps4e:force-detail": MEMBERS_SEE,
+    "gurps4e:force-edit": GM_FORM,
     # The GM's empty POST deletes (last in the cast, so the others met the force first).
-    "gurps4e:force-delete": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "gurps4e:force-row-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
-    "gurps4e:force-row-remove": (
-        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "gurps4e:element-types": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 403, 403, 400)),
-    "gurps4e:element-type-edit": (
-        (302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "gurps4e:force-delete": GM_POST_DONE,
+    "gurps4e:force-row-add": GM_POST_REFUSED,
+    "gurps4e:force-row-remove": GM_POST_DONE,
+    "gurps4e:element-types": MEMBERS_SEE_GM_POSTS,
+    "gurps4e:element-type-edit": GM_FORM,
     # In use by the force: refused with a message on the list page, nothing deleted.
-    "gurps4e:element-type-delete": (
-        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "gurps4e:element-type-delete": GM_POST_DONE,
     # GURPS 3e forces and characters (asked of a GURPS 3e campaign; others answer 404). The
     # character is the player's own: they open its edit form and their empty POST is a 400.
-    "gurps3e:force-list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "gurps3e:force-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "gurps3e:force-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "gurps3e:force-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "gurps3e:force-delete": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "gurps3e:unit-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
+    "gurps3e:force-list": MEMBERS_SEE,
+    "gurps3e:force-create": GM_FORM,
+    "gurps3e:force-detail": MEMBERS_SEE,
+    "gurps3e:force-edit": GM_FORM,
+    "gurps3e:force-delete": GM_POST_DONE,
+    "gurps3e:unit-add": GM_POST_REFUSED,
     # The troop type is in use: its deletion is refused with a message on the list page.
-    "gurps3e:troop-types": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 403, 403, 400)),
-    "gurps3e:troop-type-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "gurps3e:troop-type-delete": (
-        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "gurps3e:unit-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "gurps3e:unit-remove": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "gurps3e:character-list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "gurps3e:character-create": (
-        (302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "gurps3e:character-detail": (
-        (302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
+    "gurps3e:troop-types": MEMBERS_SEE_GM_POSTS,
+    "gurps3e:troop-type-edit": GM_FORM,
+    "gurps3e:troop-type-delete": GM_POST_DONE,
+    "gurps3e:unit-edit": GM_FORM,
+    "gurps3e:unit-remove": GM_POST_DONE,
+    "gurps3e:character-list": MEMBERS_SEE,
+    "gurps3e:character-create": GM_FORM,
+    "gurps3e:character-detail": MEMBERS_SEE,
     "gurps3e:character-edit": ((302, 404, 404, 403, 200, 200), (302, 404, 404, 403, 400, 400)),
-    "gurps3e:character-delete": (
-        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "gurps3e:reputation-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
-    "gurps3e:reputation-remove": (
-        (302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "gurps3e:character-delete": GM_POST_DONE,
+    "gurps3e:reputation-add": GM_POST_REFUSED,
+    "gurps3e:reputation-remove": GM_POST_DONE,
     # D&D 5e creatures and armies (asked of a D&D 5e campaign; other rule systems answer 404).
-    "dnd5e:creatures": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 403, 403, 400)),
-    "dnd5e:library-load": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "dnd5e:creature-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
+    "dnd5e:creatures": MEMBERS_SEE_GM_POSTS,
+    "dnd5e:library-load": GM_POST_DONE,
+    "dnd5e:creature-edit": GM_FORM,
     # In use by a unit: refused with a message on the list page, nothing deleted.
-    "dnd5e:creature-delete": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "dnd5e:army-list": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "dnd5e:army-create": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "dnd5e:army-detail": ((302, 404, 404, 200, 200, 200), (302, 404, 404, 200, 200, 200)),
-    "dnd5e:army-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "dnd5e:army-delete": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "dnd5e:unit-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
-    "dnd5e:unit-edit": ((302, 404, 404, 403, 403, 200), (302, 404, 404, 403, 403, 400)),
-    "dnd5e:unit-remove": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
-    "dnd5e:solo-add": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 400)),
-    "dnd5e:solo-remove": ((302, 405, 405, 405, 405, 405), (302, 404, 404, 403, 403, 302)),
+    "dnd5e:creature-delete": GM_POST_DONE,
+    "dnd5e:army-list": MEMBERS_SEE,
+    "dnd5e:army-create": GM_FORM,
+    "dnd5e:army-detail": MEMBERS_SEE,
+    "dnd5e:army-edit": GM_FORM,
+    "dnd5e:army-delete": GM_POST_DONE,
+    "dnd5e:unit-add": GM_POST_REFUSED,
+    "dnd5e:unit-edit": GM_FORM,
+    "dnd5e:unit-remove": GM_POST_DONE,
+    "dnd5e:solo-add": GM_POST_REFUSED,
+    "dnd5e:solo-remove": GM_POST_DONE,
     # The GM's board commands: the empty POST is not understood (400).
     # The URL points at the Pathfinder battle: it has no D&D GM tools (404 for the GM too).
     "dnd5e:battle-gm-command": (

@@ -3,28 +3,15 @@
 import pytest
 from django.urls import reverse
 
+from tests.conftest import ROLES, make_army
 from warfare.systems.pf2e import services
 from warfare.systems.pf2e.models import Army, LogEntry
-
-ROLES = ["anonymous", "outsider", "other_gm", "other_player", "player", "gm"]
-
-
-@pytest.fixture
-def users(world, gm, player, other_player, outsider, other_gm):
-    return dict(zip(ROLES, [None, outsider, other_gm, other_player, player, gm], strict=True))
 
 
 @pytest.fixture
 def raiders(world, gm, enemy_faction):
-    return services.army_create(
-        user=gm,
-        campaign_id=world.pk,
-        faction_id=enemy_faction.pk,
-        name="Thornback Raiders",
-        army_type="infantry",
-        tactics=("hold_the_line",),
-        level_override=9,
-    )
+    return make_army(world, enemy_faction.pk, "Thornback Raiders", tactics=("hold_the_line",),
+                     level_override=9)  # fmt: skip
 
 
 MATRIX = {
@@ -69,14 +56,7 @@ def test_condition_post_is_gm_only(client, users, world, militia, role):
 
 
 def test_hidden_faction_armies_are_404_to_players(client, world, gm, player, hidden_faction):
-    army = services.army_create(
-        user=gm,
-        campaign_id=world.pk,
-        faction_id=hidden_faction.pk,
-        name="Crown Cultists",
-        army_type="infantry",
-        tactics=("keen_eyed",),
-    )
+    army = make_army(world, hidden_faction.pk, "Crown Cultists")
     client.force_login(player)
     assert client.get(reverse("pf2e:army-detail", args=[world.pk, army.pk])).status_code == 404
     assert (

@@ -40,6 +40,7 @@ from typing import Any
 
 from warfare.engine.battle.autoplay import MAX_COMMANDS, PolicyError
 from warfare.engine.battle.protocol import BattleSystem, Rejected, Standing, derive_seed
+from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.dice import SeededDice
 
 SIMULATIONS = 500
@@ -248,8 +249,6 @@ def _play_out(system: BattleSystem, state: Any, rng: random.Random, max_rounds: 
 
 
 def _run(args: tuple[str, int, Any, Any, int, Iterable[int]]) -> list[Simulated]:
-    from warfare.engine.battle.registry import get_battle_system  # the registry imports all
-
     key, seed, setup, data, max_rounds, indexes = args
     system = get_battle_system(key)
     state = system.state_from_dict(data) if data is not None else None

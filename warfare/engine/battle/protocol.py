@@ -352,6 +352,26 @@ class FunctionSystem:
     def start_events(self, state: Any) -> list[Any]:
         return list(state.opening)
 
+    @classmethod
+    def of(cls, engine: Any, *, key: str, suggest: Callable[[Any, str | None], Command]):
+        """The system of an engine module written to the protocol's names (`start`,
+        `legal_actions`, `apply`, `outcome`, `awaiting`, `clock`, `standing`, `forced` if it
+        has one, `BattleState.from_dict`), with its auto-play policy's `suggest`."""
+        forced = getattr(engine, "forced", None)
+        return cls(
+            key=key,
+            start=engine.start,
+            legal_actions=engine.legal_actions,
+            apply=engine.apply,
+            outcome=engine.outcome,
+            state_from_dict=engine.BattleState.from_dict,
+            awaiting=engine.awaiting,
+            suggest=suggest,
+            clock=engine.clock,
+            standing=engine.standing,
+            **({"forced": forced} if forced is not None else {}),
+        )
+
 
 # --- dice --------------------------------------------------------------------------------------
 

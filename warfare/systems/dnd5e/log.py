@@ -232,74 +232,142 @@ def shown_params(code: str, params: dict, names: dict[str, str], sees) -> dict:
             shown["square" if key == "to" else key] = _square(params[key])
     if isinstance(params.get("x"), int) and isinstance(params.get("y"), int):
         shown["square"] = f"({params['x']}, {params['y']})"
-    if code == "dnd5e.overflow":
-        shown["from"], shown["to"] = _name(params["from"], names), _name(params["to"], names)
-    if code == "dnd5e.initiative":
-        shown["modifier"] = _signed(params["modifier"]) if "modifier" in params else ""
-        shown["typed"] = " " + gettext("(typed at the table)") if params.get("typed") else ""
-    elif code == "dnd5e.typed_dice":
-        dice = params.get("dice")
-        shown["dice"] = " (" + ", ".join(str(die) for die in dice) + ")" if dice else ""
-    elif code == "dnd5e.action":
-        shown["kind"] = ACTION_LABELS.get(params.get("kind"), params.get("kind"))
-    elif code == "dnd5e.attack":
-        shown["roll"] = _roll(params)
-        shown["attack"] = attack_name(str(params.get("attack", "")))
-        shown["result"] = _hit(params)
-    elif code in ("dnd5e.spell_attack", "dnd5e.siege_fire"):
-        shown["roll"], shown["result"] = _roll(params, "bonus"), _hit(params)
-    elif code == "dnd5e.damage":
-        shown["hp"] = (
-            (" (" + gettext("HP %(hp)s") % {"hp": params["hp"]} + ")") if "hp" in params else ""
-        )
-    elif code == "dnd5e.hide":
-        shown["roll"] = f" ({_roll(params, 'bonus')})" if "die" in params else ""
-        shown["result"] = gettext("hidden") if params.get("hidden") else gettext("seen")
-    elif code == "dnd5e.spell_save":
-        shown["roll"] = "" if params.get("auto_fail") or "die" not in params else (
-            f" ({_roll(params, 'bonus')})")  # fmt: skip
-        shown["result"] = _success(params)
-        shown.setdefault("damage", 0)
-    elif code in ("dnd5e.prepare", "dnd5e.incite"):
-        shown["cha"] = _signed(params["cha"]) if "cha" in params else ""
-        shown["result"] = _success(params)
-    elif code in ("dnd5e.rally", "dnd5e.morale"):
-        # §6.2, §6.3: the die, the Wisdom (and commander's Charisma) modifier, total and DC
-        bonus = sum(int(value) for _term, value in params.get("terms") or ())
-        shown["roll"] = _roll({**params, "bonus": bonus}, "bonus")
-        if code == "dnd5e.morale":
-            shown["result"] = gettext("holds") if params.get("success") else gettext("breaks")
-        else:
-            shown["result"] = (
-                gettext("rallies") if params.get("success") else gettext("stays broken")
-            )
-    elif code == "dnd5e.configured":
-        shown["from"] = CONFIGURATION_LABELS.get(params.get("from"), params.get("from"))
-        shown["to"] = CONFIGURATION_LABELS.get(params.get("to"), params.get("to"))
-    elif code == "dnd5e.offers":
-        shown["units"] = ", ".join(_name(u, names) for u in params.get("units", ()))
-    elif code == "dnd5e.death_saves":
-        shown["rolls"] = ", ".join(str(r.get("die")) for r in params.get("rolls", ()))
-    elif code == "dnd5e.vp":
-        shown["side"] = names.get(f"side:{params.get('side')}", params.get("side"))
-        shown["objective"] = names.get(f"objective:{params.get('objective')}",
-                                       params.get("objective"))  # fmt: skip
-    elif code == "dnd5e.objective_met":
-        shown["objective"] = names.get(f"objective:{params.get('objective')}",
-                                       params.get("objective"))  # fmt: skip
-    elif code in ("dnd5e.tie", "dnd5e.draw_fight_on", "dnd5e.battle_end"):
-        shown["vp"] = " : ".join(str(v) for v in (params.get("vp") or {}).values())
-        if code == "dnd5e.battle_end":
-            ending, house = ending_text(params, names)
-            shown["ending"] = f"{ending} ({HOUSE_DEFAULT})" if house else ending
-    elif code == "dnd5e.desertion":
-        shown["needs"] = params.get("needs", house_value("victory.desertion_roll"))
-        shown["result"] = (
-            gettext("the unit deserts") if params.get("eliminated") else gettext("it stays")
-        )
-    elif code == "dnd5e.siege_step":
-        shown["step"] = SIEGE_STEPS.get(params.get("step"), params.get("step"))
+    fill = _FILLS.get(code)
+    if fill is not None:
+        fill(code, params, shown, names)
     return shown
+
+
+def _overflow(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["from"], shown["to"] = _name(params["from"], names), _name(params["to"], names)
+
+
+def _initiative(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["modifier"] = _signed(params["modifier"]) if "modifier" in params else ""
+    shown["typed"] = " " + gettext("(typed at the table)") if params.get("typed") else ""
+
+
+def _typed_dice(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    dice = params.get("dice")
+    shown["dice"] = " (" + ", ".join(str(die) for die in dice) + ")" if dice else ""
+
+
+def _action(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["kind"] = ACTION_LABELS.get(params.get("kind"), params.get("kind"))
+
+
+def _attack(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["roll"] = _roll(params)
+    shown["attack"] = attack_name(str(params.get("attack", "")))
+    shown["result"] = _hit(params)
+
+
+def _bonus_attack(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["roll"], shown["result"] = _roll(params, "bonus"), _hit(params)
+
+
+def _damage(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["hp"] = (
+        (" (" + gettext("HP %(hp)s") % {"hp": params["hp"]} + ")") if "hp" in params else ""
+    )
+
+
+def _hide(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["roll"] = f" ({_roll(params, 'bonus')})" if "die" in params else ""
+    shown["result"] = gettext("hidden") if params.get("hidden") else gettext("seen")
+
+
+def _spell_save(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["roll"] = "" if params.get("auto_fail") or "die" not in params else (
+        f" ({_roll(params, 'bonus')})")  # fmt: skip
+    shown["result"] = _success(params)
+    shown.setdefault("damage", 0)
+
+
+def _charisma_check(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["cha"] = _signed(params["cha"]) if "cha" in params else ""
+    shown["result"] = _success(params)
+
+
+def _morale(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    # §6.2, §6.3: the die, the Wisdom (and commander's Charisma) modifier, total and DC
+    bonus = sum(int(value) for _term, value in params.get("terms") or ())
+    shown["roll"] = _roll({**params, "bonus": bonus}, "bonus")
+    if code == "dnd5e.morale":
+        shown["result"] = gettext("holds") if params.get("success") else gettext("breaks")
+    else:
+        shown["result"] = gettext("rallies") if params.get("success") else gettext("stays broken")
+
+
+def _configured(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["from"] = CONFIGURATION_LABELS.get(params.get("from"), params.get("from"))
+    shown["to"] = CONFIGURATION_LABELS.get(params.get("to"), params.get("to"))
+
+
+def _offers(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["units"] = ", ".join(_name(u, names) for u in params.get("units", ()))
+
+
+def _death_saves(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["rolls"] = ", ".join(str(r.get("die")) for r in params.get("rolls", ()))
+
+
+def _objective_met(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    objective = params.get("objective")
+    shown["objective"] = names.get(f"objective:{objective}", objective)
+
+
+def _vp(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["side"] = names.get(f"side:{params.get('side')}", params.get("side"))
+    _objective_met(code, params, shown, names)
+
+
+def _vp_totals(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["vp"] = " : ".join(str(v) for v in (params.get("vp") or {}).values())
+    if code == "dnd5e.battle_end":
+        ending, house = ending_text(params, names)
+        shown["ending"] = f"{ending} ({HOUSE_DEFAULT})" if house else ending
+
+
+def _desertion(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["needs"] = params.get("needs", house_value("victory.desertion_roll"))
+    shown["result"] = (
+        gettext("the unit deserts") if params.get("eliminated") else gettext("it stays")
+    )
+
+
+def _siege_step(code: str, params: dict, shown: dict, names: dict[str, str]) -> None:
+    shown["step"] = SIEGE_STEPS.get(params.get("step"), params.get("step"))
+
+
+#: The pieces of each event's sentence beyond its plain params:
+#: code -> fill(code, params, shown, names), which sets `shown`'s keys for EVENT_TEXTS[code].
+_FILLS = {
+    "dnd5e.overflow": _overflow,
+    "dnd5e.initiative": _initiative,
+    "dnd5e.typed_dice": _typed_dice,
+    "dnd5e.action": _action,
+    "dnd5e.attack": _attack,
+    "dnd5e.spell_attack": _bonus_attack,
+    "dnd5e.siege_fire": _bonus_attack,
+    "dnd5e.damage": _damage,
+    "dnd5e.hide": _hide,
+    "dnd5e.spell_save": _spell_save,
+    "dnd5e.prepare": _charisma_check,
+    "dnd5e.incite": _charisma_check,
+    "dnd5e.rally": _morale,
+    "dnd5e.morale": _morale,
+    "dnd5e.configured": _configured,
+    "dnd5e.offers": _offers,
+    "dnd5e.death_saves": _death_saves,
+    "dnd5e.vp": _vp,
+    "dnd5e.objective_met": _objective_met,
+    "dnd5e.tie": _vp_totals,
+    "dnd5e.draw_fight_on": _vp_totals,
+    "dnd5e.battle_end": _vp_totals,
+    "dnd5e.desertion": _desertion,
+    "dnd5e.siege_step": _siege_step,
+}
 
 
 def ending_text(result: dict, names: dict[str, str]) -> tuple[str, bool]:

@@ -127,121 +127,154 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
     template = EVENT_TEXTS.get(code)
     if template is None:
         return ""
-    p = params
 
     def name(key) -> str:
         return names.get(key, key) if isinstance(key, str) else ""
 
-    flat: dict[str, Any] = {k: v for k, v in p.items() if isinstance(v, str | int)}
-    if "side" in p:
-        flat["side"] = name(p["side"])
-    if "pc" in p:
-        flat["pc"] = name(p["pc"])
-    if code == "gurps4e.battle_started":
-        ts = [
-            _("%(side)s TS %(ts)s") % {"side": name(SIDE_KEYS[i]), "ts": _ts(value)}
-            for i, value in enumerate(p.get("ts") or ())
-            if value is not None
-        ]
-        flat["ts"] = (" " + "; ".join(ts) + ".") if ts else ""
-    elif code == "gurps4e.recon":
-        flat["rolls"] = "; ".join(
-            f"{name(SIDE_KEYS[i])} {roll_text(roll)}" for i, roll in enumerate(p.get("rolls", ()))
-        )
-        result = labels.RECON_RESULT_LABELS.get(p.get("result"), p.get("result") or "")
-        winner = p.get("winner")
-        flat["result"] = (
-            _("%(side)s wins: %(result)s.") % {"side": name(SIDE_KEYS[winner]), "result": result}
-            if winner is not None
-            else _("No winner: %(kind)s.")
-            % {"kind": labels.KIND_LABELS.get(p.get("kind"), p.get("kind") or "")}
-        )
-    elif code in ("gurps4e.battle_kind_chosen", "gurps4e.battle_set"):
-        flat["kind"] = labels.KIND_LABELS.get(p.get("kind"), p.get("kind"))
-        if code == "gurps4e.battle_set":
-            confused = [name(k) for k in p.get("confused") or ()]
-            flat["confused"] = (
-                " " + _("Confused: %(sides)s.") % {"sides": ", ".join(confused)} if confused else ""
-            )
-            db = [
-                _("%(side)s DB %(db)s") % {"side": name(SIDE_KEYS[i]), "db": value}
-                for i, value in enumerate(p.get("db") or ())
-                if value
-            ]
-            flat["db"] = (" " + "; ".join(db) + ".") if db else ""
-            bsm = [
-                _("%(side)s BSM %(total)s [%(working)s]")
-                % {
-                    "side": name(SIDE_KEYS[i]),
-                    "total": labels.signed(sum(int(v) for _c, v in terms)),
-                    "working": labels.signed_working(terms) or "0",
-                }
-                for i, terms in enumerate(p.get("bsm") or ())
-                if terms is not None
-            ]
-            flat["bsm"] = (" " + "; ".join(bsm) + ".") if bsm else ""
-    elif code == "gurps4e.risk_chosen":
-        flat["risk"] = labels.signed(int(p.get("risk", 0)))
-    elif code in ("gurps4e.significant_action", "gurps4e.detailed_action"):
-        flat["roll"] = roll_text(p.get("roll"))
-        flat["effect"] = labels.signed(int(p.get("effect", 0)))
-    elif code == "gurps4e.strategies_revealed":
-        flat["choices"] = "; ".join(
-            f"{name(key)}: {choice_text(choice)}" for key, choice in p.items() if choice
-        )
-    elif code == "gurps4e.parley_answered":
-        flat["answer"] = _("accepts") if p.get("accepted") else _("refuses")
-    elif code == "gurps4e.strategy_changed":
-        flat["strategy"] = labels.strategy_name(p.get("strategy", ""))
-    elif code == "gurps4e.no_battle":
-        flat["strategies"] = " / ".join(labels.strategy_name(s) for s in p.get("strategies", ()))
-    elif code == "gurps4e.strategy_contest":
-        _contest(p, flat, name)
-    elif code == "gurps4e.misfortune":
-        flat["roll"] = roll_text(p.get("roll"))
-        result = str(labels.MISFORTUNE_LABELS.get(p.get("result"), p.get("result")))
-        if p.get("damage"):
-            result += " " + _("(%(damage)s damage, HP %(hp)s)") % p
-        flat["result"] = result
-    elif code == "gurps4e.commander_replaced":
-        flat["successor"] = p.get("successor") or _("nobody")
-        roll = roll_text(p.get("roll"))
-        flat["roll"] = " " + _("(Leadership %(roll)s)") % {"roll": roll} if roll else ""
-        flat["confused"] = " " + _("The force is confused.") if p.get("confused") else ""
-    elif code == "gurps4e.rally":
-        flat["roll"] = roll_text(p.get("roll"))
-        flat["result"] = _("rallied") if p.get("rallied") else _("still confused")
-    elif code in ("gurps4e.battle_ended", "gurps4e.gm_ended"):
-        flat["reason"] = labels.END_LABELS.get(p.get("reason"), p.get("reason") or "")
-        victor = p.get("victor")
-        flat["victor"] = (
-            _("Victory for %(side)s.") % {"side": name(victor)} if victor else _("No victor.")
-        )
-    elif code == "gurps4e.pursuit_roll":
-        flat["side"] = name(p.get("side"))
-        flat["roll"] = _("Leadership %(roll)s") % {"roll": roll_text(p.get("roll"))}
-        if p.get("chooses"):
-            flat["die"] = " — " + _("the victor chooses.")
-        else:
-            flat["die"] = " — " + _("1d %(die)s: %(choice)s.") % {
-                "die": p.get("die"),
-                "choice": _pursuit_choice(p.get("choice")),
-            }
-    elif code == "gurps4e.pursuit":
-        flat["choice"] = _pursuit_choice(p.get("choice"))
-        if p.get("logistics_typed"):
-            typed = _("logistics die %(die)s, typed at the table") % {"die": p.get("logistics_die")}
-            flat["choice"] += f" ({typed})"
-        for key in ("retreating", "logistics", "victor"):
-            flat[key] = p.get(key, 0)
-    elif code == "gurps4e.aftermath":
-        _aftermath(p, flat, name)
-    elif code == "gurps4e.gm_circumstance":
-        flat["value"] = labels.signed(int(p.get("value", 0)))
+    flat: dict[str, Any] = {k: v for k, v in params.items() if isinstance(v, str | int)}
+    if "side" in params:
+        flat["side"] = name(params["side"])
+    if "pc" in params:
+        flat["pc"] = name(params["pc"])
+    fill = _FILLS.get(code)
+    if fill is not None:
+        fill(params, flat, name)
     try:
         return str(template) % flat
     except (KeyError, TypeError, ValueError):
         return code
+
+
+def _battle_started(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    ts = [
+        _("%(side)s TS %(ts)s") % {"side": name(SIDE_KEYS[i]), "ts": _ts(value)}
+        for i, value in enumerate(p.get("ts") or ())
+        if value is not None
+    ]
+    flat["ts"] = (" " + "; ".join(ts) + ".") if ts else ""
+
+
+def _recon(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["rolls"] = "; ".join(
+        f"{name(SIDE_KEYS[i])} {roll_text(roll)}" for i, roll in enumerate(p.get("rolls", ()))
+    )
+    result = labels.RECON_RESULT_LABELS.get(p.get("result"), p.get("result") or "")
+    winner = p.get("winner")
+    flat["result"] = (
+        _("%(side)s wins: %(result)s.") % {"side": name(SIDE_KEYS[winner]), "result": result}
+        if winner is not None
+        else _("No winner: %(kind)s.")
+        % {"kind": labels.KIND_LABELS.get(p.get("kind"), p.get("kind") or "")}
+    )
+
+
+def _battle_kind_chosen(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["kind"] = labels.KIND_LABELS.get(p.get("kind"), p.get("kind"))
+
+
+def _battle_set(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    _battle_kind_chosen(p, flat, name)
+    confused = [name(k) for k in p.get("confused") or ()]
+    flat["confused"] = (
+        " " + _("Confused: %(sides)s.") % {"sides": ", ".join(confused)} if confused else ""
+    )
+    db = [
+        _("%(side)s DB %(db)s") % {"side": name(SIDE_KEYS[i]), "db": value}
+        for i, value in enumerate(p.get("db") or ())
+        if value
+    ]
+    flat["db"] = (" " + "; ".join(db) + ".") if db else ""
+    bsm = [
+        _("%(side)s BSM %(total)s [%(working)s]")
+        % {
+            "side": name(SIDE_KEYS[i]),
+            "total": labels.signed(sum(int(v) for _c, v in terms)),
+            "working": labels.signed_working(terms) or "0",
+        }
+        for i, terms in enumerate(p.get("bsm") or ())
+        if terms is not None
+    ]
+    flat["bsm"] = (" " + "; ".join(bsm) + ".") if bsm else ""
+
+
+def _risk_chosen(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["risk"] = labels.signed(int(p.get("risk", 0)))
+
+
+def _action(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["roll"] = roll_text(p.get("roll"))
+    flat["effect"] = labels.signed(int(p.get("effect", 0)))
+
+
+def _strategies_revealed(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["choices"] = "; ".join(
+        f"{name(key)}: {choice_text(choice)}" for key, choice in p.items() if choice
+    )
+
+
+def _parley_answered(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["answer"] = _("accepts") if p.get("accepted") else _("refuses")
+
+
+def _strategy_changed(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["strategy"] = labels.strategy_name(p.get("strategy", ""))
+
+
+def _no_battle(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["strategies"] = " / ".join(labels.strategy_name(s) for s in p.get("strategies", ()))
+
+
+def _misfortune(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["roll"] = roll_text(p.get("roll"))
+    result = str(labels.MISFORTUNE_LABELS.get(p.get("result"), p.get("result")))
+    if p.get("damage"):
+        result += " " + _("(%(damage)s damage, HP %(hp)s)") % p
+    flat["result"] = result
+
+
+def _commander_replaced(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["successor"] = p.get("successor") or _("nobody")
+    roll = roll_text(p.get("roll"))
+    flat["roll"] = " " + _("(Leadership %(roll)s)") % {"roll": roll} if roll else ""
+    flat["confused"] = " " + _("The force is confused.") if p.get("confused") else ""
+
+
+def _rally(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["roll"] = roll_text(p.get("roll"))
+    flat["result"] = _("rallied") if p.get("rallied") else _("still confused")
+
+
+def _battle_ended(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["reason"] = labels.END_LABELS.get(p.get("reason"), p.get("reason") or "")
+    victor = p.get("victor")
+    flat["victor"] = (
+        _("Victory for %(side)s.") % {"side": name(victor)} if victor else _("No victor.")
+    )
+
+
+def _pursuit_roll(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["side"] = name(p.get("side"))
+    flat["roll"] = _("Leadership %(roll)s") % {"roll": roll_text(p.get("roll"))}
+    if p.get("chooses"):
+        flat["die"] = " — " + _("the victor chooses.")
+    else:
+        flat["die"] = " — " + _("1d %(die)s: %(choice)s.") % {
+            "die": p.get("die"),
+            "choice": _pursuit_choice(p.get("choice")),
+        }
+
+
+def _pursuit(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["choice"] = _pursuit_choice(p.get("choice"))
+    if p.get("logistics_typed"):
+        typed = _("logistics die %(die)s, typed at the table") % {"die": p.get("logistics_die")}
+        flat["choice"] += f" ({typed})"
+    for key in ("retreating", "logistics", "victor"):
+        flat[key] = p.get(key, 0)
+
+
+def _gm_circumstance(p: dict[str, Any], flat: dict[str, Any], name) -> None:
+    flat["value"] = labels.signed(int(p.get("value", 0)))
 
 
 def _ts(value) -> str:
@@ -300,3 +333,30 @@ def _aftermath(p: dict[str, Any], flat: dict[str, Any], name) -> None:
         if loot.get("holder")
         else ""
     )
+
+
+#: The pieces of each event's sentence beyond its plain params: code -> fill(p, flat, name),
+#: which sets `flat`'s keys for EVENT_TEXTS[code] (`name` turns a side or PC key into its name).
+_FILLS = {
+    "gurps4e.battle_started": _battle_started,
+    "gurps4e.recon": _recon,
+    "gurps4e.battle_kind_chosen": _battle_kind_chosen,
+    "gurps4e.battle_set": _battle_set,
+    "gurps4e.risk_chosen": _risk_chosen,
+    "gurps4e.significant_action": _action,
+    "gurps4e.detailed_action": _action,
+    "gurps4e.strategies_revealed": _strategies_revealed,
+    "gurps4e.parley_answered": _parley_answered,
+    "gurps4e.strategy_changed": _strategy_changed,
+    "gurps4e.no_battle": _no_battle,
+    "gurps4e.strategy_contest": _contest,
+    "gurps4e.misfortune": _misfortune,
+    "gurps4e.commander_replaced": _commander_replaced,
+    "gurps4e.rally": _rally,
+    "gurps4e.battle_ended": _battle_ended,
+    "gurps4e.gm_ended": _battle_ended,
+    "gurps4e.pursuit_roll": _pursuit_roll,
+    "gurps4e.pursuit": _pursuit,
+    "gurps4e.aftermath": _aftermath,
+    "gurps4e.gm_circumstance": _gm_circumstance,
+}

@@ -4,7 +4,6 @@ not registered here. Modules: `actions` (the turn's actions, §4.3-§5.7, §8) a
 """
 
 from warfare.engine.systems.dnd5e.battle.engine import (
-    SYSTEM,
     apply,
     board,
     legal_actions,
@@ -12,6 +11,7 @@ from warfare.engine.systems.dnd5e.battle.engine import (
     start,
     validate_setup,
 )
+from warfare.engine.systems.dnd5e.battle.system import SYSTEM
 
 __all__ = [
     "SYSTEM",

@@ -59,7 +59,6 @@ from warfare.engine.battle.protocol import (
     ActionSpec,
     Command,
     ForceStanding,
-    FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
@@ -1026,25 +1025,3 @@ def standing(state: BattleState) -> Standing:
     return Standing(
         state.sides, tuple(forces), {side: state.vp.get(side, 0) for side in state.sides}
     )
-
-
-def suggest(state: BattleState, actor: str | None) -> Command:
-    """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    from warfare.engine.systems.dnd5e.battle.policy import suggest as policy  # builds on this
-
-    return policy(state, actor)
-
-
-SYSTEM = FunctionSystem(
-    key="dnd5e",
-    start=start,
-    legal_actions=legal_actions,
-    apply=apply,
-    outcome=outcome,
-    state_from_dict=BattleState.from_dict,
-    awaiting=awaiting,
-    suggest=suggest,
-    clock=clock,
-    standing=standing,
-    forced=forced,
-)

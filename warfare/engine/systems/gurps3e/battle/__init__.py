@@ -11,7 +11,6 @@ from warfare.engine.systems.gurps3e.battle.engine import (
     COMMIT,
     GM_CASUALTIES,
     GM_MODIFIERS,
-    SYSTEM,
     apply,
     legal_actions,
     outcome,
@@ -19,6 +18,7 @@ from warfare.engine.systems.gurps3e.battle.engine import (
     validate_setup,
 )
 from warfare.engine.systems.gurps3e.battle.state import BattleState, Event
+from warfare.engine.systems.gurps3e.battle.system import SYSTEM
 
 __all__ = [
     "CHOOSE_RISK",

@@ -70,7 +70,6 @@ from warfare.engine.battle.protocol import (
     CheckPreview,
     Command,
     ForceStanding,
-    FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
@@ -896,24 +895,3 @@ def standing(state: BattleState) -> Standing:
         forces.append(ForceStanding(character.key, character.side, "pc", "hp",
                                     max(0, character.ht), character.ht_max, flags))  # fmt: skip
     return Standing(state.sides, tuple(forces))
-
-
-def suggest(state: BattleState, actor: str | None) -> Command:
-    """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    from warfare.engine.systems.gurps3e.battle.policy import suggest as policy  # builds on this
-
-    return policy(state, actor)
-
-
-SYSTEM = FunctionSystem(
-    key="gurps3e",
-    start=start,
-    legal_actions=legal_actions,
-    apply=apply,
-    outcome=outcome,
-    state_from_dict=BattleState.from_dict,
-    awaiting=awaiting,
-    suggest=suggest,
-    clock=clock,
-    standing=standing,
-)

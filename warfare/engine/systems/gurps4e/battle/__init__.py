@@ -8,7 +8,6 @@ parent package (`prebattle`, `rounds`, `aftermath`, `forces`, `strategies`).
 from warfare.engine.systems.gurps4e.battle.engine import (
     GM_COMMANDS,
     KEY,
-    SYSTEM,
     apply,
     legal_actions,
     outcome,
@@ -17,6 +16,7 @@ from warfare.engine.systems.gurps4e.battle.engine import (
     validate_setup,
 )
 from warfare.engine.systems.gurps4e.battle.state import BattleState
+from warfare.engine.systems.gurps4e.battle.system import SYSTEM
 
 __all__ = [
     "GM_COMMANDS",

@@ -65,7 +65,6 @@ from warfare.engine.battle.protocol import (
     CheckPreview,
     Command,
     ForceStanding,
-    FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
@@ -1434,24 +1433,3 @@ def standing(state: BattleState) -> Standing:
             ForceStanding(pc.key, SIDE_KEYS[pc.side], "pc", "hp", max(0, pc.hp), pc.max_hp, flags)
         )
     return Standing(SIDE_KEYS, tuple(forces))
-
-
-def suggest(state: BattleState, actor: str | None) -> Command:
-    """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    from warfare.engine.systems.gurps4e.battle.policy import suggest as policy  # builds on this
-
-    return policy(state, actor)
-
-
-SYSTEM = FunctionSystem(
-    key=KEY,
-    start=start,
-    legal_actions=legal_actions,
-    apply=apply,
-    outcome=outcome,
-    state_from_dict=BattleState.from_dict,
-    awaiting=awaiting,
-    suggest=suggest,
-    clock=clock,
-    standing=standing,
-)

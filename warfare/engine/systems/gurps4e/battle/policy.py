@@ -51,6 +51,7 @@ from warfare.engine.systems.gurps4e.battle.engine import (
     _significant_total,
     _skill_terms,
     _strategy_problems,
+    awaiting,
 )
 from warfare.engine.systems.gurps4e.battle.state import (
     BATTLE_KIND,
@@ -423,8 +424,6 @@ def _change(state: BattleState, index: int) -> tuple[str, bool] | None:
 
 def suggest(state: BattleState, actor: str | None) -> Command:
     """The policy's command for `actor` ("a"/"b" or a PC key), who must be awaited."""
-    from warfare.engine.systems.gurps4e.battle.engine import awaiting
-
     if actor is None or actor not in {w.actor for w in awaiting(state)}:
         raise ValueError(f"gurps4e: {actor!r} is not awaited")
     index = _side_index(actor)

@@ -9,7 +9,6 @@ rout checks, the end of the encounter, GM corrections, outcome).
 from warfare.engine.systems.pf2e.battle.engine import (
     END_TURN,
     GM_CORRECTION,
-    SYSTEM,
     apply,
     legal_actions,
     outcome,
@@ -17,6 +16,7 @@ from warfare.engine.systems.pf2e.battle.engine import (
     validate_setup,
 )
 from warfare.engine.systems.pf2e.battle.state import BattleArmy, BattleState, Effect, Fortification
+from warfare.engine.systems.pf2e.battle.system import SYSTEM
 
 __all__ = [
     "END_TURN",

@@ -74,7 +74,6 @@ from warfare.engine.battle.protocol import (
     Command,
     CommandDice,
     ForceStanding,
-    FunctionSystem,
     Outcome,
     Rejected,
     SetupError,
@@ -1160,31 +1159,3 @@ def forced(state: BattleState) -> Command | None:
     if state.actions_left > 0 and can_continue(state, key):
         return None
     return Command(key, END_TURN)
-
-
-def suggest(state: BattleState, actor: str | None) -> Command:
-    """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    global _policy
-    if _policy is None:
-        from warfare.engine.systems.pf2e.battle.policy import suggest as policy  # builds on this
-
-        _policy = policy  # imported once: a simulation asks thousands of times
-    return _policy(state, actor)
-
-
-_policy: Any = None
-
-
-SYSTEM = FunctionSystem(
-    key="pf2e",
-    start=start,
-    legal_actions=legal_actions,
-    apply=apply,
-    outcome=outcome,
-    state_from_dict=BattleState.from_dict,
-    awaiting=awaiting,
-    suggest=suggest,
-    clock=clock,
-    standing=standing,
-    forced=forced,
-)

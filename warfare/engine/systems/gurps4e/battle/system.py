@@ -1,0 +1,8 @@
+"""`SYSTEM`: the GURPS Mass Combat 4e battle (`engine`) with its auto-play policy (`policy`, which
+builds on the engine), so that the engine never imports its policy."""
+
+from warfare.engine.battle.protocol import FunctionSystem
+from warfare.engine.systems.gurps4e.battle import engine
+from warfare.engine.systems.gurps4e.battle.policy import suggest
+
+SYSTEM = FunctionSystem.of(engine, key=engine.KEY, suggest=suggest)

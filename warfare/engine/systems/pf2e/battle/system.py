@@ -1,0 +1,8 @@
+"""`SYSTEM`: the Pathfinder 2e war encounter (`engine`) with its auto-play policy (`policy`, which
+builds on the engine), so that the engine never imports its policy."""
+
+from warfare.engine.battle.protocol import FunctionSystem
+from warfare.engine.systems.pf2e.battle import engine
+from warfare.engine.systems.pf2e.battle.policy import suggest
+
+SYSTEM = FunctionSystem.of(engine, key="pf2e", suggest=suggest)
