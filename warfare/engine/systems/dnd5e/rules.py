@@ -274,19 +274,49 @@ def attack_profile(
     long_range: bool = False,
     aided: bool = False,
 ) -> AttackProfile:
-    """The `_attack_profile` of this attack, kept for the board (`board_memo`: the policy
-    weighs an attack, then the engine rolls it)."""
-    memo = board_memo(state)
-    key = (_PROFILE, attacker, to_hit, melee, target, long_range, aided)
+    """The `_attack_profile` of this attack, kept for every state with the same
+    `_profile_number` (the policy weighs an attack, then the engine rolls it; HP and the
+    turn do not change it)."""
+    key = (_profile_number(state), attacker, to_hit, melee, target, long_range, aided)
     try:
-        return memo[key]
+        return _PROFILES[key]
     except KeyError:
-        found = memo[key] = _attack_profile(state, attacker, to_hit, melee, target,
-                                            long_range=long_range, aided=aided)  # fmt: skip
-        return found
+        pass
+    if len(_PROFILES) >= PROFILES_KEPT:
+        _PROFILES.clear()
+    found = _PROFILES[key] = _attack_profile(state, attacker, to_hit, melee, target,
+                                             long_range=long_range, aided=aided)  # fmt: skip
+    return found
+
+
+def _profile_number(state: BattleState) -> int:
+    """A number for all an attack profile reads besides its arguments: the `layout`
+    (squares, so isolation, cover and elevation), the options, each unit's configuration and
+    Incite, who is hidden and which stand each solo has joined. Kept for the board."""
+    memo = board_memo(state)
+    try:
+        return memo[_PROFILE]
+    except KeyError:
+        pass
+    signature = (
+        layout(state), state.options,
+        tuple((u.configuration, u.incited) for u in state.units),
+        tuple(s.hidden for s in state.stands),
+        tuple((s.hidden, s.joined) for s in state.solos),
+    )  # fmt: skip
+    number = _PROFILE_NUMBERS.get(signature)
+    if number is None:
+        if len(_PROFILE_NUMBERS) >= LAYOUTS_KEPT:
+            _PROFILE_NUMBERS.clear()
+        number = _PROFILE_NUMBERS[signature] = next(_LAYOUT_NUMBERS)
+    memo[_PROFILE] = number
+    return number
 
 
 _PROFILE = "dnd5e.attack_profile"
+PROFILES_KEPT = 16384
+_PROFILES: dict[tuple, "AttackProfile"] = {}
+_PROFILE_NUMBERS: dict[tuple, int] = {}
 
 
 def _attack_profile(

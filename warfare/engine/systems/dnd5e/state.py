@@ -339,7 +339,17 @@ class BattleState(_Plain):
         name = {Unit: "units", Stand: "stands", Solo: "solos", Engine: "engines",
                 Objective: "objectives"}[type(item)]  # fmt: skip
         group = getattr(self, name)
-        return replace(self, **{name: tuple(item if i.key == item.key else i for i in group)})
+        new = replace(self, **{name: tuple(item if i.key == item.key else i for i in group)})
+        if name != "objectives":
+            # `find`'s pieces of the new state: those of this one with the item replaced.
+            pieces = self.__dict__.get(MEMO, {}).get(_PIECES)
+            if pieces is not None and getattr(pieces.get(item.key), "key", None) == item.key:
+                old = pieces[item.key]
+                if type(old) is type(item):  # the group's first of that key, as `_pieces`
+                    found = dict(pieces)
+                    found[item.key] = item
+                    state_memo(new)[_PIECES] = found
+        return new
 
     # --- JSON --------------------------------------------------------------------------------
 

@@ -58,6 +58,7 @@ from warfare.engine.systems.dnd5e.state import (
     Solo,
     Stand,
     Turn,
+    Unit,
     board_memo,
 )
 
@@ -77,7 +78,8 @@ class Ctx:
 
 def acting_unit(state: BattleState, actor: str) -> str | None:
     """The unit whose turn it is if `actor` is that unit."""
-    if state.turn and state.turn.actor == actor and any(u.key == actor for u in state.units):
+    # `find` gives a unit first: a unit of that key is there iff it finds one.
+    if state.turn and state.turn.actor == actor and type(state.find(actor)) is Unit:
         return actor
     return None
 
@@ -374,7 +376,11 @@ def attack_geometry(
 ) -> tuple[bool, bool] | None:
     """(melee?, long range?) if `form` can reach `target`, else None (§5.4: melee needs an
     adjacent target; ranged counts squares with the §5.4 conversion)."""
-    distance = steps(squares(state, piece), squares(state, target))
+    return geometry_at(form, steps(squares(state, piece), squares(state, target)))
+
+
+def geometry_at(form: Attack, distance: int) -> tuple[bool, bool] | None:
+    """`attack_geometry` for a target `distance` steps away."""
     if form.melee and distance == 1:
         return True, False
     if form.ranged and form.range_ft is not None:

@@ -37,10 +37,10 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     _turn,
     acting_solo,
     acting_unit,
-    attack_geometry,
     attackers,
     casters,
     destinations,
+    geometry_at,
     move_key,
     movers,
     siege_options,
@@ -120,11 +120,17 @@ def _value(state: BattleState, target: str, damage: float) -> float:
 
 
 def _attack_value(
-    state: BattleState, piece: Stand | Solo, form: Any, target: str, profiles: dict
+    state: BattleState,
+    piece: Stand | Solo,
+    form: Any,
+    target: str,
+    profiles: dict,
+    distance: int,
 ) -> float:
-    """Expected (weighted) damage of one attack; `profiles` remembers the attack profile of
-    each (target, melee, long range) for the piece's other attack forms."""
-    geometry = attack_geometry(state, piece.key, form, target)
+    """Expected (weighted) damage of one attack on a target `distance` steps away;
+    `profiles` remembers the attack profile of each (target, melee, long range) for the
+    piece's other attack forms."""
+    geometry = geometry_at(form, distance)  # `attack_geometry`, the distance known
     if geometry is None:
         return -1.0
     melee, long = geometry
@@ -152,10 +158,11 @@ def _best_attack(state: BattleState, actor: str) -> tuple[float, Command] | None
         )
         profiles: dict = {}
         for target in targets(state, side):
-            if steps(mine, squares(state, target)) > reach:
+            distance = steps(mine, squares(state, target))
+            if distance > reach:
                 continue  # out of reach of every form (`attack_geometry`)
             for form in forms:
-                value = _attack_value(state, piece, form, target, profiles)
+                value = _attack_value(state, piece, form, target, profiles, distance)
                 if value > 0 and (best is None or value > best[0]):
                     params = {"piece": piece.key, "attack": form.key, "target": target}
                     best = (value, Command(actor, "attack", params))
