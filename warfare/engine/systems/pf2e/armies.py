@@ -298,8 +298,44 @@ def _stat_block(spec: ArmySpec) -> StatBlock:
     for weapon in weapons:
         if weapon.value not in mods:
             mods[weapon.value] = [Modifier("level", row.attack)]
+    potion_doses = _gear_modifiers(spec, weapons, mods)
+    printed_label = ("custom" if spec.custom else "specialized") if printed else "type"
+    max_hp, rout_threshold = _hp_and_rout_threshold(spec, printed, printed_label, known)
+    _fixed_tactics(spec, known, rout_threshold, mods, situation)
+    _condition_modifiers(conditions, mods, situation)
+    _situational_tactics(spec, known, situation)
+    weary, mired = conditions.get("weary", 0), conditions.get("mired", 0)
+    return StatBlock(
+        type=spec.type,
+        level=spec.level,
+        scouting=combine(mods["scouting"]),
+        recruitment_dc=combine(mods["recruitment_dc"]) if "recruitment_dc" in mods else None,
+        consumption=_consumption(spec, printed, printed_label, known),
+        ac=combine(mods["ac"]),
+        maneuver=combine(mods["maneuver"]),
+        morale=combine(mods["morale"]),
+        melee=combine(mods["melee"]) if "melee" in mods else None,
+        ranged=combine(mods["ranged"]) if "ranged" in mods else None,
+        max_hp=max_hp,
+        rout_threshold=rout_threshold,
+        max_tactics=Stat(row.max_tactics, (("level", row.max_tactics),)),
+        shots=_shots(printed, known, mods),
+        potion_doses=potion_doses,
+        activity_check=combine([Modifier("condition.weary", -weary, CIRCUMSTANCE)]),
+        deploy_check=combine(
+            [
+                Modifier("condition.weary", -2 * weary, CIRCUMSTANCE),
+                Modifier("condition.mired", -mired, CIRCUMSTANCE),
+            ]
+        ),
+        conditions=tuple(sorted(conditions.items())),
+        war_actions=_war_actions(known),
+        situational=tuple(situational),
+    )
 
-    # Gear (§5): item bonuses.
+
+def _gear_modifiers(spec: ArmySpec, weapons, mods: dict[str, list[Modifier]]) -> int:
+    """Gear (§5): item bonuses added to `mods`; the healing potion doses."""
     potion_doses = 0
     for choice in spec.gear:
         gear = GEAR[choice.key]
@@ -312,11 +348,15 @@ def _stat_block(spec: ArmySpec) -> StatBlock:
                 mods[targets[0].value].append(Modifier("gear.magic_weapons", bonus, ITEM))
         elif choice.key == "healing_potions":
             potion_doses += choice.doses
+    return potion_doses
 
-    # Hit points and Rout Threshold (§1.3, §6.1).
+
+def _hp_and_rout_threshold(
+    spec: ArmySpec, printed, printed_label: str, known: Counter[str]
+) -> tuple[Stat, Stat | None]:
+    """Hit points and Rout Threshold (§1.3, §6.1)."""
     toughened = known["toughened_soldiers"]
     hp_base = printed.hp if printed else TYPE_RULES[spec.type].hp
-    printed_label = ("custom" if spec.custom else "specialized") if printed else "type"
     max_hp = combine(
         [Modifier(printed_label, hp_base), Modifier("tactic.toughened_soldiers", toughened)]
     )
@@ -331,8 +371,17 @@ def _stat_block(spec: ArmySpec) -> StatBlock:
     else:
         rt = max_hp.value // house_value("basic.rout_threshold_divisor")
         rout_threshold = Stat(rt, (("max_hp_share", rt),))
+    return max_hp, rout_threshold
 
-    # Tactics with a fixed effect on the stat block.
+
+def _fixed_tactics(
+    spec: ArmySpec,
+    known: Counter[str],
+    rout_threshold: Stat | None,
+    mods: dict[str, list[Modifier]],
+    situation,
+) -> None:
+    """Tactics with a fixed effect on the stat block (Sharpshooter, Bloodied but Unbroken)."""
     if known["sharpshooter"]:
         if "ranged" in mods:
             mods["ranged"].append(Modifier("tactic.sharpshooter", 1, STATUS))
@@ -356,7 +405,11 @@ def _stat_block(spec: ArmySpec) -> StatBlock:
             else:
                 situation(stat, bonus, STATUS, "hp_at_or_below_rt", "tactic.bloodied_but_unbroken")
 
-    # Conditions (§9): circumstance penalties equal to the value; fortified +4 item AC.
+
+def _condition_modifiers(
+    conditions: dict[str, int], mods: dict[str, list[Modifier]], situation
+) -> None:
+    """Conditions (§9): circumstance penalties equal to the value; fortified +4 item AC."""
     weary, mired = conditions.get("weary", 0), conditions.get("mired", 0)
     shaken = conditions.get("shaken", 0)
     if weary:
@@ -377,69 +430,42 @@ def _stat_block(spec: ArmySpec) -> StatBlock:
         mods["ac"].append(Modifier("condition.fortified", 4, ITEM))
         situation("morale", 4, ITEM, "rally", "condition.fortified")
 
-    _situational_tactics(spec, known, situation)
 
-    # Shots (§1.1, §6.1).
-    if "ranged" in mods:
-        shots = combine(
-            [
-                Modifier("base", printed.shots if printed else BASE_SHOTS),
-                Modifier(
-                    "tactic.increased_ammunition",
-                    SHOTS_PER_INCREASED_AMMUNITION * known["increased_ammunition"],
-                ),
-            ]
-        )
-    else:
-        shots = Stat(0)
+def _shots(printed, known: Counter[str], mods: dict[str, list[Modifier]]) -> Stat:
+    """Shots (§1.1, §6.1): none without a ranged Strike."""
+    if "ranged" not in mods:
+        return Stat(0)
+    return combine(
+        [
+            Modifier("base", printed.shots if printed else BASE_SHOTS),
+            Modifier(
+                "tactic.increased_ammunition",
+                SHOTS_PER_INCREASED_AMMUNITION * known["increased_ammunition"],
+            ),
+        ]
+    )
 
-    # Consumption (§1.3, §10.2).
-    consumption: Stat | None
+
+def _consumption(spec: ArmySpec, printed, printed_label: str, known: Counter[str]) -> Stat | None:
+    """Consumption (§1.3, §10.2)."""
     if known["self_sufficient"]:
-        consumption = Stat(-1, (("tactic.self_sufficient", -1),))
-    elif printed is not None:
-        consumption = (
-            None
-            if printed.consumption is None
-            else Stat(printed.consumption, ((printed_label, printed.consumption),))
-        )
-    else:
-        value = TYPE_RULES[spec.type].consumption
-        consumption = Stat(value, (("type", value),))
+        return Stat(-1, (("tactic.self_sufficient", -1),))
+    if printed is not None:
+        if printed.consumption is None:
+            return None
+        return Stat(printed.consumption, ((printed_label, printed.consumption),))
+    value = TYPE_RULES[spec.type].consumption
+    return Stat(value, (("type", value),))
 
+
+def _war_actions(known: Counter[str]) -> tuple[str, ...]:
+    """The basic war actions, then those the known tactics grant (in the tactics' order)."""
     war_actions = list(BASIC_WAR_ACTIONS)
     for key in known:
         for action in TACTICS[key].grants:
             if action not in war_actions:
                 war_actions.append(action)
-
-    return StatBlock(
-        type=spec.type,
-        level=spec.level,
-        scouting=combine(mods["scouting"]),
-        recruitment_dc=combine(mods["recruitment_dc"]) if "recruitment_dc" in mods else None,
-        consumption=consumption,
-        ac=combine(mods["ac"]),
-        maneuver=combine(mods["maneuver"]),
-        morale=combine(mods["morale"]),
-        melee=combine(mods["melee"]) if "melee" in mods else None,
-        ranged=combine(mods["ranged"]) if "ranged" in mods else None,
-        max_hp=max_hp,
-        rout_threshold=rout_threshold,
-        max_tactics=Stat(row.max_tactics, (("level", row.max_tactics),)),
-        shots=shots,
-        potion_doses=potion_doses,
-        activity_check=combine([Modifier("condition.weary", -weary, CIRCUMSTANCE)]),
-        deploy_check=combine(
-            [
-                Modifier("condition.weary", -2 * weary, CIRCUMSTANCE),
-                Modifier("condition.mired", -mired, CIRCUMSTANCE),
-            ]
-        ),
-        conditions=tuple(sorted(conditions.items())),
-        war_actions=tuple(war_actions),
-        situational=tuple(situational),
-    )
+    return tuple(war_actions)
 
 
 def _situational_tactics(spec: ArmySpec, known: Counter[str], situation) -> None:

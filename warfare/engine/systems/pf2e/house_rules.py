@@ -4,6 +4,8 @@
 Code reads these through `house_value(key)`; a GM with the book corrects a number here.
 """
 
+from typing import Any
+
 from warfare.engine.house import HouseDefault, Tag, table_lookup
 
 HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
@@ -294,4 +296,17 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
 
 def house_value(key: str) -> int:
     """The value of house default `key` (KeyError if there is no such entry)."""
-    return table_lookup(HOUSE_DEFAULTS, key).value
+    global _VALUES
+    table, values = _VALUES
+    if table is not HOUSE_DEFAULTS:  # (a test may put in a table of its own)
+        values = {entry.key: entry.value for entry in reversed(HOUSE_DEFAULTS)}
+        _VALUES = (HOUSE_DEFAULTS, values)
+    try:
+        return values[key]
+    except KeyError:
+        return table_lookup(HOUSE_DEFAULTS, key).value  # raises the KeyError
+
+
+_VALUES: tuple[Any, dict[str, Any]] = ((), {})
+"""`HOUSE_DEFAULTS`' values by key (the first entry of a key, as `table_lookup` finds it),
+with the table they come from: the battle engine asks for some at every command."""

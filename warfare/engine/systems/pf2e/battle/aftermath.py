@@ -28,7 +28,7 @@ and the event says `chosen: false`. Conditions from the check are added as they 
 disbanding at weary/shaken 4 (§10.2) belongs to unpaid Consumption, not to this check.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +157,57 @@ def _roll(
     return result.degree, result.die, source_dice.log[-1].source, result.total
 
 
+ARMY_EFFECTS = (
+    "damaged_armies_regain_hp",
+    "defeated_armies_restored",
+    "one_damaged_army_regains_hp",
+    "armies_that_took_damage_choose",
+    "participating_armies_choose",
+)
+"""The §7.6 effects on the side's armies (`_army_effect`); the others change the kingdom."""
+
+
+def _army_effect(
+    effect: Mapping[str, Any],
+    state: dict[Any, ArmyState],
+    order: list[Any],
+    took_damage: set[Any],
+    regain: Any,
+    choose: Callable[[Any, int], None],
+    events: list[Event],
+    reason: str,
+) -> None:
+    """Apply one of `ARMY_EFFECTS` to the armies in `state` (changed in place)."""
+    code = effect["code"]
+    if code == "damaged_armies_regain_hp":
+        for key in order:
+            if _damaged(state[key]):
+                state[key] = heal(state[key], effect["hp"], events, reason)
+    elif code == "defeated_armies_restored":
+        for key in order:
+            army = state[key]
+            if army.active and army.hp == 0:
+                state[key] = heal(army, effect["hp"], events, reason)
+    elif code == "one_damaged_army_regains_hp":
+        damaged = [key for key in order if _damaged(state[key])]
+        if not damaged:
+            return
+        chosen = regain in damaged
+        key = regain if chosen else min(damaged, key=lambda k: state[k].hp)
+        events.append(Event("battle.aftermath_choice", {"army": key, "chosen": chosen}))
+        state[key] = heal(state[key], effect["hp"], events, reason)
+    elif code == "armies_that_took_damage_choose":
+        scale = next(iter(effect["options"][0].values()))
+        for key in order:
+            if key in took_damage and state[key].active:
+                choose(key, scale)
+    elif code == "participating_armies_choose":
+        scale = next(iter(effect["options"][0].values()))
+        for key in order:
+            if state[key].active:
+                choose(key, scale)
+
+
 def resolve_kingdom_check(
     *,
     result: str,
@@ -212,33 +263,8 @@ def resolve_kingdom_check(
 
     for effect in EFFECTS[result][degree.code]:
         code = effect["code"]
-        if code == "damaged_armies_regain_hp":
-            for key in order:
-                if _damaged(state[key]):
-                    state[key] = heal(state[key], effect["hp"], events, reason)
-        elif code == "defeated_armies_restored":
-            for key in order:
-                army = state[key]
-                if army.active and army.hp == 0:
-                    state[key] = heal(army, effect["hp"], events, reason)
-        elif code == "one_damaged_army_regains_hp":
-            damaged = [key for key in order if _damaged(state[key])]
-            if not damaged:
-                continue
-            chosen = regain in damaged
-            key = regain if chosen else min(damaged, key=lambda k: state[k].hp)
-            events.append(Event("battle.aftermath_choice", {"army": key, "chosen": chosen}))
-            state[key] = heal(state[key], effect["hp"], events, reason)
-        elif code == "armies_that_took_damage_choose":
-            scale = next(iter(effect["options"][0].values()))
-            for key in order:
-                if key in took_damage and state[key].active:
-                    choose(key, scale)
-        elif code == "participating_armies_choose":
-            scale = next(iter(effect["options"][0].values()))
-            for key in order:
-                if state[key].active:
-                    choose(key, scale)
+        if code in ARMY_EFFECTS:
+            _army_effect(effect, state, order, took_damage, regain, choose, events, reason)
         elif code == "unrest" and effect.get("when") == "next_kingdom_turn":
             next_turn["unrest"] = next_turn.get("unrest", 0) + effect["value"]
         elif code == "fame_or_infamy":

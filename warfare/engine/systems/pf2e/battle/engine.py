@@ -194,50 +194,69 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
         if not armies:
             problems.append(_p("setup.side_without_armies", side=side.get("key")))
         for entry in armies:
-            try:
-                army = ArmyState.from_dict(entry["army"])
-                block = army.block()
-            except (KeyError, TypeError, ValueError) as error:
-                problems.append(_p("setup.bad_army", error=type(error).__name__))
-                continue
-            key = str(army.key) if army.key is not None else ""
-            if not key or key in seen:
-                problems.append(_p("setup.duplicate_army_key", army=key))
-            seen.add(key)
-            if army.status != ACTIVE:
-                problems.append(_p("setup.army_not_active", army=key, status=army.status))
-            if army.hp <= 0:
-                problems.append(_p("setup.army_defeated", army=key))
-            if army.hp > block.max_hp.value:
-                problems.append(_p("setup.bad_hp", army=key, hp=army.hp))
-            fort = entry.get("fortification")
-            if fort is not None:
-                fortified = entry.get("garrisoned") or "fortified" in army.spec.condition_values
-                if fort not in forts:
-                    problems.append(_p("setup.unknown_fortification", fortification=fort))
-                elif forts[fort].get("side") != side.get("key"):
-                    problems.append(_p("setup.bad_fortification_side", fortification=fort))
-                elif not fortified:
-                    problems.append(_p("setup.fortification_needs_garrison", army=key))
-                occupants[fort] = occupants.get(fort, 0) + 1
-            start = entry.get("start")
-            if start not in (None, *STARTS):
-                problems.append(_p("setup.bad_start", army=key, start=start))
-            bonus = entry.get("initiative_bonus", 0)
-            if isinstance(bonus, bool) or not isinstance(bonus, int):
-                problems.append(_p("setup.bad_initiative_bonus", army=key))
+            problems += _army_entry_problems(entry, side, forts, seen, occupants)
     for fort, count in occupants.items():
         if fort in forts and forts[fort].get("kind") in FORTIFICATIONS:
             capacity = FORTIFICATIONS[forts[fort]["kind"]][2]
             if count > capacity:
                 problems.append(_p("setup.fortification_full", fortification=fort,
                                    capacity=capacity, armies=count))  # fmt: skip
+    return problems + _flag_and_dice_problems(setup, seen)
+
+
+def _army_entry_problems(
+    entry: Mapping[str, Any],
+    side: Mapping[str, Any],
+    forts: Mapping[Any, Mapping[str, Any]],
+    seen: set[str],
+    occupants: dict[str, int],
+) -> list[Problem]:
+    """The problems of one army of a side's set-up; its key joins `seen` and its
+    fortification counts one more occupant."""
+    try:
+        army = ArmyState.from_dict(entry["army"])
+        block = army.block()
+    except (KeyError, TypeError, ValueError) as error:
+        return [_p("setup.bad_army", error=type(error).__name__)]
+    problems = []
+    key = str(army.key) if army.key is not None else ""
+    if not key or key in seen:
+        problems.append(_p("setup.duplicate_army_key", army=key))
+    seen.add(key)
+    if army.status != ACTIVE:
+        problems.append(_p("setup.army_not_active", army=key, status=army.status))
+    if army.hp <= 0:
+        problems.append(_p("setup.army_defeated", army=key))
+    if army.hp > block.max_hp.value:
+        problems.append(_p("setup.bad_hp", army=key, hp=army.hp))
+    fort = entry.get("fortification")
+    if fort is not None:
+        fortified = entry.get("garrisoned") or "fortified" in army.spec.condition_values
+        if fort not in forts:
+            problems.append(_p("setup.unknown_fortification", fortification=fort))
+        elif forts[fort].get("side") != side.get("key"):
+            problems.append(_p("setup.bad_fortification_side", fortification=fort))
+        elif not fortified:
+            problems.append(_p("setup.fortification_needs_garrison", army=key))
+        occupants[fort] = occupants.get(fort, 0) + 1
+    start = entry.get("start")
+    if start not in (None, *STARTS):
+        problems.append(_p("setup.bad_start", army=key, start=start))
+    bonus = entry.get("initiative_bonus", 0)
+    if isinstance(bonus, bool) or not isinstance(bonus, int):
+        problems.append(_p("setup.bad_initiative_bonus", army=key))
+    return problems
+
+
+def _flag_and_dice_problems(setup: Mapping[str, Any], armies: set[str]) -> list[Problem]:
+    """The set-up's flags and typed-in initiative dice (for the `armies` it has)."""
+    problems = []
     if not isinstance(setup.get("offer_starts", False), bool):
         problems.append(_p("setup.bad_offer_starts"))
     if not isinstance(setup.get("typed_dice_by_roll", False), bool):
         problems.append(_p("setup.bad_typed_dice_by_roll"))
     for key, value in (setup.get("initiative_dice") or {}).items():
-        if key not in seen:
+        if key not in armies:
             problems.append(_p("setup.unknown_army", army=key))
         problem = typed_value_problem(value, 20)
         if problem is not None:
@@ -488,15 +507,18 @@ def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleSta
             events.append(Event("battle.effect_started", used.to_dict()))
             state = replace(state, effects=(*state.effects, used))
         entry = state.army(key)
-        state = state.with_army(
-            replace(
-                entry,
-                attacks=(),
-                next_attack_bonus=None,
-                disengage_blocked=False,
-                reaction_used=False,  # §0.5: its reaction comes back at its turn start
+        fresh = not entry.attacks and entry.next_attack_bonus is None
+        if not fresh or entry.disengage_blocked or entry.reaction_used:
+            # (else the entry stays as it is, and so does its stat block, kept per entry)
+            state = state.with_army(
+                replace(
+                    entry,
+                    attacks=(),
+                    next_attack_bonus=None,
+                    disengage_blocked=False,
+                    reaction_used=False,  # §0.5: its reaction comes back at its turn start
+                )
             )
-        )
         state = replace(state, actions_left=ACTIONS_PER_TURN)
         if entry.present and not entry.defeated:
             events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
@@ -605,8 +627,10 @@ def _action_problems(state: BattleState, command: Command) -> list[Problem]:
     the state (`per_state`): the policy checks the command it suggests, then `apply` checks
     it again; the list returned must not be changed."""
     try:
+        # The params in their order (the same params in another order: another key, the
+        # same answer); a value's type too (1, 1.0 and True are equal, not the same).
         key = (_PROBLEMS, command.actor, command.kind,
-               tuple(sorted((k, type(v), v) for k, v in command.params.items())))  # fmt: skip
+               *[(k, type(v), v) for k, v in command.params.items()])  # fmt: skip
         memo = state_memo(state)
         return memo[key]
     except KeyError:
@@ -896,7 +920,8 @@ def _end_turn(state: BattleState, ctx: Ctx) -> BattleState:
     ctx.events.append(Event("battle.turn_ended", {"army": key, "round": state.round}))
     state = _boundary(state, key, TURN_END, ctx.events)
     entry = state.army(key)
-    state = state.with_army(replace(entry, attacks=(), next_attack_bonus=None))
+    if entry.attacks or entry.next_attack_bonus is not None:
+        state = state.with_army(replace(entry, attacks=(), next_attack_bonus=None))
     state = _advance(state, ctx.events, ctx.dice)
     return _begin_turn(state, ctx.events, ctx.dice)
 
@@ -1139,9 +1164,15 @@ def forced(state: BattleState) -> Command | None:
 
 def suggest(state: BattleState, actor: str | None) -> Command:
     """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    from warfare.engine.systems.pf2e.battle.policy import suggest as policy  # builds on this
+    global _policy
+    if _policy is None:
+        from warfare.engine.systems.pf2e.battle.policy import suggest as policy  # builds on this
 
-    return policy(state, actor)
+        _policy = policy  # imported once: a simulation asks thousands of times
+    return _policy(state, actor)
+
+
+_policy: Any = None
 
 
 SYSTEM = FunctionSystem(

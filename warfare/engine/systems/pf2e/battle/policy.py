@@ -37,6 +37,7 @@ candidate the rules refuse is skipped), so `suggest` only proposes legal command
 the turn is always legal on the army's turn. It reads the whole state (the GM's view).
 """
 
+from collections.abc import Mapping
 from typing import Any
 
 from warfare.engine.battle.protocol import Command
@@ -111,23 +112,29 @@ def _weakness(state: BattleState, key: str) -> tuple[Any, ...]:
     return (entry.out_of_fight, entry.hp, effective_block(state, key).ac.value, key)
 
 
-def _expected_damage(state: BattleState, actor: str, kind: str, params: dict[str, Any]) -> float:
+def _expected_damage(state: BattleState, actor: str, kind: str, params: Mapping[str, Any]) -> float:
     """Expected damage per action of a Strike (`STRIKES`) with these params now."""
-    weapon, target = params["weapon"], params["target"]
-    aoa = state.army(actor).next_attack_bonus
-    modifier = strike_modifier(state, actor, weapon, target=target, aoa_bonus=aoa)
-    dc = strike_dc(state, actor, weapon, target=target)
-    odds = d20_odds(modifier.value, dc.value)
+    odds = _odds(state, actor, params)
     damage = sum(odds[degree] * amount for degree, amount in STRIKES[kind].items())
     return damage / cost_of(kind)
 
 
-def _hit_chance(state: BattleState, actor: str, params: dict[str, Any]) -> float:
+def _hit_chance(state: BattleState, actor: str, params: Mapping[str, Any]) -> float:
+    odds = _odds(state, actor, params)
+    return odds[S] + odds[CS]
+
+
+def _odds(state: BattleState, actor: str, params: Mapping[str, Any]) -> dict[Degree, float]:
+    """The odds of each degree of a Strike (params: target, weapon) now. Asked with the very
+    arguments `actions.roll_strike` gives, so the engine rolling it reuses the modifier and
+    the AC worked out here (they are kept per arguments while the armies stay the same)."""
     weapon, target = params["weapon"], params["target"]
     aoa = state.army(actor).next_attack_bonus
-    modifier = strike_modifier(state, actor, weapon, target=target, aoa_bonus=aoa)
-    odds = d20_odds(modifier.value, strike_dc(state, actor, weapon, target=target).value)
-    return odds[S] + odds[CS]
+    modifier = strike_modifier(
+        state, actor, weapon, target=target, fortification=None, aoa_bonus=aoa
+    )
+    dc = strike_dc(state, actor, weapon, target=target, fortification=None)
+    return d20_odds(modifier.value, dc.value)
 
 
 def _best_strike(state: BattleState, actor: str, targets: list[str], weapon: str):
@@ -143,32 +150,28 @@ def _best_strike(state: BattleState, actor: str, targets: list[str], weapon: str
         and (kind == "battle" or weapon == MELEE)
     ]
     for target in sorted(targets, key=lambda key: _weakness(state, key)):
-        legal = [
-            Command(actor, kind, {"target": target, "weapon": weapon})
-            for kind in kinds
-            if _legal(state, Command(actor, kind, {"target": target, "weapon": weapon}))
-        ]
+        commands = [Command(actor, kind, {"target": target, "weapon": weapon}) for kind in kinds]
+        legal = [command for command in commands if _legal(state, command)]
         if len(legal) == 1:  # nothing to weigh
             return (0.0, legal[0])
         if legal:
             return max(
-                ((_expected_damage(state, actor, c.kind, dict(c.params)), c) for c in legal),
+                ((_expected_damage(state, actor, c.kind, c.params), c) for c in legal),
                 key=lambda pair: pair[0],
             )
     return None
 
 
 def _turn(state: BattleState, actor: str) -> Command:
-    entry = state.army(actor)
-    end = Command(actor, END_TURN)
     if state.actions_left <= 0:
-        return end
+        return Command(actor, END_TURN)
+    entry = state.army(actor)
     enemies = [e for e in state.enemies(actor) if e.present]
     if entry.routed:
         for command in _routed_options(state, actor, enemies):
             if _legal(state, command):
                 return command
-        return end
+        return Command(actor, END_TURN)
     block = effective_block(state, actor)
     shaken = dict(block.conditions).get("shaken", 0)
     threshold = block.rout_threshold
@@ -182,7 +185,7 @@ def _turn(state: BattleState, actor: str) -> Command:
         for command in (Command(actor, "retreat"), Command(actor, "disengage")):
             if _legal(state, command):
                 return command  # it can no longer hurt anybody
-        return end
+        return Command(actor, END_TURN)
     fighting = [k for k in state.engaged_with(actor) if not state.army(k).out_of_fight]
     if fighting and block.melee is not None:
         best = _best_strike(state, actor, fighting, MELEE)
@@ -224,7 +227,7 @@ def _turn(state: BattleState, actor: str) -> Command:
     idle = state.actions_left == ACTIONS_PER_TURN and state.round >= STALEMATE_ROUND
     if idle and _legal(state, Command(actor, "retreat")):
         return Command(actor, "retreat")  # nothing to do, for rounds: it withdraws
-    return end
+    return Command(actor, END_TURN)
 
 
 def _routed_options(state: BattleState, actor: str, enemies: list) -> list[Command]:

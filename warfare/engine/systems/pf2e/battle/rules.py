@@ -98,9 +98,21 @@ def knows(state: BattleState, key: str, tactic: str) -> bool:
 
 def has_effect(state: BattleState, key: str, condition: str) -> bool:
     """Army `key` has a temporary effect of this kind now (e.g. "primal_storm")."""
-    if not state.effects:
+    effects = state.effects
+    if not effects:
         return False
-    return any(e.army == key and e.condition == condition for e in state.effects)
+    global _EFFECT_PAIRS
+    last = _EFFECT_PAIRS
+    if last[0] is not effects:
+        last = _EFFECT_PAIRS = (effects, frozenset((e.army, e.condition) for e in effects))
+    return (key, condition) in last[1]
+
+
+_EFFECT_PAIRS: tuple[Any, frozenset[tuple[str, str]]] = ((), frozenset())
+"""`has_effect`'s (army, condition) pairs of the last effects tuple it read, with that
+tuple (held, so the identity check cannot match another tuple): the effects change seldom,
+and every stat block, Strike and Maneuver asks several times. One assignment of a pair,
+so a thread sees a pair that belongs together."""
 
 
 def ignores(state: BattleState, key: str, feature: str) -> bool:
@@ -161,6 +173,8 @@ def conditions_of(
     when no viewer). Battlefield Adaptability's "mired_suppressed" makes its mired count as
     0 (§6.2)."""
     entry = state.army(key)
+    if not state.effects and not state.terrain:  # only the lasting ones (the common case)
+        return dict(entry.army.spec.conditions)  # type: ignore[arg-type]
     conditions = dict(entry.army.spec.condition_values)
     for effect in state.effects:
         if effect.army != key or effect.condition not in CONDITIONS:
@@ -193,9 +207,13 @@ def effective_block(
     very same objects: a command or a render asks it many times, and a command that changes
     one army leaves the other armies' entries, so their blocks, as they were."""
     entry = state.army(key)
-    seen = state.army(viewer) if viewer is not None else None
     effects, terrain = state.effects, state.terrain
-    cache_key = (key, attacker, viewer, id(entry), id(seen), id(effects), id(terrain))
+    if attacker is None and viewer is None:  # the usual question: one key shape, no viewer
+        cache_key: tuple[Any, ...] = (key, id(entry), id(effects), id(terrain))
+        seen = None
+    else:
+        seen = state.army(viewer) if viewer is not None else None
+        cache_key = (key, attacker, viewer, id(entry), id(seen), id(effects), id(terrain))
     hit = _BLOCKS.get(cache_key)
     # The cache holds the parts it was keyed by, so no other object can have their ids
     # while the entry is there: the same ids are the very same objects.

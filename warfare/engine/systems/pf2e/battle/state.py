@@ -160,8 +160,14 @@ class BattleArmy:
 
     @property
     def out_of_fight(self) -> bool:
-        """Counts as beaten for victory (§7.3 step 5): defeated, routed, fled or destroyed."""
-        return not self.present or self.defeated or self.routed
+        """Counts as beaten for victory (§7.3 step 5): defeated, routed, fled or destroyed
+        (`present`, `defeated` and `routed` in one go: the end of every command asks it of
+        every army)."""
+        army = self.army
+        if self.position == FLED or army.status == DESTROYED or army.hp == 0:
+            return True
+        implied = implied_by(army.spec.conditions)  # type: ignore[arg-type]
+        return "defeated" in implied or "routed" in implied
 
     def with_army(self, army: ArmyState) -> "BattleArmy":
         return replace(self, army=army)
@@ -306,6 +312,17 @@ class Pending:
         )
 
 
+_INDEX = "_army_index"
+"""`BattleState.army`'s places of the armies by key (kept in the state's `__dict__`, outside
+the fields: equality, `to_dict` and `dataclasses` never read it)."""
+
+
+_ENGAGED: tuple[Any, dict[Any, tuple[str, ...]]] = ((), {})
+"""`BattleState.engaged_with` of the last engagements tuple it read, per army (with that
+tuple, held, so the identity check cannot match another one): engagements change seldom and
+every check asks. One assignment of a pair, so a thread sees a pair that belongs together."""
+
+
 def pair(a: str, b: str) -> tuple[str, str]:
     """An engagement as an ordered pair (the relation is symmetric)."""
     return (a, b) if a <= b else (b, a)
@@ -353,6 +370,18 @@ class BattleState:
     # --- reading -----------------------------------------------------------------------------
 
     def army(self, key: str) -> BattleArmy:
+        try:
+            entry = self.armies[self.__dict__[_INDEX][key]]
+        except (KeyError, TypeError, IndexError):
+            return self._find(key)
+        return entry if entry.key == key else self._find(key)
+
+    def _find(self, key: Any) -> BattleArmy:
+        """`army` by a scan, keeping each army's place for the next look-up: a state made
+        from this one by `replace` (`with_army` keeps every army in its place) shares the
+        places, and `army` checks the key it finds there, so a stale place is never used."""
+        index = {entry.key: i for i, entry in enumerate(self.armies)}
+        object.__setattr__(self, _INDEX, index)
         for entry in self.armies:
             if entry.key == key:
                 return entry
@@ -386,7 +415,20 @@ class BattleState:
         return self.positions[0][0] if self.positions else self.current
 
     def engaged_with(self, key: str) -> tuple[str, ...]:
-        return tuple(sorted(b if a == key else a for a, b in self.engagements if key in (a, b)))
+        global _ENGAGED
+        engagements = self.engagements
+        last = _ENGAGED
+        if last[0] is not engagements:
+            last = _ENGAGED = (engagements, {})
+        try:
+            return last[1][key]
+        except KeyError:
+            found = last[1][key] = tuple(
+                sorted(b if a == key else a for a, b in engagements if key in (a, b))
+            )
+            return found
+        except TypeError:  # an unhashable key: engaged with nobody
+            return ()
 
     def is_engaged(self, a: str, b: str) -> bool:
         return pair(a, b) in self.engagements
@@ -407,10 +449,22 @@ class BattleState:
     # --- changing (new states) -----------------------------------------------------------------
 
     def with_army(self, updated: BattleArmy) -> "BattleState":
-        return replace(
-            self,
-            armies=tuple(updated if entry.key == updated.key else entry for entry in self.armies),
-        )
+        """This state with `updated` in place of the army of its key (this very state when
+        it is already there: the armies' stat blocks, kept per entry, stay valid)."""
+        armies = self.armies
+        try:
+            i = self.__dict__[_INDEX][updated.key]
+            found = armies[i].key == updated.key
+        except (KeyError, TypeError, IndexError):
+            found = False
+        if not found:
+            return replace(
+                self,
+                armies=tuple(updated if entry.key == updated.key else entry for entry in armies),
+            )
+        if armies[i] is updated:
+            return self
+        return replace(self, armies=(*armies[:i], updated, *armies[i + 1 :]))
 
     def with_fortification(self, updated: Fortification) -> "BattleState":
         return replace(
