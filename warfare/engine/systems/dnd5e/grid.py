@@ -59,6 +59,9 @@ def squares_of(anchor: Pos, size: int) -> tuple[Pos, ...]:
 def steps(a: Iterable[Pos], b: Iterable[Pos]) -> int:
     """Fewest orthogonal moves between two sets of squares (adjacent = 1, same = 0)."""
     bs = tuple(b)
+    if len(bs) == 1 and type(a) is tuple and len(a) == 1:  # two one-square pieces
+        (ax, ay), (bx, by) = a[0], bs[0]
+        return abs(ax - bx) + abs(ay - by)
     return min(abs(ax - bx) + abs(ay - by) for ax, ay in a for bx, by in bs)
 
 

@@ -235,4 +235,16 @@ HOUSE_DEFAULTS: tuple[HouseDefault, ...] = (
 
 def house_value(key: str) -> int:
     """The value of house default `key` (KeyError if there is no such entry)."""
-    return table_lookup(HOUSE_DEFAULTS, key).value
+    table, values = _INDEX
+    if table is not HOUSE_DEFAULTS:  # the table was replaced: index the new one
+        table, values = _INDEX[:] = [HOUSE_DEFAULTS, {}]
+    try:
+        return values[key]
+    except KeyError:
+        value = values[key] = table_lookup(table, key).value
+        return value
+
+
+_INDEX: list = [None, {}]
+"""[the table indexed, key -> value]: the engine reads house values thousands of times a
+battle (a forecast plays hundreds), the table is scanned once per key."""

@@ -5,6 +5,7 @@ and rally (§6.2, §6.3), objectives and VP (§7.1), the end of the battle (§7.
 balance hint (§7.2).
 """
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -80,6 +81,39 @@ def occupancy(state: BattleState) -> Mapping[Pos, str]:
         return found
 
 
+def layout(state: BattleState) -> int:
+    """A number for who stands where in this battle (the squares of its stands, unattached
+    solos and standing engines, on its grid):
+    the same for every state of the same battle with the same occupancy, whatever the HP,
+    the turn or the score, so what depends only on that (where a piece can move) is worked
+    out once for all of them, across the battles a forecast plays from one set-up."""
+    memo = board_memo(state)
+    try:
+        return memo[_LAYOUT]
+    except KeyError:
+        pass
+    signature = (
+        id(state.creatures), id(state.grid),
+        tuple((s.key, s.pos) for s in state.stands if s.on_field),
+        tuple((s.key, s.pos) for s in state.solos if s.on_field),
+        tuple(e.key for e in state.engines if not e.destroyed),
+    )  # fmt: skip
+    hit = _LAYOUTS.get(signature)
+    if hit is None:
+        if len(_LAYOUTS) >= LAYOUTS_KEPT:
+            _LAYOUTS.clear()
+        # Held with the number: while it is kept, those ids name these very objects.
+        hit = _LAYOUTS[signature] = (next(_LAYOUT_NUMBERS), state.creatures, state.grid)
+    memo[_LAYOUT] = hit[0]
+    return hit[0]
+
+
+LAYOUTS_KEPT = 4096
+_LAYOUTS: dict[tuple, tuple[int, Any, Any]] = {}
+_LAYOUT_NUMBERS = itertools.count()  # never reused: a forgotten layout's number stays dead
+_LAYOUT = "dnd5e.layout"
+
+
 def _occupancy(state: BattleState) -> Mapping[Pos, str]:
     result: dict[Pos, str] = {}
     for stand in state.stands:
@@ -98,10 +132,19 @@ def _occupancy(state: BattleState) -> Mapping[Pos, str]:
 
 
 def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ...]:
-    return tuple(
-        s for s in state.stands
-        if s.on_field and (side is None or state.unit(s.unit).side == side)
-    )  # fmt: skip
+    """The stands on the field (of `side`); kept for the board (`board_memo`)."""
+    memo = board_memo(state)
+    try:
+        return memo[(_FIELD, side)]
+    except KeyError:
+        found = memo[(_FIELD, side)] = tuple(
+            s for s in state.stands
+            if s.on_field and (side is None or state.unit(s.unit).side == side)
+        )  # fmt: skip
+        return found
+
+
+_FIELD = "dnd5e.field_stands"
 
 
 def enemy_of(state: BattleState, side: str) -> str:
@@ -231,19 +274,49 @@ def attack_profile(
     long_range: bool = False,
     aided: bool = False,
 ) -> AttackProfile:
-    """The `_attack_profile` of this attack, kept for the board (`board_memo`: the policy
-    weighs an attack, then the engine rolls it)."""
-    memo = board_memo(state)
-    key = (_PROFILE, attacker, to_hit, melee, target, long_range, aided)
+    """The `_attack_profile` of this attack, kept for every state with the same
+    `_profile_number` (the policy weighs an attack, then the engine rolls it; HP and the
+    turn do not change it)."""
+    key = (_profile_number(state), attacker, to_hit, melee, target, long_range, aided)
     try:
-        return memo[key]
+        return _PROFILES[key]
     except KeyError:
-        found = memo[key] = _attack_profile(state, attacker, to_hit, melee, target,
-                                            long_range=long_range, aided=aided)  # fmt: skip
-        return found
+        pass
+    if len(_PROFILES) >= PROFILES_KEPT:
+        _PROFILES.clear()
+    found = _PROFILES[key] = _attack_profile(state, attacker, to_hit, melee, target,
+                                             long_range=long_range, aided=aided)  # fmt: skip
+    return found
+
+
+def _profile_number(state: BattleState) -> int:
+    """A number for all an attack profile reads besides its arguments: the `layout`
+    (squares, so isolation, cover and elevation), the options, each unit's configuration and
+    Incite, who is hidden and which stand each solo has joined. Kept for the board."""
+    memo = board_memo(state)
+    try:
+        return memo[_PROFILE]
+    except KeyError:
+        pass
+    signature = (
+        layout(state), state.options,
+        tuple((u.configuration, u.incited) for u in state.units),
+        tuple(s.hidden for s in state.stands),
+        tuple((s.hidden, s.joined) for s in state.solos),
+    )  # fmt: skip
+    number = _PROFILE_NUMBERS.get(signature)
+    if number is None:
+        if len(_PROFILE_NUMBERS) >= LAYOUTS_KEPT:
+            _PROFILE_NUMBERS.clear()
+        number = _PROFILE_NUMBERS[signature] = next(_LAYOUT_NUMBERS)
+    memo[_PROFILE] = number
+    return number
 
 
 _PROFILE = "dnd5e.attack_profile"
+PROFILES_KEPT = 16384
+_PROFILES: dict[tuple, "AttackProfile"] = {}
+_PROFILE_NUMBERS: dict[tuple, int] = {}
 
 
 def _attack_profile(

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from warfare.engine.events import Event, plain
-from warfare.engine.frozen import replace, state_memo
+from warfare.engine.frozen import MEMO, replace, state_memo
 from warfare.engine.systems.dnd5e.creatures import Creature
 from warfare.engine.systems.dnd5e.grid import Grid, Pos
 
@@ -303,10 +303,20 @@ class BattleState(_Plain):
 
     def find(self, key: str) -> Unit | Stand | Solo | Engine | None:
         """The unit, stand, solo or engine with this key (None: none)."""
-        return _pieces(self).get(key)
+        try:
+            return self.__dict__[MEMO][_PIECES].get(key)
+        except KeyError:
+            return _pieces(self).get(key)
 
     def stands_of(self, unit: str) -> tuple[Stand, ...]:
-        return tuple(s for s in self.stands if s.unit == unit and s.gone is None)
+        """The unit's stands not yet gone (kept for the board, `board_memo`)."""
+        memo = board_memo(self)
+        try:
+            return memo[(_STANDS_OF, unit)]
+        except KeyError:
+            found = memo[(_STANDS_OF, unit)] = tuple(
+                s for s in self.stands if s.unit == unit and s.gone is None)  # fmt: skip
+            return found
 
     def joined_to(self, stand: str) -> tuple[Solo, ...]:
         return tuple(s for s in self.solos if s.joined == stand and s.gone is None)
@@ -329,7 +339,17 @@ class BattleState(_Plain):
         name = {Unit: "units", Stand: "stands", Solo: "solos", Engine: "engines",
                 Objective: "objectives"}[type(item)]  # fmt: skip
         group = getattr(self, name)
-        return replace(self, **{name: tuple(item if i.key == item.key else i for i in group)})
+        new = replace(self, **{name: tuple(item if i.key == item.key else i for i in group)})
+        if name != "objectives":
+            # `find`'s pieces of the new state: those of this one with the item replaced.
+            pieces = self.__dict__.get(MEMO, {}).get(_PIECES)
+            if pieces is not None and getattr(pieces.get(item.key), "key", None) == item.key:
+                old = pieces[item.key]
+                if type(old) is type(item):  # the group's first of that key, as `_pieces`
+                    found = dict(pieces)
+                    found[item.key] = item
+                    state_memo(new)[_PIECES] = found
+        return new
 
     # --- JSON --------------------------------------------------------------------------------
 
@@ -376,11 +396,11 @@ def board_memo(state: BattleState) -> dict[Any, Any]:
     command that changes only the turn, the round or the score (ending a turn, dashing,
     scoring) reuses what the state before it worked out. Put there only results of those
     parts (and constants), under keys of one's own."""
-    memo = state_memo(state)
     try:
-        return memo[_BOARD]
+        return state.__dict__[MEMO][_BOARD]
     except KeyError:
         pass
+    memo = state_memo(state)
     parts = (state.units, state.stands, state.solos, state.engines, state.creatures,
              state.grid, state.objectives, state.options, state.sides)  # fmt: skip
     key = tuple(map(id, parts))
@@ -396,27 +416,27 @@ def board_memo(state: BattleState) -> dict[Any, Any]:
 
 def _pieces(state: BattleState) -> dict[str, Any]:
     """Key -> unit, stand, solo or engine of a state (the first of that key, in that order),
-    built once per board (`board_memo`): the engine looks pieces up dozens of times a
-    command."""
+    built once per board (`board_memo`) and kept in the state's own memo too (`find` reads
+    it from there): the engine looks pieces up dozens of times a command."""
     memo = board_memo(state)
     try:
-        return memo[_PIECES]
+        found = memo[_PIECES]
     except KeyError:
-        pass
-    found: dict[str, Any] = {}
-    for group in (state.units, state.stands, state.solos, state.engines):
-        for item in group:
-            found.setdefault(item.key, item)
-    memo[_PIECES] = found
+        found = {}
+        for group in (state.units, state.stands, state.solos, state.engines):
+            for item in group:
+                found.setdefault(item.key, item)
+        memo[_PIECES] = found
+    state_memo(state)[_PIECES] = found
     return found
 
 
-_PIECES = "dnd5e.pieces"
+_PIECES, _STANDS_OF = "dnd5e.pieces", "dnd5e.stands_of"
 
 
 def _of_type(state: BattleState, key: str, kind: type) -> Any:
     """The piece of this key and kind; StopIteration if there is none (as `next` raised)."""
-    item = _pieces(state).get(key)
+    item = state.find(key)
     if type(item) is kind:
         return item
     for item in {Unit: state.units, Stand: state.stands, Solo: state.solos,

@@ -36,6 +36,7 @@ from warfare.engine.systems.dnd5e.rules import (
     enemy_of,
     field_stands,
     is_isolated,
+    layout,
     objective_square,
     occupancy,
     roll_d20,
@@ -57,6 +58,8 @@ from warfare.engine.systems.dnd5e.state import (
     Solo,
     Stand,
     Turn,
+    Unit,
+    board_memo,
 )
 
 Params = dict[str, Any]
@@ -75,7 +78,8 @@ class Ctx:
 
 def acting_unit(state: BattleState, actor: str) -> str | None:
     """The unit whose turn it is if `actor` is that unit."""
-    if state.turn and state.turn.actor == actor and any(u.key == actor for u in state.units):
+    # `find` gives a unit first: a unit of that key is there iff it finds one.
+    if state.turn and state.turn.actor == actor and type(state.find(actor)) is Unit:
         return actor
     return None
 
@@ -214,17 +218,37 @@ def _destinations_of(state: BattleState, key: str) -> Mapping[Pos, tuple[int, bo
 
 
 def _destinations(state: BattleState, piece: Stand | Solo) -> dict[Pos, tuple[int, bool]]:
-    turn = _turn(state)
-    retreat = turn.action == "retreat"
+    """The search, once per (piece, square, budget, retreat, `layout`): a piece's moves
+    depend on nothing else (its side, unit kind and creature are fixed for the battle)."""
+    key = move_key(state, piece)
+    try:
+        return _ROUTES[key]
+    except KeyError:
+        pass
+    budget, retreat = key[2], key[3]
     rules = move_rules(state, piece, retreat)
     start = piece.pos
     assert start is not None
-    if rules.stops_at(start):
-        return {}
+    found = {} if rules.stops_at(start) or budget <= 0 else reachable(
+        state.grid, start, budget, rules)  # fmt: skip
+    if len(_ROUTES) >= ROUTES_KEPT:
+        _ROUTES.clear()
+    _ROUTES[key] = found
+    return found
+
+
+def move_key(state: BattleState, piece: Stand | Solo) -> tuple[str, Any, int, bool, int]:
+    """(piece, square, squares of move left, retreating, `layout`): all a piece's
+    destinations depend on."""
+    turn = _turn(state)
     budget = speed(state, piece, turn.dashed) - turn.spent.get(piece.key, 0)
-    if budget <= 0:
-        return {}
-    return reachable(state.grid, start, budget, rules)
+    return (piece.key, piece.pos, budget, turn.action == "retreat", layout(state))
+
+
+ROUTES_KEPT = 8192
+_ROUTES: dict[tuple, dict[Pos, tuple[int, bool]]] = {}
+"""Destinations by (piece, square, budget, retreat, layout): read-only (handed out behind
+`MappingProxyType`)."""
 
 
 def movers(state: BattleState, actor: str) -> list[Stand | Solo]:
@@ -313,9 +337,22 @@ def attackers(state: BattleState, actor: str) -> list[Stand | Solo]:
     return [solo] if solo and solo.key not in turn.acted else []
 
 
-def targets(state: BattleState, side: str) -> list[str]:
+def targets(state: BattleState, side: str) -> tuple[str, ...]:
     """Everything an army may attack: enemy stands and unattached solos on the field, enemy
-    siege engines, and the squares of Destruction objectives it scores that still have HP."""
+    siege engines, and the squares of Destruction objectives it scores that still have HP
+    (kept for the board, `board_memo`)."""
+    memo = board_memo(state)
+    try:
+        return memo[(_TARGETS, side)]
+    except KeyError:
+        found = memo[(_TARGETS, side)] = tuple(_targets(state, side))
+        return found
+
+
+_TARGETS = "dnd5e.targets"
+
+
+def _targets(state: BattleState, side: str) -> list[str]:
     enemy = enemy_of(state, side)
     keys = [s.key for s in field_stands(state, enemy)]
     keys += [s.key for s in state.solos if s.side == enemy and s.on_field]
@@ -339,7 +376,11 @@ def attack_geometry(
 ) -> tuple[bool, bool] | None:
     """(melee?, long range?) if `form` can reach `target`, else None (§5.4: melee needs an
     adjacent target; ranged counts squares with the §5.4 conversion)."""
-    distance = steps(squares(state, piece), squares(state, target))
+    return geometry_at(form, steps(squares(state, piece), squares(state, target)))
+
+
+def geometry_at(form: Attack, distance: int) -> tuple[bool, bool] | None:
+    """`attack_geometry` for a target `distance` steps away."""
     if form.melee and distance == 1:
         return True, False
     if form.ranged and form.range_ft is not None:

@@ -67,7 +67,7 @@ from warfare.engine.battle.protocol import (
     start_dice,
 )
 from warfare.engine.dice import DiceError, typed_value_problem
-from warfare.engine.frozen import replace
+from warfare.engine.frozen import per_setup, replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.dnd5e.battle.actions import (
     COSTS,
@@ -167,83 +167,146 @@ def validate_setup(setup: Mapping[str, Any]) -> list[Problem]:
 
 
 def _validate(setup: Mapping[str, Any]) -> list[Problem]:
-    problems: list[Problem] = []
     sides = setup.get("sides")
     if not isinstance(sides, list | tuple) or len(sides) != 2:
         return [_p("setup.two_sides_needed")]
     grid = Grid.from_dict(setup["grid"])
+    problems = _grid_problems(setup, grid)
+    creatures = _creatures(setup)
+    side_keys = [str(s.get("key", "")) for s in sides]
+    if len(set(side_keys)) != 2 or "" in side_keys:
+        problems.append(_p("setup.bad_side_keys", sides=side_keys))
+    keys = _Keys()
+    for side in sides:
+        if not side.get("units"):
+            problems.append(_p("setup.side_without_units", side=side.get("key")))
+        for unit in side.get("units") or ():
+            problems += _unit_problems(unit, str(side["key"]), creatures, keys)
+        problems += _zone_problems(side, grid)
+        for solo in side.get("solos") or ():
+            problems += _solo_problems(solo, creatures, keys)
+    for side in sides:
+        for solo in side.get("solos") or ():
+            problems += _join_problems(solo, side, keys)
+    problems += _option_problems(setup)
+    problems += _objective_problems(setup, grid, side_keys)
+    for engine in setup.get("engines") or ():
+        problems += _engine_problems(engine, side_keys, keys)
+    for key, value in (setup.get("initiative_dice") or {}).items():
+        if key not in keys.units and key not in keys.seen:
+            problems.append(_p("setup.unknown_actor", actor=key))
+        problem = typed_value_problem(value, 20)
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+class _Keys:
+    """The keys a set-up has given so far: every piece's (`seen`), unit -> side (`units`),
+    stand -> unit (`stand_units`)."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+        self.units: dict[str, str] = {}
+        self.stand_units: dict[str, str] = {}
+
+    def new(self, key: str, problems: list[Problem]) -> None:
+        """A new key: a problem if it is empty, taken, or names an objective square."""
+        if not key or key in self.seen or key.startswith("sq:"):
+            problems.append(_p("setup.duplicate_key", key=key))
+        self.seen.add(key)
+
+
+def _grid_problems(setup: Mapping[str, Any], grid: Grid) -> list[Problem]:
+    problems = []
     if not (1 <= grid.width <= 100 and 1 <= grid.height <= 100):
         problems.append(_p("setup.bad_grid"))
     for square in setup["grid"].get("squares") or ():
         if square.get("terrain", "clear") not in TERRAINS:
             problems.append(_p("setup.unknown_terrain", terrain=square.get("terrain")))
-    creatures = _creatures(setup)
-    side_keys = [str(s.get("key", "")) for s in sides]
-    if len(set(side_keys)) != 2 or "" in side_keys:
-        problems.append(_p("setup.bad_side_keys", sides=side_keys))
-    keys: set[str] = set()
+    return problems
 
-    def new_key(key: str) -> None:
-        if not key or key in keys or key.startswith("sq:"):
-            problems.append(_p("setup.duplicate_key", key=key))
-        keys.add(key)
 
-    units: dict[str, str] = {}
-    stand_units: dict[str, str] = {}
-    for side in sides:
-        if not side.get("units"):
-            problems.append(_p("setup.side_without_units", side=side.get("key")))
-        for unit in side.get("units") or ():
-            key = str(unit.get("key", ""))
-            new_key(key)
-            units[key] = str(side["key"])
-            kind = unit.get("kind")
-            if kind not in (SKIRMISHER, REGIMENT):
-                problems.append(_p("setup.bad_unit_kind", unit=key, kind=kind))
-            if kind == REGIMENT and unit.get("configuration", MARCH) not in CONFIGURATIONS:
-                problems.append(_p("setup.bad_configuration", unit=key))
-            stands = _unit_stands(unit)
-            if not stands:
-                problems.append(_p("setup.unit_without_stands", unit=key))
-            damage = unit.get("damage") or []
-            if (
-                not isinstance(damage, list)
-                or len(damage) > len(stands)
-                or any(type(hp) is not int or hp < 0 for hp in damage)
-            ):
-                problems.append(_p("setup.bad_stand_damage", unit=key))
-            for n, (creature, _) in enumerate(stands, 1):
-                new_key(f"{key}.{n}")
-                stand_units[f"{key}.{n}"] = key
-                if creature not in creatures:
-                    problems.append(_p("setup.unknown_creature", creature=creature))
-                elif creatures[creature].size == "gargantuan":
-                    problems.append(_p("setup.gargantuan_stand", unit=key))  # §4.1
-        zone = side.get("zone")
-        if zone is not None:
-            x0, y0, x1, y1 = (int(v) for v in zone)
-            if not (grid.inside((x0, y0)) and grid.inside((x1, y1)) and x0 <= x1 and y0 <= y1):
-                problems.append(_p("setup.bad_zone", side=side.get("key")))
-        for solo in side.get("solos") or ():
-            key = str(solo.get("key", ""))
-            new_key(key)
-            creature = creatures.get(solo.get("creature"))
-            if creature is None:
-                problems.append(_p("setup.unknown_creature", creature=solo.get("creature")))
-            elif not 0 <= int(solo.get("hp", creature.hp)) <= creature.hp:
-                problems.append(_p("setup.bad_hp", solo=key))
-    for side in sides:
-        for solo in side.get("solos") or ():
-            joined = solo.get("joined")
-            if joined is not None and units.get(stand_units.get(joined, "")) != side["key"]:
-                problems.append(_p("setup.bad_join", solo=solo.get("key"), stand=joined))
-            if solo.get("commander") and joined is None:
-                problems.append(_p("setup.commander_not_joined", solo=solo.get("key")))
+def _unit_problems(
+    unit: Mapping[str, Any], side: str, creatures: Mapping[str, Creature], keys: _Keys
+) -> list[Problem]:
+    problems: list[Problem] = []
+    key = str(unit.get("key", ""))
+    keys.new(key, problems)
+    keys.units[key] = side
+    kind = unit.get("kind")
+    if kind not in (SKIRMISHER, REGIMENT):
+        problems.append(_p("setup.bad_unit_kind", unit=key, kind=kind))
+    if kind == REGIMENT and unit.get("configuration", MARCH) not in CONFIGURATIONS:
+        problems.append(_p("setup.bad_configuration", unit=key))
+    stands = _unit_stands(unit)
+    if not stands:
+        problems.append(_p("setup.unit_without_stands", unit=key))
+    damage = unit.get("damage") or []
+    if (
+        not isinstance(damage, list)
+        or len(damage) > len(stands)
+        or any(type(hp) is not int or hp < 0 for hp in damage)
+    ):
+        problems.append(_p("setup.bad_stand_damage", unit=key))
+    for n, (creature, _) in enumerate(stands, 1):
+        keys.new(f"{key}.{n}", problems)
+        keys.stand_units[f"{key}.{n}"] = key
+        if creature not in creatures:
+            problems.append(_p("setup.unknown_creature", creature=creature))
+        elif creatures[creature].size == "gargantuan":
+            problems.append(_p("setup.gargantuan_stand", unit=key))  # §4.1
+    return problems
+
+
+def _zone_problems(side: Mapping[str, Any], grid: Grid) -> list[Problem]:
+    zone = side.get("zone")
+    if zone is None:
+        return []
+    x0, y0, x1, y1 = (int(v) for v in zone)
+    if not (grid.inside((x0, y0)) and grid.inside((x1, y1)) and x0 <= x1 and y0 <= y1):
+        return [_p("setup.bad_zone", side=side.get("key"))]
+    return []
+
+
+def _solo_problems(
+    solo: Mapping[str, Any], creatures: Mapping[str, Creature], keys: _Keys
+) -> list[Problem]:
+    problems: list[Problem] = []
+    key = str(solo.get("key", ""))
+    keys.new(key, problems)
+    creature = creatures.get(solo.get("creature"))  # type: ignore[arg-type]
+    if creature is None:
+        problems.append(_p("setup.unknown_creature", creature=solo.get("creature")))
+    elif not 0 <= int(solo.get("hp", creature.hp)) <= creature.hp:
+        problems.append(_p("setup.bad_hp", solo=key))
+    return problems
+
+
+def _join_problems(solo: Mapping[str, Any], side: Mapping[str, Any], keys: _Keys) -> list[Problem]:
+    problems = []
+    joined = solo.get("joined")
+    if joined is not None and keys.units.get(keys.stand_units.get(joined, "")) != side["key"]:
+        problems.append(_p("setup.bad_join", solo=solo.get("key"), stand=joined))
+    if solo.get("commander") and joined is None:
+        problems.append(_p("setup.commander_not_joined", solo=solo.get("key")))
+    return problems
+
+
+def _option_problems(setup: Mapping[str, Any]) -> list[Problem]:
     option_types = {f.name: type(f.default) for f in fields(Options)}
+    problems = []
     for name, value in dict(setup.get("options") or {}).items():
         wanted = option_types.get(name)
         if wanted is None or type(value) is not wanted:
             problems.append(_p("setup.bad_option", option=name))
+    return problems
+
+
+def _objective_problems(
+    setup: Mapping[str, Any], grid: Grid, side_keys: list[str]
+) -> list[Problem]:
+    problems = []
     for objective in setup.get("objectives") or ():
         if objective.get("type") not in OBJECTIVE_TYPES:
             problems.append(_p("setup.bad_objective", objective=objective.get("key")))
@@ -252,20 +315,18 @@ def _validate(setup: Mapping[str, Any]) -> list[Problem]:
         for square in objective.get("squares") or ():
             if not grid.inside((int(square["x"]), int(square["y"]))):
                 problems.append(_p("setup.objective_off_grid", objective=objective.get("key")))
-    for engine in setup.get("engines") or ():
-        new_key(str(engine.get("key", "")))
-        if engine.get("kind") not in SIEGE_ENGINES:
-            problems.append(_p("setup.unknown_engine", kind=engine.get("kind")))
-        if engine.get("side") not in side_keys:
-            problems.append(_p("setup.bad_engine_side", engine=engine.get("key")))
-        if engine.get("crew") is not None and units.get(engine["crew"]) != engine.get("side"):
-            problems.append(_p("setup.bad_crew", engine=engine.get("key")))
-    for key, value in (setup.get("initiative_dice") or {}).items():
-        if key not in units and key not in keys:
-            problems.append(_p("setup.unknown_actor", actor=key))
-        problem = typed_value_problem(value, 20)
-        if problem is not None:
-            problems.append(problem)
+    return problems
+
+
+def _engine_problems(engine: Mapping[str, Any], side_keys: list[str], keys: _Keys) -> list[Problem]:
+    problems: list[Problem] = []
+    keys.new(str(engine.get("key", "")), problems)
+    if engine.get("kind") not in SIEGE_ENGINES:
+        problems.append(_p("setup.unknown_engine", kind=engine.get("kind")))
+    if engine.get("side") not in side_keys:
+        problems.append(_p("setup.bad_engine_side", engine=engine.get("key")))
+    if engine.get("crew") is not None and keys.units.get(engine["crew"]) != engine.get("side"):
+        problems.append(_p("setup.bad_crew", engine=engine.get("key")))
     return problems
 
 
@@ -362,22 +423,36 @@ def _placement_problems(state: BattleState) -> list[Problem]:
     return problems
 
 
-def start(setup: Mapping[str, Any], seed: int) -> BattleState:
-    """Validate, build, roll initiative (§5.2) and open deployment or round 1."""
+@per_setup()
+def _prepared(
+    setup: Mapping[str, Any],
+) -> tuple[tuple[Problem, ...], BattleState | None, tuple[tuple[str, int, tuple], ...]]:
+    """What `start` does before any die: (the set-up's problems, the built state, each
+    actor's initiative modifier with its terms). Worked out once per set-up (a forecast
+    starts hundreds of battles from one); the state is frozen and shared."""
     problems = validate_setup(setup)
     if problems:
-        raise SetupError(problems)
+        return tuple(problems), None, ()
     state = _build(setup)
     problems = _placement_problems(state)
     if problems:
-        raise SetupError(problems)
+        return tuple(problems), None, ()
+    actors = [u.key for u in state.units] + [s.key for s in state.solos]
+    return (), state, tuple((key, *initiative_modifier(state, key)) for key in actors)
+
+
+def start(setup: Mapping[str, Any], seed: int) -> BattleState:
+    """Validate, build, roll initiative (§5.2) and open deployment or round 1."""
+    problems, built, modifiers = _prepared(setup)
+    if problems:
+        raise SetupError(list(problems))
+    assert built is not None
+    state = built
     typed = setup.get("initiative_dice") or {}
     dice = start_dice(seed)
     rolls: list[tuple[int, int, int, str]] = []
     events: list[Event] = []
-    actors = [u.key for u in state.units] + [s.key for s in state.solos]
-    for index, key in enumerate(actors):
-        modifier, terms = initiative_modifier(state, key)
+    for index, (key, modifier, terms) in enumerate(modifiers):
         die = int(typed[key]) if key in typed else dice.d20(purpose="initiative")
         rolls.append((die + modifier, modifier, -index, key))
         events.append(Event("dnd5e.initiative", {"actor": key, "die": die, "modifier": modifier,
@@ -657,6 +732,19 @@ def _kinds(state: BattleState, actor: str) -> dict[str, Listing]:
     return result
 
 
+def _kind(state: BattleState, actor: str, kind: str) -> Listing | None:
+    """`_kinds(state, actor).get(kind)`, without making the others' listings."""
+    if state.phase == ROUND and state.turn is not None:
+        if kind == END_TURN:
+            return (lambda: [({}, ())]) if actor == state.current else None
+        if kind not in TURN_ACTIONS:
+            return None
+        if acting_unit(state, actor) or acting_solo(state, actor):
+            return partial(TURN_ACTIONS[kind][0], state, actor)
+        return None
+    return _kinds(state, actor).get(kind)
+
+
 def _listed(state: BattleState, actor: str) -> list[tuple[str, list[tuple[dict, tuple]]]]:
     """(kind, [(params, checks)]) the actor may send now."""
     return [(kind, list(options())) for kind, options in _kinds(state, actor).items()]
@@ -753,11 +841,11 @@ def apply(
     if command.actor is None:
         return _gm(state, command, dice)
     actor = str(command.actor)
-    kinds = _kinds(state, actor)
-    if command.kind not in kinds:
+    listing = _kind(state, actor, command.kind)
+    if listing is None:
         return Rejected((_p("not_allowed", kind=command.kind, actor=actor),))
     params = dict(command.params)
-    if not _listed_option(state, actor, command.kind, params, kinds[command.kind]):
+    if not _listed_option(state, actor, command.kind, params, listing):
         return Rejected((_p("illegal_params", kind=command.kind),))
     problems = _optional_problems(state, command)
     if problems:

@@ -24,6 +24,7 @@ Every command is one of the options the engine lists (or passes its own check), 
 policy only proposes legal commands. It reads the whole state (the GM's view).
 """
 
+import itertools
 from functools import lru_cache
 from typing import Any
 
@@ -36,10 +37,11 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     _turn,
     acting_solo,
     acting_unit,
-    attack_geometry,
     attackers,
     casters,
     destinations,
+    geometry_at,
+    move_key,
     movers,
     siege_options,
     targets,
@@ -59,6 +61,7 @@ from warfare.engine.systems.dnd5e.rules import (
     attack_profile,
     base_speed,
     creature_of,
+    layout,
     objective_square,
     size_of,
     squares,
@@ -117,11 +120,17 @@ def _value(state: BattleState, target: str, damage: float) -> float:
 
 
 def _attack_value(
-    state: BattleState, piece: Stand | Solo, form: Any, target: str, profiles: dict
+    state: BattleState,
+    piece: Stand | Solo,
+    form: Any,
+    target: str,
+    profiles: dict,
+    distance: int,
 ) -> float:
-    """Expected (weighted) damage of one attack; `profiles` remembers the attack profile of
-    each (target, melee, long range) for the piece's other attack forms."""
-    geometry = attack_geometry(state, piece.key, form, target)
+    """Expected (weighted) damage of one attack on a target `distance` steps away;
+    `profiles` remembers the attack profile of each (target, melee, long range) for the
+    piece's other attack forms."""
+    geometry = geometry_at(form, distance)  # `attack_geometry`, the distance known
     if geometry is None:
         return -1.0
     melee, long = geometry
@@ -149,10 +158,11 @@ def _best_attack(state: BattleState, actor: str) -> tuple[float, Command] | None
         )
         profiles: dict = {}
         for target in targets(state, side):
-            if steps(mine, squares(state, target)) > reach:
+            distance = steps(mine, squares(state, target))
+            if distance > reach:
                 continue  # out of reach of every form (`attack_geometry`)
             for form in forms:
-                value = _attack_value(state, piece, form, target, profiles)
+                value = _attack_value(state, piece, form, target, profiles, distance)
                 if value > 0 and (best is None or value > best[0]):
                     params = {"piece": piece.key, "attack": form.key, "target": target}
                     best = (value, Command(actor, "attack", params))
@@ -186,19 +196,37 @@ def _goals(state: BattleState, side: str) -> list[tuple[int, int]]:
 def _distances(state: BattleState, side: str) -> dict[tuple[int, int], int]:
     """Square -> steps to the nearest goal of `side` (every square of the grid; kept for
     the board, `board_memo`: the goals are the board's pieces and objectives)."""
+    return _goal_field(state, side)[1]
+
+
+def _goal_field(state: BattleState, side: str) -> tuple[int, dict[tuple[int, int], int]]:
+    """(a number for the goals of `side` on this grid, `_distances`)."""
     memo = board_memo(state)
     try:
         return memo[(_DISTANCES, side)]
     except KeyError:
         pass
-    goals = tuple(sorted(set(_goals(state, side))))
-    found = memo[(_DISTANCES, side)] = (
-        _field(goals, state.grid.width, state.grid.height) if goals else {}
-    )
+    # The goals are the squares of the targets: known from the layout and the targets.
+    by_targets = (layout(state), side, targets(state, side))
+    found = _FIELDS.get(by_targets)
+    if found is None:
+        goals = tuple(sorted(set(_goals(state, side))))
+        signature = (goals, state.grid.width, state.grid.height)
+        found = _FIELDS.get(signature)
+        if found is None:
+            if len(_FIELDS) >= FIELDS_KEPT:
+                _FIELDS.clear()
+            distances = _field(goals, state.grid.width, state.grid.height) if goals else {}
+            found = _FIELDS[signature] = (next(_FIELD_NUMBERS), distances)
+        _FIELDS[by_targets] = found
+    memo[(_DISTANCES, side)] = found
     return found
 
 
 _DISTANCES = "dnd5e.policy.distances"
+FIELDS_KEPT = 1024
+_FIELDS: dict[tuple, tuple[int, dict[tuple[int, int], int]]] = {}
+_FIELD_NUMBERS = itertools.count()  # never reused (see `_best_square`)
 
 
 @lru_cache(maxsize=256)
@@ -293,29 +321,52 @@ def _move(state: BattleState, actor: str) -> Command | None:
     for now, _, piece, reach in candidates:
         if now == 0:
             continue
-        size = size_of(state, piece)
-        near = _unit_neighbours(state, piece) if isinstance(piece, Stand) else None
-        here = _score(distances, squares_of(piece.pos, size), reach, near)
-        best = None
-        grid = state.grid
-        for pos, (cost, _road) in destinations(state, piece).items():
-            if size == 1:  # `fits` and `_score` for the one square, inline
-                x, y = pos
-                if x < 0 or y < 0 or x >= grid.width or y >= grid.height:
-                    continue  # leaving the grid is fleeing
-                score = max(0, distances.get(pos, 1 << 20) - reach)
-                if near is not None and pos not in near:
-                    score += ISOLATION_PENALTY
-            elif not grid.fits(pos, size):
-                continue
-            else:
-                score = _score(distances, squares_of(pos, size), reach, near)
-            key = (score, cost, pos)
-            if best is None or key < best:
-                best = key
-        if best is not None and best[0] < here:
-            return Command(actor, "move", {"piece": piece.key, "x": best[2][0], "y": best[2][1]})
+        best = _best_square(state, piece, reach, side)
+        if best is not None:
+            return Command(actor, "move", {"piece": piece.key, "x": best[0], "y": best[1]})
     return None
+
+
+def _best_square(state: BattleState, piece: Stand | Solo, reach: int, side: str):
+    """The destination of `piece` with the fewest squares still to go (`_score`), then the
+    cheapest, then the first; None unless it is nearer than where the piece stands. Kept
+    per (destinations, goals): it reads nothing else (`move_key`, `_goal_field`; the
+    piece's unit neighbours are its unit's squares, part of the layout)."""
+    number, distances = _goal_field(state, side)
+    key = (move_key(state, piece), number, reach)
+    try:
+        return _MOVES[key]
+    except KeyError:
+        pass
+    size = size_of(state, piece)
+    near = _unit_neighbours(state, piece) if isinstance(piece, Stand) else None
+    here = _score(distances, squares_of(piece.pos, size), reach, near)
+    best = None
+    grid = state.grid
+    for pos, (cost, _road) in destinations(state, piece).items():
+        if size == 1:  # `fits` and `_score` for the one square, inline
+            x, y = pos
+            if x < 0 or y < 0 or x >= grid.width or y >= grid.height:
+                continue  # leaving the grid is fleeing
+            score = max(0, distances.get(pos, 1 << 20) - reach)
+            if near is not None and pos not in near:
+                score += ISOLATION_PENALTY
+        elif not grid.fits(pos, size):
+            continue
+        else:
+            score = _score(distances, squares_of(pos, size), reach, near)
+        choice = (score, cost, pos)
+        if best is None or choice < best:
+            best = choice
+    found = best[2] if best is not None and best[0] < here else None
+    if len(_MOVES) >= MOVES_KEPT:
+        _MOVES.clear()
+    _MOVES[key] = found
+    return found
+
+
+MOVES_KEPT = 8192
+_MOVES: dict[tuple, tuple[int, int] | None] = {}
 
 
 def _should_dash(state: BattleState, unit: Unit) -> bool:
