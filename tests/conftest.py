@@ -5,6 +5,12 @@ Django is imported lazily: the engine tests (tests/engine) run without it.
 """
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests generate states with the real engines; on a busy machine that is slower
+# than Hypothesis' default health check allows. Time is not what they check.
+settings.register_profile("warfare", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("warfare")
 
 
 @pytest.fixture(autouse=True)
