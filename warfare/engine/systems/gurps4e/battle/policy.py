@@ -99,8 +99,19 @@ _cache: dict[Any, Any] = {}
 CACHE_SIZE = 100_000
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def _frozen(value: Any) -> Any:
-    if isinstance(value, Mapping):
+    """A hashable, order-independent copy of plain data (a cache key's part). The plain
+    types are told by `type` first: `isinstance` against `Mapping` (an ABC) was most of the
+    cost of the thousands of keys a forecast builds."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict or isinstance(value, Mapping):
+        if not value:
+            return ()
         return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
         return tuple(_frozen(v) for v in value)
@@ -271,24 +282,35 @@ class _Skills:
 
 def _public_key(state: BattleState, index: int, kind: str) -> tuple[Any, ...]:
     """Everything the strategy choice of side `index` depends on."""
-
-    def side_key(i: int) -> tuple[Any, ...]:
-        side = state.sides[i]
-        officer = side.officer
-        return (
-            side.ts.numerator, side.ts.denominator, side.bsm, _frozen(side.superiority),
-            side.db, side.pb, side.casualties, side.confused, side.started_confused,
-            side.ambusher, side.left, (officer.strategy, officer.tactics) if officer else None,
-            _force_token(side.force), side.indirect_uses, side.previous, side.circumstance,
-        )  # fmt: skip
-
     pcs = tuple(sorted((k, state.pc(k).side, c.effect) for k, c in state.pc_choices.items()))
     commander = next((pc for pc in state.pcs if pc.side == index and pc.commander), None)
     revealed = state.choices[1 - index] if kind == CHANGE else None
     return (
         kind, index, state.round == 1, state.kind, state.siege, _frozen(state.overrides),
-        side_key(0), side_key(1), pcs, commander, revealed, state.parley,
+        _side_key(state.sides[0]), _side_key(state.sides[1]), pcs, commander, revealed,
+        state.parley,
     )  # fmt: skip
+
+
+_SIDE_KEY = "gurps4e.policy_side_key"
+
+
+def _side_key(side: Any) -> tuple[Any, ...]:
+    """What `_public_key` reads of one side, kept in the side object (`state_memo`): a round
+    changes the sides once, but both commanders and the change after the reveal read them."""
+    memo = state_memo(side)
+    try:
+        return memo[_SIDE_KEY]
+    except KeyError:
+        pass
+    officer = side.officer
+    key = memo[_SIDE_KEY] = (
+        side.ts.numerator, side.ts.denominator, side.bsm, _frozen(side.superiority),
+        side.db, side.pb, side.casualties, side.confused, side.started_confused,
+        side.ambusher, side.left, (officer.strategy, officer.tactics) if officer else None,
+        _force_token(side.force), side.indirect_uses, side.previous, side.circumstance,
+    )  # fmt: skip
+    return key
 
 
 def _memo(key: tuple[Any, ...], work):
