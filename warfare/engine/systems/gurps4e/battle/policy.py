@@ -144,25 +144,30 @@ def _round_value(
     overrides: Any,
 ) -> float:
     """Expected value of a round for side `me` (see the module docstring), `difference` =
-    its effective skill minus the enemy's; `strategies` in side order as fought."""
+    its effective skill minus the enemy's; `strategies` in side order as fought; `uses`
+    whether each side used Indirect Attack before (0 or 1: all the margin adjustment reads).
+
+    The terms are the `_outcome`s of side 0 by the margin difference (side 0's margin − side
+    1's), shared by both sides: what side 1 gets at difference d is exactly the opposite of
+    what side 0 gets at −d (the same contest, seen from the other side)."""
     first, second, fought = rules.pair(*strategies)
     if not fought:
         return 0.0
     effective = (first, second)
-    known = _outcomes(me, effective, desperate, uses, pb, overrides)
+    known = _outcomes(effective, desperate, uses, pb, overrides)
+    sign = 1 if me == 0 else -1
     value = 0.0
     for offset, chance in _DIFFERENCES:
-        diff = difference + offset
+        diff = sign * (difference + offset)
         outcome = known.get(diff)
         if outcome is None:
-            outcome = known[diff] = _outcome(me, effective, desperate, uses, pb, diff, overrides)
-        value += chance * outcome
+            outcome = known[diff] = _outcome(effective, desperate, uses, pb, diff, overrides)
+        value += chance * (outcome if me == 0 else -outcome)
     return value
 
 
 @lru_cache(maxsize=4096)
 def _outcomes(
-    me: int,
     effective: tuple[str, str],
     desperate: tuple[bool, bool],
     uses: tuple[int, int],
@@ -174,7 +179,6 @@ def _outcomes(
 
 
 def _outcome(
-    me: int,
     effective: tuple[str, str],
     desperate: tuple[bool, bool],
     uses: tuple[int, int],
@@ -182,19 +186,17 @@ def _outcome(
     diff: int,
     overrides: Any,
 ) -> float:
-    """The value for side `me` of a fought round whose margins differ by `diff` (own margin
-    − the enemy's): one term of `_round_value`, shared by every skill difference whose
-    contest can end this way."""
-    enemy = 1 - me
-    winner = None if diff == 0 else (me if diff > 0 else enemy)
+    """The value for side 0 of a fought round whose margins differ by `diff` (side 0's margin
+    − side 1's): one term of `_round_value`, shared by every skill difference whose contest
+    can end this way (and, negated, by side 1's)."""
+    winner = None if diff == 0 else (0 if diff > 0 else 1)
     margin = abs(diff)
     if winner is not None:
         margin, _ = rules.adjusted_margin(margin, effective[winner], uses[winner])
     cas0, cas1, crt_pb = _casualties(effective, winner, margin, desperate, overrides)
     pb_after, _ = rules.position_bonus(pb, effective, winner, crt_pb)
-    cas = (cas0, cas1)
-    gained = (pb_after[me] - pb_after[enemy]) - (pb[me] - pb[enemy])
-    return cas[enemy] - cas[me] + PB_WEIGHT * gained
+    gained = (pb_after[0] - pb_after[1]) - (pb[0] - pb[1])
+    return cas1 - cas0 + PB_WEIGHT * gained
 
 
 def _options(state: BattleState, index: int, *, after_reveal: bool = False):
@@ -250,6 +252,9 @@ class _Skills:
         self.known: dict[tuple[int, str, bool, int, bool], int] = {}
         self.overrides = _frozen(state.overrides)
         self.inputs: dict[int, tuple[Any, ...]] = {}
+        sides = state.sides
+        self.uses = (min(sides[0].indirect_uses, 1), min(sides[1].indirect_uses, 1))
+        self.pb = (sides[0].pb, sides[1].pb)
 
     def skill(self, index: int, strategy: str, enemy: str, desperate: bool, risk: int = 0):
         halved = enemy == "deliberate_attack"
@@ -273,11 +278,9 @@ class _Skills:
         difference = self.skill(index, mine[0], theirs[0], mine[1], risk) - self.skill(
             1 - index, theirs[0], mine[0], theirs[1]
         )
-        sides = self.state.sides
         return _round_value(
-            index, strategies, desperate, (sides[0].indirect_uses, sides[1].indirect_uses),
-            (sides[0].pb, sides[1].pb), difference, self.overrides,
-        )  # fmt: skip
+            index, strategies, desperate, self.uses, self.pb, difference, self.overrides
+        )
 
 
 def _public_key(state: BattleState, index: int, kind: str) -> tuple[Any, ...]:
