@@ -282,6 +282,31 @@ class _Skills:
             index, strategies, desperate, self.uses, self.pb, difference, self.overrides
         )
 
+    def mean(self, index: int, mine: tuple[str, bool], theirs: list[tuple[str, bool]], risk: int):
+        """The average `value` of `mine` over the enemy's options `theirs` (the same sum in
+        the same order, its lookups made once per option rather than once per pair)."""
+        strategy, desperate = mine
+        enemy = 1 - index
+        plain = self.skill(index, strategy, "", desperate, risk)
+        halved = None
+        values = []
+        for other, other_desperate in theirs:
+            if other == "deliberate_attack":
+                if halved is None:
+                    halved = self.skill(index, strategy, other, desperate, risk)
+                own = halved
+            else:
+                own = plain
+            difference = own - self.skill(enemy, other, strategy, other_desperate)
+            if index == 0:
+                pair, both = (strategy, other), (desperate, other_desperate)
+            else:
+                pair, both = (other, strategy), (other_desperate, desperate)
+            values.append(
+                _round_value(index, pair, both, self.uses, self.pb, difference, self.overrides)
+            )
+        return sum(values) / len(theirs)
+
 
 def _public_key(state: BattleState, index: int, kind: str) -> tuple[Any, ...]:
     """Everything the strategy choice of side `index` depends on."""
@@ -374,7 +399,7 @@ def _best_strategy(state: BattleState, index: int) -> tuple[str, bool, int]:
     skills = _Skills(state)
     best, best_value = fighting[0], None
     for option in fighting:
-        value = sum(skills.value(index, option, other, 0) for other in theirs) / len(theirs)
+        value = skills.mean(index, option, theirs, 0)
         if best_value is None or value > best_value + 1e-9:
             best, best_value = option, value
     return (best[0], best[1], _commander_risk(skills, index, best, theirs))
@@ -394,7 +419,7 @@ def _commander_risk(skills: _Skills, index: int, option, theirs) -> int:
         return 0
 
     def net(risk: int) -> float:
-        value = sum(skills.value(index, option, other, risk) for other in theirs) / len(theirs)
+        value = skills.mean(index, option, theirs, risk)
         return value - HARM_WEIGHT * PB_WEIGHT * _harm(state, pc, risk)
 
     return max(RISKS, key=lambda r: (net(r), -abs(r)))
