@@ -6,6 +6,11 @@ mirrored set-up comes out between 40 and 60 %, in every rule system."""
 
 import json
 import math
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +22,14 @@ from tests.engine.gurps3e.helpers import setup as g3_setup
 from tests.engine.gurps3e.helpers import side as g3_side
 from tests.engine.gurps4e.helpers import force_data, row
 from warfare.engine.battle.autoplay import play_out
-from warfare.engine.battle.forecast import forecast, histogram, wilson
+from warfare.engine.battle.forecast import (
+    MAX_ROUNDS,
+    SimulationDice,
+    forecast,
+    histogram,
+    simulate,
+    wilson,
+)
 from warfare.engine.battle.protocol import SetupError, command_dice
 from warfare.engine.battle.registry import get_battle_system
 
@@ -142,3 +154,56 @@ def test_rounds_are_days_for_gurps_3e_and_cavalry_counts_in_pathfinder():
     result = forecast(PF2E, setup=data, simulations=20, seed=1)
     assert {f.key for f in result.forces} == {"a1", "b1"}
     assert all(f.measure == "hp" for f in result.forces)
+
+
+@pytest.mark.parametrize("key", sorted(SETUPS))
+def test_workers_give_the_same_forecast_in_every_system(key):
+    """However the simulations are shared out (batches taken by whichever process is free),
+    each is played from its own seed: 23 simulations (a warm-up of 2, batches of 5 and a last
+    one of 1) give the forecast one process gives."""
+    system, build = SETUPS[key]
+    data = build(2, 2)
+    one = forecast(system, setup=data, simulations=23, seed=4, workers=1)
+    two = forecast(system, setup=data, simulations=23, seed=4, workers=2)
+    assert one.to_dict() == two.to_dict()
+
+
+@pytest.mark.parametrize("key", sorted(SETUPS))
+def test_a_simulated_battle_is_the_battle_auto_play_plays(key):
+    """The forecast's own loop (no steps, no command list) plays the very commands auto-play
+    would, with the same dice: the same last state."""
+    system, build = SETUPS[key]
+    data = build(2, 1)
+    simulated = simulate(system, 11, setup=data, max_rounds=MAX_ROUNDS)
+    rng = random.Random(11)
+    final, played = play_out(system, system.start(data, 11), lambda p: SimulationDice(rng),
+                             max_rounds=MAX_ROUNDS)  # fmt: skip
+    assert played
+    assert simulated.standing == system.standing(final)
+    assert simulated.rounds == system.clock(final)[0]
+    assert simulated.finished == (system.outcome(final) is not None)
+
+
+FRESH = """
+import json, sys
+from tests.engine.test_forecast import SETUPS
+from warfare.engine.battle.forecast import forecast
+system, build = SETUPS[sys.argv[1]]
+print(json.dumps(forecast(system, setup=build(2, 2), simulations=20, seed=8).to_dict()))
+"""
+
+
+@pytest.mark.parametrize("key", sorted(SETUPS))
+def test_a_forecast_does_not_depend_on_what_the_caches_hold(key):
+    """The engines and policies keep what they worked out across simulations and forecasts
+    (set-ups, GURPS 4e strategy choices…): a forecast made after others, in a process whose
+    caches hold other battles, is the one a fresh process makes."""
+    system, build = SETUPS[key]
+    for ours, theirs in ((1, 3), (3, 1), (2, 2)):
+        forecast(system, setup=build(ours, theirs), simulations=10, seed=8)
+    warm = forecast(system, setup=build(2, 2), simulations=20, seed=8).to_dict()
+    fresh = subprocess.run(  # noqa: S603 - this interpreter running our own code
+        [sys.executable, "-c", FRESH, key], check=True, capture_output=True, text=True,
+        cwd=Path(__file__).resolve().parents[2], env={**os.environ, "PYTHONHASHSEED": "1"},
+    )  # fmt: skip
+    assert json.loads(fresh.stdout) == json.loads(json.dumps(warm))

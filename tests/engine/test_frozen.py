@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from warfare.engine.frozen import per_fields, per_state, replace
+from warfare.engine.frozen import per_fields, per_setup, per_state, replace
 
 
 @dataclass(frozen=True)
@@ -75,3 +75,31 @@ def test_per_fields_reuses_a_result_while_those_fields_are_the_same_objects():
     assert calls == [(1, 2, 3)]
     assert size(replace(state, b=(1,))) == 1
     assert len(calls) == 2
+
+
+def test_per_setup_shares_a_result_between_equal_set_ups_only():
+    """A forecast starts hundreds of battles from one set-up: an equal set-up (another
+    object) gets the result worked out once; a set-up that differs in a value, an order or
+    only a type (a tuple for a list, True or "1" for 1) gets its own; one that holds
+    anything but plain data is worked out every time."""
+    calls = []
+
+    @per_setup()
+    def prepared(setup):
+        calls.append(setup)
+        return len(calls)
+
+    first = prepared({"sides": [1, 2], "terrain": "plains"})
+    assert prepared({"sides": [1, 2], "terrain": "plains"}) == first
+    assert len(calls) == 1
+    others = [{"sides": (1, 2), "terrain": "plains"}, {"sides": [True, 2], "terrain": "plains"},
+              {"sides": ["1", 2], "terrain": "plains"}, {"sides": [2, 1], "terrain": "plains"},
+              {"terrain": "plains", "sides": [1, 2]}]  # fmt: skip
+    assert len({prepared(setup) for setup in others}) == len(others) and len(calls) == 6
+
+    class Custom(dict):
+        pass
+
+    prepared({"sides": Custom()})
+    prepared({"sides": Custom()})
+    assert len(calls) == 8

@@ -71,3 +71,18 @@ def test_strategy_superiority_bonuses():
     assert superiority_bonus_terms("mobile_defense", sups) == [("strategy_superiority.Cav", 1)]
     assert superiority_bonus_terms("indirect_attack", sups) == [("strategy_superiority.C3I", 1)]
     assert superiority_bonus_terms("deliberate_attack", {"Art": 0}) == []
+
+
+def test_strategy_effects_come_in_the_table_order():
+    """gurps §A.6.3: the board lists a strategy's effects in the table's order: group,
+    modifier, casualties, superiority and Position Bonus, then when it may be chosen and
+    what follows."""
+    assert [e["code"] for e in strategy_effects("mobile_defense")] == [
+        "strategy.group", "strategy.modifier", "strategy.own_casualties_reduced_on_loss_or_tie",
+        "strategy.superiority_bonus_any", "strategy.enemy_pb_gain_shift",
+        "strategy.enemy_pb_on_tie", "strategy.uses_db",
+    ]  # fmt: skip
+    assert [e["code"] for e in strategy_effects("indirect_attack")][2:] == [
+        "strategy.superiority_bonus", "strategy.gains_pb_on_win", "strategy.margin_multiplied",
+        "strategy.repeat_modifier",
+    ]  # fmt: skip

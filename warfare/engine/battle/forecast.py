@@ -262,22 +262,62 @@ WARM_UP = 10
 """With worker processes, this process first plays one simulation in `WARM_UP` alone, so
 what the engines and policies keep from one simulation to the next (a set-up worked out
 once, the GURPS 4e strategy choices…) is there before the workers are forked from it."""
+BATCH = 5
+"""Simulations a process takes at a time from the ones left (see `_in_processes`)."""
 
 
 def _in_processes(job: tuple[Any, ...], simulations: int, workers: int) -> list[Simulated]:
     """The simulations in `workers` processes: this one (after the warm-up) and `workers` − 1
-    forked ones, each playing every `workers`-th simulation; the results in index order."""
+    forked ones. The rest is cut in batches of `BATCH` that every process takes one after the
+    other from a shared counter until none is left, so a process that gets less of the CPU
+    (the other core busy with another request or program) plays fewer of them instead of
+    keeping the others waiting; which process plays a simulation does not change it (its
+    dice come from its own seed), so the results, in index order, are the same."""
     warm = simulations // WARM_UP
     results: list[Simulated | None] = [None] * simulations
     results[:warm] = _run((*job, range(warm)))
-    chunks = [range(warm + i, simulations, workers) for i in range(workers)]
-    with ProcessPoolExecutor(workers - 1, mp_context=get_context("fork")) as pool:
-        futures = [pool.submit(_run, (*job, chunk)) for chunk in chunks[1:]]
-        parts = [_run((*job, chunks[0])), *(future.result() for future in futures)]
-    for chunk, part in zip(chunks, parts, strict=True):
-        for index, simulated in zip(chunk, part, strict=True):
+    batches = [range(i, min(i + BATCH, simulations)) for i in range(warm, simulations, BATCH)]
+    context = get_context("fork")
+    taken = context.Value("i", 0)
+    with ProcessPoolExecutor(
+        workers - 1, mp_context=context, initializer=_share, initargs=(taken,)
+    ) as pool:
+        futures = [pool.submit(_take, job, batches) for _ in range(workers - 1)]
+        _share(taken)
+        parts = [_take(job, batches), *(future.result() for future in futures)]
+    for part in parts:
+        for index, simulated in part:
             results[index] = simulated
     return results  # type: ignore[return-value]
+
+
+_taken: Any = None
+"""The counter of batches taken (`_in_processes`), shared with the forked workers."""
+
+
+def _share(taken: Any) -> None:
+    global _taken
+    _taken = taken
+
+
+def _take(job: tuple[Any, ...], batches: Sequence[range]) -> list[tuple[int, Simulated]]:
+    """Play batches while there are some left: (index, simulated battle) of each played."""
+    played = []
+    while True:
+        with _taken.get_lock():
+            number = _taken.value
+            _taken.value = number + 1
+        if number >= len(batches):
+            return played
+        played += zip(batches[number], _run((*job, batches[number])), strict=True)
+
+
+def cores() -> int:
+    """The CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
 def simulation_seed(seed: int, index: int) -> int:
@@ -301,7 +341,7 @@ def forecast(
         raise ValueError("give a setup or a state")
     if setup is not None:
         system.start(setup, seed)  # a bad setup fails here, before any work
-    workers = max(1, min(workers, simulations, os.cpu_count() or 1))
+    workers = max(1, min(workers, simulations, cores()))
     data = state.to_dict() if state is not None else None  # plain data for the workers
     job = (system.key, seed, setup, data, max_rounds)
     if workers == 1:

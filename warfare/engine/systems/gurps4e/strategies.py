@@ -7,6 +7,7 @@ against the book): a GM with the book corrects a row of `STRATEGIES` here.
 before a commander chooses.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -130,7 +131,9 @@ def superiority_bonus_terms(key: str, superiorities: dict[str, int]) -> list[tup
 
 
 def strategy_effects(key: str) -> list[dict[str, Any]]:
-    """What strategy `key` does (§A.6.3), as codes with params, for the board to show."""
+    """What strategy `key` does (§A.6.3), as codes with params, for the board to show: its
+    group and modifier, what it does to casualties and Position Bonus (`_combat_effects`),
+    then when it may be chosen and what else follows from it (`_rule_effects`)."""
     row = STRATEGIES[key]
     effects: list[dict[str, Any]] = [
         {"code": "strategy.group", "params": {"group": row.group}},
@@ -140,6 +143,13 @@ def strategy_effects(key: str) -> list[dict[str, Any]]:
     def add(code: str, **params: Any) -> None:
         effects.append({"code": f"strategy.{code}", "params": params})
 
+    _combat_effects(row, add)
+    _rule_effects(row, add)
+    return effects
+
+
+def _combat_effects(row: Strategy, add: Callable[..., None]) -> None:
+    """The casualty, superiority and Position Bonus effects of `row`, in table order."""
     if row.own_multiplier != 1:
         add("own_casualties_multiplied", factor=row.own_multiplier)
     if row.enemy_plus_on_win:
@@ -168,6 +178,11 @@ def strategy_effects(key: str) -> list[dict[str, Any]]:
         add("reduces_enemy_pb")
     if row.raid_logistics:
         add("casualties_to_enemy_logistics")
+
+
+def _rule_effects(row: Strategy, add: Callable[..., None]) -> None:
+    """When `row` may be chosen (DB, slow, Desperate, encounter, confusion), whether it leaves
+    the field, and its margin, repeat and confusion modifiers, in table order."""
     if row.uses_db:
         add("uses_db")
     if row.slow:
@@ -194,4 +209,3 @@ def strategy_effects(key: str) -> list[dict[str, Any]]:
         add("own_margin_halved")
     if row.confused_modifier:
         add("confused_modifier", value=row.confused_modifier)
-    return effects

@@ -74,7 +74,7 @@ from warfare.engine.battle.protocol import (
 )
 from warfare.engine.checks import Degree, quick_contest, success_roll
 from warfare.engine.dice import Dice, DiceError, typed_value_problem
-from warfare.engine.frozen import per_fields, per_setup, replace
+from warfare.engine.frozen import per_fields, per_setup, per_state, replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.gurps4e import aftermath as after
 from warfare.engine.systems.gurps4e import prebattle as pre
@@ -1377,11 +1377,13 @@ def public_state(state: BattleState, viewer: str | None) -> dict[str, Any]:
 # --- auto-play and forecasts (protocol) -----------------------------------------------------------
 
 
+@per_state()
 def awaiting(state: BattleState) -> tuple[Waiting, ...]:
     """Who the battle waits for: the recon winner's choice of battle, every commander and PC
     whose choice the round still needs (a PC who chose a Risk may change it, but the round
     does not wait for that), a Parley's answer, the one-time change after a slow strategy,
-    the victor's pursuit choice (§A.4-§A.7)."""
+    the victor's pursuit choice (§A.4-§A.7). Kept in the state: auto-play asks it, then the
+    policy checks the actor against it."""
     if state.finished:
         return ()
     if state.phase == BATTLE_KIND and state.initiative is not None:

@@ -100,8 +100,19 @@ _cache: dict[Any, Any] = {}
 CACHE_SIZE = 100_000
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def _frozen(value: Any) -> Any:
-    if isinstance(value, Mapping):
+    """A hashable, order-independent copy of plain data (a cache key's part). The plain
+    types are told by `type` first: `isinstance` against `Mapping` (an ABC) was most of the
+    cost of the thousands of keys a forecast builds."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict or isinstance(value, Mapping):
+        if not value:
+            return ()
         return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
         return tuple(_frozen(v) for v in value)
@@ -134,25 +145,30 @@ def _round_value(
     overrides: Any,
 ) -> float:
     """Expected value of a round for side `me` (see the module docstring), `difference` =
-    its effective skill minus the enemy's; `strategies` in side order as fought."""
+    its effective skill minus the enemy's; `strategies` in side order as fought; `uses`
+    whether each side used Indirect Attack before (0 or 1: all the margin adjustment reads).
+
+    The terms are the `_outcome`s of side 0 by the margin difference (side 0's margin − side
+    1's), shared by both sides: what side 1 gets at difference d is exactly the opposite of
+    what side 0 gets at −d (the same contest, seen from the other side)."""
     first, second, fought = rules.pair(*strategies)
     if not fought:
         return 0.0
     effective = (first, second)
-    known = _outcomes(me, effective, desperate, uses, pb, overrides)
+    known = _outcomes(effective, desperate, uses, pb, overrides)
+    sign = 1 if me == 0 else -1
     value = 0.0
     for offset, chance in _DIFFERENCES:
-        diff = difference + offset
+        diff = sign * (difference + offset)
         outcome = known.get(diff)
         if outcome is None:
-            outcome = known[diff] = _outcome(me, effective, desperate, uses, pb, diff, overrides)
-        value += chance * outcome
+            outcome = known[diff] = _outcome(effective, desperate, uses, pb, diff, overrides)
+        value += chance * (outcome if me == 0 else -outcome)
     return value
 
 
 @lru_cache(maxsize=4096)
 def _outcomes(
-    me: int,
     effective: tuple[str, str],
     desperate: tuple[bool, bool],
     uses: tuple[int, int],
@@ -164,7 +180,6 @@ def _outcomes(
 
 
 def _outcome(
-    me: int,
     effective: tuple[str, str],
     desperate: tuple[bool, bool],
     uses: tuple[int, int],
@@ -172,19 +187,17 @@ def _outcome(
     diff: int,
     overrides: Any,
 ) -> float:
-    """The value for side `me` of a fought round whose margins differ by `diff` (own margin
-    − the enemy's): one term of `_round_value`, shared by every skill difference whose
-    contest can end this way."""
-    enemy = 1 - me
-    winner = None if diff == 0 else (me if diff > 0 else enemy)
+    """The value for side 0 of a fought round whose margins differ by `diff` (side 0's margin
+    − side 1's): one term of `_round_value`, shared by every skill difference whose contest
+    can end this way (and, negated, by side 1's)."""
+    winner = None if diff == 0 else (0 if diff > 0 else 1)
     margin = abs(diff)
     if winner is not None:
         margin, _ = rules.adjusted_margin(margin, effective[winner], uses[winner])
     cas0, cas1, crt_pb = _casualties(effective, winner, margin, desperate, overrides)
     pb_after, _ = rules.position_bonus(pb, effective, winner, crt_pb)
-    cas = (cas0, cas1)
-    gained = (pb_after[me] - pb_after[enemy]) - (pb[me] - pb[enemy])
-    return cas[enemy] - cas[me] + PB_WEIGHT * gained
+    gained = (pb_after[0] - pb_after[1]) - (pb[0] - pb[1])
+    return cas1 - cas0 + PB_WEIGHT * gained
 
 
 def _options(state: BattleState, index: int, *, after_reveal: bool = False):
@@ -240,6 +253,9 @@ class _Skills:
         self.known: dict[tuple[int, str, bool, int, bool], int] = {}
         self.overrides = _frozen(state.overrides)
         self.inputs: dict[int, tuple[Any, ...]] = {}
+        sides = state.sides
+        self.uses = (min(sides[0].indirect_uses, 1), min(sides[1].indirect_uses, 1))
+        self.pb = (sides[0].pb, sides[1].pb)
 
     def skill(self, index: int, strategy: str, enemy: str, desperate: bool, risk: int = 0):
         halved = enemy == "deliberate_attack"
@@ -263,33 +279,67 @@ class _Skills:
         difference = self.skill(index, mine[0], theirs[0], mine[1], risk) - self.skill(
             1 - index, theirs[0], mine[0], theirs[1]
         )
-        sides = self.state.sides
         return _round_value(
-            index, strategies, desperate, (sides[0].indirect_uses, sides[1].indirect_uses),
-            (sides[0].pb, sides[1].pb), difference, self.overrides,
-        )  # fmt: skip
+            index, strategies, desperate, self.uses, self.pb, difference, self.overrides
+        )
+
+    def mean(self, index: int, mine: tuple[str, bool], theirs: list[tuple[str, bool]], risk: int):
+        """The average `value` of `mine` over the enemy's options `theirs` (the same sum in
+        the same order, its lookups made once per option rather than once per pair)."""
+        strategy, desperate = mine
+        enemy = 1 - index
+        plain = self.skill(index, strategy, "", desperate, risk)
+        halved = None
+        values = []
+        for other, other_desperate in theirs:
+            if other == "deliberate_attack":
+                if halved is None:
+                    halved = self.skill(index, strategy, other, desperate, risk)
+                own = halved
+            else:
+                own = plain
+            difference = own - self.skill(enemy, other, strategy, other_desperate)
+            if index == 0:
+                pair, both = (strategy, other), (desperate, other_desperate)
+            else:
+                pair, both = (other, strategy), (other_desperate, desperate)
+            values.append(
+                _round_value(index, pair, both, self.uses, self.pb, difference, self.overrides)
+            )
+        return sum(values) / len(theirs)
 
 
 def _public_key(state: BattleState, index: int, kind: str) -> tuple[Any, ...]:
     """Everything the strategy choice of side `index` depends on."""
-
-    def side_key(i: int) -> tuple[Any, ...]:
-        side = state.sides[i]
-        officer = side.officer
-        return (
-            side.ts.numerator, side.ts.denominator, side.bsm, _frozen(side.superiority),
-            side.db, side.pb, side.casualties, side.confused, side.started_confused,
-            side.ambusher, side.left, (officer.strategy, officer.tactics) if officer else None,
-            _force_token(side.force), side.indirect_uses, side.previous, side.circumstance,
-        )  # fmt: skip
-
     pcs = tuple(sorted((k, state.pc(k).side, c.effect) for k, c in state.pc_choices.items()))
     commander = next((pc for pc in state.pcs if pc.side == index and pc.commander), None)
     revealed = state.choices[1 - index] if kind == CHANGE else None
     return (
         kind, index, state.round == 1, state.kind, state.siege, _frozen(state.overrides),
-        side_key(0), side_key(1), pcs, commander, revealed, state.parley,
+        _side_key(state.sides[0]), _side_key(state.sides[1]), pcs, commander, revealed,
+        state.parley,
     )  # fmt: skip
+
+
+_SIDE_KEY = "gurps4e.policy_side_key"
+
+
+def _side_key(side: Any) -> tuple[Any, ...]:
+    """What `_public_key` reads of one side, kept in the side object (`state_memo`): a round
+    changes the sides once, but both commanders and the change after the reveal read them."""
+    memo = state_memo(side)
+    try:
+        return memo[_SIDE_KEY]
+    except KeyError:
+        pass
+    officer = side.officer
+    key = memo[_SIDE_KEY] = (
+        side.ts.numerator, side.ts.denominator, side.bsm, _frozen(side.superiority),
+        side.db, side.pb, side.casualties, side.confused, side.started_confused,
+        side.ambusher, side.left, (officer.strategy, officer.tactics) if officer else None,
+        _force_token(side.force), side.indirect_uses, side.previous, side.circumstance,
+    )  # fmt: skip
+    return key
 
 
 def _memo(key: tuple[Any, ...], work):
@@ -350,7 +400,7 @@ def _best_strategy(state: BattleState, index: int) -> tuple[str, bool, int]:
     skills = _Skills(state)
     best, best_value = fighting[0], None
     for option in fighting:
-        value = sum(skills.value(index, option, other, 0) for other in theirs) / len(theirs)
+        value = skills.mean(index, option, theirs, 0)
         if best_value is None or value > best_value + 1e-9:
             best, best_value = option, value
     return (best[0], best[1], _commander_risk(skills, index, best, theirs))
@@ -370,7 +420,7 @@ def _commander_risk(skills: _Skills, index: int, option, theirs) -> int:
         return 0
 
     def net(risk: int) -> float:
-        value = sum(skills.value(index, option, other, risk) for other in theirs) / len(theirs)
+        value = skills.mean(index, option, theirs, risk)
         return value - HARM_WEIGHT * PB_WEIGHT * _harm(state, pc, risk)
 
     return max(RISKS, key=lambda r: (net(r), -abs(r)))
