@@ -104,11 +104,30 @@ class Controller(models.TextChoices):
     GM = "gm", _("Game master")
 
 
-class Faction(Versioned):
+class NamedInCampaign(Versioned):
+    """Abstract: a row of a campaign known by a name no other row of its kind in the campaign
+    has (a faction, a settlement). The subclass declares `campaign`; the constraint is named
+    after the subclass ("faction_name_unique_in_campaign")."""
+
+    name = models.CharField(_("name"), max_length=120)
+
+    class Meta(Versioned.Meta):
+        abstract = True
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "name"], name="%(class)s_name_unique_in_campaign"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Faction(NamedInCampaign):
     """A side in the campaign's wars. For Pathfinder, a players' faction is a kingdom."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="factions")
-    name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
     controlled_by = models.CharField(
         _("controlled by"), max_length=16, choices=Controller.choices, default=Controller.GM
@@ -120,18 +139,9 @@ class Faction(Versioned):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["name", "pk"]
+    class Meta(NamedInCampaign.Meta):
         verbose_name = _("faction")
         verbose_name_plural = _("factions")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["campaign", "name"], name="faction_name_unique_in_campaign"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 #: A GURPS skill level of the command staff (gurps §0.2: 3d6 rolled against it; beyond 30 a
@@ -258,7 +268,7 @@ class Invite(models.Model):
         return not self.is_revoked and not self.is_expired
 
 
-class Settlement(Versioned):
+class Settlement(NamedInCampaign):
     """A place where armies are raised and stationed."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="settlements")
@@ -268,7 +278,6 @@ class Settlement(Versioned):
         related_name="settlements",
         verbose_name=_("faction"),
     )
-    name = models.CharField(_("name"), max_length=120)
     hex = models.CharField(
         _("hex"),
         max_length=16,
@@ -284,15 +293,36 @@ class Settlement(Versioned):
     is_capital = models.BooleanField(_("capital"), default=False)
     notes = models.TextField(_("notes"), blank=True)
 
-    class Meta:
+    class Meta(NamedInCampaign.Meta):
         ordering = ["-is_capital", "name", "pk"]
         verbose_name = _("settlement")
         verbose_name_plural = _("settlements")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["campaign", "name"], name="settlement_name_unique_in_campaign"
-            )
-        ]
+
+
+class FactionForce(Versioned):
+    """Abstract: what a faction of a rule system's campaign fields in battle (a GURPS force, a
+    D&D army). The subclass declares `campaign` and `faction` (their reverse names are its
+    own), its Meta's names with `FactionForce.name_unique(...)` among its constraints (each
+    system named its own), and `detail_url`: the URL name of its page, which takes the
+    campaign's id and the row's."""
+
+    name = models.CharField(_("name"), max_length=120)
+    notes = models.TextField(_("notes"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    detail_url = ""
+
+    class Meta(Versioned.Meta):
+        abstract = True
+        ordering = ["name", "pk"]
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse(self.detail_url, args=[self.campaign_id, self.pk])
+
+    @staticmethod
+    def name_unique(constraint: str) -> models.UniqueConstraint:
+        """No two of a faction's forces share a name: the constraint, named `constraint`."""
+        return models.UniqueConstraint(fields=["faction", "name"], name=constraint)
