@@ -4,18 +4,8 @@ nothing)."""
 
 from decimal import Decimal
 
-from django.db import transaction
-
-from kingdoms.demo import DemoResult, demo_accounts
-from kingdoms.models import (
-    Campaign,
-    CommandStaff,
-    Controller,
-    Faction,
-    Membership,
-    Role,
-    RuleSystem,
-)
+from kingdoms.demo import demo_campaign
+from kingdoms.models import CommandStaff, Controller, Faction, Membership, Role, RuleSystem
 from warfare.systems.gurps4e.models import ElementType, Force, ForceElement
 
 from .setup import BattleInput, PCInput, gurps4e_battle_create
@@ -23,20 +13,13 @@ from .setup import BattleInput, PCInput, gurps4e_battle_create
 DEMO_CAMPAIGN = "Demo: Border Wars (GURPS Mass Combat)"
 
 
-@transaction.atomic
-def load_demo() -> DemoResult:
-    gm, player = demo_accounts()
-    campaign, created = Campaign.objects.get_or_create(
-        name=DEMO_CAMPAIGN,
-        created_by=gm,
-        defaults={
-            "rule_system": RuleSystem.GURPS4E,
-            "description": "The Free City of Varn holds the ford against the Iron Duchy's "
-            "host. Open the battle: the players choose Varn's strategy in secret.",
-        },
-    )
-    if not created:
-        return DemoResult(campaign=campaign, created=False)
+@demo_campaign(
+    DEMO_CAMPAIGN,
+    rule_system=RuleSystem.GURPS4E,
+    description="The Free City of Varn holds the ford against the Iron Duchy's "
+    "host. Open the battle: the players choose Varn's strategy in secret.",
+)
+def load_demo(campaign, gm, player) -> None:
     varn = Faction.objects.create(
         campaign=campaign, name="Free City of Varn", controlled_by=Controller.PLAYERS,
         description="The players' city: guilds, walls and a proud militia.",
@@ -53,7 +36,6 @@ def load_demo() -> DemoResult:
         faction=duchy, commander="Duke Orsk", strategy=13, tactics=12, leadership=12,
         intelligence_analysis=11, administration=12,
     )  # fmt: skip
-    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=varn)
 
     def element(name, ts, **extra):
@@ -97,4 +79,3 @@ def load_demo() -> DemoResult:
             ),
         ),  # fmt: skip
     )
-    return DemoResult(campaign=campaign, created=True)
