@@ -340,6 +340,24 @@ def build_all(model, rows: list[dict], names, path: str, extra=None) -> list[tup
     ]
 
 
+def build_nested(model, rows: list[dict], names, path: str, children, extra=None):
+    """`build_all` for rows that hold lists of child rows (a force's units): `children` is
+    ((key, child model, child names, link), ...): each `row[key]` is built too, at
+    `<path>[i].<key>`, its instances linked to their (unsaved) parent by the attribute
+    `link`. ([(row, parent)], {key: [(child row, child)] of all parents})."""
+    parents, nested = [], {key: [] for key, *_ in children}
+    for index, row in enumerate(rows):
+        where = f"{path}[{index}]"
+        parent = build(model, row, names, where, **(extra(row) if extra else {}))
+        parents.append((row, parent))
+        for key, child_model, child_names, link in children:
+            pairs = build_all(child_model, row[key], child_names, f"{where}.{key}")
+            for _child_row, child in pairs:
+                setattr(child, link, parent)
+            nested[key] += pairs
+    return parents, nested
+
+
 def save_all(model, pairs: list[tuple], names, links=None) -> list[models.Model]:
     """Insert the instances of `pairs` ((file row, instance), from `build_all`) after
     setting `links(row)` on each (their references, as saved rows), and put back their
