@@ -75,7 +75,8 @@ service that applies a new command must use `command_dice(seed, len(commands), t
 
 import hashlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from importlib import import_module
 from typing import Any, Protocol
 
 from warfare.engine.dice import DiceExpr, Roll, SeededDice, TypedDice, parse_expr
@@ -351,6 +352,25 @@ class FunctionSystem:
 
     def start_events(self, state: Any) -> list[Any]:
         return list(state.opening)
+
+    @classmethod
+    def of_module(cls, key: str, names: Mapping[str, Any], **given: Any) -> "FunctionSystem":
+        """The system `key` of an engine module's functions, each found under its field's
+        name in `names` (the module's `globals()`: `start`, `apply`... and `forced` where the
+        module has one); `given` names the others (`state_from_dict=BattleState.from_dict`)."""
+        found = {f.name: names[f.name] for f in fields(cls) if f.name in names and f.name != "key"}
+        return cls(key=key, **{**found, **given})
+
+
+def policy_suggest(module: str) -> Callable[[Any, str | None], Command]:
+    """`suggest(state, actor)` of an engine's auto-play policy, the `suggest` of the module
+    `module`, imported on the first call: a policy builds on its engine, which names the
+    policy's `suggest` in its `FunctionSystem`."""
+
+    def suggest(state: Any, actor: str | None) -> Command:
+        return import_module(module).suggest(state, actor)
+
+    return suggest
 
 
 # --- dice --------------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ from warfare.engine.battle.protocol import (
     SetupError,
     Standing,
     Waiting,
+    policy_suggest,
     start_dice,
 )
 from warfare.engine.dice import DiceError, typed_value_problem
@@ -1028,23 +1029,7 @@ def standing(state: BattleState) -> Standing:
     )
 
 
-def suggest(state: BattleState, actor: str | None) -> Command:
-    """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    from warfare.engine.systems.dnd5e.battle.policy import suggest as policy  # builds on this
+suggest = policy_suggest("warfare.engine.systems.dnd5e.battle.policy")
+"""The auto-play policy's command for an actor (`policy.suggest`)."""
 
-    return policy(state, actor)
-
-
-SYSTEM = FunctionSystem(
-    key="dnd5e",
-    start=start,
-    legal_actions=legal_actions,
-    apply=apply,
-    outcome=outcome,
-    state_from_dict=BattleState.from_dict,
-    awaiting=awaiting,
-    suggest=suggest,
-    clock=clock,
-    standing=standing,
-    forced=forced,
-)
+SYSTEM = FunctionSystem.of_module("dnd5e", globals(), state_from_dict=BattleState.from_dict)

@@ -76,6 +76,7 @@ from warfare.engine.battle.protocol import (
     SetupError,
     Standing,
     Waiting,
+    policy_suggest,
 )
 from warfare.engine.checks import quick_contest, success_roll
 from warfare.engine.dice import DiceError
@@ -898,22 +899,7 @@ def standing(state: BattleState) -> Standing:
     return Standing(state.sides, tuple(forces))
 
 
-def suggest(state: BattleState, actor: str | None) -> Command:
-    """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    from warfare.engine.systems.gurps3e.battle.policy import suggest as policy  # builds on this
+suggest = policy_suggest("warfare.engine.systems.gurps3e.battle.policy")
+"""The auto-play policy's command for an actor (`policy.suggest`)."""
 
-    return policy(state, actor)
-
-
-SYSTEM = FunctionSystem(
-    key="gurps3e",
-    start=start,
-    legal_actions=legal_actions,
-    apply=apply,
-    outcome=outcome,
-    state_from_dict=BattleState.from_dict,
-    awaiting=awaiting,
-    suggest=suggest,
-    clock=clock,
-    standing=standing,
-)
+SYSTEM = FunctionSystem.of_module("gurps3e", globals(), state_from_dict=BattleState.from_dict)

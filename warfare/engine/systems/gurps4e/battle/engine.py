@@ -71,6 +71,7 @@ from warfare.engine.battle.protocol import (
     SetupError,
     Standing,
     Waiting,
+    policy_suggest,
     start_dice,
 )
 from warfare.engine.checks import Degree, quick_contest, success_roll
@@ -1436,22 +1437,7 @@ def standing(state: BattleState) -> Standing:
     return Standing(SIDE_KEYS, tuple(forces))
 
 
-def suggest(state: BattleState, actor: str | None) -> Command:
-    """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    from warfare.engine.systems.gurps4e.battle.policy import suggest as policy  # builds on this
+suggest = policy_suggest("warfare.engine.systems.gurps4e.battle.policy")
+"""The auto-play policy's command for an actor (`policy.suggest`)."""
 
-    return policy(state, actor)
-
-
-SYSTEM = FunctionSystem(
-    key=KEY,
-    start=start,
-    legal_actions=legal_actions,
-    apply=apply,
-    outcome=outcome,
-    state_from_dict=BattleState.from_dict,
-    awaiting=awaiting,
-    suggest=suggest,
-    clock=clock,
-    standing=standing,
-)
+SYSTEM = FunctionSystem.of_module(KEY, globals(), state_from_dict=BattleState.from_dict)

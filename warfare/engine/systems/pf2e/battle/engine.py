@@ -81,6 +81,7 @@ from warfare.engine.battle.protocol import (
     Standing,
     Waiting,
     derive_seed,
+    policy_suggest,
 )
 from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
 from warfare.engine.frozen import per_setup, replace, state_memo
@@ -1137,23 +1138,7 @@ def forced(state: BattleState) -> Command | None:
     return Command(key, END_TURN)
 
 
-def suggest(state: BattleState, actor: str | None) -> Command:
-    """The auto-play policy's command for `actor` (`policy.suggest`)."""
-    from warfare.engine.systems.pf2e.battle.policy import suggest as policy  # builds on this
+suggest = policy_suggest("warfare.engine.systems.pf2e.battle.policy")
+"""The auto-play policy's command for an actor (`policy.suggest`)."""
 
-    return policy(state, actor)
-
-
-SYSTEM = FunctionSystem(
-    key="pf2e",
-    start=start,
-    legal_actions=legal_actions,
-    apply=apply,
-    outcome=outcome,
-    state_from_dict=BattleState.from_dict,
-    awaiting=awaiting,
-    suggest=suggest,
-    clock=clock,
-    standing=standing,
-    forced=forced,
-)
+SYSTEM = FunctionSystem.of_module("pf2e", globals(), state_from_dict=BattleState.from_dict)
