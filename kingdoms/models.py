@@ -5,6 +5,7 @@ import secrets
 from collections.abc import Mapping
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
@@ -71,6 +72,28 @@ class Campaign(Versioned):
 
     def get_absolute_url(self) -> str:
         return reverse("kingdoms:campaign-detail", args=[self.pk])
+
+    def clean_fields(self, exclude=None) -> None:
+        """The column's choices are the systems it was made with; a campaign's rule system is
+        valid when it is registered (`kingdoms.rulesystems`: also a system added later, such
+        as the tests' toy system), with the column's own message otherwise."""
+        exclude = set(exclude or ())
+        errors = {}
+        try:
+            super().clean_fields(exclude={*exclude, "rule_system"})
+        except ValidationError as error:
+            errors = error.error_dict
+        if "rule_system" not in exclude and rulesystems.get(self.rule_system) is None:
+            field = self._meta.get_field("rule_system")
+            errors["rule_system"] = [
+                ValidationError(
+                    field.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": self.rule_system},
+                )
+            ]
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def uses_battles(self) -> bool:
