@@ -10,14 +10,13 @@ from warfare.systems.dnd5e.models import Army, Creature, Solo, Unit
 from .setup import battle_create
 
 DEMO_CAMPAIGN = "Demo: The Old Ford (D&D 5e, When Armies Clash)"
-
-
-@demo_campaign(
-    DEMO_CAMPAIGN,
-    rule_system=RuleSystem.DND5E,
-    description="The Wardens hold the Old Ford against the Red Hand's horde. Open "
-    "the battle: the Knights crew the ballista; the Horde is caught by surprise.",
+DEMO_DESCRIPTION = (
+    "The Wardens hold the Old Ford against the Red Hand's horde. Open "
+    "the battle: the Knights crew the ballista; the Horde is caught by surprise."
 )
+
+
+@demo_campaign(DEMO_CAMPAIGN, rule_system=RuleSystem.DND5E, description=DEMO_DESCRIPTION)
 def load_demo(campaign, gm, player) -> None:
     wardens_faction = Faction.objects.create(
         campaign=campaign, name="Wardens of the Ford", controlled_by=Controller.PLAYERS

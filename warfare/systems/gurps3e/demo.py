@@ -8,14 +8,13 @@ from .models import Character, Force, Reputation, TroopType, Unit
 from .setup import api_create
 
 DEMO_3E_CAMPAIGN = "Demo: Border Wars (GURPS 3e)"
-
-
-@demo_campaign(
-    DEMO_3E_CAMPAIGN,
-    rule_system=RuleSystem.GURPS3E,
-    description="The Barony of Ravensmoor holds the ford of the Grey river against "
-    "an orc warband (GURPS 3e mass combat, Compendium II).",
+DEMO_DESCRIPTION = (
+    "The Barony of Ravensmoor holds the ford of the Grey river against "
+    "an orc warband (GURPS 3e mass combat, Compendium II)."
 )
+
+
+@demo_campaign(DEMO_3E_CAMPAIGN, rule_system=RuleSystem.GURPS3E, description=DEMO_DESCRIPTION)
 def load_demo(campaign, gm, player) -> None:
     """The 3e demo: its factions and commanders, forces, characters and battle."""
     barony = Faction.objects.create(campaign=campaign, name="Barony of Ravensmoor",

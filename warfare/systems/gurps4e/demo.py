@@ -11,14 +11,13 @@ from warfare.systems.gurps4e.models import ElementType, Force, ForceElement
 from .setup import BattleInput, PCInput, gurps4e_battle_create
 
 DEMO_CAMPAIGN = "Demo: Border Wars (GURPS Mass Combat)"
-
-
-@demo_campaign(
-    DEMO_CAMPAIGN,
-    rule_system=RuleSystem.GURPS4E,
-    description="The Free City of Varn holds the ford against the Iron Duchy's "
-    "host. Open the battle: the players choose Varn's strategy in secret.",
+DEMO_DESCRIPTION = (
+    "The Free City of Varn holds the ford against the Iron Duchy's "
+    "host. Open the battle: the players choose Varn's strategy in secret."
 )
+
+
+@demo_campaign(DEMO_CAMPAIGN, rule_system=RuleSystem.GURPS4E, description=DEMO_DESCRIPTION)
 def load_demo(campaign, gm, player) -> None:
     varn = Faction.objects.create(
         campaign=campaign, name="Free City of Varn", controlled_by=Controller.PLAYERS,

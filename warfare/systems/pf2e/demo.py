@@ -9,6 +9,10 @@ from .models import Kingdom
 from .services import army_create
 
 DEMO_CAMPAIGN = "Demo: The Silverrun Marches"
+DEMO_DESCRIPTION = (
+    "A young kingdom on the edge of the wild holds its border against "
+    "a raiding horde, while something stirs in the fens."
+)
 
 
 def _skills(**values: tuple[int, str]) -> dict:
@@ -18,12 +22,7 @@ def _skills(**values: tuple[int, str]) -> dict:
     return skills
 
 
-@demo_campaign(
-    DEMO_CAMPAIGN,
-    rule_system=RuleSystem.PF2E,
-    description="A young kingdom on the edge of the wild holds its border against "
-    "a raiding horde, while something stirs in the fens.",
-)
+@demo_campaign(DEMO_CAMPAIGN, rule_system=RuleSystem.PF2E, description=DEMO_DESCRIPTION)
 def load_demo(campaign, gm, player) -> None:
     silverrun = Faction.objects.create(
         campaign=campaign,
