@@ -75,8 +75,8 @@ class Campaign(Versioned):
 
     def clean_fields(self, exclude=None) -> None:
         """The column's choices are the systems it was made with; a campaign's rule system is
-        valid when it is registered (`kingdoms.rulesystems`: also a system added later, such
-        as the tests' toy system), with the column's own message otherwise."""
+        valid when it is registered (`kingdoms.rulesystems`: also one an installation added
+        without a migration), with the column's own message otherwise."""
         exclude = set(exclude or ())
         errors = {}
         try:
