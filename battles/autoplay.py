@@ -37,7 +37,8 @@ from django.utils.translation import gettext as _
 
 from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
-from warfare.engine.battle.protocol import Rejected, Waiting, command_dice, replay
+from warfare.engine.battle.autoplay import PolicyError, autoplay
+from warfare.engine.battle.protocol import Waiting, command_dice, replay
 from warfare.engine.battle.registry import get_battle_system
 
 from . import services
@@ -97,35 +98,22 @@ def parse_auto_sides(values: Any) -> tuple[str, ...]:
 
 # --- the loop -------------------------------------------------------------------------------
 
-_NOBODY: Any = object()
-
 
 def _steps(system, state, *, seed: int, position: int, until: str, plays: Callable) -> Iterator:
-    """(command, state, events) of the policy's commands from `state`, while the board waits
-    for an actor `plays(waiting)` accepts (the engine's `autoplay` loop with a per-actor
-    filter: a player's auto-play plays only the actors they command)."""
-    start = system.clock(state)
-    for _index in range(MAX_COMMANDS):
-        if system.outcome(state) is not None:
-            return
-        clock = system.clock(state)
-        if until == "turn" and clock != start:
-            return
-        if until == "round" and clock[0] != start[0]:
-            return
-        if clock[0] - start[0] >= MAX_ROUNDS:
-            return
-        actor = next((w.actor for w in system.awaiting(state) if plays(w)), _NOBODY)
-        if actor is _NOBODY:
-            return
-        command = system.suggest(state, actor)
-        result = system.apply(state, command, command_dice(seed, position))
-        if isinstance(result, Rejected):  # a policy bug: stop here, keep what was played
-            logger.warning("auto-play: %s rejected %s", system.key, command.to_dict())
-            return
-        before, (state, events) = state, result
-        yield command, before, state, events
-        position += 1
+    """(command, state before, state after, events) of the policy's commands from `state`,
+    while the board waits for an actor `plays(waiting)` accepts (the engine's `autoplay`
+    with this board's limits); a command the engine rejects (a policy bug) ends it, keeping
+    what was played."""
+    steps = autoplay(
+        system, state, lambda at: command_dice(seed, at), position=position, until=until,
+        plays=plays, max_rounds=MAX_ROUNDS, max_commands=MAX_COMMANDS,
+    )  # fmt: skip
+    try:
+        for step in steps:
+            yield step.command, state, step.state, step.events
+            state = step.state
+    except PolicyError as error:
+        logger.warning("auto-play: %s rejected %s", system.key, error.command.to_dict())
 
 
 def _play(battle: Battle, user, plays: Callable, until: str) -> Played:

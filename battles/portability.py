@@ -4,8 +4,8 @@ sections use for their battles' JSON.
 Key ``battles`` (after every rule system's section)::
 
     battles  [{name, system, seed, seq, status, players_may_act, created_at, updated_at,
-               created_by, setup, snapshot, outcome,
-               commands: [{position, created_at, undone_at, command, actor}],
+               auto_sides, forecast_shared, autoplay_batch, created_by, setup, snapshot,
+               outcome, commands: [{position, created_at, undone_at, batch, command, actor}],
                events: [{command, round, code, created_at, params}]}]
 
 A battle's JSON (setup, snapshot, outcome, commands, event params) names its pieces by the
@@ -23,6 +23,7 @@ import re
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from kingdoms import portability as core
@@ -31,6 +32,7 @@ from kingdoms.fileschema import JSONObject, Name, Ref, Row, Rows
 from warfare.engine.battle.protocol import Command, replay
 from warfare.engine.battle.registry import get_battle_system
 
+from .autoplay import parse_auto_sides
 from .models import Battle, BattleCommand, BattleEvent
 
 LIMITS = {
@@ -39,17 +41,18 @@ LIMITS = {
     "battle_commands": 100_000,
     "battle_events": 100_000,
 }
+# Auto-play's columns (battles.autoplay; format version 5 on): the sides that play
+# themselves, whether players see the forecast, the batch of the last live command if an
+# auto-play applied it (and each command's batch), so an imported battle undoes an auto-play
+# at once as it did where it was exported.
+AUTOPLAY_FIELDS = ("auto_sides", "forecast_shared", "autoplay_batch")
 BATTLE_FIELDS = (
     "name", "system", "seed", "seq", "status", "players_may_act", "created_at", "updated_at",
+    *AUTOPLAY_FIELDS,
 )  # fmt: skip
 BATTLE_JSON_FIELDS = ("setup", "snapshot", "outcome")  # ids inside are mapped by the system
-BATTLE_COMMAND_FIELDS = ("position", "created_at", "undone_at")  # and "command"
+BATTLE_COMMAND_FIELDS = ("position", "created_at", "undone_at", "batch")  # and "command"
 BATTLE_EVENT_FIELDS = ("round", "code", "created_at")  # and "params"
-# Auto-play's columns (battles.autoplay) are not in format 4: an imported battle plays every
-# side by hand, undoes an auto-play one command at a time and keeps its forecast GM-only.
-# They stand beside the references so the column check still sees every column accounted for.
-BATTLE_NOT_IN_FILE = ("auto_sides", "forecast_shared", "autoplay_batch")
-BATTLE_COMMAND_NOT_IN_FILE = ("batch",)
 _UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError)
 
 
@@ -226,18 +229,53 @@ def _section(system: str) -> core.SystemSection:
     return core.system_section(system) or core.SystemSection()
 
 
+def _check_auto_sides(values, path: str) -> None:
+    """Refuse auto sides that are not side keys, each once, in order (as stored)."""
+    try:
+        if list(parse_auto_sides(values)) == values:
+            return
+        raise ValidationError(  # a key twice, or out of order: not as the board stores them
+            _("auto_sides: a list of side keys (a, b).")
+        )
+    except ValidationError as error:
+        raise core.refuse(
+            _("%(path)s: %(problems)s"), path=path, problems=" ".join(error.messages)
+        ) from None
+
+
+def upgrade_4_to_5(document: dict[str, Any]) -> None:
+    """Version 4 had no auto-play columns: its battles play every side by hand, keep their
+    forecast the GM's and undo one command at a time (as they imported then). The keys come
+    where the export writes them."""
+    defaults = {"auto_sides": [], "forecast_shared": False, "autoplay_batch": None}
+    for index, battle in enumerate(document["battles"]):
+        battle = _in_export_order(battle, BATTLE_FIELDS, defaults)
+        battle["commands"] = [
+            _in_export_order(command, BATTLE_COMMAND_FIELDS, {"batch": None})
+            for command in battle["commands"]
+        ]
+        document["battles"][index] = battle
+
+
+def _in_export_order(row: dict, names, defaults: dict) -> dict:
+    """`row` with `defaults` added: its fields `names` first, in that order, then the rest."""
+    row = {**defaults, **row}
+    return {**{name: row.pop(name) for name in names}, **row}
+
+
 class BattlesSection(core.Section):
     key = "battles"
     keys = ("battles",)
     since = 2
+    upgrades = {4: upgrade_4_to_5}
     owns = {
         Battle: (
             (*BATTLE_FIELDS, *BATTLE_JSON_FIELDS),
-            ("campaign", "created_by", *BATTLE_NOT_IN_FILE),
+            ("campaign", "created_by"),
         ),
         BattleCommand: (
             (*BATTLE_COMMAND_FIELDS, "command"),
-            ("battle", "actor", *BATTLE_COMMAND_NOT_IN_FILE),
+            ("battle", "actor"),
         ),
         BattleEvent: ((*BATTLE_EVENT_FIELDS, "params"), ("battle", "command")),
     }
@@ -352,6 +390,7 @@ class BattlesSection(core.Section):
                     system=battle["system"],
                 )
             _section(battle["system"]).check_battle(battle, path, document, context)
+            _check_auto_sides(battle["auto_sides"], path)
             live = sorted(c["position"] for c in battle["commands"] if c["undone_at"] is None)
             if len(live) != battle["seq"] or live != list(range(len(live))):
                 raise core.refuse(

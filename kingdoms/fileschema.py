@@ -164,6 +164,8 @@ def model_fields(model: type[models.Model], names) -> dict[str, FileField]:
             fields[name] = Moment(allow_null=field.null)
         elif isinstance(field, models.IntegerField):
             fields[name] = Whole(allow_null=field.null)
+        elif isinstance(field, models.UUIDField):  # as text, 36 characters with its hyphens
+            fields[name] = Text(36, allow_null=field.null)
         else:
             fields[name] = Text(getattr(field, "max_length", None), allow_null=field.null)
     return fields

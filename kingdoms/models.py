@@ -5,6 +5,7 @@ import secrets
 from collections.abc import Mapping
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
@@ -72,6 +73,28 @@ class Campaign(Versioned):
     def get_absolute_url(self) -> str:
         return reverse("kingdoms:campaign-detail", args=[self.pk])
 
+    def clean_fields(self, exclude=None) -> None:
+        """The column's choices are the systems it was made with; a campaign's rule system is
+        valid when it is registered (`kingdoms.rulesystems`: also one an installation added
+        without a migration), with the column's own message otherwise."""
+        exclude = set(exclude or ())
+        errors = {}
+        try:
+            super().clean_fields(exclude={*exclude, "rule_system"})
+        except ValidationError as error:
+            errors = error.error_dict
+        if "rule_system" not in exclude and rulesystems.get(self.rule_system) is None:
+            field = self._meta.get_field("rule_system")
+            errors["rule_system"] = [
+                ValidationError(
+                    field.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": self.rule_system},
+                )
+            ]
+        if errors:
+            raise ValidationError(errors)
+
     @property
     def uses_battles(self) -> bool:
         """Battles are fought on the board (its rule system says so: `kingdoms.rulesystems`)."""
@@ -104,11 +127,30 @@ class Controller(models.TextChoices):
     GM = "gm", _("Game master")
 
 
-class Faction(Versioned):
+class NamedInCampaign(Versioned):
+    """Abstract: a row of a campaign known by a name no other row of its kind in the campaign
+    has (a faction, a settlement). The subclass declares `campaign`; the constraint is named
+    after the subclass ("faction_name_unique_in_campaign")."""
+
+    name = models.CharField(_("name"), max_length=120)
+
+    class Meta(Versioned.Meta):
+        abstract = True
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "name"], name="%(class)s_name_unique_in_campaign"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Faction(NamedInCampaign):
     """A side in the campaign's wars. For Pathfinder, a players' faction is a kingdom."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="factions")
-    name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
     controlled_by = models.CharField(
         _("controlled by"), max_length=16, choices=Controller.choices, default=Controller.GM
@@ -120,18 +162,9 @@ class Faction(Versioned):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["name", "pk"]
+    class Meta(NamedInCampaign.Meta):
         verbose_name = _("faction")
         verbose_name_plural = _("factions")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["campaign", "name"], name="faction_name_unique_in_campaign"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 #: A GURPS skill level of the command staff (gurps §0.2: 3d6 rolled against it; beyond 30 a
@@ -258,7 +291,7 @@ class Invite(models.Model):
         return not self.is_revoked and not self.is_expired
 
 
-class Settlement(Versioned):
+class Settlement(NamedInCampaign):
     """A place where armies are raised and stationed."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="settlements")
@@ -268,7 +301,6 @@ class Settlement(Versioned):
         related_name="settlements",
         verbose_name=_("faction"),
     )
-    name = models.CharField(_("name"), max_length=120)
     hex = models.CharField(
         _("hex"),
         max_length=16,
@@ -284,15 +316,36 @@ class Settlement(Versioned):
     is_capital = models.BooleanField(_("capital"), default=False)
     notes = models.TextField(_("notes"), blank=True)
 
-    class Meta:
+    class Meta(NamedInCampaign.Meta):
         ordering = ["-is_capital", "name", "pk"]
         verbose_name = _("settlement")
         verbose_name_plural = _("settlements")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["campaign", "name"], name="settlement_name_unique_in_campaign"
-            )
-        ]
+
+
+class FactionForce(Versioned):
+    """Abstract: what a faction of a rule system's campaign fields in battle (a GURPS force, a
+    D&D army). The subclass declares `campaign` and `faction` (their reverse names are its
+    own), its Meta's names with `FactionForce.name_unique(...)` among its constraints (each
+    system named its own), and `detail_url`: the URL name of its page, which takes the
+    campaign's id and the row's."""
+
+    name = models.CharField(_("name"), max_length=120)
+    notes = models.TextField(_("notes"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    detail_url = ""
+
+    class Meta(Versioned.Meta):
+        abstract = True
+        ordering = ["name", "pk"]
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse(self.detail_url, args=[self.campaign_id, self.pk])
+
+    @staticmethod
+    def name_unique(constraint: str) -> models.UniqueConstraint:
+        """No two of a faction's forces share a name: the constraint, named `constraint`."""
+        return models.UniqueConstraint(fields=["faction", "name"], name=constraint)

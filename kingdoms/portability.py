@@ -1,6 +1,6 @@
 """Campaign export and import: one versioned JSON document with everything of a campaign.
 
-Format ``warfare-campaign``, version 4. Top-level keys::
+Format ``warfare-campaign``, version 5. Top-level keys::
 
     format, version, exported_at
     campaign      {name, description, rule_system, narrative_warfare, created_by,
@@ -14,7 +14,7 @@ This module writes and reads the core (campaign, members, factions and their com
 and knows no rule system. Everything else is a `Section` an app owns: each rule system's
 rows (its `RuleSystemPlugin.campaign_file` in `kingdoms.rulesystems`, a `SystemSection`) in
 the order of the systems' `position`, then the sections other apps register here
-(`register_section`: the battles, `battles.portability`). Version 4 writes::
+(`register_section`: the battles, `battles.portability`). Version 5 writes::
 
     settlements, armies, log, recruitments, factions[].kingdom   Pathfinder 2e (pf2e)
     gurps4e {element_types, forces}                              GURPS 4e
@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -55,7 +56,7 @@ from .fileschema import Moment, Name, Row, Rows, Text, Whole, problems
 from .models import Campaign, CommandStaff, Faction, Invite, Membership, Role
 
 FORMAT = "warfare-campaign"
-VERSION = 4
+VERSION = 5
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 32
 #: Problems of the file's shape named at once (each list reports its first ten bad entries).
@@ -233,11 +234,12 @@ def system_section(key: str) -> SystemSection | None:
 
 
 def value(instance, name: str) -> Any:
-    """A model field's value as the file writes it (times in UTC ISO 8601, decimals as text)."""
+    """A model field's value as the file writes it (times in UTC ISO 8601, decimals and
+    UUIDs as text)."""
     found = getattr(instance, name)
     if isinstance(found, datetime):
         return found.astimezone(UTC).isoformat()
-    if isinstance(found, Decimal):
+    if isinstance(found, Decimal | UUID):
         return str(found)
     return found
 
@@ -338,6 +340,24 @@ def build_all(model, rows: list[dict], names, path: str, extra=None) -> list[tup
         (row, build(model, row, names, f"{path}[{i}]", **(extra(row) if extra else {})))
         for i, row in enumerate(rows)
     ]
+
+
+def build_nested(model, rows: list[dict], names, path: str, children, extra=None):
+    """`build_all` for rows that hold lists of child rows (a force's units): `children` is
+    ((key, child model, child names, link), ...): each `row[key]` is built too, at
+    `<path>[i].<key>`, its instances linked to their (unsaved) parent by the attribute
+    `link`. ([(row, parent)], {key: [(child row, child)] of all parents})."""
+    parents, nested = [], {key: [] for key, *_ in children}
+    for index, row in enumerate(rows):
+        where = f"{path}[{index}]"
+        parent = build(model, row, names, where, **(extra(row) if extra else {}))
+        parents.append((row, parent))
+        for key, child_model, child_names, link in children:
+            pairs = build_all(child_model, row[key], child_names, f"{where}.{key}")
+            for _child_row, child in pairs:
+                setattr(child, link, parent)
+            nested[key] += pairs
+    return parents, nested
 
 
 def save_all(model, pairs: list[tuple], names, links=None) -> list[models.Model]:
@@ -493,6 +513,7 @@ UPGRADES: dict[int, Callable[[dict[str, Any]], None]] = {
     1: _unchanged,  # version 2 added battles
     2: _unchanged,  # version 3 added the GURPS 4e, GURPS 3e and D&D 5e sections
     3: _unchanged,  # version 4 added the HP of D&D 5e stands
+    4: _unchanged,  # version 5 added the battles' auto-play columns
 }
 """{version: the core's step to version + 1, in place}. A new format version adds its step
 here; each section's steps (`Section.upgrades`, `Section.since`) run after the core's."""

@@ -1,18 +1,16 @@
 """The rule-system registry: what the core (campaigns, factions, campaign files, the demo)
 needs to know about each rule system, without importing any of them.
 
-Each rule system registers one `RuleSystemPlugin` from its own `AppConfig.ready`::
+Each rule system registers one `RuleSystemPlugin` from its own `AppConfig.ready`; a
+`RuleSystemConfig` does it with the app's board plugin, campaign-file section and demo::
 
     from kingdoms import rulesystems
 
-    class Pf2eConfig(AppConfig):
-        def ready(self):
-            from . import faction_pages
-
-            rulesystems.register(rulesystems.RuleSystemPlugin(
-                key="pf2e", label=_("Pathfinder 2e Kingmaker warfare"), position=10,
-                has_battles=True, faction_records=(faction_pages.KINGDOM,), ...
-            ))
+    class Gurps4eConfig(rulesystems.RuleSystemConfig):
+        name = "warfare.systems.gurps4e"
+        label = "gurps4e"            # the Campaign.rule_system key
+        position = 20
+        uses_command_staff = True
 
 The core then asks `get(key)` / `all()`: the faction pages and services (`faction_records`,
 `templates`), `kingdoms.portability` writes and reads each system's section of the campaign
@@ -26,7 +24,10 @@ Keep this small: a field is added when a core page needs to ask something of eve
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from django.apps import AppConfig
 
 if TYPE_CHECKING:  # annotations only: both modules import this one
     from .demo import DemoResult
@@ -104,6 +105,47 @@ def register(plugin: RuleSystemPlugin) -> RuleSystemPlugin:
     """Add (or, registered again under its key, replace) a rule system."""
     _PLUGINS[plugin.key] = plugin
     return plugin
+
+
+class RuleSystemConfig(AppConfig):
+    """The `AppConfig` of a rule-system app whose label is its `Campaign.rule_system` key.
+
+    `ready` imports the app's `board_module` (importing it registers the system's
+    `battles.plugins.BoardPlugin` and engine), then registers the system here with its
+    campaign-file section (`<app>.portability.SECTION`) and demo (`<app>.demo.load_demo`). A
+    subclass sets `position` and `uses_command_staff`, and a `ready` of its own that calls
+    `register_system(**more)` for more of `RuleSystemPlugin`'s fields. Subclass it by the
+    module's name (`rulesystems.RuleSystemConfig`): Django picks the one `AppConfig` class an
+    `apps.py` holds, and an imported base would be a second.
+    """
+
+    position = 100
+    uses_command_staff = False
+    board_module = "plugin"
+
+    def ready(self) -> None:
+        self.register_system()
+
+    def register_system(self, **more: Any) -> RuleSystemPlugin:
+        # Imported here: kingdoms.models imports this module, and the app's modules use its
+        # models, which exist only once the apps are loaded.
+        from .models import RuleSystem
+
+        import_module(f"{self.name}.{self.board_module}")
+        portability = import_module(f"{self.name}.portability")
+        demo = import_module(f"{self.name}.demo")
+        return register(
+            RuleSystemPlugin(
+                key=self.label,
+                label=RuleSystem(self.label).label,
+                position=self.position,
+                has_battles=True,
+                uses_command_staff=self.uses_command_staff,
+                campaign_file=portability.SECTION,
+                demo=demo.load_demo,
+                **more,
+            )
+        )
 
 
 def unregister(key: str) -> None:

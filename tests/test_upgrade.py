@@ -24,6 +24,8 @@ from urllib.parse import urlparse, urlunparse
 import psycopg
 import pytest
 
+from kingdoms import portability
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "upgrade"
 pytestmark = pytest.mark.skipif(shutil.which("psql") is None, reason="needs psql")
@@ -88,7 +90,10 @@ def test_a_database_of_before_the_move_migrates_and_exports_the_same_campaigns(
     _manage(scratch_database, "migrate", "--noinput")
     exported = json.loads(_manage(scratch_database, "shell", "--no-imports", "-c", EXPORT_ALL))
 
-    expected = json.loads((FIXTURE / "exports.json").read_text())
+    # The files of then are format version 4: read as today's version (the auto-play
+    # columns, added by a migration with their defaults, come in with the same defaults).
+    then = json.loads((FIXTURE / "exports.json").read_text())
+    expected = {name: portability.upgrade(document) for name, document in then.items()}
     assert len(expected) == 8
     assert _without_moment(exported) == _without_moment(expected)
     with psycopg.connect(scratch_database) as connection:

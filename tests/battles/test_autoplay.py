@@ -11,8 +11,10 @@ from rest_framework.test import APIClient
 from battles import autoplay, services
 from battles.models import Battle, BattleCommand, BattleEvent, BattleStatus
 from kingdoms.models import Membership, Role
+from kingdoms.portability import campaign_export, campaign_import
 from tests.battle_worlds import SYSTEMS, system_campaign
 from tests.factories import UserFactory
+from tests.portability_checks import assert_refused, round_trip
 from warfare.engine.battle.registry import get_battle_system
 
 pytestmark = pytest.mark.django_db
@@ -304,3 +306,49 @@ def test_auto_sides_are_checked(gm, player, other_player):
     )
     assert response.status_code == 400
     assert not Battle.objects.exists()
+
+
+def test_the_campaign_file_keeps_auto_play(gm, player, other_player, system_battle):
+    """Format version 5: the auto sides, the shared forecast and the batches go into the file
+    and come back; the copy undoes the auto-play at once, as the original would."""
+    battle = system_battle
+    played = play(gm, battle, "round")
+    assert played.count
+    Battle.objects.filter(pk=battle.pk).update(auto_sides=["b"], forecast_shared=True)
+    first, copy_campaign = round_trip(played.battle.campaign, gm)
+    (exported,) = (b for b in first["battles"] if b["name"] == battle.name)
+    assert exported["auto_sides"] == ["b"] and exported["forecast_shared"] is True
+    assert exported["autoplay_batch"] == str(played.batch)
+    assert {c["batch"] for c in exported["commands"]} == {str(played.batch)}
+    copy_ = Battle.objects.get(campaign=copy_campaign, name=battle.name)
+    assert (copy_.auto_sides, copy_.forecast_shared) == (["b"], True)
+    assert copy_.autoplay_batch == played.batch
+    undone = autoplay.battle_undo_autoplay(
+        user=gm, campaign_id=copy_campaign.pk, battle_id=copy_.pk, expected_seq=copy_.seq
+    )
+    assert undone.seq == 0 and undone.commands.filter(undone_at__isnull=True).count() == 0
+    assert services.battle_verify(undone)
+
+
+def test_a_version_4_file_imports_its_battles_without_auto_play(gm, system_battle):
+    played = play(gm, system_battle, "round")
+    document = campaign_export(played.battle.campaign)
+    document["version"] = 4
+    for old in document["battles"]:
+        for name in ("auto_sides", "forecast_shared", "autoplay_batch"):
+            del old[name]
+        for command in old["commands"]:
+            del command["batch"]
+    copy_ = Battle.objects.get(campaign=campaign_import(user=gm, data=document))
+    assert (copy_.auto_sides, copy_.forecast_shared, copy_.autoplay_batch) == ([], False, None)
+    assert not copy_.commands.filter(batch__isnull=False).exists()
+    assert services.battle_verify(copy_)
+
+
+def test_a_file_with_bad_auto_sides_is_refused(gm, system_battle):
+    document = campaign_export(system_battle.campaign)
+
+    def bad_sides(doc):
+        doc["battles"][0]["auto_sides"] = ["b", "a"]
+
+    assert_refused(document, gm, bad_sides, r"battles\[0\]: auto_sides: a list of side keys")

@@ -29,7 +29,9 @@ class _ToyBannerForm(forms.Form):
 
 @pytest.fixture
 def toy_system():
-    """A rule system with one faction record (a banner) and no board, for this test only."""
+    """A rule system with one faction record (a banner) and no board, for this test only
+    (in the place of the test settings' toy system, put back afterwards)."""
+    before = rulesystems.get(TOY)
     rulesystems.register(
         rulesystems.RuleSystemPlugin(
             key=TOY,
@@ -46,6 +48,8 @@ def toy_system():
     saved.clear()
     yield
     rulesystems.unregister(TOY)
+    if before is not None:
+        rulesystems.register(before)
 
 
 def test_pathfinder_registers_its_kingdom_battles_and_templates():

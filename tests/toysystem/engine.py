@@ -9,19 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from warfare.engine.battle.protocol import (
-    ActionOption,
-    ActionSpec,
-    CheckPreview,
-    Command,
-    ForceStanding,
-    FunctionSystem,
-    Outcome,
-    Rejected,
-    SetupError,
-    Standing,
-    Waiting,
-)
+from warfare.engine.battle import protocol
 from warfare.engine.events import Event
 from warfare.engine.problems import Problem
 
@@ -65,26 +53,30 @@ def state_from_dict(data: Mapping[str, Any]) -> ToyState:
 def start(setup: Mapping[str, Any], seed: int) -> ToyState:
     sides = setup.get("sides") or []
     if [side.get("key") for side in sides] != list(SIDES):
-        raise SetupError([Problem("toy.setup.two_sides")])
+        raise protocol.SetupError([Problem("toy.setup.two_sides")])
     names = {side["key"]: str(side.get("name") or side["key"]) for side in sides}
     opening = (Event("toy.started", {"first": "a"}),)
     return ToyState(names=names, opening=opening)
 
 
-def legal_actions(state: ToyState, actor: str) -> list[ActionSpec]:
+def legal_actions(state: ToyState, actor: str) -> list[protocol.ActionSpec]:
     if state.winner is not None or actor != state.turn:
         return []
-    check = CheckPreview(stat="attack", modifier=0, modifier_breakdown=(), dc=HIT_ON)
-    return [ActionSpec(key="attack", cost=1, options=(ActionOption({}, (check,)),))]
+    check = protocol.CheckPreview(stat="attack", modifier=0, modifier_breakdown=(), dc=HIT_ON)
+    return [
+        protocol.ActionSpec(key="attack", cost=1, options=(protocol.ActionOption({}, (check,)),))
+    ]
 
 
-def apply(state: ToyState, command: Command, dice) -> tuple[ToyState, list[Event]] | Rejected:
+def apply(
+    state: ToyState, command: protocol.Command, dice
+) -> tuple[ToyState, list[Event]] | protocol.Rejected:
     if state.winner is not None:
-        return Rejected((Problem("toy.over"),))
+        return protocol.Rejected((Problem("toy.over"),))
     if command.kind != "attack":
-        return Rejected((Problem("toy.unknown_command", {"kind": command.kind}),))
+        return protocol.Rejected((Problem("toy.unknown_command", {"kind": command.kind}),))
     if command.actor != state.turn:
-        return Rejected((Problem("toy.not_your_turn", {"side": command.actor}),))
+        return protocol.Rejected((Problem("toy.not_your_turn", {"side": command.actor}),))
     side = state.turn
     target = "b" if side == "a" else "a"
     roll = dice.roll(6, purpose="attack")
@@ -100,46 +92,37 @@ def apply(state: ToyState, command: Command, dice) -> tuple[ToyState, list[Event
     return replace(state, hits=hits, turn=target, round=next_round), events
 
 
-def outcome(state: ToyState) -> Outcome | None:
+def outcome(state: ToyState) -> protocol.Outcome | None:
     if state.winner is None:
         return None
     loser = "b" if state.winner == "a" else "a"
-    return Outcome(state.winner, (loser,), {"hits": dict(state.hits), "rounds": state.round})
+    return protocol.Outcome(
+        state.winner, (loser,), {"hits": dict(state.hits), "rounds": state.round}
+    )
 
 
-def awaiting(state: ToyState) -> tuple[Waiting, ...]:
-    return () if state.turn is None else (Waiting(state.turn, state.turn),)
+def awaiting(state: ToyState) -> tuple[protocol.Waiting, ...]:
+    return () if state.turn is None else (protocol.Waiting(state.turn, state.turn),)
 
 
-def suggest(state: ToyState, actor: str | None) -> Command:
+def suggest(state: ToyState, actor: str | None) -> protocol.Command:
     if actor is None or actor != state.turn:
         raise ValueError(f"the board does not wait for {actor!r}")
-    return Command(actor, "attack")
+    return protocol.Command(actor, "attack")
 
 
 def clock(state: ToyState) -> tuple[int, int]:
     return state.round, 0 if state.turn == "a" else 1
 
 
-def standing(state: ToyState) -> Standing:
+def standing(state: ToyState) -> protocol.Standing:
     forces = tuple(
-        ForceStanding(key=side, side=side, kind="side", measure="hits",
+        protocol.ForceStanding(key=side, side=side, kind="side", measure="hits",
                       left=HITS_TO_WIN - state.hits["b" if side == "a" else "a"],
                       start=HITS_TO_WIN)
         for side in SIDES
     )  # fmt: skip
-    return Standing(sides=SIDES, forces=forces, scores=dict(state.hits))
+    return protocol.Standing(sides=SIDES, forces=forces, scores=dict(state.hits))
 
 
-SYSTEM = FunctionSystem(
-    key=KEY,
-    start=start,
-    legal_actions=legal_actions,
-    apply=apply,
-    outcome=outcome,
-    state_from_dict=state_from_dict,
-    awaiting=awaiting,
-    suggest=suggest,
-    clock=clock,
-    standing=standing,
-)
+SYSTEM = protocol.FunctionSystem.of_module(KEY, globals())

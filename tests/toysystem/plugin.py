@@ -22,12 +22,16 @@ from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
 from warfare.engine.battle.registry import get_battle_system, register_battle_system
 
+from . import portability
 from .engine import KEY, SIDES, SYSTEM
 
 register_battle_system(SYSTEM)
 rulesystems.register(
-    rulesystems.RuleSystemPlugin(key=KEY, label="Toy rule system", position=900, has_battles=True)
-)
+    rulesystems.RuleSystemPlugin(
+        key=KEY, label="Toy rule system", position=900, has_battles=True,
+        campaign_file=portability.SECTION,
+    )
+)  # fmt: skip
 
 EVENT_TEXTS = {
     "toy.started": "The toy battle begins: %(first)s strikes first.",

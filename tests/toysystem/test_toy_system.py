@@ -14,6 +14,8 @@ from rest_framework.test import APIClient
 from battles import services
 from battles.models import Battle, BattleStatus
 from battles.plugins import UnknownSystem, plugin_for
+from kingdoms.portability import campaign_export
+from tests.portability_checks import assert_refused, round_trip
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -185,3 +187,47 @@ def test_the_toy_templates_use_no_translations():
     for path in (ROOT / "tests" / "toysystem").rglob("*"):
         if path.suffix in {".py", ".html"} and not path.name.startswith("test_"):
             assert not re.search(r"gettext|\{% ?(trans|blocktrans)", path.read_text()), path
+
+
+def test_a_played_toy_campaign_is_exported_and_imported_through_the_shared_code(
+    gm, toy_battle, kingdom_faction, enemy_faction
+):
+    """The toy's campaign-file section (tests/toysystem/portability.py) names each side's
+    faction by name; the imported copy's battle plays the copy's factions and exports to the
+    same file."""
+    battle = _attack(gm, toy_battle, "a", 6)
+    battle = _attack(gm, battle, "b", 1)
+    battle = services.battle_undo(user=gm, campaign_id=battle.campaign_id, battle_id=battle.pk,
+                                  expected_seq=battle.seq)  # fmt: skip
+    battle = _attack(gm, battle, "b", 5)
+    first, copy_ = round_trip(battle.campaign, gm)
+    (exported,) = first["battles"]
+    assert exported["system"] == "toy"
+    assert [side["faction"] for side in exported["setup"]["sides"]] == [
+        kingdom_faction.name, enemy_faction.name
+    ]  # fmt: skip
+    assert [c["undone_at"] is not None for c in exported["commands"]] == [False, True, False]
+    imported = Battle.objects.get(campaign=copy_)
+    factions = dict(copy_.factions.values_list("name", "pk"))
+    assert plugin_for("toy").actor_factions(imported) == {
+        "a": factions[kingdom_faction.name], "b": factions[enemy_faction.name]
+    }  # fmt: skip
+    assert imported.snapshot == battle.snapshot
+
+
+def test_a_toy_battle_naming_a_faction_not_in_the_file_is_refused(gm, toy_battle):
+    document = campaign_export(toy_battle.campaign)
+
+    def stray_faction(doc):
+        doc["battles"][0]["setup"]["sides"][1]["faction"] = "Nobody's faction"
+
+    assert_refused(document, gm, stray_faction, re.escape("battles[0].setup.sides[1].faction"))
+
+
+def test_a_campaign_of_a_rule_system_no_app_registered_is_refused(gm, toy_battle):
+    document = campaign_export(toy_battle.campaign)
+
+    def unknown_system(doc):
+        doc["campaign"]["rule_system"] = "chess"
+
+    assert_refused(document, gm, unknown_system, "is not a valid choice")

@@ -66,15 +66,20 @@ def autoplay(
     position: int = 0,
     until: str = "battle",
     sides: Collection[str] | None = None,
+    plays: Callable[[Any], bool] | None = None,
     max_rounds: int = MAX_ROUNDS,
     max_commands: int = MAX_COMMANDS,
 ) -> Iterator[Step]:
     """Yield the policy's commands one by one from `state` (see the module docstring).
 
     `position`: the position of the next command (the number of live commands of a stored
-    battle). Raises `PolicyError` if the engine rejects a suggestion."""
+    battle). `plays(waiting)`: whether it plays for that awaited actor, in place of `sides`
+    (a player's auto-play plays only the actors they command). Raises `PolicyError` if the
+    engine rejects a suggestion."""
     if until not in UNTIL:
         raise ValueError(f"until must be one of {UNTIL}, not {until!r}")
+    if plays is None:
+        plays = lambda waiting: _plays(waiting, sides)  # noqa: E731
     start = system.clock(state)
     for _ in range(max_commands):
         if system.outcome(state) is not None:
@@ -86,7 +91,7 @@ def autoplay(
             return
         if clock[0] - start[0] >= max_rounds:
             return
-        actor = next((w.actor for w in system.awaiting(state) if _plays(w, sides)), _NOBODY)
+        actor = next((w.actor for w in system.awaiting(state) if plays(w)), _NOBODY)
         if actor is _NOBODY:
             return
         command = system.suggest(state, actor)

@@ -75,7 +75,7 @@ service that applies a new command must use `command_dice(seed, len(commands), t
 
 import hashlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 from warfare.engine.dice import DiceExpr, Roll, SeededDice, TypedDice, parse_expr
@@ -371,6 +371,15 @@ class FunctionSystem:
             standing=engine.standing,
             **({"forced": forced} if forced is not None else {}),
         )
+
+    @classmethod
+    def of_module(cls, key: str, names: Mapping[str, Any], **given: Any) -> "FunctionSystem":
+        """The system `key` of a module's functions, each found under its field's name in
+        `names` (the module's `globals()`: `start`, `apply`, `suggest`... and `forced` where
+        the module has one); `given` names the others. For an engine that keeps its policy
+        in the same module, like the test-only toy system."""
+        found = {f.name: names[f.name] for f in fields(cls) if f.name in names and f.name != "key"}
+        return cls(key=key, **{**found, **given})
 
 
 # --- dice --------------------------------------------------------------------------------------

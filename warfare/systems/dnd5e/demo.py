@@ -2,37 +2,26 @@
 the board with a ballista and a mangonel, their crews, and the Horde surprised (loading it
 again changes nothing)."""
 
-from django.db import transaction
-
-from kingdoms.demo import DemoResult, demo_accounts
-from kingdoms.models import Campaign, Controller, Faction, Membership, Role, RuleSystem
+from kingdoms.demo import demo_campaign
+from kingdoms.models import Controller, Faction, Membership, Role, RuleSystem
 from warfare.systems.dnd5e import services
 from warfare.systems.dnd5e.models import Army, Creature, Solo, Unit
 
 from .setup import battle_create
 
 DEMO_CAMPAIGN = "Demo: The Old Ford (D&D 5e, When Armies Clash)"
+DEMO_DESCRIPTION = (
+    "The Wardens hold the Old Ford against the Red Hand's horde. Open "
+    "the battle: the Knights crew the ballista; the Horde is caught by surprise."
+)
 
 
-@transaction.atomic
-def load_demo() -> DemoResult:
-    gm, player = demo_accounts()
-    campaign, created = Campaign.objects.get_or_create(
-        name=DEMO_CAMPAIGN,
-        created_by=gm,
-        defaults={
-            "rule_system": RuleSystem.DND5E,
-            "description": "The Wardens hold the Old Ford against the Red Hand's horde. Open "
-            "the battle: the Knights crew the ballista; the Horde is caught by surprise.",
-        },
-    )
-    if not created:
-        return DemoResult(campaign=campaign, created=False)
+@demo_campaign(DEMO_CAMPAIGN, rule_system=RuleSystem.DND5E, description=DEMO_DESCRIPTION)
+def load_demo(campaign, gm, player) -> None:
     wardens_faction = Faction.objects.create(
         campaign=campaign, name="Wardens of the Ford", controlled_by=Controller.PLAYERS
     )
     red_hand = Faction.objects.create(campaign=campaign, name="Red Hand")
-    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(
         campaign=campaign, user=player, role=Role.PLAYER, faction=wardens_faction
     )
@@ -67,4 +56,3 @@ def load_demo() -> DemoResult:
                   "crew": f"u{orcs.pk}"}],
         surprised=["b"],
     )  # fmt: skip
-    return DemoResult(campaign=campaign, created=True)

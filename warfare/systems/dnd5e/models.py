@@ -10,11 +10,10 @@ write the stands left back here, and a solo's `hp` (None: full).
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from kingdoms.models import Campaign, Faction, Versioned
+from kingdoms.models import Campaign, Faction, FactionForce, Versioned
 
 
 class Size(models.TextChoices):
@@ -102,28 +101,18 @@ class Creature(Versioned):
         }
 
 
-class Army(Versioned):
+class Army(FactionForce):
     """A faction's army: its units and solos (§4)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dnd5e_armies")
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="dnd5e_armies")
-    name = models.CharField(_("name"), max_length=120)
-    notes = models.TextField(_("notes"), blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["name", "pk"]
+    detail_url = "dnd5e:army-detail"
+
+    class Meta(FactionForce.Meta):
         verbose_name = _("army")
         verbose_name_plural = _("armies")
-        constraints = [
-            models.UniqueConstraint(fields=["faction", "name"], name="dnd5e_army_name_unique")
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("dnd5e:army-detail", args=[self.campaign_id, self.pk])
+        constraints = [FactionForce.name_unique("dnd5e_army_name_unique")]
 
 
 class Solo(models.Model):

@@ -242,16 +242,11 @@ class Dnd5eSection(core.SystemSection):
                     _("%(path)s: the rules cannot read this stat block."),
                     path=f"{path}.creatures[{index}]",
                 ) from None
-        rows = {"creatures": creatures, "armies": [], "solos": [], "units": []}
-        for index, row in enumerate(section["armies"]):
-            where = f"{path}.armies[{index}]"
-            army = core.build(Army, row, ARMY_FIELDS, where)
-            rows["armies"].append((row, army))
-            for kind, model, names in (("solos", Solo, SOLO_FIELDS), ("units", Unit, UNIT_FIELDS)):
-                pieces = core.build_all(model, row[kind], names, f"{where}.{kind}")
-                for _piece_row, piece in pieces:
-                    piece.army = army
-                rows[kind] += pieces
+        armies, pieces = core.build_nested(
+            Army, section["armies"], ARMY_FIELDS, f"{path}.armies",
+            (("solos", Solo, SOLO_FIELDS, "army"), ("units", Unit, UNIT_FIELDS, "army")),
+        )  # fmt: skip
+        rows = {"creatures": creatures, "armies": armies, **pieces}
         return rows
 
     def write(self, campaign, rows, context):

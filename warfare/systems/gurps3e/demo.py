@@ -1,40 +1,22 @@
 """The GURPS 3e demo campaign of `make run`: two factions with
 their commanders, a force each, two PCs and an enemy NPC, and a battle ready to play."""
 
-from django.db import transaction
-
-from kingdoms.demo import DemoResult, demo_accounts
-from kingdoms.models import (
-    Campaign,
-    CommandStaff,
-    Controller,
-    Faction,
-    Membership,
-    Role,
-    RuleSystem,
-)
+from kingdoms.demo import demo_campaign
+from kingdoms.models import CommandStaff, Controller, Faction, Membership, Role, RuleSystem
 
 from .models import Character, Force, Reputation, TroopType, Unit
 from .setup import api_create
 
 DEMO_3E_CAMPAIGN = "Demo: Border Wars (GURPS 3e)"
+DEMO_DESCRIPTION = (
+    "The Barony of Ravensmoor holds the ford of the Grey river against "
+    "an orc warband (GURPS 3e mass combat, Compendium II)."
+)
 
 
-@transaction.atomic
-def load_demo() -> DemoResult:
-    """Create the 3e demo campaign once (an existing one is left as it is)."""
-    gm, player = demo_accounts()
-    campaign, created = Campaign.objects.get_or_create(
-        name=DEMO_3E_CAMPAIGN,
-        created_by=gm,
-        defaults={
-            "rule_system": RuleSystem.GURPS3E,
-            "description": "The Barony of Ravensmoor holds the ford of the Grey river against "
-            "an orc warband (GURPS 3e mass combat, Compendium II).",
-        },
-    )
-    if not created:
-        return DemoResult(campaign=campaign, created=False)
+@demo_campaign(DEMO_3E_CAMPAIGN, rule_system=RuleSystem.GURPS3E, description=DEMO_DESCRIPTION)
+def load_demo(campaign, gm, player) -> None:
+    """The 3e demo: its factions and commanders, forces, characters and battle."""
     barony = Faction.objects.create(campaign=campaign, name="Barony of Ravensmoor",
                                     controlled_by=Controller.PLAYERS)  # fmt: skip
     warband = Faction.objects.create(campaign=campaign, name="Gorsk's Warband")
@@ -42,7 +24,6 @@ def load_demo() -> DemoResult:
         CommandStaff.objects.update_or_create(
             faction=faction, defaults={"commander": commander, "strategy": strategy}
         )
-    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=barony)
     types = {
         name: TroopType.objects.create(campaign=campaign, name=name, ts_per_man=ts)
@@ -91,4 +72,3 @@ def load_demo() -> DemoResult:
     for character in Character.objects.filter(campaign=campaign):
         data[f"pc_{character.pk}"] = "a" if character.faction_id == barony.pk else "b"
     api_create(gm, campaign.pk, data)
-    return DemoResult(campaign=campaign, created=True)

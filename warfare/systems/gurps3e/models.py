@@ -16,7 +16,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.models import Campaign, Faction, Versioned
+from kingdoms.models import Campaign, Faction, FactionForce, Versioned
 from warfare.engine.systems.gurps3e.survival import MAX_TL
 
 
@@ -62,31 +62,21 @@ class Limit(models.TextChoices):
     BERSERK = "berserk", _("berserk (Risk not above 0)")
 
 
-class Force(Versioned):
+class Force(FactionForce):
     """A faction's force (§B.10 Force3e): its units and its tech level."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="g3_forces")
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="g3_forces")
-    name = models.CharField(_("name"), max_length=120)
     tl = models.PositiveSmallIntegerField(
         _("TL"), default=3, validators=[MaxValueValidator(MAX_TL)], help_text=_("Tech level.")
     )
-    notes = models.TextField(_("notes"), blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["name", "pk"]
+    detail_url = "gurps3e:force-detail"
+
+    class Meta(FactionForce.Meta):
         verbose_name = _("force (3e)")
         verbose_name_plural = _("forces (3e)")
-        constraints = [
-            models.UniqueConstraint(fields=["faction", "name"], name="g3_force_name_in_faction")
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("gurps3e:force-detail", args=[self.campaign_id, self.pk])
+        constraints = [FactionForce.name_unique("g3_force_name_in_faction")]
 
 
 class TroopType(models.Model):

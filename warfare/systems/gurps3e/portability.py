@@ -259,34 +259,24 @@ class Gurps3eSection(core.SystemSection):
         """Unsaved rows, each validated; a unit or reputation entry already holds its
         (unsaved) force or character."""
         section, path, users = document[KEY], KEY, context["users"]
+        forces, units = core.build_nested(
+            Force, section["forces"], FORCE_FIELDS, f"{path}.forces",
+            (("units", Unit, UNIT_FIELDS, "force"),),
+        )  # fmt: skip
+        characters, reputation = core.build_nested(
+            Character, section["characters"], CHARACTER_FIELDS, f"{path}.characters",
+            (("reputation", Reputation, REPUTATION_FIELDS, "character"),),
+            lambda row: {"owner": users.get(row["owner"])},
+        )  # fmt: skip
         rows = {
             "troop_types": core.build_all(
                 TroopType, section["troop_types"], TROOP_TYPE_FIELDS, f"{path}.troop_types"
             ),
-            "forces": [],
-            "units": [],
-            "characters": [],
-            "reputation": [],
+            "forces": forces,
+            "characters": characters,
+            **units,
+            **reputation,
         }
-        for index, row in enumerate(section["forces"]):
-            where = f"{path}.forces[{index}]"
-            force = core.build(Force, row, FORCE_FIELDS, where)
-            rows["forces"].append((row, force))
-            units = core.build_all(Unit, row["units"], UNIT_FIELDS, f"{where}.units")
-            for _unit_row, unit in units:
-                unit.force = force
-            rows["units"] += units
-        for index, row in enumerate(section["characters"]):
-            where = f"{path}.characters[{index}]"
-            owner = users.get(row["owner"])
-            character = core.build(Character, row, CHARACTER_FIELDS, where, owner=owner)
-            rows["characters"].append((row, character))
-            entries = core.build_all(
-                Reputation, row["reputation"], REPUTATION_FIELDS, f"{where}.reputation"
-            )
-            for _entry_row, entry in entries:
-                entry.character = character
-            rows["reputation"] += entries
         return rows
 
     def write(self, campaign, rows, context):

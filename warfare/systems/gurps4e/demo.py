@@ -4,39 +4,21 @@ nothing)."""
 
 from decimal import Decimal
 
-from django.db import transaction
-
-from kingdoms.demo import DemoResult, demo_accounts
-from kingdoms.models import (
-    Campaign,
-    CommandStaff,
-    Controller,
-    Faction,
-    Membership,
-    Role,
-    RuleSystem,
-)
+from kingdoms.demo import demo_campaign
+from kingdoms.models import CommandStaff, Controller, Faction, Membership, Role, RuleSystem
 from warfare.systems.gurps4e.models import ElementType, Force, ForceElement
 
 from .setup import BattleInput, PCInput, gurps4e_battle_create
 
 DEMO_CAMPAIGN = "Demo: Border Wars (GURPS Mass Combat)"
+DEMO_DESCRIPTION = (
+    "The Free City of Varn holds the ford against the Iron Duchy's "
+    "host. Open the battle: the players choose Varn's strategy in secret."
+)
 
 
-@transaction.atomic
-def load_demo() -> DemoResult:
-    gm, player = demo_accounts()
-    campaign, created = Campaign.objects.get_or_create(
-        name=DEMO_CAMPAIGN,
-        created_by=gm,
-        defaults={
-            "rule_system": RuleSystem.GURPS4E,
-            "description": "The Free City of Varn holds the ford against the Iron Duchy's "
-            "host. Open the battle: the players choose Varn's strategy in secret.",
-        },
-    )
-    if not created:
-        return DemoResult(campaign=campaign, created=False)
+@demo_campaign(DEMO_CAMPAIGN, rule_system=RuleSystem.GURPS4E, description=DEMO_DESCRIPTION)
+def load_demo(campaign, gm, player) -> None:
     varn = Faction.objects.create(
         campaign=campaign, name="Free City of Varn", controlled_by=Controller.PLAYERS,
         description="The players' city: guilds, walls and a proud militia.",
@@ -53,7 +35,6 @@ def load_demo() -> DemoResult:
         faction=duchy, commander="Duke Orsk", strategy=13, tactics=12, leadership=12,
         intelligence_analysis=11, administration=12,
     )  # fmt: skip
-    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=varn)
 
     def element(name, ts, **extra):
@@ -97,4 +78,3 @@ def load_demo() -> DemoResult:
             ),
         ),  # fmt: skip
     )
-    return DemoResult(campaign=campaign, created=True)

@@ -9,11 +9,10 @@ the force left after its battles (`strength_percent`, §A.7.3: TS × (1 − casu
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from kingdoms.models import Campaign, Faction, Versioned
+from kingdoms.models import Campaign, Faction, FactionForce, Versioned
 
 
 class ElementClass(models.TextChoices):
@@ -142,12 +141,11 @@ class ElementType(Versioned):
         return class_badges(self.neutralizes)
 
 
-class Force(Versioned):
+class Force(FactionForce):
     """A faction's force (§A.2, §A.9.1): element rows, posture, and what battles left of it."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="forces")
     faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="forces")
-    name = models.CharField(_("name"), max_length=120)
     mobile = models.BooleanField(
         _("mobile"), default=True, help_text=_("Mobile, or in camp (at anchor).")
     )
@@ -160,22 +158,13 @@ class Force(Versioned):
         validators=[MaxValueValidator(100)],
         help_text=_("What its battles left of the force (§A.7.3): TS × this share."),
     )
-    notes = models.TextField(_("notes"), blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["name", "pk"]
+    detail_url = "gurps4e:force-detail"
+
+    class Meta(FactionForce.Meta):
         verbose_name = _("force")
         verbose_name_plural = _("forces")
-        constraints = [
-            models.UniqueConstraint(fields=["faction", "name"], name="force_name_unique_in_faction")
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("gurps4e:force-detail", args=[self.campaign_id, self.pk])
+        constraints = [FactionForce.name_unique("force_name_unique_in_faction")]
 
 
 class ForceElement(models.Model):

@@ -205,23 +205,17 @@ class Gurps4eSection(core.SystemSection):
     def build(self, document, context):
         """Unsaved rows, each validated; an element row already holds its (unsaved) force."""
         section, path = document[KEY], KEY
+        forces, nested = core.build_nested(
+            Force, section["forces"], FORCE_FIELDS, f"{path}.forces",
+            (("elements", ForceElement, ELEMENT_FIELDS, "force"),),
+        )  # fmt: skip
         rows = {
             "element_types": core.build_all(
                 ElementType, section["element_types"], ELEMENT_TYPE_FIELDS, f"{path}.element_types"
             ),
-            "forces": [],
-            "elements": [],
+            "forces": forces,
+            **nested,
         }
-        for index, row in enumerate(section["forces"]):
-            where = f"{path}.forces[{index}]"
-            force = core.build(Force, row, FORCE_FIELDS, where)
-            rows["forces"].append((row, force))
-            elements = core.build_all(
-                ForceElement, row["elements"], ELEMENT_FIELDS, f"{where}.elements"
-            )
-            for _element_row, element in elements:
-                element.force = force
-            rows["elements"] += elements
         return rows
 
     def write(self, campaign, rows, context):

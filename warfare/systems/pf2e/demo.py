@@ -1,16 +1,18 @@
 """The Pathfinder 2e demo campaign of `make run`: a young kingdom, a raiding horde and a
 hidden cult, with settlements and four armies (loading it again changes nothing)."""
 
-from django.db import transaction
-
-from kingdoms.demo import DemoResult, demo_accounts
-from kingdoms.models import Campaign, Controller, Faction, Membership, Role, RuleSystem, Settlement
+from kingdoms.demo import demo_campaign
+from kingdoms.models import Controller, Faction, Membership, Role, RuleSystem, Settlement
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 
 from .models import Kingdom
 from .services import army_create
 
 DEMO_CAMPAIGN = "Demo: The Silverrun Marches"
+DEMO_DESCRIPTION = (
+    "A young kingdom on the edge of the wild holds its border against "
+    "a raiding horde, while something stirs in the fens."
+)
 
 
 def _skills(**values: tuple[int, str]) -> dict:
@@ -20,21 +22,8 @@ def _skills(**values: tuple[int, str]) -> dict:
     return skills
 
 
-@transaction.atomic
-def load_demo() -> DemoResult:
-    gm, player = demo_accounts()
-    campaign, created = Campaign.objects.get_or_create(
-        name=DEMO_CAMPAIGN,
-        created_by=gm,
-        defaults={
-            "rule_system": RuleSystem.PF2E,
-            "description": "A young kingdom on the edge of the wild holds its border against "
-            "a raiding horde, while something stirs in the fens.",
-        },
-    )
-    if not created:
-        return DemoResult(campaign=campaign, created=False)
-
+@demo_campaign(DEMO_CAMPAIGN, rule_system=RuleSystem.PF2E, description=DEMO_DESCRIPTION)
+def load_demo(campaign, gm, player) -> None:
     silverrun = Faction.objects.create(
         campaign=campaign,
         name="Kingdom of Silverrun",
@@ -89,7 +78,6 @@ def load_demo() -> DemoResult:
                        notes="The cult's hidden shrine."),
         ]
     )  # fmt: skip
-    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
     Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER, faction=silverrun)
 
     for faction, name, army_type, tactics, hex_ in (
@@ -107,4 +95,3 @@ def load_demo() -> DemoResult:
             tactics=tactics,
             hex=hex_,
         )
-    return DemoResult(campaign=campaign, created=True)
