@@ -11,9 +11,14 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from battles.holds import refuse_change
+from battles.holds import delete_unless_held, refuse_change, update_unless_held
 from kingdoms.models import Faction
-from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
+from kingdoms.services import (
+    check_faction_in_campaign,
+    delete_library_row,
+    save_row,
+    update_library_row,
+)
 from kingdoms.transactions import write_transaction
 from warfare.engine.systems.dnd5e.creatures import LIBRARY
 
@@ -59,28 +64,20 @@ def creature_update(
 ) -> Creature:
     """Edit a stat block; its key stays (battles already set up name it)."""
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
-    creature = get_object_or_404(
-        Creature.objects.select_for_update(no_key=True),
-        campaign=membership.campaign,
-        pk=creature_id,
-    )
-    check_version(creature, version)
     fields.pop("key", None)
-    return save_row(creature, **fields)
+    return update_library_row(membership, Creature, creature_id, version, **fields)
 
 
 @write_transaction
 def creature_delete(*, user, campaign_id: int, creature_id: int) -> None:
     """Delete a stat block no unit or solo uses."""
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
-    creature = get_object_or_404(
-        Creature.objects.select_for_update(), campaign=membership.campaign, pk=creature_id
-    )
-    delete_unless_used(
-        creature,
-        _("Units or solos still use %(name)s: remove them first.") % {"name": creature},
+    delete_library_row(
+        membership, Creature, creature_id,
+        lambda creature: _("Units or solos still use %(name)s: remove them first.")
+        % {"name": creature},
         code="creature_in_use",
-    )
+    )  # fmt: skip
 
 
 @write_transaction
@@ -95,16 +92,13 @@ def army_update(
     *, user, campaign_id: int, army_id: int, version: int | None = None, **fields: Any
 ) -> Army:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    check_version(army, version)
-    return save_row(army, **fields)
+    return update_unless_held(army, version, **fields)
 
 
 @write_transaction
 def army_delete(*, user, campaign_id: int, army_id: int) -> None:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    army.delete()
+    delete_unless_held(army)
 
 
 def _check_creature(creature: Creature, army: Army) -> None:

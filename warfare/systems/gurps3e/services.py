@@ -11,9 +11,15 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from battles.holds import refuse_change
+from battles.holds import delete_unless_held, refuse_change, update_unless_held
 from kingdoms.models import Faction, Membership
-from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
+from kingdoms.services import (
+    check_faction_in_campaign,
+    check_version,
+    delete_library_row,
+    save_row,
+    update_library_row,
+)
 from kingdoms.transactions import write_transaction
 
 from .access import access_character, access_force, access_gurps3e, plays
@@ -37,16 +43,13 @@ def force_update(
     *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
 ) -> Force:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    check_version(force, version)
-    refuse_change(campaign_id, [force])
-    return save_row(force, **fields)
+    return update_unless_held(force, version, **fields)
 
 
 @write_transaction
 def force_delete(*, user, campaign_id: int, force_id: int) -> None:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
-    force.delete()
+    delete_unless_held(force)
 
 
 @write_transaction
@@ -59,27 +62,19 @@ def troop_type_create(*, user, campaign_id: int, **fields: Any) -> TroopType:
 def troop_type_update(*, user, campaign_id: int, troop_type_id: int, **fields: Any) -> TroopType:
     """Change a troop type: the TS of every unit of that type follows."""
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    troop_type = get_object_or_404(
-        TroopType.objects.select_for_update(no_key=True),
-        campaign=membership.campaign,
-        pk=troop_type_id,
-    )
-    return save_row(troop_type, **fields)
+    return update_library_row(membership, TroopType, troop_type_id, **fields)
 
 
 @write_transaction
 def troop_type_delete(*, user, campaign_id: int, troop_type_id: int) -> None:
     """Delete a troop type no unit uses."""
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    troop_type = get_object_or_404(
-        TroopType.objects.select_for_update(), campaign=membership.campaign, pk=troop_type_id
-    )
-    delete_unless_used(
-        troop_type,
-        _("Units of the type %(name)s still exist: change or remove them first.")
-        % {"name": troop_type.name},
+    delete_library_row(
+        membership, TroopType, troop_type_id,
+        lambda troop_type: _("Units of the type %(name)s still exist: change or remove them "
+                             "first.") % {"name": troop_type.name},
         code="troop_type_in_use",
-    )
+    )  # fmt: skip
 
 
 def _check_troop_type(fields: dict[str, Any], campaign) -> None:
@@ -161,8 +156,7 @@ def character_update(
 @write_transaction
 def character_delete(*, user, campaign_id: int, character_id: int) -> None:
     _membership, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
-    refuse_change(campaign_id, [character])
-    character.delete()
+    delete_unless_held(character)
 
 
 @write_transaction

@@ -8,12 +8,16 @@ share of what the force is when applied."""
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from battles.holds import refuse_change
+from battles.holds import delete_unless_held, refuse_change, update_unless_held
 from kingdoms.models import Faction
-from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
+from kingdoms.services import (
+    check_faction_in_campaign,
+    delete_library_row,
+    save_row,
+    update_library_row,
+)
 from kingdoms.transactions import write_transaction
 
 from .access import access_force, access_gurps4e
@@ -31,27 +35,19 @@ def element_type_update(
     *, user, campaign_id: int, element_type_id: int, version: int | None = None, **fields: Any
 ) -> ElementType:
     membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    element_type = get_object_or_404(
-        ElementType.objects.select_for_update(no_key=True),
-        campaign=membership.campaign,
-        pk=element_type_id,
-    )
-    check_version(element_type, version)
-    return save_row(element_type, **fields)
+    return update_library_row(membership, ElementType, element_type_id, version, **fields)
 
 
 @write_transaction
 def element_type_delete(*, user, campaign_id: int, element_type_id: int) -> None:
     """Delete an element type no force uses (a used one would change those forces' TS)."""
     membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    element_type = get_object_or_404(
-        ElementType.objects.select_for_update(), campaign=membership.campaign, pk=element_type_id
-    )
-    delete_unless_used(
-        element_type,
-        _("Forces still use %(name)s: remove it from them first.") % {"name": element_type},
+    delete_library_row(
+        membership, ElementType, element_type_id,
+        lambda element_type: _("Forces still use %(name)s: remove it from them first.")
+        % {"name": element_type},
         code="element_type_in_use",
-    )
+    )  # fmt: skip
 
 
 @write_transaction
@@ -66,16 +62,13 @@ def force_update(
     *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
 ) -> Force:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    check_version(force, version)
-    refuse_change(campaign_id, [force])
-    return save_row(force, **fields)
+    return update_unless_held(force, version, **fields)
 
 
 @write_transaction
 def force_delete(*, user, campaign_id: int, force_id: int) -> None:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
-    force.delete()
+    delete_unless_held(force)
 
 
 @write_transaction
