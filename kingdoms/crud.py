@@ -32,8 +32,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .access import access_campaign_row
-from .pages import add_errors, form_page
+from .access import access_campaign_row, sees_faction_in_full
+from .pages import add_errors, form_page, member_page
 
 get_and_post = require_http_methods(["GET", "POST"])
 
@@ -208,15 +208,32 @@ class Forces(_Rows):
 
     `access_row(user, campaign_id, pk, gm=...)` is (membership, row) for a row of a faction
     the member knows of (others: 404); `overview(membership=...)` the list's groups
-    (`kingdoms.access.by_faction`); `page(request, membership, row, status=..., **forms)` the
-    row's own page, which also answers a refused deletion or part. The URL names the row
+    (`kingdoms.access.by_faction`); `sheet` and `part_forms` fill the row's own page (`page`),
+    which also answers a refused deletion or part. The URL names the row
     `url_id`, the services `<noun>_id`; a part's form takes the row as the keyword `<noun>`."""
 
     access_row: Callable[..., Any]
     overview: Callable[..., Any]
-    page: Callable[..., HttpResponse]
+    sheet: Callable[..., dict]
     url_id: str
     created: str
+    part_forms: tuple[type, ...] = ()
+
+    def page(self, request, membership, row, *, status: int = 200, **forms) -> HttpResponse:
+        """The row's page (`<app>/<noun>_detail.html`): its name to everyone who knows of its
+        faction; `sheet(request, membership, row)` (a dict for the context) to those who see
+        the faction in full, and to the GM the forms of `part_forms` (`<prefix>_form`, or
+        the bound one of `forms` a refused POST left)."""
+        full = sees_faction_in_full(membership, row.faction)
+        context = {"campaign": membership.campaign, "membership": membership, self.noun: row,
+                   "full": full}  # fmt: skip
+        if full:
+            context.update(self.sheet(request, membership, row))
+            if membership.is_gm:
+                for form in self.part_forms:
+                    name = f"{form.prefix}_form"
+                    context[name] = forms.get(name) or form(**{self.noun: row})
+        return render(request, self.template("detail"), context, status=status)
 
     def urls(self, prefix: str) -> list[URLPattern]:
         """`prefix` the list, `prefix` `new/`, `<id>/`, `<id>/edit/`, `<id>/delete/`; named
@@ -240,10 +257,13 @@ class Forces(_Rows):
         @login_required
         def view(request: HttpRequest, campaign_id: int) -> HttpResponse:
             membership = self.access(request.user, campaign_id)
-            context = {"campaign": membership.campaign, "membership": membership,
-                       "factions": self.overview(membership=membership),
-                       "create_url": f"{self.app}:{self.noun}-create"}  # fmt: skip
-            return render(request, self.template("list"), context)
+            return member_page(
+                request,
+                self.template("list"),
+                membership,
+                factions=self.overview(membership=membership),
+                create_url=f"{self.app}:{self.noun}-create",
+            )
 
         return view
 

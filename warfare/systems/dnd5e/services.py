@@ -11,10 +11,9 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from battles.holds import delete_unless_held, refuse_change, update_unless_held
-from kingdoms.models import Faction
+from battles.forces import ForceServices
+from battles.holds import refuse_change
 from kingdoms.services import (
-    check_faction_in_campaign,
     delete_library_row,
     save_row,
     update_library_row,
@@ -80,25 +79,9 @@ def creature_delete(*, user, campaign_id: int, creature_id: int) -> None:
     )  # fmt: skip
 
 
-@write_transaction
-def army_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Army:
-    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
-    check_faction_in_campaign(faction, membership.campaign, required=True)
-    return save_row(Army(campaign=membership.campaign, faction=faction), **fields)
-
-
-@write_transaction
-def army_update(
-    *, user, campaign_id: int, army_id: int, version: int | None = None, **fields: Any
-) -> Army:
-    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    return update_unless_held(army, version, **fields)
-
-
-@write_transaction
-def army_delete(*, user, campaign_id: int, army_id: int) -> None:
-    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    delete_unless_held(army)
+#: Create, edit and delete an army (`army_id`); see battles.forces.
+_ARMIES = ForceServices(model=Army, noun="army", access=access_dnd5e, access_row=access_army)
+army_create, army_update, army_delete = _ARMIES.create, _ARMIES.update, _ARMIES.delete
 
 
 def _check_creature(creature: Creature, army: Army) -> None:

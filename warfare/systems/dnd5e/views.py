@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from kingdoms.crud import Forces, Library
 
 from . import labels, selectors, services
-from .access import access_army, access_dnd5e, sees_army_in_full
+from .access import access_army, access_dnd5e
 from .forms import ArmyForm, CreatureForm, SoloForm, UnitForm
 from .models import Creature
 
@@ -42,24 +42,13 @@ def library_load(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return redirect("dnd5e:creatures", campaign_id)
 
 
-def _army_page(request, membership, army, *, unit_form=None, solo_form=None, status=200):
-    full = sees_army_in_full(membership, army)
-    context = {"campaign": membership.campaign, "membership": membership, "army": army,
-               "full": full}  # fmt: skip
-    if full:
-        context["army"] = selectors.army_sheet(army)
-        if membership.is_gm:
-            context["unit_form"] = unit_form or UnitForm(army=army)
-            context["solo_form"] = solo_form or SoloForm(army=army)
-    return render(request, "dnd5e/army_detail.html", context, status=status)
-
-
 #: Every army the member knows of, by faction, with its units and stands where they see them;
 #: an army's page shows its units (stands of one creature, commander) and solos with their
 #: HP, to players of other factions its name only.
 ARMIES = Forces(
     app="dnd5e", noun="army", form=ArmyForm, access=access_dnd5e, access_row=access_army,
-    overview=selectors.army_overview, page=_army_page, url_id="dnd_army_id",
+    overview=selectors.army_overview, url_id="dnd_army_id", part_forms=(UnitForm, SoloForm),
+    sheet=lambda _request, _membership, army: {"army": selectors.army_sheet(army)},
     create=services.army_create, update=services.army_update, delete=services.army_delete,
     created=gettext_lazy("Army created: now add its units and solos."),
     saved=gettext_lazy("Army saved."), deleted=gettext_lazy("Army deleted."),

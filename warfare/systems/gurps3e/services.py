@@ -11,8 +11,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from battles.holds import delete_unless_held, refuse_change, update_unless_held
-from kingdoms.models import Faction, Membership
+from battles.forces import ForceServices
+from battles.holds import delete_unless_held, refuse_change
+from kingdoms.models import Membership
 from kingdoms.services import (
     check_faction_in_campaign,
     check_version,
@@ -31,25 +32,15 @@ from .models import Character, Force, Reputation, TroopType, Unit
 PLAYER_FIELDS = ("name", "ht_max", "iq", "dr", "toughness", "luck", "tactics", "weapon_skill")
 
 
-@write_transaction
-def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
-    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    check_faction_in_campaign(faction, membership.campaign)
-    return save_row(Force(campaign=membership.campaign, faction=faction), **fields)
-
-
-@write_transaction
-def force_update(
-    *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
-) -> Force:
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    return update_unless_held(force, version, **fields)
-
-
-@write_transaction
-def force_delete(*, user, campaign_id: int, force_id: int) -> None:
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    delete_unless_held(force)
+#: Create, edit and delete a force (`force_id`); see battles.forces.
+_FORCES = ForceServices(
+    model=Force,
+    noun="force",
+    access=access_gurps3e,
+    access_row=access_force,
+    faction_required=False,
+)
+force_create, force_update, force_delete = _FORCES.create, _FORCES.update, _FORCES.delete
 
 
 @write_transaction

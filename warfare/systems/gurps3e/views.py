@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from kingdoms.crud import Forces, Library, add_part, refused, remove_part
-from kingdoms.pages import form_page
+from kingdoms.pages import form_page, member_page
 
 from . import mapping, selectors, services
 from .access import (
@@ -19,7 +19,6 @@ from .access import (
     access_gurps3e,
     plays,
     sees_character_in_full,
-    sees_force_in_full,
 )
 from .forms import CharacterForm, ForceForm, ReputationForm, TroopTypeForm, UnitForm
 
@@ -32,23 +31,13 @@ TROOP_TYPES = Library(
 )  # fmt: skip
 
 
-def _force_page(request, membership, force, *, unit_form=None, status=200) -> HttpResponse:
-    full = sees_force_in_full(membership, force)
-    context = {"campaign": membership.campaign, "membership": membership, "force": force}
-    context["full"] = full
-    if full:
-        context["sheet"] = selectors.force_sheet(force)
-        if membership.is_gm:
-            context["unit_form"] = unit_form or UnitForm(force=force)
-    return render(request, "gurps3e/force_detail.html", context, status=status)
-
-
 #: Every force the member knows of, by faction, with TS where they see it; a force's page
 #: shows its units and its Troop Strength with the working (§B.3a). The GM changes a unit:
 #: men after healing or replacements, Morale, battles fought.
 FORCES = Forces(
     app="gurps3e", noun="force", form=ForceForm, access=access_gurps3e, access_row=access_force,
-    overview=selectors.force_overview, page=_force_page, url_id="g3force_id",
+    overview=selectors.force_overview, url_id="g3force_id", part_forms=(UnitForm,),
+    sheet=lambda _request, _membership, force: {"sheet": selectors.force_sheet(force)},
     create=services.force_create, update=services.force_update, delete=services.force_delete,
     created=gettext_lazy("Force created: now add its units."),
     saved=gettext_lazy("Force saved."), deleted=gettext_lazy("Force deleted."),
@@ -61,12 +50,8 @@ unit_remove = FORCES.remove_part_view(services.unit_remove, gettext_lazy("Unit r
 @login_required
 def character_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     membership = access_gurps3e(request.user, campaign_id)
-    context = {
-        "campaign": membership.campaign,
-        "membership": membership,
-        "characters": selectors.character_list(membership=membership),
-    }
-    return render(request, "gurps3e/character_list.html", context)
+    characters = selectors.character_list(membership=membership)
+    return member_page(request, "gurps3e/character_list.html", membership, characters=characters)
 
 
 @login_required

@@ -10,10 +10,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from battles.holds import delete_unless_held, refuse_change, update_unless_held
-from kingdoms.models import Faction
+from battles.forces import ForceServices
+from battles.holds import refuse_change
 from kingdoms.services import (
-    check_faction_in_campaign,
     delete_library_row,
     save_row,
     update_library_row,
@@ -50,25 +49,9 @@ def element_type_delete(*, user, campaign_id: int, element_type_id: int) -> None
     )  # fmt: skip
 
 
-@write_transaction
-def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
-    membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    check_faction_in_campaign(faction, membership.campaign, required=True)
-    return save_row(Force(campaign=membership.campaign, faction=faction), **fields)
-
-
-@write_transaction
-def force_update(
-    *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
-) -> Force:
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    return update_unless_held(force, version, **fields)
-
-
-@write_transaction
-def force_delete(*, user, campaign_id: int, force_id: int) -> None:
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    delete_unless_held(force)
+#: Create, edit and delete a force (`force_id`); see battles.forces.
+_FORCES = ForceServices(model=Force, noun="force", access=access_gurps4e, access_row=access_force)
+force_create, force_update, force_delete = _FORCES.create, _FORCES.update, _FORCES.delete
 
 
 @write_transaction

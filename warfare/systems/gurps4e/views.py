@@ -1,13 +1,11 @@
 """GURPS Mass Combat force pages: thin views over services, selectors and access."""
 
-from django.http import HttpResponse
-from django.shortcuts import render
 from django.utils.translation import gettext_lazy
 
 from kingdoms.crud import Forces, Library
 
 from . import selectors, services
-from .access import access_force, access_gurps4e, sees_force_in_full
+from .access import access_force, access_gurps4e
 from .forms import ElementTypeForm, ForceElementForm, ForceForm
 
 #: The campaign's element types; the GM adds new ones on the list.
@@ -19,26 +17,14 @@ ELEMENT_TYPES = Library(
 )  # fmt: skip
 
 
-def _force_page(request, membership, force, *, row_form=None, status=200) -> HttpResponse:
-    full = sees_force_in_full(membership, force)
-    context = {
-        "campaign": membership.campaign,
-        "membership": membership,
-        "force": force,
-        "full": full,
-    }
-    if full:
-        enemy_id = request.GET.get("enemy")
-        context.update(
-            selectors.force_sheet(
-                membership=membership,
-                force=force,
-                enemy_id=int(enemy_id) if enemy_id and enemy_id.isdigit() else None,
-            )
-        )
-        if membership.is_gm:
-            context["row_form"] = row_form or ForceElementForm(force=force)
-    return render(request, "gurps4e/force_detail.html", context, status=status)
+def _force_sheet(request, membership, force) -> dict:
+    """The force's rows and TS working; compared with the enemy `?enemy=<id>` names."""
+    enemy_id = request.GET.get("enemy")
+    return selectors.force_sheet(
+        membership=membership,
+        force=force,
+        enemy_id=int(enemy_id) if enemy_id and enemy_id.isdigit() else None,
+    )
 
 
 #: Every force the member knows of, by faction, with Troop Strength where they see it; a
@@ -47,7 +33,8 @@ def _force_page(request, membership, force, *, row_form=None, status=200) -> Htt
 #: enemy.
 FORCES = Forces(
     app="gurps4e", noun="force", form=ForceForm, access=access_gurps4e, access_row=access_force,
-    overview=selectors.force_overview, page=_force_page, url_id="force_id",
+    overview=selectors.force_overview, url_id="force_id", part_forms=(ForceElementForm,),
+    sheet=_force_sheet,
     create=services.force_create, update=services.force_update, delete=services.force_delete,
     created=gettext_lazy("Force created: now add its elements."),
     saved=gettext_lazy("Force saved."), deleted=gettext_lazy("Force deleted."),
