@@ -247,6 +247,22 @@ class Forces(_Rows):
             path(f"{row}delete/", self.delete_view(), name=f"{self.noun}-delete"),
         ]
 
+    def part_urls(self, prefix: str, part: str, *, add, remove, edit=None, segment="", name=""):
+        """The URLs of a part's views under the row's (`prefix<id>/`): `<part>s/` (or
+        `segment`) adds, `<part>s/<id>/edit/` changes, `<part>s/<id>/delete/` removes;
+        named `<part>-add`, `-edit`, `-remove` (or `name-…`). The URL names the part
+        `<part>_id`, as its services do."""
+        base = f"{prefix}<int:{self.url_id}>/{segment or part + 's/'}"
+        one, name = f"{base}<int:{part}_id>/", name or part
+        patterns = [path(base, add, name=f"{name}-add")]
+        if edit is not None:
+            patterns.append(path(f"{one}edit/", edit, name=f"{name}-edit"))
+        return [*patterns, path(f"{one}delete/", remove, name=f"{name}-remove")]
+
+    def _gm_row(self, request: HttpRequest, campaign_id: int, ids: dict):
+        """(membership, row) for the GM's pages of the row (others: 403, unknown: 404)."""
+        return self.access_row(request.user, campaign_id, ids[self.url_id], gm=True)
+
     def _ids(self, url_ids: dict) -> dict:
         """The URL's keywords as the services name them: the row's `<noun>_id`, a part's
         as they are."""
@@ -299,7 +315,7 @@ class Forces(_Rows):
         @login_required
         @get_and_post
         def view(request: HttpRequest, campaign_id: int, **ids: int) -> HttpResponse:
-            membership, row = self.access_row(request.user, campaign_id, ids[self.url_id], gm=True)
+            membership, row = self._gm_row(request, campaign_id, ids)
             return self._edit(request, membership, row, ids=self._ids(ids))
 
         return view
@@ -326,7 +342,7 @@ class Forces(_Rows):
         @login_required
         @require_POST
         def view(request: HttpRequest, campaign_id: int, **ids: int) -> HttpResponse:
-            membership, row = self.access_row(request.user, campaign_id, ids[self.url_id], gm=True)
+            membership, row = self._gm_row(request, campaign_id, ids)
             return add_part(
                 request,
                 form(request.POST, **{self.noun: row}),
@@ -350,7 +366,7 @@ class Forces(_Rows):
         @login_required
         @get_and_post
         def view(request: HttpRequest, campaign_id: int, **ids: int) -> HttpResponse:
-            membership, row = self.access_row(request.user, campaign_id, ids[self.url_id], gm=True)
+            membership, row = self._gm_row(request, campaign_id, ids)
             instance = get_object_or_404(form._meta.model, **{self.noun: row}, pk=ids[f"{part}_id"])
             bound = form(request.POST or None, instance=instance, **{self.noun: row})
             context = {"campaign": membership.campaign, self.noun: row, part: instance,
@@ -376,7 +392,7 @@ class Forces(_Rows):
         @login_required
         @require_POST
         def view(request: HttpRequest, campaign_id: int, **ids: int) -> HttpResponse:
-            _membership, row = self.access_row(request.user, campaign_id, ids[self.url_id], gm=True)
+            _membership, row = self._gm_row(request, campaign_id, ids)
             return remove_part(
                 request,
                 lambda: remove(user=request.user, campaign_id=campaign_id, **self._ids(ids)),

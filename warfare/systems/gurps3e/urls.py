@@ -10,16 +10,8 @@ _C = "campaigns/<int:campaign_id>/3e/characters/"
 urlpatterns = [
     *views.TROOP_TYPES.urls(_F + "troop-types/"),
     *views.FORCES.urls(_F),
-    path(_F + "<int:g3force_id>/units/", views.unit_add, name="unit-add"),
-    path(
-        _F + "<int:g3force_id>/units/<int:unit_id>/edit/",
-        views.unit_edit,
-        name="unit-edit",
-    ),
-    path(
-        _F + "<int:g3force_id>/units/<int:unit_id>/delete/",
-        views.unit_remove,
-        name="unit-remove",
+    *views.FORCES.part_urls(
+        _F, "unit", add=views.unit_add, edit=views.unit_edit, remove=views.unit_remove
     ),
     path(_C, views.character_list, name="character-list"),
     path(_C + "new/", views.character_create, name="character-create"),

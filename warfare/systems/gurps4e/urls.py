@@ -1,5 +1,3 @@
-from django.urls import path
-
 from . import views
 
 app_name = "gurps4e"
@@ -9,10 +7,12 @@ _C = "campaigns/<int:campaign_id>/forces/"
 urlpatterns = [
     *views.ELEMENT_TYPES.urls(_C + "elements/"),
     *views.FORCES.urls(_C),
-    path(_C + "<int:force_id>/rows/", views.force_row_add, name="force-row-add"),
-    path(
-        _C + "<int:force_id>/rows/<int:row_id>/delete/",
-        views.force_row_remove,
-        name="force-row-remove",
-    ),
+    *views.FORCES.part_urls(
+        _C,
+        "row",
+        segment="rows/",
+        name="force-row",
+        add=views.force_row_add,
+        remove=views.force_row_remove,
+    ),  # fmt: skip
 ]
