@@ -20,6 +20,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
+from kingdoms.services import check_version, save_row
+
 from .models import Battle, BattleStatus
 from .plugins import plugin_for
 
@@ -76,3 +78,18 @@ def refuse_change(campaign_id: int, rows: Iterable[Model]) -> None:
             [message % {"name": row, "battle": battle.name} for row, battle in found.items()],
             code="held_by_battle",
         )
+
+
+def update_unless_held(row, version: int | None, **fields):
+    """Edit a faction's row a board may hold (a force, an army, a character), locked by the
+    caller: a form drawn from an older version is refused (`StaleEdit`, 409), then a change
+    while the row is on an unfinished board (400); otherwise the fields are saved."""
+    check_version(row, version)
+    refuse_change(row.campaign_id, [row])
+    return save_row(row, **fields)
+
+
+def delete_unless_held(row) -> None:
+    """Delete a faction's row (locked by the caller) unless an unfinished board holds it."""
+    refuse_change(row.campaign_id, [row])
+    row.delete()

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kingdoms.access import access_campaign
+from kingdoms.pages import member_page
 
 from . import forecasting, live, rendering, selectors, services
 from .forms import ActForm
@@ -40,12 +41,8 @@ def _battle(request, campaign_id: int, battle_id: int):
 @login_required
 def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     membership = access_campaign(request.user, campaign_id)
-    context = {
-        "campaign": membership.campaign,
-        "membership": membership,
-        "battles": selectors.battle_list(membership=membership),
-    }
-    return render(request, "battles/battle_list.html", context)
+    battles = selectors.battle_list(membership=membership)
+    return member_page(request, "battles/battle_list.html", membership, battles=battles)
 
 
 @login_required

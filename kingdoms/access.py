@@ -4,6 +4,9 @@ A user who is not a member of a campaign gets 404 (the campaign's existence does
 a member without the needed role gets 403.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -94,3 +97,20 @@ def access_campaign_row(membership: Membership, rows, pk: int):
         return rows.get(campaign=membership.campaign, pk=pk)
     except rows.model.DoesNotExist:
         raise Http404 from None
+
+
+def by_faction(membership, rows, line: Callable[[Any, bool], dict]) -> list[dict]:
+    """The overview of a kind of faction rows (armies, forces): the factions the member knows
+    of, each with its `rows` (a queryset of a model with a `faction`) as
+    `{"faction", "full", "rows": [line(row, full), ...]}`, `full` where the member sees the
+    faction in full. Two queries, and those `rows` prefetches."""
+    factions = list(faction_list_visible_to(membership=membership))
+    by_id: dict[int, list] = {}
+    for row in rows.filter(faction__in=factions):
+        by_id.setdefault(row.faction_id, []).append(row)
+    groups = []
+    for faction in factions:
+        full = sees_faction_in_full(membership, faction)
+        lines = [line(row, full) for row in by_id.get(faction.pk, [])]
+        groups.append({"faction": faction, "full": full, "rows": lines})
+    return groups

@@ -55,6 +55,38 @@ class VersionedFormMixin:
         return {k: v for k, v in self.cleaned_data.items() if k != "version"}
 
 
+class FactionRowForm(VersionedFormMixin, forms.ModelForm):
+    """A row a faction owns (a rule system's army or force): its faction is one of the
+    campaign's, chosen when it is created and fixed afterwards, and its name is its faction's
+    only one of that name (`name_taken` says so)."""
+
+    name_taken = ""
+
+    class Meta:
+        labels = {"faction": _("Faction")}
+        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        self.fields["faction"].queryset = campaign.factions.all()
+        self.fields["faction"].empty_label = None
+        if self.instance.pk:
+            del self.fields["faction"]
+        self.add_version_field()
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        faction = self.cleaned_data.get("faction") or getattr(self.instance, "faction", None)
+        if faction is not None:
+            clash = self._meta.model.objects.filter(faction=faction, name__iexact=name)
+            if self.instance.pk:
+                clash = clash.exclude(pk=self.instance.pk)
+            if clash.exists():
+                raise forms.ValidationError(self.name_taken)
+        return name
+
+
 def campaign_factions(campaign: Campaign) -> list[Faction]:
     return list(Faction.objects.filter(campaign=campaign).only("pk", "name"))
 

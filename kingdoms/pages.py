@@ -36,6 +36,12 @@ def stale(request: HttpRequest, template: str, context: dict) -> HttpResponse:
     return render(request, template, {**context, "stale": True}, status=409)
 
 
+def member_page(request: HttpRequest, template: str, membership, **context) -> HttpResponse:
+    """A page of the member's campaign: `campaign` and `membership` are in its context."""
+    context = {"campaign": membership.campaign, "membership": membership, **context}
+    return render(request, template, context)
+
+
 def form_page(
     request: HttpRequest,
     template: str,

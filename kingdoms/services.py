@@ -287,3 +287,20 @@ def delete_unless_used(instance, message: str, code: str) -> None:
             instance.delete()
     except ProtectedError:
         raise ValidationError(message, code=code) from None
+
+
+def update_library_row(membership: Membership, model, pk: int, version=None, **fields):
+    """Edit a row of the campaign's library (a stat block, an element type, a troop type):
+    the row locked (another campaign's: 404), a stale form refused (`StaleEdit`), then saved."""
+    row = get_object_or_404(
+        model.objects.select_for_update(no_key=True), campaign=membership.campaign, pk=pk
+    )
+    check_version(row, version)
+    return save_row(row, **fields)
+
+
+def delete_library_row(membership: Membership, model, pk: int, message, code: str) -> None:
+    """Delete a row of the campaign's library that no force uses; while one does, the
+    refusal is `message(row)`."""
+    row = get_object_or_404(model.objects.select_for_update(), campaign=membership.campaign, pk=pk)
+    delete_unless_used(row, message(row), code=code)

@@ -1,15 +1,14 @@
-"""Permission-checked fetches of D&D 5e creatures and armies (404 for non-members and for
-campaigns of other rule systems)."""
+"""Permission-checked fetches of D&D 5e armies (404 for non-members and for campaigns of other
+rule systems); the creature pages fetch theirs through `kingdoms.crud.Library`."""
 
 from kingdoms.access import (
-    access_campaign_row,
     access_faction_row,
     access_rule_system,
     sees_faction_in_full,
 )
 from kingdoms.models import Membership, RuleSystem
 
-from .models import Army, Creature
+from .models import Army
 
 
 def access_dnd5e(user, campaign_id: int, *, gm: bool = False, lock: bool = False) -> Membership:
@@ -22,11 +21,6 @@ def access_army(user, campaign_id: int, army_id: int, *, gm: bool = False, lock:
     membership = access_dnd5e(user, campaign_id, gm=gm, lock=lock)
     armies = Army.objects.select_related("faction")
     return membership, access_faction_row(membership, armies, army_id, lock=lock)
-
-
-def access_creature(user, campaign_id: int, creature_id: int, *, gm: bool = False):
-    membership = access_dnd5e(user, campaign_id, gm=gm)
-    return membership, access_campaign_row(membership, Creature.objects, creature_id)
 
 
 def sees_army_in_full(membership: Membership, army: Army) -> bool:

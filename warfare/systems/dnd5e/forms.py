@@ -4,7 +4,7 @@ from django.core.validators import MinValueValidator
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.forms import VersionedFormMixin
+from kingdoms.forms import FactionRowForm, VersionedFormMixin
 
 from . import labels, mapping
 from .models import Army, Creature, Solo, Unit, UnitKind
@@ -86,32 +86,12 @@ class CreatureForm(VersionedFormMixin, forms.ModelForm):
         return data
 
 
-class ArmyForm(VersionedFormMixin, forms.ModelForm):
-    class Meta:
+class ArmyForm(FactionRowForm):
+    name_taken = _("This faction already has an army of that name.")
+
+    class Meta(FactionRowForm.Meta):
         model = Army
         fields = ["name", "faction", "notes"]
-        labels = {"faction": _("Faction")}
-        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
-
-    def __init__(self, *args, campaign, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.campaign = campaign
-        self.fields["faction"].queryset = campaign.factions.all()
-        self.fields["faction"].empty_label = None
-        if self.instance.pk:
-            del self.fields["faction"]
-        self.add_version_field()
-
-    def clean_name(self):
-        name = self.cleaned_data["name"]
-        faction = self.cleaned_data.get("faction") or getattr(self.instance, "faction", None)
-        if faction is not None:
-            clash = Army.objects.filter(faction=faction, name__iexact=name)
-            if self.instance.pk:
-                clash = clash.exclude(pk=self.instance.pk)
-            if clash.exists():
-                raise ValidationError(_("This faction already has an army of that name."))
-        return name
 
     def _post_clean(self):
         self.instance.campaign = self.campaign

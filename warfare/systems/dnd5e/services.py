@@ -11,9 +11,13 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from battles.forces import ForceServices
 from battles.holds import refuse_change
-from kingdoms.models import Faction
-from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
+from kingdoms.services import (
+    delete_library_row,
+    save_row,
+    update_library_row,
+)
 from kingdoms.transactions import write_transaction
 from warfare.engine.systems.dnd5e.creatures import LIBRARY
 
@@ -59,52 +63,25 @@ def creature_update(
 ) -> Creature:
     """Edit a stat block; its key stays (battles already set up name it)."""
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
-    creature = get_object_or_404(
-        Creature.objects.select_for_update(no_key=True),
-        campaign=membership.campaign,
-        pk=creature_id,
-    )
-    check_version(creature, version)
     fields.pop("key", None)
-    return save_row(creature, **fields)
+    return update_library_row(membership, Creature, creature_id, version, **fields)
 
 
 @write_transaction
 def creature_delete(*, user, campaign_id: int, creature_id: int) -> None:
     """Delete a stat block no unit or solo uses."""
     membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
-    creature = get_object_or_404(
-        Creature.objects.select_for_update(), campaign=membership.campaign, pk=creature_id
-    )
-    delete_unless_used(
-        creature,
-        _("Units or solos still use %(name)s: remove them first.") % {"name": creature},
+    delete_library_row(
+        membership, Creature, creature_id,
+        lambda creature: _("Units or solos still use %(name)s: remove them first.")
+        % {"name": creature},
         code="creature_in_use",
-    )
+    )  # fmt: skip
 
 
-@write_transaction
-def army_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Army:
-    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
-    check_faction_in_campaign(faction, membership.campaign, required=True)
-    return save_row(Army(campaign=membership.campaign, faction=faction), **fields)
-
-
-@write_transaction
-def army_update(
-    *, user, campaign_id: int, army_id: int, version: int | None = None, **fields: Any
-) -> Army:
-    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    check_version(army, version)
-    return save_row(army, **fields)
-
-
-@write_transaction
-def army_delete(*, user, campaign_id: int, army_id: int) -> None:
-    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    army.delete()
+#: Create, edit and delete an army (`army_id`); see battles.forces.
+_ARMIES = ForceServices(model=Army, noun="army", access=access_dnd5e, access_row=access_army)
+army_create, army_update, army_delete = _ARMIES.create, _ARMIES.update, _ARMIES.delete
 
 
 def _check_creature(creature: Creature, army: Army) -> None:

@@ -2,41 +2,23 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.forms import VersionedFormMixin
+from kingdoms.forms import FactionRowForm, VersionedFormMixin
 
 from .models import Character, Force, Limit, Reputation, TroopType, Unit
 from .services import PLAYER_FIELDS
 
 
-class ForceForm(VersionedFormMixin, forms.ModelForm):
-    class Meta:
+class ForceForm(FactionRowForm):
+    name_taken = _("This faction already has a force of that name.")
+
+    class Meta(FactionRowForm.Meta):
         model = Force
         fields = ["name", "faction", "tl", "notes"]
-        labels = {"faction": _("Faction")}
-        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
-
-    def __init__(self, *args, campaign, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.campaign = campaign
-        self.fields["faction"].queryset = campaign.factions.all()
-        self.fields["faction"].empty_label = None
-        if self.instance.pk:
-            del self.fields["faction"]
-        self.add_version_field()
-
-    def clean_name(self):
-        name = self.cleaned_data["name"]
-        faction = self.cleaned_data.get("faction") or getattr(self.instance, "faction", None)
-        if faction is not None:
-            clash = Force.objects.filter(faction=faction, name__iexact=name)
-            if self.instance.pk:
-                clash = clash.exclude(pk=self.instance.pk)
-            if clash.exists():
-                raise forms.ValidationError(_("This faction already has a force of that name."))
-        return name
 
 
-class TroopTypeForm(forms.ModelForm):
+class TroopTypeForm(VersionedFormMixin, forms.ModelForm):
+    """A troop type (no version field: its edits are not checked for staleness)."""
+
     class Meta:
         model = TroopType
         fields = ["name", "ts_per_man", "notes"]
@@ -70,9 +52,9 @@ class UnitForm(forms.ModelForm):
             "battles",
         ]  # fmt: skip
 
-    def __init__(self, *args, campaign, **kwargs):
+    def __init__(self, *args, force, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["troop_type"].queryset = TroopType.objects.filter(campaign=campaign)
+        self.fields["troop_type"].queryset = TroopType.objects.filter(campaign=force.campaign_id)
         self.fields["troop_type"].empty_label = None
 
     def clean_men(self):

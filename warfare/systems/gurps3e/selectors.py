@@ -2,9 +2,8 @@
 
 from django.db.models import Prefetch
 
-from kingdoms.access import sees_faction_in_full
+from kingdoms.access import by_faction
 from kingdoms.models import Membership
-from kingdoms.selectors import faction_list_visible_to
 
 from . import mapping
 from .access import sees_character_in_full, visible_characters
@@ -17,24 +16,16 @@ _REPUTATION = Prefetch("reputation", queryset=Reputation.objects.order_by("pk"))
 def force_overview(*, membership: Membership) -> list[dict]:
     """Factions the member knows of, each with its forces; men and TS only where they see
     in full. Three queries whatever the number of forces: factions, forces, units."""
-    factions = list(faction_list_visible_to(membership=membership))
-    forces = Force.objects.filter(faction__in=factions).prefetch_related(_UNITS)
-    by_faction: dict[int, list[Force]] = {}
-    for force in forces.order_by("name", "pk"):
-        by_faction.setdefault(force.faction_id, []).append(force)
-    groups = []
-    for faction in factions:
-        full = sees_faction_in_full(membership, faction)
-        lines = []
-        for force in by_faction.get(faction.pk, []):
-            line = {"force": force}
-            if full:
-                sheets = [mapping.unit_sheet(unit) for unit in force.units.all()]
-                line["men"] = sum(sheet["unit"].men for sheet in sheets)
-                line["ts"] = sum(sheet["ts"] for sheet in sheets)
-            lines.append(line)
-        groups.append({"faction": faction, "full": full, "forces": lines})
-    return groups
+
+    def line(force: Force, full: bool) -> dict:
+        if not full:
+            return {"force": force}
+        sheets = [mapping.unit_sheet(unit) for unit in force.units.all()]
+        return {"force": force, "men": sum(sheet["unit"].men for sheet in sheets),
+                "ts": sum(sheet["ts"] for sheet in sheets)}  # fmt: skip
+
+    forces = Force.objects.prefetch_related(_UNITS).order_by("name", "pk")
+    return by_faction(membership, forces, line)
 
 
 def force_sheet(force: Force) -> dict:

@@ -11,9 +11,16 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from battles.holds import refuse_change
-from kingdoms.models import Faction, Membership
-from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
+from battles.forces import ForceServices
+from battles.holds import delete_unless_held, refuse_change
+from kingdoms.models import Membership
+from kingdoms.services import (
+    check_faction_in_campaign,
+    check_version,
+    delete_library_row,
+    save_row,
+    update_library_row,
+)
 from kingdoms.transactions import write_transaction
 
 from .access import access_character, access_force, access_gurps3e, plays
@@ -25,28 +32,15 @@ from .models import Character, Force, Reputation, TroopType, Unit
 PLAYER_FIELDS = ("name", "ht_max", "iq", "dr", "toughness", "luck", "tactics", "weapon_skill")
 
 
-@write_transaction
-def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
-    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    check_faction_in_campaign(faction, membership.campaign)
-    return save_row(Force(campaign=membership.campaign, faction=faction), **fields)
-
-
-@write_transaction
-def force_update(
-    *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
-) -> Force:
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    check_version(force, version)
-    refuse_change(campaign_id, [force])
-    return save_row(force, **fields)
-
-
-@write_transaction
-def force_delete(*, user, campaign_id: int, force_id: int) -> None:
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
-    force.delete()
+#: Create, edit and delete a force (`force_id`); see battles.forces.
+_FORCES = ForceServices(
+    model=Force,
+    noun="force",
+    access=access_gurps3e,
+    access_row=access_force,
+    faction_required=False,
+)
+force_create, force_update, force_delete = _FORCES.create, _FORCES.update, _FORCES.delete
 
 
 @write_transaction
@@ -59,27 +53,19 @@ def troop_type_create(*, user, campaign_id: int, **fields: Any) -> TroopType:
 def troop_type_update(*, user, campaign_id: int, troop_type_id: int, **fields: Any) -> TroopType:
     """Change a troop type: the TS of every unit of that type follows."""
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    troop_type = get_object_or_404(
-        TroopType.objects.select_for_update(no_key=True),
-        campaign=membership.campaign,
-        pk=troop_type_id,
-    )
-    return save_row(troop_type, **fields)
+    return update_library_row(membership, TroopType, troop_type_id, **fields)
 
 
 @write_transaction
 def troop_type_delete(*, user, campaign_id: int, troop_type_id: int) -> None:
     """Delete a troop type no unit uses."""
     membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    troop_type = get_object_or_404(
-        TroopType.objects.select_for_update(), campaign=membership.campaign, pk=troop_type_id
-    )
-    delete_unless_used(
-        troop_type,
-        _("Units of the type %(name)s still exist: change or remove them first.")
-        % {"name": troop_type.name},
+    delete_library_row(
+        membership, TroopType, troop_type_id,
+        lambda troop_type: _("Units of the type %(name)s still exist: change or remove them "
+                             "first.") % {"name": troop_type.name},
         code="troop_type_in_use",
-    )
+    )  # fmt: skip
 
 
 def _check_troop_type(fields: dict[str, Any], campaign) -> None:
@@ -161,8 +147,7 @@ def character_update(
 @write_transaction
 def character_delete(*, user, campaign_id: int, character_id: int) -> None:
     _membership, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
-    refuse_change(campaign_id, [character])
-    character.delete()
+    delete_unless_held(character)
 
 
 @write_transaction

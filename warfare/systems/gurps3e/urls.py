@@ -8,32 +8,10 @@ _F = "campaigns/<int:campaign_id>/3e/forces/"
 _C = "campaigns/<int:campaign_id>/3e/characters/"
 
 urlpatterns = [
-    path(_F, views.force_list, name="force-list"),
-    path(_F + "new/", views.force_create, name="force-create"),
-    path(_F + "troop-types/", views.troop_type_list, name="troop-types"),
-    path(
-        _F + "troop-types/<int:troop_type_id>/edit/",
-        views.troop_type_edit,
-        name="troop-type-edit",
-    ),
-    path(
-        _F + "troop-types/<int:troop_type_id>/delete/",
-        views.troop_type_delete,
-        name="troop-type-delete",
-    ),
-    path(_F + "<int:g3force_id>/", views.force_detail, name="force-detail"),
-    path(_F + "<int:g3force_id>/edit/", views.force_edit, name="force-edit"),
-    path(_F + "<int:g3force_id>/delete/", views.force_delete, name="force-delete"),
-    path(_F + "<int:g3force_id>/units/", views.unit_add, name="unit-add"),
-    path(
-        _F + "<int:g3force_id>/units/<int:unit_id>/edit/",
-        views.unit_edit,
-        name="unit-edit",
-    ),
-    path(
-        _F + "<int:g3force_id>/units/<int:unit_id>/delete/",
-        views.unit_remove,
-        name="unit-remove",
+    *views.TROOP_TYPES.urls(_F + "troop-types/"),
+    *views.FORCES.urls(_F),
+    *views.FORCES.part_urls(
+        _F, "unit", add=views.unit_add, edit=views.unit_edit, remove=views.unit_remove
     ),
     path(_C, views.character_list, name="character-list"),
     path(_C + "new/", views.character_create, name="character-create"),

@@ -1,15 +1,14 @@
-"""Permission-checked fetches of forces and element types (404 for non-members and for
-campaigns of other rule systems)."""
+"""Permission-checked fetches of forces (404 for non-members and for campaigns of other rule
+systems); the element type pages fetch theirs through `kingdoms.crud.Library`."""
 
 from kingdoms.access import (
-    access_campaign_row,
     access_faction_row,
     access_rule_system,
     sees_faction_in_full,
 )
 from kingdoms.models import Membership, RuleSystem
 
-from .models import ElementType, Force
+from .models import Force
 
 
 def access_gurps4e(user, campaign_id: int, *, gm: bool = False, lock: bool = False) -> Membership:
@@ -22,11 +21,6 @@ def access_force(user, campaign_id: int, force_id: int, *, gm: bool = False, loc
     membership = access_gurps4e(user, campaign_id, gm=gm, lock=lock)
     forces = Force.objects.select_related("faction", "faction__command_staff")
     return membership, access_faction_row(membership, forces, force_id, lock=lock)
-
-
-def access_element_type(user, campaign_id: int, element_type_id: int, *, gm: bool = False):
-    membership = access_gurps4e(user, campaign_id, gm=gm)
-    return membership, access_campaign_row(membership, ElementType.objects, element_type_id)
 
 
 def sees_force_in_full(membership: Membership, force: Force) -> bool:

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.forms import VersionedFormMixin
+from kingdoms.forms import FactionRowForm, VersionedFormMixin
 
 from .models import ElementClass, ElementType, Force, ForceElement
 
@@ -66,32 +66,12 @@ class ElementTypeForm(VersionedFormMixin, forms.ModelForm):
         super()._post_clean()
 
 
-class ForceForm(VersionedFormMixin, forms.ModelForm):
-    class Meta:
+class ForceForm(FactionRowForm):
+    name_taken = _("This faction already has a force of that name.")
+
+    class Meta(FactionRowForm.Meta):
         model = Force
         fields = ["name", "faction", "mobile", "posture", "strength_percent", "notes"]
-        labels = {"faction": _("Faction")}
-        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
-
-    def __init__(self, *args, campaign, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.campaign = campaign
-        self.fields["faction"].queryset = campaign.factions.all()
-        self.fields["faction"].empty_label = None
-        if self.instance.pk:
-            del self.fields["faction"]
-        self.add_version_field()
-
-    def clean_name(self):
-        name = self.cleaned_data["name"]
-        faction = self.cleaned_data.get("faction") or getattr(self.instance, "faction", None)
-        if faction is not None:
-            clash = Force.objects.filter(faction=faction, name__iexact=name)
-            if self.instance.pk:
-                clash = clash.exclude(pk=self.instance.pk)
-            if clash.exists():
-                raise forms.ValidationError(_("This faction already has a force of that name."))
-        return name
 
 
 class ForceElementForm(forms.ModelForm):
@@ -102,7 +82,9 @@ class ForceElementForm(forms.ModelForm):
         fields = ["element_type", "count", "tl", "troop_quality", "equipment_quality"]
         labels = {"element_type": _("Element type")}
 
-    def __init__(self, *args, element_types, **kwargs):
+    def __init__(self, *args, force, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["element_type"].queryset = element_types
+        self.fields["element_type"].queryset = ElementType.objects.filter(
+            campaign=force.campaign_id
+        )
         self.fields["element_type"].empty_label = None

@@ -3,9 +3,8 @@
 from django.db.models import Count, Prefetch, Q
 
 from battles.models import Battle, BattleStatus
-from kingdoms.access import sees_faction_in_full
+from kingdoms.access import by_faction
 from kingdoms.models import Membership
-from kingdoms.selectors import faction_list_visible_to
 
 from . import mapping
 from .models import Force, ForceElement
@@ -19,28 +18,19 @@ def force_overview(*, membership: Membership) -> list[dict]:
     """Factions the member knows of, each with its forces; TS only where they see in full.
 
     Three queries whatever the number of forces: factions, forces, their element rows."""
-    factions = list(faction_list_visible_to(membership=membership))
+
+    def line(force: Force, full: bool) -> dict:
+        if not full:
+            return {"force": force}
+        return {"force": force, "elements": sum(row.count for row in force.elements.all()),
+                "ts": mapping.display(mapping.troop_strength(force).total)}  # fmt: skip
+
     forces = (
-        Force.objects.filter(faction__in=factions)
-        .annotate(row_count=Count("elements"))
+        Force.objects.annotate(row_count=Count("elements"))
         .prefetch_related(_ROWS)
         .order_by("name", "pk")
     )
-    by_faction: dict[int, list[Force]] = {}
-    for force in forces:
-        by_faction.setdefault(force.faction_id, []).append(force)
-    groups = []
-    for faction in factions:
-        full = sees_faction_in_full(membership, faction)
-        lines = []
-        for force in by_faction.get(faction.pk, []):
-            line = {"force": force}
-            if full:
-                line["elements"] = sum(row.count for row in force.elements.all())
-                line["ts"] = mapping.display(mapping.troop_strength(force).total)
-            lines.append(line)
-        groups.append({"faction": faction, "full": full, "forces": lines})
-    return groups
+    return by_faction(membership, forces, line)
 
 
 def force_sheet(*, membership: Membership, force: Force, enemy_id: int | None) -> dict:

@@ -8,12 +8,15 @@ share of what the force is when applied."""
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from battles.forces import ForceServices
 from battles.holds import refuse_change
-from kingdoms.models import Faction
-from kingdoms.services import check_faction_in_campaign, check_version, delete_unless_used, save_row
+from kingdoms.services import (
+    delete_library_row,
+    save_row,
+    update_library_row,
+)
 from kingdoms.transactions import write_transaction
 
 from .access import access_force, access_gurps4e
@@ -31,51 +34,24 @@ def element_type_update(
     *, user, campaign_id: int, element_type_id: int, version: int | None = None, **fields: Any
 ) -> ElementType:
     membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    element_type = get_object_or_404(
-        ElementType.objects.select_for_update(no_key=True),
-        campaign=membership.campaign,
-        pk=element_type_id,
-    )
-    check_version(element_type, version)
-    return save_row(element_type, **fields)
+    return update_library_row(membership, ElementType, element_type_id, version, **fields)
 
 
 @write_transaction
 def element_type_delete(*, user, campaign_id: int, element_type_id: int) -> None:
     """Delete an element type no force uses (a used one would change those forces' TS)."""
     membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    element_type = get_object_or_404(
-        ElementType.objects.select_for_update(), campaign=membership.campaign, pk=element_type_id
-    )
-    delete_unless_used(
-        element_type,
-        _("Forces still use %(name)s: remove it from them first.") % {"name": element_type},
+    delete_library_row(
+        membership, ElementType, element_type_id,
+        lambda element_type: _("Forces still use %(name)s: remove it from them first.")
+        % {"name": element_type},
         code="element_type_in_use",
-    )
+    )  # fmt: skip
 
 
-@write_transaction
-def force_create(*, user, campaign_id: int, faction: Faction, **fields: Any) -> Force:
-    membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    check_faction_in_campaign(faction, membership.campaign, required=True)
-    return save_row(Force(campaign=membership.campaign, faction=faction), **fields)
-
-
-@write_transaction
-def force_update(
-    *, user, campaign_id: int, force_id: int, version: int | None = None, **fields: Any
-) -> Force:
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    check_version(force, version)
-    refuse_change(campaign_id, [force])
-    return save_row(force, **fields)
-
-
-@write_transaction
-def force_delete(*, user, campaign_id: int, force_id: int) -> None:
-    _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
-    force.delete()
+#: Create, edit and delete a force (`force_id`); see battles.forces.
+_FORCES = ForceServices(model=Force, noun="force", access=access_gurps4e, access_row=access_force)
+force_create, force_update, force_delete = _FORCES.create, _FORCES.update, _FORCES.delete
 
 
 @write_transaction

@@ -1,0 +1,52 @@
+"""The use cases of a rule system's forces (D&D 5e armies, GURPS forces), written once.
+
+Each is one user action and one transaction (`kingdoms.transactions.write_transaction`),
+authorised by the system's own access functions (GM only; a force of a faction the member
+does not know of is a 404). A force on an unfinished board is not edited or deleted
+(`battles.holds`): the battle fights with its copy and writes back what it changed.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kingdoms.models import Faction
+from kingdoms.services import check_faction_in_campaign, save_row
+from kingdoms.transactions import write_transaction
+
+from .holds import delete_unless_held, update_unless_held
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForceServices:
+    """`create`, `update` and `delete` of one rule system's forces. `access(user,
+    campaign_id, gm=, lock=)` is the membership of a campaign of the system; `access_row(user,
+    campaign_id, pk, gm=, lock=)` (membership, row). The row is named `<noun>_id`; its
+    faction must be one of the campaign's (`faction_required`: and given)."""
+
+    model: type
+    noun: str
+    access: Callable[..., Any]
+    access_row: Callable[..., Any]
+    faction_required: bool = True
+
+    def _row(self, user, campaign_id: int, pk: int):
+        _membership, row = self.access_row(user, campaign_id, pk, gm=True, lock=True)
+        return row
+
+    @write_transaction
+    def create(self, *, user, campaign_id: int, faction: Faction, **fields: Any):
+        membership = self.access(user, campaign_id, gm=True, lock=True)
+        check_faction_in_campaign(faction, membership.campaign, required=self.faction_required)
+        return save_row(self.model(campaign=membership.campaign, faction=faction), **fields)
+
+    @write_transaction
+    def update(self, *, user, campaign_id: int, version: int | None = None, **fields: Any):
+        """Edit the force `<noun>_id`: refused when the form is stale (409) or the force is
+        on a board (400)."""
+        row = self._row(user, campaign_id, fields.pop(f"{self.noun}_id"))
+        return update_unless_held(row, version, **fields)
+
+    @write_transaction
+    def delete(self, *, user, campaign_id: int, **ids: int) -> None:
+        delete_unless_held(self._row(user, campaign_id, ids[f"{self.noun}_id"]))
