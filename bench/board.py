@@ -147,19 +147,22 @@ class Stuck(Exception):
 def play(system, state, seed: int, position: int, commands: int) -> list:
     """[(command, events, round)] played from `state` (the battle at `position`) to
     `commands` commands; `Stuck` when every command would end the battle."""
-    played, states, careful = [], [], 0
+    from battles.services import state_round
+
+    played, states, careful, back = [], [], 0, 1
     while position + len(played) < commands:
         at = position + len(played)
         step = next_step(system, state, seed, at, careful=careful > 0)
         careful = max(careful - 1, 0)
-        if step is None:  # one step back, and from there look ahead (a while)
-            if not played or careful:
+        if step is None:  # steps back (more each time), and from there look ahead a while
+            if len(played) < back or back > 16:
                 raise Stuck(f"{system.key}: stuck at {at} commands")
-            played.pop()
-            state, careful = states.pop(), 5
+            del played[-back:]
+            state, careful, back = states[-back], 4 * back, back * 2
+            del states[-back // 2 :]
             continue
-        from battles.services import state_round
-
+        if not careful:
+            back = 1
         states.append(state)
         command, after, events = step
         played.append((command, events, state_round(state)))
@@ -187,6 +190,8 @@ def extend(battle, commands: int, *, reseed: bool = False) -> int:
             break
         except Stuck:
             continue
+    else:
+        raise RuntimeError(f"{battle.system}: no seed plays on to {commands} commands")
     rows, event_rows = [], []
     for command, events, round_ in played:
         row = BattleCommand(battle=battle, position=battle.seq + len(rows),
