@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from kingdoms.access import access_campaign
 
-from . import forecasting, live, rendering, selectors, services
+from . import live, rendering, selectors, services
 from .forms import ActForm
 from .models import Battle
 from .plugins import plugin_for
@@ -80,10 +80,10 @@ def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespons
         live.remember_viewer(battle_id, request.user.pk, campaign_id)
     # One ETag per viewpoint (what the member may see and do), version and language: every
     # viewer of one viewpoint gets the same board (`battles.rendering`); the whole page also
-    # carries the user's name, so its ETag names the user too.
+    # carries the user's name, so its ETag names the user too. (The key names the odds bar.)
     key = rendering.render_key(request, membership, battle)
     page = "p" if request.htmx else f"f{request.user.pk}"
-    etag = quote_etag(f"{key}-{page}{forecasting.board_marker(battle)}")
+    etag = quote_etag(f"{key}-{page}")
     response = get_conditional_response(request, etag=etag)
     if response is None:
         response = _board_response(request, membership, battle, key=key)
