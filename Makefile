@@ -8,7 +8,7 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run check-port test lint e2e fuzz messages install install-test clean
+.PHONY: run check-port test lint e2e fuzz bench messages install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,12 @@ e2e: $(VENV)/.installed-test
 fuzz: $(VENV)/.installed-test
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-200} FUZZ_COVERAGE=1 \
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest tests/security/test_api_fuzz.py
+
+## make bench: every benchmark of bench/ (bench/run.py), each in its own process, on the
+## same PostgreSQL and Redis as `make test` (scratch databases, dropped afterwards); the ratios
+## and goals of issues 13 and 14. Slow (minutes); not part of `make test`.
+bench: $(VENV)/.installed-test
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(BIN)/python bench/run.py $(BENCH)
 
 ## make messages: refresh the Russian catalogue after changing user-facing text (the
 ## Pathfinder rules data's English texts included: warfare/systems/pf2e/texts.py is written first).

@@ -12,7 +12,7 @@ class BattlesConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from kingdoms import portability
-        from kingdoms.models import Faction
+        from kingdoms.models import Faction, Membership
 
         from . import live, rendering
         from . import portability as battles_portability
@@ -20,6 +20,12 @@ class BattlesConfig(AppConfig):
 
         # Every saved change of a board is announced to its live viewers (battles.live).
         post_save.connect(live.announce, sender=Battle, dispatch_uid="battles.live.announce")
+        post_delete.connect(live.forget_battle, sender=Battle, dispatch_uid="battles.live.forget")
+        # The live poll answers a member from the cache (battles.live.poll_state) until their
+        # membership changes.
+        for signal in (post_save, post_delete):
+            signal.connect(live.forget_viewer, sender=Membership,
+                           dispatch_uid=f"battles.live.viewer.{signal is post_save}")  # fmt: skip
         # The battles are a section of the campaign file, after the rule systems' own.
         portability.register_section(battles_portability.SECTION)
         # A faction shown to players or hidden changes what the campaign's boards may name:

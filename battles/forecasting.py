@@ -180,13 +180,22 @@ def cached(battle: Battle) -> dict | None:
     return cache.get(_battle_key(battle.pk, battle.seq))
 
 
-def board_marker(battle: Battle) -> str:
-    """What the board's version (its ETag, a cached rendering) must add for the odds bar:
-    "-o<seed>.<n>" once a forecast was run at this seq (one cache read), else ""."""
-    last = cached(battle)
+def marker_key(battle: Battle) -> str:
+    """The cache key `board_marker` reads (a caller may read it with others at once)."""
+    return _battle_key(battle.pk, battle.seq)
+
+
+def marker_of(last: dict | None) -> str:
+    """`board_marker` of the cached forecast `last` (None: none)."""
     if last is None:
         return ""
     return f"-o{last['forecast']['seed']}.{last['forecast']['simulations']}"
+
+
+def board_marker(battle: Battle) -> str:
+    """What the board's version (its ETag, a cached rendering) must add for the odds bar:
+    "-o<seed>.<n>" once a forecast was run at this seq (one cache read), else ""."""
+    return marker_of(cache.get(marker_key(battle)))
 
 
 def battle_job(membership: Membership, battle: Battle, *, simulations: int, seed: int) -> Job:

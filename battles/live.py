@@ -29,6 +29,8 @@ from collections.abc import AsyncIterator, Iterator
 from django.core.cache import cache
 from django.db import connection, connections, transaction
 
+from .models import Battle
+
 logger = logging.getLogger(__name__)
 
 CHANNEL = "battle_changed"
@@ -56,6 +58,35 @@ def cached_seq(battle_id: int) -> int | None:
 
 def remember_seq(battle_id: int, seq: int) -> None:
     cache.set(seq_key(battle_id), seq, timeout=SEQ_TIMEOUT)
+
+
+def viewer_key(battle_id: int, user_id: int) -> str:
+    return f"battle-viewer:{battle_id}:{user_id}"
+
+
+def poll_state(battle_id: int, user_id: int) -> tuple[int | None, int | None]:
+    """(the battle's cached seq, the campaign through which the user was last let see the
+    board) in one cache round trip: a live poll of an unchanged board needs nothing else."""
+    seq, viewer = seq_key(battle_id), viewer_key(battle_id, user_id)
+    found = cache.get_many([seq, viewer])
+    return found.get(seq), found.get(viewer)
+
+
+def remember_viewer(battle_id: int, user_id: int, campaign_id: int) -> None:
+    """The user passed the board's access check (a member of the battle's campaign): their
+    next polls are answered from the cache until their membership changes (`forget_viewer`)."""
+    cache.set(viewer_key(battle_id, user_id), campaign_id, timeout=SEQ_TIMEOUT)
+
+
+def forget_viewer(sender, instance, **kwargs) -> None:
+    """`post_save` / `post_delete` of a Membership: the member's boards check access again."""
+    battles = Battle.objects.filter(campaign_id=instance.campaign_id).values_list("pk", flat=True)
+    cache.delete_many([viewer_key(pk, instance.user_id) for pk in battles])
+
+
+def forget_battle(sender, instance, **kwargs) -> None:
+    """`post_delete` of a Battle: its polls go to the database again (a 404 there)."""
+    cache.delete(seq_key(instance.pk))
 
 
 def announce(sender, instance, **kwargs) -> None:

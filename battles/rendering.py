@@ -56,10 +56,6 @@ def generation_key(campaign_id: int) -> str:
     return f"board-gen:{campaign_id}"
 
 
-def generation(campaign_id: int) -> int:
-    return cache.get(generation_key(campaign_id)) or 0
-
-
 def bump_generation(campaign_id: int) -> None:
     """Every cached board of the campaign is out of date (a faction's visibility changed)."""
     key = generation_key(campaign_id)
@@ -134,13 +130,17 @@ def version(battle: Battle) -> str:
 def render_key(request, membership, battle: Battle, *, sel: str | None = None) -> str:
     """A short name of everything the board fragment depends on (see the module docstring);
     `sel`: the selection (default: the request's)."""
+    # The campaign's board generation and the odds bar (once a forecast has run): one
+    # cache round trip.
+    keys = (generation_key(battle.campaign_id), forecasting.marker_key(battle))
+    found = cache.get_many(keys)
     parts = "\n".join(
         (
             viewer_key(membership, battle),
             selection(request) if sel is None else sel,
             get_language() or "",
-            str(generation(battle.campaign_id)),
-            forecasting.board_marker(battle),  # the odds bar once a forecast has run
+            str(found.get(keys[0]) or 0),
+            forecasting.marker_of(found.get(keys[1])),
         )
     )
     digest = hashlib.sha256(parts.encode()).hexdigest()[:24]

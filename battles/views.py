@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from kingdoms.access import access_campaign
 from kingdoms.pages import member_page
 
-from . import forecasting, live, rendering, selectors, services
+from . import live, rendering, selectors, services
 from .forms import ActForm
 from .models import Battle
 from .plugins import plugin_for
@@ -54,27 +54,33 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
-    """The board. The live poll asks `?since=<seq>`: an unchanged board answers 304 at the
-    cost of one query and no rendering, so open forms on the page are left alone (a changed
-    one is known from the shared cache's seq, `battles.live`, without that query). Every
-    answer, the 304s included, comes after the access check: a non-member gets 404 and never
-    learns that the battle exists or its version (ETag)."""
+    """The board. The live poll asks `?since=<seq>`: an unchanged board answers 304 without
+    rendering, from the shared cache alone (`battles.live.poll_state`: the battle's seq, and
+    that this user passed this board's access check since their membership last changed) or
+    else at the cost of one query; a changed one is known from the cache's seq without it.
+    Every answer, the 304s included, comes after the access check: a non-member gets 404 and
+    never learns that the battle exists or its version (ETag)."""
     since = request.GET.get("since")
-    if since is not None:
-        cached = live.cached_seq(battle_id)
-        if not (since.isdigit() and cached is not None and cached != int(since)):
+    if since is not None and since.isdigit():
+        cached, viewer = live.poll_state(battle_id, request.user.pk)
+        if cached == int(since) and viewer == campaign_id:
+            return HttpResponseNotModified()
+        if cached is None or cached == int(since):
             current = Battle.objects.filter(
                 campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
             ).values_list("seq", flat=True)
-            if since.isdigit() and current.first() == int(since):
+            if current.first() == int(since):
+                live.remember_viewer(battle_id, request.user.pk, campaign_id)
                 return HttpResponseNotModified()
     membership, battle = _battle(request, campaign_id, battle_id)
+    if since is not None:  # the next poll of this board needs no query
+        live.remember_viewer(battle_id, request.user.pk, campaign_id)
     # One ETag per viewpoint (what the member may see and do), version and language: every
     # viewer of one viewpoint gets the same board (`battles.rendering`); the whole page also
-    # carries the user's name, so its ETag names the user too.
+    # carries the user's name, so its ETag names the user too. (The key names the odds bar.)
     key = rendering.render_key(request, membership, battle)
     page = "p" if request.htmx else f"f{request.user.pk}"
-    etag = quote_etag(f"{key}-{page}{forecasting.board_marker(battle)}")
+    etag = quote_etag(f"{key}-{page}")
     response = get_conditional_response(request, etag=etag)
     if response is None:
         response = _board_response(request, membership, battle, key=key)

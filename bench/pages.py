@@ -4,15 +4,13 @@ Usage: DATABASE_URL=postgres://... python bench/pages.py [--rounds N]
 """
 
 import argparse
-import os
-import statistics
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "warfare.settings.test")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import median, p95, scratch_database, setup_django  # noqa: E402
 
 
 def main() -> None:
@@ -20,18 +18,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=50)
     args = parser.parse_args()
 
-    import django
-
-    django.setup()
+    setup_django()
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext, setup_test_environment
+    from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    setup_test_environment()
-    connection.settings_dict.setdefault("TEST", {})["NAME"] = "warfare_bench"
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
+    with scratch_database("bench_pages"):
         from tests.factories import (
             CampaignFactory,
             FactionFactory,
@@ -66,13 +59,10 @@ def main() -> None:
                     start = time.perf_counter()
                     assert client.get(url).status_code == 200
                     timings.append((time.perf_counter() - start) * 1000)
-            p95 = statistics.quantiles(timings, n=20)[18]
             print(
-                f"{name:<20} {statistics.median(timings):>10.1f} {p95:>8.1f} "
+                f"{name:<20} {median(timings):>10.1f} {p95(timings):>8.1f} "
                 f"{len(queries.captured_queries):>8}"
             )
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

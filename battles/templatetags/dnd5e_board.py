@@ -1,6 +1,12 @@
 """The D&D 5e board's template helpers: the selected piece, and what a cell offers it."""
 
+from urllib.parse import quote
+
 from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from battles.rendering import selection
 
@@ -51,3 +57,100 @@ def asked_selection(context) -> str:
     an action from it is answered from the same cached board."""
     request = context.get("request")
     return selection(request) if request is not None else "*"
+
+
+# --- the grid's cells, drawn in Python (a board has ~100 of them: in the template language
+# they were most of a D&D 5e board's render) ------------------------------------------------
+
+
+def _piece(occ: dict) -> str:
+    """The occupant's mark: its short name, side and state."""
+    kind = " solo" if occ["kind"] == "solo" else (" engine" if occ.get("engine") else "")
+    inner = ""
+    if occ["anchor"]:
+        inner = format_html(
+            "{}{}{}{}{}{}{}",
+            "⚙" if occ.get("engine") else "",
+            occ["short"],
+            "★" if occ["solos"] else "",
+            "✝" if occ["casualty"] else "",
+            "⚑" if occ["broken"] else "",
+            "◌" if occ["hidden"] else "",
+            format_html("<small>{}</small>", occ["hp"]) if occ["hp"] is not None else "",
+        )
+    return format_html('<span class="piece side-{}{}">{}</span>', occ["side"], kind, inner)
+
+
+def _title(cell: dict, occ: dict | None) -> str:
+    parts = [f"({cell['x']}, {cell['y']}) {cell['terrain_label']}"]
+    if cell["difficult"]:
+        parts.append(f", {gettext('difficult')}")
+    if cell["elevation"]:
+        parts.append(f", {gettext('height')} {cell['elevation']}")
+    if cell["objective"]:
+        parts.append(f" — {cell['objective']['name']}")
+    if cell["zone"]:
+        parts.append(f" — {gettext('deployment zone')}")
+    if occ:
+        parts.append(f" — {occ['name']}")
+        if occ["solos"]:
+            parts.append(f" ({gettext('with')} {', '.join(str(s) for s in occ['solos'])})")
+    return "".join(str(part) for part in parts)
+
+
+def _classes(cell: dict, occ: dict | None, opt: dict | None, sel) -> str:
+    css = [f"sq t-{cell['terrain']}"]
+    css += [name for name, on in (("diff", cell["difficult"]), ("high", cell["elevation"]),
+                                  ("objective", cell["objective"])) if on]  # fmt: skip
+    if occ:
+        css.append(f"occ side-{occ['side']}")
+        css += [name for name, on in (("selected", occ["key"] == sel),
+                                      ("casualty", occ["casualty"])) if on]  # fmt: skip
+    if opt:
+        css.append(str(opt["css"]))
+    if cell["zone"]:
+        css.append(f"zone zone-{cell['zone']}")
+    return " ".join(css)
+
+
+@register.simple_tag(takes_context=True)
+def dnd_cell(context, cell: dict, sel) -> str:
+    """One square of the grid (`<td>`): its terrain, occupant and what it offers the
+    selected piece (a move or attack form), as the board template drew it."""
+    battle = context["battle"]
+    opt = for_selected(cell["options"], sel)
+    occ = cell["occupant"]
+    if opt:
+        action = reverse("battles:act", args=[battle.campaign_id, battle.pk])
+        action = f"{action}?sel={quote(str(sel), safe='/')}"
+        preview = f" {opt['preview']}" if opt.get("preview") else ""
+        inner = format_html(
+            '<form method="post" action="{}" hx-post="{}" hx-target="#board" '
+            'hx-swap="outerHTML" hx-disabled-elt="find button" hx-sync="#board:queue" '
+            'hx-include="#dnd-typed-dice"><input type="hidden" name="csrfmiddlewaretoken" '
+            'value="{}"><input type="hidden" name="seq" value="{}"><input type="hidden" '
+            'name="actor" value="{}"><input type="hidden" name="kind" value="{}"><input '
+            'type="hidden" name="params" value="{}"><button type="submit" class="sq-btn" '
+            'data-x="{}" data-y="{}" aria-label="{} ({}, {}){}">{}</button></form>',
+            action, action, context.get("csrf_token", ""), battle.seq, opt["actor"],
+            opt["kind"], opt["params"], cell["x"], cell["y"], opt["label"], cell["x"],
+            cell["y"], preview,
+            _piece(occ) if occ else ("◎" if cell["objective"] else ""),
+        )  # fmt: skip
+    elif occ and occ["selectable"]:
+        url = f"{battle.get_absolute_url()}?sel={quote(str(occ['key']), safe='/')}"
+        inner = format_html(
+            '<a class="piece-link" href="{}" hx-get="{}" hx-target="#board" '
+            'hx-swap="outerHTML" data-piece="{}" aria-label="{} {}">{}</a>',
+            url, url, occ["key"], gettext("Select"), occ["name"], _piece(occ),
+        )  # fmt: skip
+    elif occ:
+        inner = _piece(occ)
+    elif cell["objective"]:
+        inner = mark_safe('<span class="obj-mark" aria-hidden="true">◎</span>')  # noqa: S308
+    else:
+        inner = ""
+    return format_html(
+        '<td class="{}" title="{}">{}</td>', _classes(cell, occ, opt, sel), _title(cell, occ),
+        inner,
+    )  # fmt: skip

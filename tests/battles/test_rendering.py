@@ -13,7 +13,7 @@ from battles import live, services
 from battles.models import Battle
 from battles.rendering import CSRF_PLACEHOLDER, RENDERS_KEY
 from kingdoms.models import Role
-from tests.factories import MembershipFactory, UserFactory
+from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
 
 def renders() -> int:
@@ -97,6 +97,49 @@ def test_an_unchanged_poll_reads_seq_once(client, world, gm, battle, django_asse
     client.get(reverse("kingdoms:campaign-list"))  # the session's first queries
     with django_assert_num_queries(3):  # the session, the user, the seq (with the access check)
         assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+
+
+def test_an_unchanged_poll_after_the_first_needs_no_query_of_its_own(
+    client, world, gm, battle, django_assert_num_queries
+):
+    """Once a member's poll passed the access check, the next polls of the unchanged board
+    are answered from the cache: the session and the user, the bare logged-in cost."""
+    client.force_login(gm)
+    live.remember_seq(battle.pk, 0)
+    assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+    with django_assert_num_queries(2):
+        assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+
+
+def test_a_member_who_left_is_checked_again_by_the_poll(
+    client, world, gm, player, battle, django_assert_num_queries
+):
+    live.remember_seq(battle.pk, 0)
+    client.force_login(player)
+    assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+    world.memberships.filter(user=player).delete()
+    assert board(client, battle, QUERY_STRING="since=0").status_code == 404
+
+
+def test_a_poll_through_another_campaign_is_never_cached(client, world, gm, battle, outsider):
+    """A GM of another campaign naming this battle in their campaign's URL gets 404, every
+    time: only a poll that passed the access check of this battle is remembered."""
+    other = CampaignFactory(created_by=outsider)
+    MembershipFactory(campaign=other, user=outsider, role=Role.GM)
+    live.remember_seq(battle.pk, 0)
+    client.force_login(outsider)
+    url = reverse("battles:board", args=[other.pk, battle.pk])
+    for _ in range(2):
+        assert client.get(url, {"since": 0}, HTTP_HX_REQUEST="true").status_code == 404
+    assert live.poll_state(battle.pk, outsider.pk) == (0, None)
+
+
+def test_a_deleted_battle_is_not_polled_from_the_cache(client, world, gm, battle):
+    client.force_login(gm)
+    live.remember_seq(battle.pk, 0)
+    assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+    Battle.objects.filter(pk=battle.pk).delete()
+    assert board(client, battle, QUERY_STRING="since=0").status_code == 404
 
 
 def test_a_changed_poll_is_served_from_the_cache_with_one_read_of_each_row(
