@@ -24,14 +24,16 @@ from, and the regions that differ go back as htmx out-of-band swaps — the acti
 the actions, the head — with the log's new lines put on top of the log. When that board is no
 longer cached, or the change lies outside every region, the answer is the whole board.
 
-Every real render increments the cache key `board-renders` (`RENDERS_KEY`), so a benchmark
-can check that renders per action equal the distinct viewpoints, not the viewers.
+With `settings.BOARD_RENDER_COUNT` (the tests, `bench/live.py`), every real render increments
+the cache key `board-renders` (`RENDERS_KEY`), so a benchmark can check that renders per action
+equal the distinct viewpoints, not the viewers.
 """
 
 import hashlib
 import re
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.core.cache import cache
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -76,7 +78,9 @@ def faction_changed(sender, instance, **kwargs) -> None:
 
 
 def count_render() -> None:
-    """One more real board render (`RENDERS_KEY`, created if missing)."""
+    """One more real board render (`RENDERS_KEY`, created if missing), when counted."""
+    if not settings.BOARD_RENDER_COUNT:
+        return
     try:
         cache.incr(RENDERS_KEY)
     except ValueError:

@@ -165,6 +165,28 @@ def test_an_action_on_one_process_reaches_a_viewer_on_the_other(gm, player, batt
 
 
 @pytest.mark.django_db(transaction=True)
+def test_viewers_hold_no_database_connection_with_the_production_request_log(
+    player, battle, redis_cache
+):
+    """Three streams on a process whose pool has two connections, with the JSON request log
+    of production (`LOG_FORMAT=json`): every stream is answered, the board still is."""
+    cookies = session_cookie(player)
+    with app_processes(1, LOG_FORMAT="json", DATABASE_POOL_MAX="2") as (server,):
+        streams = [
+            requests.get(server + _live_url(battle), cookies=cookies, stream=True, timeout=10)
+            for _ in range(3)
+        ]
+        try:
+            assert [s.status_code for s in streams] == [200, 200, 200]
+            assert [next(s.iter_lines()) for s in streams] == [b"retry: 2000"] * 3
+            board = requests.get(server + battle.get_absolute_url(), cookies=cookies, timeout=10)
+            assert board.status_code == 200
+        finally:
+            for s in streams:
+                s.close()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_write_throttle_counts_across_app_processes(gm, battle, redis_cache):
     token = Token.objects.create(user=gm)
     url = reverse("api:battle-actions", args=[battle.campaign_id, battle.pk])
