@@ -98,6 +98,39 @@ def test_a_change_is_announced_when_it_commits_and_never_when_it_rolls_back(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_held_change_is_pushed_when_the_block_ends_and_cached_at_once(
+    gm, battle, redis_cache
+):
+    listener = _listen()
+    try:
+        with live.held():
+            battle = end_turn(gm, battle)  # committed
+            assert _notifications(listener) == []  # not before the answer is rendered
+            assert live.cached_seq(battle.pk) == battle.seq  # the polls know at once
+        assert _notifications(listener) == [f"{battle.pk}:{battle.seq}"]
+        with contextlib.suppress(RuntimeError), live.held(), transaction.atomic():
+            end_turn(gm, battle)
+            raise RuntimeError("the action fails after saving")
+        assert _notifications(listener) == []  # rolled back: nothing to push
+    finally:
+        listener.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_board_action_pushes_its_change(client, gm, battle):
+    listener = _listen()
+    try:
+        client.force_login(gm)
+        actor = battle.snapshot["order"][battle.snapshot["turn"]]
+        url = reverse("battles:act", args=[battle.campaign_id, battle.pk])
+        data = {"seq": battle.seq, "actor": actor, "kind": "end_turn"}
+        assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+        assert _notifications(listener) == [f"{battle.pk}:{battle.seq + 1}"]
+    finally:
+        listener.close()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_asgi_stream_pushes_a_change_within_a_second(gm, battle):
     received: list[tuple[bytes, float]] = []
     ready = threading.Event()
