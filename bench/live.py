@@ -26,6 +26,7 @@ Measured, and compared with the goals of issue 13:
 
 import argparse
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -166,10 +167,8 @@ class Viewer:
     async def _listen(self) -> None:
         """The stream, reconnected after 2 s when it fails (`retry: 2000`, as EventSource)."""
         while True:
-            try:
+            with contextlib.suppress(OSError, asyncio.IncompleteReadError, ValueError):
                 await self._stream()
-            except (OSError, asyncio.IncompleteReadError, ValueError):
-                pass
             self.reconnects += 1
             await asyncio.sleep(2.0)
 
