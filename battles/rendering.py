@@ -24,6 +24,10 @@ from, and the regions that differ go back as htmx out-of-band swaps — the acti
 the actions, the head — with the log's new lines put on top of the log. When that board is no
 longer cached, or the change lies outside every region, the answer is the whole board.
 
+A change brings every viewer at once (pushed by `battles.live`): the viewers of one viewpoint
+that miss the cache together render it once (`_render_once`: a short lock in the shared cache,
+the others waiting for its entry, on any app process).
+
 With `settings.BOARD_RENDER_COUNT` (the tests, `bench/live.py`), every real render increments
 the cache key `board-renders` (`RENDERS_KEY`), so a benchmark can check that renders per action
 equal the distinct viewpoints, not the viewers.
