@@ -86,13 +86,15 @@
     lastHeard = Date.now();
     document.body.dataset.live = "sse";
     var el = board();
-    if (!el || !window.htmx || currentSeq() === seqOf(event.data)) {
-      return; // (the member's own action already brought this version)
+    if (!el || !window.htmx) {
+      return;
     }
     // The pushed board is the one nobody selected anything on: a board showing a selection
     // (D&D 5e, ?sel= in its URL) fetches its own instead.
     if ((el.getAttribute("hx-get") || "").indexOf("sel=") !== -1) {
-      fetchBoard("live-changed");
+      if (currentSeq() !== seqOf(event.data)) {
+        fetchBoard("live-changed");
+      }
       return;
     }
     window.htmx.swap(el, event.data, { swapStyle: "outerHTML" });
