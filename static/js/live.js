@@ -86,24 +86,10 @@
     lastHeard = Date.now();
     document.body.dataset.live = "sse";
     var el = board();
-    if (!el || !window.htmx) {
-      return;
+    if (el && window.htmx) {
+      window.htmx.swap(el, event.data, { swapStyle: "outerHTML" });
+      sync();
     }
-    // The pushed board is the one nobody selected anything on: a board showing a selection
-    // (D&D 5e, ?sel= in its URL) fetches its own instead.
-    if ((el.getAttribute("hx-get") || "").indexOf("sel=") !== -1) {
-      if (currentSeq() !== seqOf(event.data)) {
-        fetchBoard("live-changed");
-      }
-      return;
-    }
-    window.htmx.swap(el, event.data, { swapStyle: "outerHTML" });
-    sync();
-  }
-
-  function seqOf(html) {
-    var match = /data-seq="(\d+)"/.exec(html);
-    return match ? match[1] : null;
   }
 
   function connect(url) {
