@@ -9,11 +9,8 @@ Every save of a battle row announces its `seq` (`announce`, connected to `post_s
 * after the commit, the battle's seq goes to the shared cache (`cached_seq`), where the live
   poll and the streams of a database without LISTEN (SQLite under `make run`) read it.
 
-`stream(battle_id, seq, board)` is what the board's Server-Sent Events view sends: a `seq` event
-at once, then after every change a `board` event carrying the viewer's new board fragment
-(read from the shared cache, rendered once per viewpoint: `battles.rendering`; the viewers of a
-change do not all come back for it), or a `changed` event with the new seq when the board
-cannot be pushed (the browser then fetches it), and a `ping` every `HEARTBEAT`
+`stream(battle_id, seq)` is what the board's Server-Sent Events view sends: a `seq` event at
+once, then a `changed` event with the new seq after every change, and a `ping` every `HEARTBEAT`
 seconds (proxies keep the connection open; the browser knows the stream is alive). Under ASGI
 one `Hub` per process LISTENs on one database connection and hands each notification to the
 streams of that battle; a stream also checks the cache now and then, so a notification lost
@@ -25,11 +22,10 @@ updates work there too, one thread per viewer.
 import asyncio
 import contextlib
 import logging
-import re
 import threading
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextvars import ContextVar
 
 from django.core.cache import cache
@@ -192,20 +188,8 @@ def hub() -> Hub:
         return _hubs[loop]
 
 
-def _board_message(html: str) -> bytes:
-    """A `board` event: the viewer's new board fragment, one `data:` line per line."""
-    lines = re.split(r"\r\n|\r|\n", html)
-    return ("event: board\n" + "".join(f"data: {line}\n" for line in lines) + "\n").encode()
-
-
-async def stream(
-    battle_id: int, seq: int, board: Callable[[], Awaitable[str | None]] | None = None
-) -> AsyncIterator[bytes]:
-    """The SSE messages of one viewer under ASGI, from `seq` (the board they have) on.
-
-    `board`: the viewer's board fragment as it is now (None: not theirs to see any more).
-    With it, a change is pushed as a `board` event carrying the fragment, which the browser
-    swaps in without a request of its own; without it (or when it fails), as `changed`."""
+async def stream(battle_id: int, seq: int) -> AsyncIterator[bytes]:
+    """The SSE messages of one viewer under ASGI, from `seq` (the board they have) on."""
     listen = connection.vendor == "postgresql"
     center = hub() if listen else None
     queue = center.subscribe(battle_id) if center else None
@@ -226,8 +210,7 @@ async def stream(
                 new, last_check = await _cached_seq_async(battle_id), now
             if new is not None and new != seq:
                 seq = new
-                html = await _pushed(board) if board is not None else None
-                yield _board_message(html) if html else _message("changed", seq)
+                yield _message("changed", seq)
                 last_sent = now
             elif now - last_sent >= HEARTBEAT:
                 yield _message("ping", seq)
@@ -235,14 +218,6 @@ async def stream(
     finally:
         if center is not None and queue is not None:
             center.unsubscribe(battle_id, queue)
-
-
-async def _pushed(board: Callable[[], Awaitable[str | None]]) -> str | None:
-    try:
-        return await board()
-    except Exception:  # the database or the cache went away: the browser fetches its board
-        logger.warning("live: the board could not be pushed", exc_info=True)
-        return None
 
 
 async def _cached_seq_async(battle_id: int) -> int | None:

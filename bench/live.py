@@ -154,7 +154,6 @@ class Viewer:
         self.fetches = 0
         self.errors = 0  # answers neither 200 nor 304
         self.reconnects = 0
-        self.pushed = 0  # boards pushed in `board` events
         self.tasks: list[asyncio.Task] = []
 
     def start(self) -> None:
@@ -204,22 +203,12 @@ class Viewer:
                         event = {}
                     else:
                         name, _, value = line.decode().partition(":")
-                        value = value[1:] if value.startswith(" ") else value
-                        if name == "data" and "data" in event:
-                            value = event["data"] + "\n" + value
-                        event[name] = value
+                        event[name] = value.strip()
         finally:
             writer.close()
 
     def _event(self, event: dict) -> None:
-        if event.get("event") == "board":  # the board pushed: swapped in, no request
-            self.ready.set()
-            self.pushed += 1
-            match = _SEQ.search(event["data"].encode())
-            if match and int(match[1]) > self.seq:
-                self.seq = self.told = int(match[1])
-                self.has[self.seq] = time.perf_counter()
-        elif event.get("event") in ("seq", "changed", "ping"):
+        if event.get("event") in ("seq", "changed", "ping"):
             self.ready.set()
             seq = int(event["data"])
             if seq != self.seq:
@@ -428,15 +417,7 @@ async def _bench(args, battle, cookies, ports) -> dict:
     gm = Gm(ports[0], cookies["gm"][0], battle)
     await gm.open()
     quiet = {"latency": [], "delivery": [], "missed": 0}
-    busy = {
-        "latency": [],
-        "delivery": [],
-        "missed": 0,
-        "fetches": 0,
-        "errors": 0,
-        "reconnects": 0,
-        "pushed": 0,
-    }
+    busy = {"latency": [], "delivery": [], "missed": 0, "fetches": 0, "errors": 0, "reconnects": 0}
     renders = {"actions": 0, "count": 0}
     live = battle.get_absolute_url() + "live/"
     await _round(gm, [], 3, args.gap, {"latency": [], "delivery": [], "missed": 0})  # warm up
@@ -463,7 +444,6 @@ async def _bench(args, battle, cookies, ports) -> dict:
         busy["fetches"] += sum(v.fetches for v in viewers)
         busy["errors"] += sum(v.errors for v in viewers)
         busy["reconnects"] += sum(v.reconnects for v in viewers)
-        busy["pushed"] += sum(v.pushed for v in viewers)
         await asyncio.sleep(0.5)
     return {"quiet": quiet, "busy": busy, "renders": renders, "viewers": viewers}
 
@@ -483,8 +463,7 @@ def _report(args, result: dict) -> bool:
     print(f"{args.viewers} viewers on {args.processes} app processes {list(spread.values())}, "
           f"{viewpoints} viewpoints; {len(quiet['latency'])} + {len(busy['latency'])} actions "
           f"in {args.rounds} rounds")  # fmt: skip
-    print(f"boards pushed: {busy['pushed']}; viewers' board fetches: {busy['fetches']}, "
-          f"failed: {busy['errors']}; stream "
+    print(f"viewers' board fetches: {busy['fetches']}, failed: {busy['errors']}; stream "
           f"reconnections: {busy['reconnects']}; failed answers by status: {FAILED}")  # fmt: skip
     print(f"GM action, no viewers:   p50 {q50:7.1f} ms  p95 {q95:7.1f} ms")
     print(f"GM action, {args.viewers} viewers: p50 {b50:7.1f} ms  p95 {b95:7.1f} ms")

@@ -1,7 +1,6 @@
 // The live board. A board (#board) names its stream (data-live-url) and the seq it shows
-// (data-seq). While the Server-Sent Events stream is alive it pushes the new board after a
-// change ("board", swapped in), or says it changed and the board is fetched ("live-changed");
-// whenever the stream is down, blocked by a proxy or
+// (data-seq). While the Server-Sent Events stream is alive the board is fetched only when the
+// stream says it changed ("live-changed"); whenever the stream is down, blocked by a proxy or
 // not supported, the board polls every 2 seconds instead ("live-poll", answered 304 when
 // nothing changed). Both are htmx triggers on the board element: no inline script, no eval.
 (function () {
@@ -80,21 +79,8 @@
     }
   }
 
-  // A change pushed with the board itself: swapped in like the board's own fetch would be,
-  // without a request (every viewer of a change at once would be many).
-  function onBoard(event) {
-    lastHeard = Date.now();
-    document.body.dataset.live = "sse";
-    var el = board();
-    if (el && window.htmx) {
-      window.htmx.swap(el, event.data, { swapStyle: "outerHTML" });
-      sync();
-    }
-  }
-
   function connect(url) {
     source = new EventSource(url);
-    source.addEventListener("board", onBoard);
     source.addEventListener("seq", onSeq);
     source.addEventListener("changed", onSeq);
     source.addEventListener("ping", onSeq);

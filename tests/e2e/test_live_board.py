@@ -1,5 +1,5 @@
-"""A player's phone follows the board live: the new board pushed by Server-Sent Events from
-another app process (ASGI, uvicorn), and by the 2-second poll when the stream is blocked."""
+"""A player's phone follows the board live: pushed by Server-Sent Events from another app
+process (ASGI, uvicorn), and by the 2-second poll when the stream is blocked."""
 
 import pytest
 from django.conf import settings
@@ -59,11 +59,13 @@ def test_the_players_phone_updates_from_the_event_stream_without_reload(
         expect(phone.locator("#board")).to_have_attribute(
             "data-seq", str(changed.seq), timeout=3000
         )
-        # Swapped in place (no reload), pushed with the board itself (not fetched), and with
-        # the stream alive the phone does not poll.
+        # Swapped in place (no reload), fetched once because the stream said so, and with the
+        # stream alive the phone does not poll.
         assert phone.locator("#board[data-first-draw]").count() == 0
         phone.wait_for_timeout(2500)
-        assert phone.polls[fetched:] == []
+        assert phone.polls[fetched:] == [
+            second + battle.get_absolute_url() + f"?since={battle.seq}"
+        ]
         assert phone.locator("body[data-live=sse]").count() == 1
 
 
