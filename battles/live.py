@@ -4,7 +4,8 @@ Every save of a battle row announces its `seq` (`announce`, connected to `post_s
 `battles.apps`):
 
 * on PostgreSQL, `pg_notify('battle_changed', '<id>:<seq>')` in the saving transaction, so the
-  notification is delivered when (and only if) the change commits;
+  notification is delivered when (and only if) the change commits; a board action `held` it
+  until its own answer is rendered (then sent if the change committed);
 * after the commit, the battle's seq goes to the shared cache (`cached_seq`), where the live
   poll and the streams of a database without LISTEN (SQLite under `make run`) read it.
 
@@ -25,6 +26,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterator
+from contextvars import ContextVar
 
 from django.core.cache import cache
 from django.db import connection, connections, transaction
@@ -87,15 +89,47 @@ def forget_viewer(sender, instance, **kwargs) -> None:
 def forget_battle(sender, instance, **kwargs) -> None:
     """`post_delete` of a Battle: its polls go to the database again (a 404 there)."""
     cache.delete(seq_key(instance.pk))
+_held: ContextVar[list | None] = ContextVar("live_held", default=None)
 
 
 def announce(sender, instance, **kwargs) -> None:
-    """`post_save` of a Battle: notify in the transaction, cache the seq after the commit."""
+    """`post_save` of a Battle: notify in the transaction (or when `held` ends), cache the
+    seq after the commit."""
     battle_id, seq = instance.pk, instance.seq
+    waiting = _held.get()
+    if waiting is not None:
+
+        def committed() -> None:
+            remember_seq(battle_id, seq)
+            waiting.append((battle_id, seq))
+
+        transaction.on_commit(committed)
+        return
+    _notify(battle_id, seq)
+    transaction.on_commit(lambda: remember_seq(battle_id, seq))
+
+
+def _notify(battle_id: int, seq: int) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{battle_id}:{seq}"])
-    transaction.on_commit(lambda: remember_seq(battle_id, seq))
+
+
+@contextlib.contextmanager
+def held():
+    """The changes committed in the block are pushed to the streams when it ends (the cache
+    knows them at once, for the polls). A board action holds its change until its own
+    answer is rendered: the acting member's board is then cached for their viewpoint's other
+    viewers, and the viewers coming for their boards do not take the processors from the
+    answer the acting member waits for."""
+    token = _held.set([])
+    try:
+        yield
+    finally:
+        changes = _held.get()
+        _held.reset(token)
+        for battle_id, seq in changes:
+            _notify(battle_id, seq)
 
 
 def _message(event: str, data) -> bytes:

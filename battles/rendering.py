@@ -24,15 +24,23 @@ from, and the regions that differ go back as htmx out-of-band swaps — the acti
 the actions, the head — with the log's new lines put on top of the log. When that board is no
 longer cached, or the change lies outside every region, the answer is the whole board.
 
-Every real render increments the cache key `board-renders` (`RENDERS_KEY`), so a benchmark
-can check that renders per action equal the distinct viewpoints, not the viewers.
+A change brings every viewer at once (pushed by `battles.live`): the viewers of one viewpoint
+that miss the cache together render it once (`_render_once`: a short lock in the shared cache,
+the others waiting for its entry, on any app process).
+
+With `settings.BOARD_RENDER_COUNT` (the tests, `bench/live.py`), every real render increments
+the cache key `board-renders` (`RENDERS_KEY`), so a benchmark can check that renders per action
+equal the distinct viewpoints, not the viewers.
 """
 
 import hashlib
 import re
+import time
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.core.cache import cache
+from django.db import connection
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.html import escape
@@ -48,6 +56,11 @@ from .visibility import viewpoint_of
 RENDERS_KEY = "board-renders"
 #: How long a rendered board stays cached (the key names its version: an old one only ages).
 TIMEOUT = 60 * 60
+#: A render's lock (seconds; a render takes well under one) and how long, and how often, the
+#: other viewers of its viewpoint look for its entry before rendering themselves.
+LOCK_TIMEOUT = 10
+RENDER_WAIT = 5.0
+RENDER_POLL = 0.02
 #: Put where the CSRF token goes in a cached board; each response gets its own token.
 CSRF_PLACEHOLDER = "board-csrf-token-placeholder"
 
@@ -72,7 +85,9 @@ def faction_changed(sender, instance, **kwargs) -> None:
 
 
 def count_render() -> None:
-    """One more real board render (`RENDERS_KEY`, created if missing)."""
+    """One more real board render (`RENDERS_KEY`, created if missing), when counted."""
+    if not settings.BOARD_RENDER_COUNT:
+        return
     try:
         cache.incr(RENDERS_KEY)
     except ValueError:
@@ -170,13 +185,45 @@ def board_html(request, membership, battle: Battle, key: str | None = None) -> s
     cache_key = board_key(battle, key or render_key(request, membership, battle))
     html = cache.get(cache_key)
     if html is None:
-        context = board_context(membership, battle)
-        context["csrf_token"] = CSRF_PLACEHOLDER
-        html = render_to_string(board_template(battle) + "#board", context, request=request)
-        if _shareable(request, html):
-            cache.set(cache_key, html, timeout=TIMEOUT)
-        count_render()
+        html = _render_once(request, membership, battle, cache_key)
+    elif not connection.in_atomic_block:
+        # Served from the cache, the request needs the database no more: its pooled
+        # connection goes back at once, as a change brings every viewer at the same moment.
+        connection.close()
     return html
+
+
+def _render_once(request, membership, battle: Battle, cache_key: str) -> str:
+    """Single flight: when many viewers of one viewpoint miss the cache at once (a change
+    pushed to all of them), one renders under a short lock in the shared cache, on whichever
+    app process, and the others wait for its entry (`RENDER_WAIT` at most: a renderer that
+    died or a board not kept for others, and they render it themselves)."""
+    lock = cache_key + ":rendering"
+    owner = cache.add(lock, 1, timeout=LOCK_TIMEOUT)
+    if not owner:
+        if not connection.in_atomic_block:  # no pooled connection held while waiting
+            connection.close()
+        deadline = time.monotonic() + RENDER_WAIT
+        while not (owner := cache.add(lock, 1, timeout=LOCK_TIMEOUT)):
+            time.sleep(RENDER_POLL)
+            html = cache.get(cache_key)
+            if html is not None:
+                return html
+            if time.monotonic() > deadline:
+                break
+    try:
+        html = cache.get(cache_key) if owner else None  # rendered while we took the lock?
+        if html is None:
+            context = board_context(membership, battle)
+            context["csrf_token"] = CSRF_PLACEHOLDER
+            html = render_to_string(board_template(battle) + "#board", context, request=request)
+            if _shareable(request, html):
+                cache.set(cache_key, html, timeout=TIMEOUT)
+            count_render()
+        return html
+    finally:
+        if owner:
+            cache.delete(lock)
 
 
 def personalize(request, html: str) -> str:

@@ -139,6 +139,7 @@ def board_log(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRes
 
 @login_required
 @require_POST
+@live.held()  # the change pushed once the answer is rendered
 def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """One war action / end of turn. Answers the new board (or 409 with the current one)."""
     membership, battle = _battle(request, campaign_id, battle_id)
@@ -203,6 +204,7 @@ def _board_write(request, membership, battle, write, success: str) -> HttpRespon
 
 @login_required
 @require_POST
+@live.held()  # the change pushed once the answer is rendered
 def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     membership, battle = _battle(request, campaign_id, battle_id)
 
@@ -221,6 +223,7 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
 
 @login_required
 @require_POST
+@live.held()  # the change pushed once the answer is rendered
 def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """The GM writes a finished battle's results back to the campaign's forces (the rule
     system's apply form: in Pathfinder the §7.6 kingdom checks)."""

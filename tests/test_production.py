@@ -6,11 +6,13 @@ import logging
 import threading
 from pathlib import Path
 
+import pytest
 import yaml
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from django.test import RequestFactory
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from rest_framework.test import APIRequestFactory
 
 from tests.test_settings import manage
@@ -94,6 +96,33 @@ def test_one_json_line_per_request_with_status_duration_and_user(db, django_user
     ]
     assert all(line["level"] == "INFO" and line["duration_ms"] >= 0 for line in lines)
     assert all("\n" not in line for line in records)
+
+
+def test_the_request_line_never_looks_the_user_up_itself(
+    db, django_user_model, django_assert_num_queries
+):
+    """An event stream gives its database connection back after `request.auser()`: the log
+    line must not take another one (for as long as the stream lasts) to find the user."""
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record.user)
+
+    logger = logging.getLogger("warfare.requests")
+    logger.addHandler(handler := Keep())
+    user = django_user_model.objects.create(username="alice")
+    try:
+        for found in (user, None):
+            request = RequestFactory().get("/campaigns/7/battles/1/live/")
+            request.user = SimpleLazyObject(lambda: pytest.fail("the user was looked up"))
+            if found is not None:
+                request._acached_user = found  # what `await request.auser()` leaves
+            with django_assert_num_queries(0):
+                request_log_middleware(lambda request: HttpResponse())(request)
+    finally:
+        logger.removeHandler(handler)
+    assert records == [user.pk, None]
 
 
 def test_log_format_json_adds_the_request_line_middleware():

@@ -7,6 +7,7 @@ import time
 from datetime import UTC, datetime
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.utils.functional import empty
 
 request_logger = logging.getLogger("warfare.requests")
 
@@ -31,8 +32,19 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str, ensure_ascii=False)
 
 
-def _log(request, response, started: float) -> None:
+def _user_id(request) -> int | None:
+    """The id of the request's user as the request found them, never looked up here: an
+    async view (the board's event stream) resolves its user with `request.auser()` and gives
+    its database connection back at once; a lookup of `request.user` after it would take a
+    connection from the pool for as long as the stream lasts (hours), and a few dozen viewers
+    would exhaust the pool."""
     user = getattr(request, "user", None)
+    if getattr(user, "_wrapped", user) is empty:  # a lazy user nobody asked for
+        user = getattr(request, "_acached_user", None)  # what `request.auser()` found, if any
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def _log(request, response, started: float) -> None:
     request_logger.info(
         "%s %s %s",
         request.method,
@@ -43,7 +55,7 @@ def _log(request, response, started: float) -> None:
             "path": request.path,
             "status": response.status_code,
             "duration_ms": round((time.perf_counter() - started) * 1000, 1),
-            "user": user.pk if user is not None and user.is_authenticated else None,
+            "user": _user_id(request),
         },
     )
 

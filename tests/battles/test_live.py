@@ -62,14 +62,17 @@ def test_the_board_names_its_stream_and_its_seq(client, player, battle):
     assert "js/live.js" in page
 
 
-def _listen():
+@pytest.fixture
+def listener(transactional_db):
+    """A connection of its own LISTENing on the battles' channel."""
     params = connection.settings_dict
     conn = psycopg.connect(
         dbname=params["NAME"], user=params["USER"], host=params["HOST"] or None,
         port=params["PORT"] or None, autocommit=True,
     )  # fmt: skip
     conn.execute(f"LISTEN {live.CHANNEL}")
-    return conn
+    yield conn
+    conn.close()
 
 
 def _notifications(conn, wait: float = 0.5) -> list[str]:
@@ -78,23 +81,44 @@ def _notifications(conn, wait: float = 0.5) -> list[str]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_change_is_announced_when_it_commits_and_never_when_it_rolls_back(
-    gm, battle, redis_cache
+    gm, battle, redis_cache, listener
 ):
-    listener = _listen()
-    try:
-        with transaction.atomic():
-            battle = end_turn(gm, battle)
-            assert _notifications(listener) == []  # not before the commit
-            assert live.cached_seq(battle.pk) != battle.seq
-        assert _notifications(listener) == [f"{battle.pk}:{battle.seq}"]
-        assert live.cached_seq(battle.pk) == battle.seq
-        with contextlib.suppress(RuntimeError), transaction.atomic():
-            end_turn(gm, battle)
-            raise RuntimeError("the action fails after saving")
-        assert _notifications(listener) == []
-        assert live.cached_seq(battle.pk) == battle.seq
-    finally:
-        listener.close()
+    with transaction.atomic():
+        battle = end_turn(gm, battle)
+        assert _notifications(listener) == []  # not before the commit
+        assert live.cached_seq(battle.pk) != battle.seq
+    assert _notifications(listener) == [f"{battle.pk}:{battle.seq}"]
+    assert live.cached_seq(battle.pk) == battle.seq
+    with contextlib.suppress(RuntimeError), transaction.atomic():
+        end_turn(gm, battle)
+        raise RuntimeError("the action fails after saving")
+    assert _notifications(listener) == []
+    assert live.cached_seq(battle.pk) == battle.seq
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_held_change_is_pushed_when_the_block_ends_and_cached_at_once(
+    gm, battle, redis_cache, listener
+):
+    with live.held():
+        battle = end_turn(gm, battle)  # committed
+        assert _notifications(listener) == []  # not before the answer is rendered
+        assert live.cached_seq(battle.pk) == battle.seq  # the polls know at once
+    assert _notifications(listener) == [f"{battle.pk}:{battle.seq}"]
+    with contextlib.suppress(RuntimeError), live.held(), transaction.atomic():
+        end_turn(gm, battle)
+        raise RuntimeError("the action fails after saving")
+    assert _notifications(listener) == []  # rolled back: nothing to push
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_board_action_pushes_its_change(client, gm, battle, listener):
+    client.force_login(gm)
+    actor = battle.snapshot["order"][battle.snapshot["turn"]]
+    url = reverse("battles:act", args=[battle.campaign_id, battle.pk])
+    data = {"seq": battle.seq, "actor": actor, "kind": "end_turn"}
+    assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    assert _notifications(listener) == [f"{battle.pk}:{battle.seq + 1}"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -162,6 +186,28 @@ def test_an_action_on_one_process_reaches_a_viewer_on_the_other(gm, player, batt
         assert event == [b"event: changed", f"data: {battle.seq + 1}".encode()]
         assert time.monotonic() - acted < 1.0
         stream.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_viewers_hold_no_database_connection_with_the_production_request_log(
+    player, battle, redis_cache
+):
+    """Three streams on a process whose pool has two connections, with the JSON request log
+    of production (`LOG_FORMAT=json`): every stream is answered, the board still is."""
+    cookies = session_cookie(player)
+    with app_processes(1, LOG_FORMAT="json", DATABASE_POOL_MAX="2") as (server,):
+        streams = [
+            requests.get(server + _live_url(battle), cookies=cookies, stream=True, timeout=10)
+            for _ in range(3)
+        ]
+        try:
+            assert [s.status_code for s in streams] == [200, 200, 200]
+            assert [next(s.iter_lines()) for s in streams] == [b"retry: 2000"] * 3
+            board = requests.get(server + battle.get_absolute_url(), cookies=cookies, timeout=10)
+            assert board.status_code == 200
+        finally:
+            for s in streams:
+                s.close()
 
 
 @pytest.mark.django_db(transaction=True)

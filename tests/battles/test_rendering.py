@@ -3,13 +3,15 @@
 viewer of that viewpoint; a poll reads `seq` once; an action reads each row once and writes
 only the columns it changes. Hidden numbers never travel through a shared entry."""
 
+import threading
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from battles import live, services
+from battles import live, rendering, services
 from battles.models import Battle
 from battles.rendering import CSRF_PLACEHOLDER, RENDERS_KEY
 from kingdoms.models import Role
@@ -315,3 +317,70 @@ def test_a_fragment_marked_always_is_sent_with_every_answer():
     swaps = changed_fragments(page.format("1"), page.format("2"))
     assert swaps.startswith('<div class="fragment" id="f-dice" data-always hx-swap-oob="true">')
     assert 'id="f-head" hx-swap-oob="true">2' in swaps
+
+
+# --- single flight: many viewers of one viewpoint missing the cache at once -----------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_viewers_of_one_viewpoint_missing_the_cache_at_once_share_one_render(
+    world, struck, player, ally
+):
+    """A change pushed to six viewers of one kingdom at once: one renders, five wait."""
+    from django.test import Client
+
+    clients = []
+    for user in (player, ally) * 3:
+        client = Client()
+        client.force_login(user)
+        clients.append(client)
+    before = renders()
+    start = threading.Barrier(len(clients))
+    statuses = []
+
+    def fetch(client):
+        start.wait()
+        try:
+            statuses.append(board(client, struck).status_code)
+        finally:
+            connection.close()  # this thread's own
+
+    threads = [threading.Thread(target=fetch, args=(client,)) for client in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert statuses == [200] * len(clients)
+    assert renders() == before + 1
+
+
+def _request(membership):
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/")
+    request.user = membership.user
+    return request
+
+
+def test_a_viewer_waits_for_the_render_under_way_and_serves_its_entry(world, battle, gm):
+    membership = world.memberships.get(user=gm)
+    entry = rendering.board_key(battle, "k")
+    assert cache.add(entry + ":rendering", 1)  # another process is rendering this board
+    threading.Timer(0.1, lambda: cache.set(entry, "<div id=board>theirs</div>")).start()
+    before = renders()
+    assert rendering.board_html(_request(membership), membership, battle, "k") == (
+        "<div id=board>theirs</div>"
+    )
+    assert renders() == before
+
+
+def test_a_viewer_renders_itself_when_the_render_under_way_never_comes(
+    world, battle, gm, monkeypatch
+):
+    membership = world.memberships.get(user=gm)
+    monkeypatch.setattr(rendering, "RENDER_WAIT", 0.2)
+    assert cache.add(rendering.board_key(battle, "k") + ":rendering", 1)  # a renderer died
+    before = renders()
+    html = rendering.board_html(_request(membership), membership, battle, "k")
+    assert 'id="board"' in html
+    assert renders() == before + 1

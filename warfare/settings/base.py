@@ -179,6 +179,11 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# BOARD_RENDER_COUNT=true: every real board render is counted in the shared cache
+# (`battles.rendering.RENDERS_KEY`), for the benchmark `bench/live.py` and the tests; off in
+# production (one cache write per render saved).
+BOARD_RENDER_COUNT = env.bool("BOARD_RENDER_COUNT", default=False)
+
 # Failed log-ins per client address and username before the login page answers 429, and the
 # window (seconds) they are counted in (warfare.accounts).
 LOGIN_FAILURE_LIMIT = 10

@@ -36,5 +36,8 @@ if REDIS_URL:
     prefix = os.environ.get("CACHE_KEY_PREFIX") or f"test-{os.getpid()}"
     CACHES = {"default": {**CACHES["default"], "KEY_PREFIX": prefix}}
 
+# The tests count board renders (battles.rendering.RENDERS_KEY).
+BOARD_RENDER_COUNT = True
+
 # A fifth, test-only rule system (tests/toysystem): proves the board core is generic.
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.toysystem.apps.ToySystemConfig"]  # noqa: F405
