@@ -89,6 +89,8 @@ def forget_viewer(sender, instance, **kwargs) -> None:
 def forget_battle(sender, instance, **kwargs) -> None:
     """`post_delete` of a Battle: its polls go to the database again (a 404 there)."""
     cache.delete(seq_key(instance.pk))
+
+
 _held: ContextVar[list | None] = ContextVar("live_held", default=None)
 
 
