@@ -103,3 +103,22 @@ def test_per_setup_shares_a_result_between_equal_set_ups_only():
     prepared({"sides": Custom()})
     prepared({"sides": Custom()})
     assert len(calls) == 8
+
+
+def test_per_setup_shares_a_result_with_a_copy_that_shares_its_parts():
+    """A set-up whose parts are shared (the same army twice, a shallow copy of it) is still
+    the same set-up: the key must not depend on how often an object is referenced (marshal's
+    back-references from format 3 on do)."""
+    calls = []
+
+    @per_setup()
+    def prepared(setup):
+        calls.append(setup)
+        return len(calls)
+
+    army = {"name": "orcs", "stands": [1, 2]}
+    setup = {"sides": [army, army], "terrain": "plains"}
+    first = prepared(setup)
+    assert prepared(dict(setup)) == first
+    assert prepared({"sides": [dict(army), dict(army)], "terrain": "plains"}) == first
+    assert len(calls) == 1

@@ -153,6 +153,10 @@ def per_fields(*names: str, size: int = 1024) -> Callable[[Callable[..., T]], Ca
     return decorate
 
 
+_MARSHAL_VERSION = 2
+"""The last marshal format without back-references (see `per_setup`)."""
+
+
 def per_setup(size: int = 32) -> Callable[[Callable[..., T]], Callable[..., T]]:
     """Decorator: cache `function(setup)` of a plain-data set-up on its `marshal` bytes.
 
@@ -165,7 +169,9 @@ def per_setup(size: int = 32) -> Callable[[Callable[..., T]], Callable[..., T]]:
     back the very value, so equal bytes are an equal set-up (the same types: a tuple is not a
     list, 1 is not "1" nor True) in the same order. A set-up holding anything marshal cannot
     write (an object of a class of one's own, a dict or list subclass) is not cached; a set-up
-    must not hold a bytearray or a memoryview (written like bytes; JSON has none)."""
+    must not hold a bytearray or a memoryview (written like bytes; JSON has none). Version 2
+    of the format: from version 3 on, marshal marks objects it meets more than once by their
+    reference counts, so a copy of a set-up (`dict(setup)`) would write other bytes."""
 
     def decorate(function: Callable[..., T]) -> Callable[..., T]:
         cache: dict[bytes, T] = {}
@@ -173,7 +179,7 @@ def per_setup(size: int = 32) -> Callable[[Callable[..., T]], Callable[..., T]]:
         @wraps(function)
         def cached(setup: Any) -> T:
             try:
-                key = marshal.dumps(setup)
+                key = marshal.dumps(setup, _MARSHAL_VERSION)
             except ValueError:
                 return function(setup)
             try:
