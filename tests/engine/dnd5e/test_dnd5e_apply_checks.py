@@ -11,7 +11,7 @@ them changed) is accepted exactly when it equals a listed option."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.engine.dnd5e.test_dnd5e_policy import _random_command
+from tests.engine.dnd5e.test_dnd5e_policy import random_play
 from tests.engine.dnd5e.test_dnd5e_properties import _actors, battles
 from warfare.engine.battle.protocol import Command, Rejected, command_dice
 from warfare.engine.systems.dnd5e.battle import SYSTEM
@@ -43,11 +43,7 @@ def _variants(state, options):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(battle=battles(), data=st.data())
 def test_apply_accepts_exactly_the_listed_options(battle, data):
-    setup_, seed = battle
-    state = SYSTEM.start(setup_, seed)
-    for index in range(data.draw(st.integers(1, 25))):
-        if SYSTEM.outcome(state) is not None:
-            break
+    for _, state in random_play(battle, data):
         for actor in _actors(state):
             for spec in SYSTEM.legal_actions(state, actor):
                 options = [dict(option.params) for option in spec.options]
@@ -60,9 +56,3 @@ def test_apply_accepts_exactly_the_listed_options(battle, data):
                 for params in tried:
                     command = Command(actor, spec.key, params)
                     assert _accepted(state, command) == (params in options), (spec.key, params)
-        command = _random_command(data.draw, state)
-        if command is None:
-            break
-        result = SYSTEM.apply(state, command, command_dice(seed, index))
-        assert not isinstance(result, Rejected), (command, result.problems)
-        state, _ = result

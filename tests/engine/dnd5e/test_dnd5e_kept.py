@@ -15,9 +15,8 @@ import warfare.engine.systems.dnd5e.battle.actions as actions
 import warfare.engine.systems.dnd5e.battle.policy as policy
 import warfare.engine.systems.dnd5e.rules as rules
 from tests.engine.dnd5e.helpers import setup, unit
-from tests.engine.dnd5e.test_dnd5e_policy import _random_command
+from tests.engine.dnd5e.test_dnd5e_policy import random_play
 from tests.engine.dnd5e.test_dnd5e_properties import battles
-from warfare.engine.battle.protocol import Rejected, command_dice
 from warfare.engine.systems.dnd5e.battle import SYSTEM
 from warfare.engine.systems.dnd5e.battle.engine import _prepared
 from warfare.engine.systems.dnd5e.state import BattleState
@@ -50,20 +49,10 @@ def _answers(state: BattleState) -> dict:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(battle=battles(), data=st.data())
 def test_every_kept_answer_of_random_play_is_the_fresh_one(battle, data):
-    setup_, seed = battle
-    state = SYSTEM.start(setup_, seed)
-    for position in range(data.draw(st.integers(1, 25))):
-        if SYSTEM.outcome(state) is not None:
-            break
+    for position, state in random_play(battle, data):
         kept = _answers(state)
         assert kept == _answers(state)  # asked again: the kept answers
         assert kept == _answers(_fresh(state)), position
-        command = _random_command(data.draw, state)
-        if command is None:
-            break
-        result = SYSTEM.apply(state, command, command_dice(seed, position))
-        assert not isinstance(result, Rejected), (command, result.problems)
-        state, _ = result
 
 
 def test_a_cleared_cache_gives_the_same_answers():

@@ -33,6 +33,23 @@ def _random_command(draw, state):
     return Command(actor, spec.key, draw(st.sampled_from(spec.options)).params)
 
 
+def random_play(battle, data, most=25):
+    """The states of a battle played on with random legal commands (at most `most`, drawn by
+    Hypothesis), each as (position, state) before its command; stops at the outcome."""
+    setup_, seed = battle
+    state = SYSTEM.start(setup_, seed)
+    for position in range(data.draw(st.integers(1, most))):
+        if SYSTEM.outcome(state) is not None:
+            return
+        yield position, state
+        command = _random_command(data.draw, state)
+        if command is None:
+            return
+        result = SYSTEM.apply(state, command, command_dice(seed, position))
+        assert not isinstance(result, Rejected), (command, result.problems)
+        state, _ = result
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(battle=battles(), data=st.data())
 def test_suggestions_are_legal_and_autoplay_ends_and_replays(battle, data):
