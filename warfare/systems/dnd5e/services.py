@@ -11,8 +11,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from battles.forces import ForceServices
-from battles.holds import refuse_change
+from battles.forces import ForceServices, force_part_delete, force_part_save
 from kingdoms.services import (
     delete_library_row,
     save_row,
@@ -89,6 +88,13 @@ def _check_creature(creature: Creature, army: Army) -> None:
         raise ValidationError({"creature": _("That creature belongs to another campaign.")})
 
 
+def _check_unit_creature(creature: Creature, army: Army) -> None:
+    """A unit's stands are of a creature of the campaign, Huge or smaller (§4.1)."""
+    _check_creature(creature, army)
+    if creature.size == "gargantuan":
+        raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
+
+
 @write_transaction
 def unit_add(
     *,
@@ -101,15 +107,10 @@ def unit_add(
 ) -> Unit:
     """Add a unit of stands of one creature type (§4.1: Huge or smaller) to an army."""
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    _check_creature(creature, army)
-    if creature.size == "gargantuan":
-        raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
+    _check_unit_creature(creature, army)
     if commander is not None and (commander.army_id != army.pk or hasattr(commander, "commands")):
         raise ValidationError({"commander": _("Pick a solo of this army who commands no unit.")})
-    unit = save_row(Unit(army=army, creature=creature, commander=commander), **fields)
-    army.save(update_fields=["version"])
-    return unit
+    return force_part_save(army, Unit(army=army, creature=creature, commander=commander), **fields)
 
 
 @write_transaction
@@ -127,11 +128,8 @@ def unit_update(
     """Change a unit: its name, type, configuration, creature, stands or commander;
     `heal_stands` clears the HP its stands lost in battle (`Unit.stand_damage`)."""
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
     unit = get_object_or_404(Unit.objects.select_for_update(), army=army, pk=unit_id)
-    _check_creature(creature, army)
-    if creature.size == "gargantuan":
-        raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
+    _check_unit_creature(creature, army)
     if commander is not None and (
         commander.army_id != army.pk or Unit.objects.filter(commander=commander)
         .exclude(pk=unit.pk).exists()
@@ -140,36 +138,23 @@ def unit_update(
     stands = fields.get("stands", unit.stands)
     healed = heal_stands or creature != unit.creature
     fields["stand_damage"] = [] if healed else unit.stand_damage[:stands]
-    unit = save_row(unit, creature=creature, commander=commander, **fields)
-    army.save(update_fields=["version"])
-    return unit
+    return force_part_save(army, unit, creature=creature, commander=commander, **fields)
 
 
 @write_transaction
 def unit_remove(*, user, campaign_id: int, army_id: int, unit_id: int) -> None:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    deleted, _rows = Unit.objects.filter(army=army, pk=unit_id).delete()
-    if not deleted:
-        raise ValidationError(_("That unit is already gone."))
-    army.save(update_fields=["version"])
+    force_part_delete(army, army.units, unit_id, _("That unit is already gone."))
 
 
 @write_transaction
 def solo_add(*, user, campaign_id: int, army_id: int, creature: Creature, **fields: Any) -> Solo:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
     _check_creature(creature, army)
-    solo = save_row(Solo(army=army, creature=creature), **fields)
-    army.save(update_fields=["version"])
-    return solo
+    return force_part_save(army, Solo(army=army, creature=creature), **fields)
 
 
 @write_transaction
 def solo_remove(*, user, campaign_id: int, army_id: int, solo_id: int) -> None:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    deleted, _rows = Solo.objects.filter(army=army, pk=solo_id).delete()
-    if not deleted:
-        raise ValidationError(_("That solo is already gone."))
-    army.save(update_fields=["version"])
+    force_part_delete(army, army.solos, solo_id, _("That solo is already gone."))

@@ -10,8 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from battles.forces import ForceServices
-from battles.holds import refuse_change
+from battles.forces import ForceServices, force_part_delete, force_part_save
 from kingdoms.services import (
     delete_library_row,
     save_row,
@@ -60,7 +59,6 @@ def force_element_add(
 ) -> ForceElement:
     """Add a row of `count` elements of one type to a force (the force's version goes up)."""
     membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
     if element_type.campaign_id != membership.campaign.pk:
         raise ValidationError(
             {"element_type": _("That element type belongs to another campaign.")},
@@ -75,16 +73,12 @@ def force_element_add(
             },
             code="tl_below_listed",
         )
-    row = save_row(ForceElement(force=force, element_type=element_type), **fields)
-    force.save(update_fields=["version"])
-    return row
+    return force_part_save(force, ForceElement(force=force, element_type=element_type), **fields)
 
 
 @write_transaction
 def force_element_remove(*, user, campaign_id: int, force_id: int, row_id: int) -> None:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
-    deleted, _rows = ForceElement.objects.filter(force=force, pk=row_id).delete()
-    if not deleted:
-        raise ValidationError(_("That element row is already gone."), code="row_gone")
-    force.save(update_fields=["version"])
+    force_part_delete(
+        force, force.elements, row_id, _("That element row is already gone."), "row_gone"
+    )
