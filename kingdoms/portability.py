@@ -248,6 +248,21 @@ def fields(instance, names) -> dict[str, Any]:
     return {name: value(instance, name) for name in names}
 
 
+def export_rows(rows, names, head=None, children=()) -> list[dict[str, Any]]:
+    """The file's rows of `rows` (what `build_all` and `build_nested` read back): each is
+    `head(row)` (its ref and references), its fields `names`, then, per (key, child names,
+    child head) of `children`, its children `row.<key>.all()` (prefetched) in the same way."""
+    return [
+        {
+            **(head(row) if head else {}),
+            **fields(row, names),
+            **{key: export_rows(getattr(row, key).all(), child_names, child_head)
+               for key, child_names, child_head in children},
+        }
+        for row in rows
+    ]  # fmt: skip
+
+
 def username(user) -> str | None:
     return user.get_username() if user is not None else None
 

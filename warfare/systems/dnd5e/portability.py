@@ -137,34 +137,21 @@ class Dnd5eSection(core.SystemSection):
             "solos": core.numbered(s for a in armies for s in a.solos.all()),
             "units": core.numbered(u for a in armies for u in a.units.all()),
         }
+        solos = ("solos", SOLO_FIELDS, lambda solo: {
+            "ref": refs["solos"][solo.pk], "creature": keys[solo.creature_id],
+        })  # fmt: skip
+        units = ("units", UNIT_FIELDS, lambda unit: {
+            "ref": refs["units"][unit.pk], "creature": keys[unit.creature_id],
+            "commander": refs["solos"].get(unit.commander_id),
+        })  # fmt: skip
         section = {
-            "creatures": [core.fields(c, CREATURE_FIELDS) for c in creatures],
-            "armies": [
-                {
-                    "ref": refs["armies"][army.pk],
-                    "faction": army.faction.name,
-                    **core.fields(army, ARMY_FIELDS),
-                    "solos": [
-                        {
-                            "ref": refs["solos"][solo.pk],
-                            "creature": keys[solo.creature_id],
-                            **core.fields(solo, SOLO_FIELDS),
-                        }
-                        for solo in army.solos.all()
-                    ],
-                    "units": [
-                        {
-                            "ref": refs["units"][unit.pk],
-                            "creature": keys[unit.creature_id],
-                            "commander": refs["solos"].get(unit.commander_id),
-                            **core.fields(unit, UNIT_FIELDS),
-                        }
-                        for unit in army.units.all()
-                    ],
-                }
-                for army in armies
-            ],
-        }
+            "creatures": core.export_rows(creatures, CREATURE_FIELDS),
+            "armies": core.export_rows(
+                armies, ARMY_FIELDS,
+                lambda army: {"ref": refs["armies"][army.pk], "faction": army.faction.name},
+                (solos, units),
+            ),
+        }  # fmt: skip
         return {KEY: section}, refs
 
     def battle_out(self, battle, context):

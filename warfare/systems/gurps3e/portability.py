@@ -151,35 +151,24 @@ class Gurps3eSection(core.SystemSection):
             "units": core.numbered(u for f in forces for u in f.units.all()),
             "characters": core.numbered(characters),
         }
+        units = ("units", UNIT_FIELDS, lambda unit: {
+            "ref": refs["units"][unit.pk], "troop_type": type_names[unit.troop_type_id],
+        })  # fmt: skip
         section = {
-            "troop_types": [core.fields(t, TROOP_TYPE_FIELDS) for t in troop_types],
-            "forces": [
-                {
-                    "ref": refs["forces"][force.pk],
-                    "faction": force.faction.name,
-                    **core.fields(force, FORCE_FIELDS),
-                    "units": [
-                        {
-                            "ref": refs["units"][unit.pk],
-                            "troop_type": type_names[unit.troop_type_id],
-                            **core.fields(unit, UNIT_FIELDS),
-                        }
-                        for unit in force.units.all()
-                    ],
-                }
-                for force in forces
-            ],
-            "characters": [
-                {
-                    "ref": refs["characters"][c.pk],
-                    "faction": c.faction.name if c.faction else None,
-                    "owner": core.username(c.owner),
-                    **core.fields(c, CHARACTER_FIELDS),
-                    "reputation": [core.fields(r, REPUTATION_FIELDS) for r in c.reputation.all()],
-                }
-                for c in characters
-            ],
-        }
+            "troop_types": core.export_rows(troop_types, TROOP_TYPE_FIELDS),
+            "forces": core.export_rows(
+                forces, FORCE_FIELDS,
+                lambda force: {"ref": refs["forces"][force.pk], "faction": force.faction.name},
+                (units,),
+            ),
+            "characters": core.export_rows(
+                characters, CHARACTER_FIELDS,
+                lambda c: {"ref": refs["characters"][c.pk],
+                           "faction": c.faction.name if c.faction else None,
+                           "owner": core.username(c.owner)},
+                (("reputation", REPUTATION_FIELDS, None),),
+            ),
+        }  # fmt: skip
         return {KEY: section}, refs
 
     def battle_user_ids(self, setup):

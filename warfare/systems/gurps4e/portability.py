@@ -113,26 +113,19 @@ class Gurps4eSection(core.SystemSection):
             .order_by("pk")
         )
         refs = {"forces": core.numbered(forces)}
+        elements = ("elements", ELEMENT_FIELDS, lambda row: {
+            "element_type": type_refs[row.element_type_id],
+        })  # fmt: skip
         section = {
-            "element_types": [
-                {"ref": type_refs[t.pk], **core.fields(t, ELEMENT_TYPE_FIELDS)} for t in types
-            ],
-            "forces": [
-                {
-                    "ref": refs["forces"][force.pk],
-                    "faction": force.faction.name,
-                    **core.fields(force, FORCE_FIELDS),
-                    "elements": [
-                        {
-                            "element_type": type_refs[row.element_type_id],
-                            **core.fields(row, ELEMENT_FIELDS),
-                        }
-                        for row in force.elements.all()
-                    ],
-                }
-                for force in forces
-            ],
-        }
+            "element_types": core.export_rows(
+                types, ELEMENT_TYPE_FIELDS, lambda t: {"ref": type_refs[t.pk]}
+            ),
+            "forces": core.export_rows(
+                forces, FORCE_FIELDS,
+                lambda force: {"ref": refs["forces"][force.pk], "faction": force.faction.name},
+                (elements,),
+            ),
+        }  # fmt: skip
         return {KEY: section}, refs
 
     def battle_user_ids(self, setup):
