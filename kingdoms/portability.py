@@ -308,6 +308,22 @@ def check_ref(found, known, path: str, what: str) -> None:
         )
 
 
+def check_forces(rows: list[dict], factions, path: str, children=()) -> set:
+    """A section's forces (a rule system's armies) at `path`: their refs (returned) unique,
+    no two of one faction with one name, each faction one of the file's (`factions`); per
+    (key, field, known, what) of `children`, each of a force's `key` rows names one of
+    `known` in its `field`."""
+    refs = unique(rows, "ref", path)
+    unique(rows, lambda row: (row["faction"], row["name"]), path)
+    for index, row in enumerate(rows):
+        where = f"{path}[{index}]"
+        check_ref(row["faction"], factions, f"{where}.faction", _("faction"))
+        for key, field, known, what in children:
+            for number, child in enumerate(row[key]):
+                check_ref(child[field], known, f"{where}.{key}[{number}].{field}", what)
+    return refs
+
+
 def clean(instance: models.Model, path: str) -> None:
     """The model's own validation (choices, lengths, ranges, `clean()`), without queries."""
     exclude = [

@@ -165,8 +165,10 @@ class Dnd5eSection(core.SystemSection):
         """Unique keys, refs and names; every faction, creature and commander in the file."""
         section, factions, path = document[KEY], context["factions"], KEY
         creatures = core.unique(section["creatures"], "key", f"{path}.creatures")
-        armies = core.unique(section["armies"], "ref", f"{path}.armies")
-        core.unique(section["armies"], lambda a: (a["faction"], a["name"]), f"{path}.armies")
+        armies = core.check_forces(
+            section["armies"], factions, f"{path}.armies",
+            [(kind, "creature", creatures, _("creature")) for kind in ("solos", "units")],
+        )  # fmt: skip
         refs = {}
         for kind in ("solos", "units"):
             rows = [row for army in section["armies"] for row in army[kind]]
@@ -174,12 +176,7 @@ class Dnd5eSection(core.SystemSection):
         commanders = set()
         for index, army in enumerate(section["armies"]):
             where = f"{path}.armies[{index}]"
-            core.check_ref(army["faction"], factions, f"{where}.faction", _("faction"))
             solos = {solo["ref"] for solo in army["solos"]}
-            for kind in ("solos", "units"):
-                for number, row in enumerate(army[kind]):
-                    here = f"{where}.{kind}[{number}]"
-                    core.check_ref(row["creature"], creatures, f"{here}.creature", _("creature"))
             for number, unit in enumerate(army["units"]):
                 here = f"{where}.units[{number}].commander"
                 core.check_ref(unit["commander"], solos, here, _("solo of this army"))

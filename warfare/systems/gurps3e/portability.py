@@ -189,18 +189,14 @@ class Gurps3eSection(core.SystemSection):
         """Unique names and refs; every faction and troop type in the file."""
         section, factions, path = document[KEY], context["factions"], KEY
         types = core.unique(section["troop_types"], "name", f"{path}.troop_types")
-        forces = core.unique(section["forces"], "ref", f"{path}.forces")
-        core.unique(section["forces"], lambda f: (f["faction"], f["name"]), f"{path}.forces")
+        forces = core.check_forces(
+            section["forces"], factions, f"{path}.forces",
+            [("units", "troop_type", types, _("troop type"))],
+        )  # fmt: skip
         units = core.unique(
             [u for f in section["forces"] for u in f["units"]], "ref", f"{path}.units"
         )
         characters = core.unique(section["characters"], "ref", f"{path}.characters")
-        for index, force in enumerate(section["forces"]):
-            where = f"{path}.forces[{index}]"
-            core.check_ref(force["faction"], factions, f"{where}.faction", _("faction"))
-            for number, unit in enumerate(force["units"]):
-                here = f"{where}.units[{number}].troop_type"
-                core.check_ref(unit["troop_type"], types, here, _("troop type"))
         for index, character in enumerate(section["characters"]):
             where = f"{path}.characters[{index}].faction"
             core.check_ref(character["faction"], factions, where, _("faction"))

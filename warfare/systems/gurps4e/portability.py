@@ -152,14 +152,10 @@ class Gurps4eSection(core.SystemSection):
         core.unique(
             section["element_types"], lambda t: (t["name"], t["tl"]), f"{path}.element_types"
         )  # fmt: skip
-        forces = core.unique(section["forces"], "ref", f"{path}.forces")
-        core.unique(section["forces"], lambda f: (f["faction"], f["name"]), f"{path}.forces")
-        for index, force in enumerate(section["forces"]):
-            where = f"{path}.forces[{index}]"
-            core.check_ref(force["faction"], factions, f"{where}.faction", _("faction"))
-            for number, row in enumerate(force["elements"]):
-                here = f"{where}.elements[{number}].element_type"
-                core.check_ref(row["element_type"], types, here, _("element type"))
+        forces = core.check_forces(
+            section["forces"], factions, f"{path}.forces",
+            [("elements", "element_type", types, _("element type"))],
+        )  # fmt: skip
         context[KEY] = {"forces": forces}
 
     def check_battle(self, battle, path, document, context):
