@@ -33,7 +33,7 @@ from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .access import access_campaign_row, sees_faction_in_full
-from .pages import add_errors, form_page, member_page
+from .pages import add_errors, edit_page, form_page, member_page
 
 get_and_post = require_http_methods(["GET", "POST"])
 
@@ -71,15 +71,6 @@ def add_part(request: HttpRequest, form, save, success: str, done, page) -> Http
     return page(form)
 
 
-def _edit_fields(form) -> dict:
-    """What an edit form sends its update service: the row's fields, and the version it was
-    drawn from where the row has one."""
-    fields = form.model_data()
-    if "version" in form.fields:
-        fields["version"] = form.service_version()
-    return fields
-
-
 @dataclass(frozen=True, kw_only=True)
 class _Rows:
     app: str  # the rule system's URL namespace and template folder, e.g. "gurps4e"
@@ -98,19 +89,17 @@ class _Rows:
     def _edit(self, request, membership, row, *, ids: dict, done=None) -> HttpResponse:
         """The edit page of `row`; `ids` name it to the update service."""
         campaign = membership.campaign
-        form = self.form(request.POST or None, instance=row, campaign=campaign)
-        return form_page(
+        return edit_page(
             request,
             self.template("form"),
-            {"campaign": campaign, "form": form, self.noun: row},
-            save=lambda f: self.update(
-                user=request.user, campaign_id=campaign.pk, **ids, **_edit_fields(f)
+            {"campaign": campaign},
+            noun=self.noun,
+            row=row,
+            form=lambda data, instance: self.form(data, instance=instance, campaign=campaign),
+            update=lambda **fields: self.update(
+                user=request.user, campaign_id=campaign.pk, **ids, **fields
             ),
             success=self.saved,
-            fresh=lambda current: {
-                "form": self.form(instance=current, campaign=campaign),
-                self.noun: current,
-            },
             done=done,
         )
 

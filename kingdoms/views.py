@@ -25,7 +25,7 @@ from .forms import (
     campaign_factions,
 )
 from .models import Invite
-from .pages import add_errors, form_page, invalid, stale
+from .pages import add_errors, edit_page, form_page, invalid, stale
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -294,23 +294,17 @@ def settlement_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def settlement_edit(request: HttpRequest, campaign_id: int, settlement_id: int) -> HttpResponse:
     membership, settlement = access_settlement(request.user, campaign_id, settlement_id, gm=True)
     campaign = membership.campaign
-    form = SettlementForm(request.POST or None, instance=settlement, campaign=campaign)
-    return form_page(
+    return edit_page(
         request,
         "kingdoms/settlement_form.html",
-        {"campaign": campaign, "form": form, "settlement": settlement},
-        save=lambda f: services.settlement_update(
-            user=request.user,
-            campaign_id=campaign_id,
-            settlement_id=settlement_id,
-            version=f.service_version(),
-            **f.model_data(),
+        {"campaign": campaign},
+        noun="settlement",
+        row=settlement,
+        form=lambda data, instance: SettlementForm(data, instance=instance, campaign=campaign),
+        update=lambda **fields: services.settlement_update(
+            user=request.user, campaign_id=campaign_id, settlement_id=settlement_id, **fields
         ),
         success=_("Settlement saved."),
-        fresh=lambda row: {
-            "form": SettlementForm(instance=row, campaign=campaign),
-            "settlement": row,
-        },
         done=lambda _row: campaign,
     )
 

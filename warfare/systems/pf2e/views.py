@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from kingdoms.access import access_campaign, sees_faction_in_full
-from kingdoms.pages import add_errors, form_page
+from kingdoms.pages import add_errors, edit_page, form_page
 
 from . import selectors, services
 from .access import access_army, access_kingdom, commands_army, sees_army_in_full
@@ -88,18 +88,18 @@ def army_edit(request: HttpRequest, campaign_id: int, army_id: int) -> HttpRespo
     """The GM's corrections to an army; a form drawn from an older version of it is a 409
     showing the army as it is now."""
     membership, army = access_army(request.user, campaign_id, army_id, gm=True)
-    return form_page(
+    return edit_page(
         request,
         "pf2e/army_form.html",
-        {"campaign": membership.campaign, "army": army,
-         "form": ArmyEditForm(request.POST or None, instance=army)},
-        save=lambda f: services.army_update(
-            user=request.user, campaign_id=campaign_id, army_id=army_id,
-            version=f.service_version(), **f.model_data(),
+        {"campaign": membership.campaign},
+        noun="army",
+        row=army,
+        form=lambda data, instance: ArmyEditForm(data, instance=instance),
+        update=lambda **fields: services.army_update(
+            user=request.user, campaign_id=campaign_id, army_id=army_id, **fields
         ),
         success=_("Army saved."),
-        fresh=lambda current: {"form": ArmyEditForm(instance=current), "army": current},
-    )  # fmt: skip
+    )
 
 
 @login_required
