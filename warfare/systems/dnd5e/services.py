@@ -12,11 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from battles.forces import ForceServices, force_part_delete, force_part_save
-from kingdoms.services import (
-    delete_library_row,
-    save_row,
-    update_library_row,
-)
+from kingdoms.services import LibraryServices, save_row
 from kingdoms.transactions import write_transaction
 from warfare.engine.systems.dnd5e.creatures import LIBRARY
 
@@ -56,26 +52,19 @@ def creature_create(*, user, campaign_id: int, **fields: Any) -> Creature:
     return save_row(Creature(campaign=membership.campaign), **fields)
 
 
-@write_transaction
-def creature_update(
-    *, user, campaign_id: int, creature_id: int, version: int | None = None, **fields: Any
-) -> Creature:
+#: Edit and delete a stat block (`creature_id`): one that units or solos use is not deleted.
+_CREATURES = LibraryServices(
+    model=Creature, noun="creature", access=access_dnd5e,
+    in_use=lambda creature: _("Units or solos still use %(name)s: remove them first.")
+    % {"name": creature},
+)  # fmt: skip
+creature_delete = _CREATURES.delete
+
+
+def creature_update(*, user, campaign_id: int, creature_id: int, **fields: Any) -> Creature:
     """Edit a stat block; its key stays (battles already set up name it)."""
-    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
     fields.pop("key", None)
-    return update_library_row(membership, Creature, creature_id, version, **fields)
-
-
-@write_transaction
-def creature_delete(*, user, campaign_id: int, creature_id: int) -> None:
-    """Delete a stat block no unit or solo uses."""
-    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
-    delete_library_row(
-        membership, Creature, creature_id,
-        lambda creature: _("Units or solos still use %(name)s: remove them first.")
-        % {"name": creature},
-        code="creature_in_use",
-    )  # fmt: skip
+    return _CREATURES.update(user=user, campaign_id=campaign_id, creature_id=creature_id, **fields)
 
 
 #: Create, edit and delete an army (`army_id`); see battles.forces.

@@ -15,10 +15,9 @@ from battles.forces import ForceServices, force_part_delete, force_part_save
 from battles.holds import delete_unless_held, update_unless_held
 from kingdoms.models import Membership
 from kingdoms.services import (
+    LibraryServices,
     check_faction_in_campaign,
-    delete_library_row,
     save_row,
-    update_library_row,
 )
 from kingdoms.transactions import write_transaction
 
@@ -42,29 +41,15 @@ _FORCES = ForceServices(
 force_create, force_update, force_delete = _FORCES.create, _FORCES.update, _FORCES.delete
 
 
-@write_transaction
-def troop_type_create(*, user, campaign_id: int, **fields: Any) -> TroopType:
-    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    return save_row(TroopType(campaign=membership.campaign), **fields)
-
-
-@write_transaction
-def troop_type_update(*, user, campaign_id: int, troop_type_id: int, **fields: Any) -> TroopType:
-    """Change a troop type: the TS of every unit of that type follows."""
-    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    return update_library_row(membership, TroopType, troop_type_id, **fields)
-
-
-@write_transaction
-def troop_type_delete(*, user, campaign_id: int, troop_type_id: int) -> None:
-    """Delete a troop type no unit uses."""
-    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    delete_library_row(
-        membership, TroopType, troop_type_id,
-        lambda troop_type: _("Units of the type %(name)s still exist: change or remove them "
-                             "first.") % {"name": troop_type.name},
-        code="troop_type_in_use",
-    )  # fmt: skip
+#: Create, edit and delete a troop type (`troop_type_id`): a change carries to the TS of
+#: every unit of the type; one that units use is not deleted.
+_TROOP_TYPES = LibraryServices(
+    model=TroopType, noun="troop_type", access=access_gurps3e,
+    in_use=lambda troop_type: _("Units of the type %(name)s still exist: change or remove "
+                                "them first.") % {"name": troop_type.name},
+)  # fmt: skip
+troop_type_create, troop_type_update = _TROOP_TYPES.create, _TROOP_TYPES.update
+troop_type_delete = _TROOP_TYPES.delete
 
 
 def _check_troop_type(fields: dict[str, Any], campaign) -> None:
