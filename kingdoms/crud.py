@@ -56,6 +56,19 @@ def remove_part(request: HttpRequest, remove: Callable[[], Any], success: str, d
     return redirect(done)
 
 
+def delete_row(request: HttpRequest, delete: Callable[[], Any], success: str, done, page):
+    """A POST that deletes a row with a page of its own (a force, a character): `delete()`
+    calls the service; deleted, a redirect to `done` (a URL) with `success`; refused, the
+    row's page again, `page()` (a 400), with the refusal as error messages."""
+    try:
+        delete()
+    except ValidationError as error:
+        refused(request, error)
+        return page()
+    messages.success(request, success)
+    return redirect(done)
+
+
 def add_part(request: HttpRequest, form, save, success: str, done, page) -> HttpResponse:
     """A POST of a form on a row's page that adds a part of it (a unit, an element row, a
     reputation entry): saved, a redirect to `done`; refused by the form or by the service
@@ -313,14 +326,17 @@ class Forces(_Rows):
         @login_required
         @require_POST
         def view(request: HttpRequest, campaign_id: int, **ids: int) -> HttpResponse:
-            try:
-                self.delete(user=request.user, campaign_id=campaign_id, **self._ids(ids))
-            except ValidationError as error:
+            def page():
                 membership, row = self.access_row(request.user, campaign_id, ids[self.url_id])
-                refused(request, error)
                 return self.page(request, membership, row, status=400)
-            messages.success(request, self.deleted)
-            return redirect(f"{self.app}:{self.noun}-list", campaign_id)
+
+            return delete_row(
+                request,
+                lambda: self.delete(user=request.user, campaign_id=campaign_id, **self._ids(ids)),
+                self.deleted,
+                reverse(f"{self.app}:{self.noun}-list", args=[campaign_id]),
+                page,
+            )
 
         return view
 
