@@ -84,17 +84,18 @@ def _piece(occ: dict) -> str:
 def _title(cell: dict, occ: dict | None) -> str:
     parts = [f"({cell['x']}, {cell['y']}) {cell['terrain_label']}"]
     if cell["difficult"]:
-        parts.append(f", {gettext('difficult')}")
+        parts.append(", " + gettext("difficult"))
     if cell["elevation"]:
-        parts.append(f", {gettext('height')} {cell['elevation']}")
+        parts.append(", " + gettext("height") + f" {cell['elevation']}")
     if cell["objective"]:
         parts.append(f" — {cell['objective']['name']}")
     if cell["zone"]:
-        parts.append(f" — {gettext('deployment zone')}")
+        parts.append(" — " + gettext("deployment zone"))
     if occ:
         parts.append(f" — {occ['name']}")
         if occ["solos"]:
-            parts.append(f" ({gettext('with')} {', '.join(str(s) for s in occ['solos'])})")
+            solos = ", ".join(str(solo) for solo in occ["solos"])
+            parts.append(" (" + gettext("with") + f" {solos})")
     return "".join(str(part) for part in parts)
 
 
