@@ -86,9 +86,10 @@
 
   // A change pushed with the board itself: swapped in as the board's own fetch would be,
   // without a request (every viewer of a change at once would be many). The pushed board is
-  // the one with nothing selected: a board showing a selection (D&D 5e, ?sel= in its URL)
-  // fetches its own instead; a board the member already has (their own action brought it)
-  // is left alone.
+  // the one with nothing asked for (in D&D 5e the board then selects the next piece to act
+  // by itself, data-sel="*"): a board showing a piece the member selected (or nothing, on
+  // their asking) fetches its own instead, ?sel= kept; a board the member already has (their
+  // own action brought it) is left alone.
   function onBoard(event) {
     lastHeard = Date.now();
     document.body.dataset.live = "sse";
@@ -96,7 +97,7 @@
     if (!el || !window.htmx || currentSeq() === seqOf(event.data)) {
       return;
     }
-    if ((el.getAttribute("hx-get") || "").indexOf("sel=") !== -1) {
+    if (el.dataset.sel !== undefined && el.dataset.sel !== "*") {
       fetchBoard("live-changed");
       return;
     }
