@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -22,10 +23,12 @@ class BattlesConfig(AppConfig):
         post_save.connect(live.announce, sender=Battle, dispatch_uid="battles.live.announce")
         post_delete.connect(live.forget_battle, sender=Battle, dispatch_uid="battles.live.forget")
         # The live poll answers a member from the cache (battles.live.poll_state) until their
-        # membership changes.
+        # membership or their account changes.
         for signal in (post_save, post_delete):
             signal.connect(live.forget_viewer, sender=Membership,
                            dispatch_uid=f"battles.live.viewer.{signal is post_save}")  # fmt: skip
+        post_save.connect(live.forget_user, sender=settings.AUTH_USER_MODEL,
+                          dispatch_uid="battles.live.user")  # fmt: skip
         # The battles are a section of the campaign file, after the rule systems' own.
         portability.register_section(battles_portability.SECTION)
         # A faction shown to players or hidden changes what the campaign's boards may name:

@@ -52,29 +52,36 @@ def battle_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return plugin_for(membership.campaign.rule_system).create_view(request, membership)
 
 
-@login_required
 def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """The board. The live poll asks `?since=<seq>`: an unchanged board answers 304 without
-    rendering, from the shared cache alone (`battles.live.poll_state`: the battle's seq, and
-    that this user passed this board's access check since their membership last changed) or
-    else at the cost of one query; a changed one is known from the cache's seq without it.
-    Every answer, the 304s included, comes after the access check: a non-member gets 404 and
-    never learns that the battle exists or its version (ETag)."""
+    rendering, from the session and the shared cache alone (`battles.live.unchanged_poll`:
+    the battle's seq, and that this session's user passed this board's access check since
+    their membership or account last changed: no query, the user row not loaded), or else at
+    the cost of one query; a changed one is known from the cache's seq without it. Every
+    answer, the 304s included, comes after an access check: a non-member gets 404 and never
+    learns that the battle exists or its version (ETag), a logged-out request is sent to log
+    in."""
+    since = request.GET.get("since", "")
+    if since.isdigit() and live.unchanged_poll(request, campaign_id, battle_id, int(since)):
+        return HttpResponseNotModified()
+    return _board(request, campaign_id, battle_id)
+
+
+@login_required
+def _board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     since = request.GET.get("since")
     if since is not None and since.isdigit():
-        cached, viewer = live.poll_state(battle_id, request.user.pk)
-        if cached == int(since) and viewer == campaign_id:
-            return HttpResponseNotModified()
+        cached = live.cached_seq(battle_id)
         if cached is None or cached == int(since):
             current = Battle.objects.filter(
                 campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
             ).values_list("seq", flat=True)
             if current.first() == int(since):
-                live.remember_viewer(battle_id, request.user.pk, campaign_id)
+                live.remember_viewer(request, battle_id, campaign_id)
                 return HttpResponseNotModified()
     membership, battle = _battle(request, campaign_id, battle_id)
     if since is not None:  # the next poll of this board needs no query
-        live.remember_viewer(battle_id, request.user.pk, campaign_id)
+        live.remember_viewer(request, battle_id, campaign_id)
     # One ETag per viewpoint (what the member may see and do), version and language: every
     # viewer of one viewpoint gets the same board (`battles.rendering`); the whole page also
     # carries the user's name, so its ETag names the user too. (The key names the odds bar.)
@@ -243,9 +250,9 @@ def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> Htt
     return _board_write(request, membership, battle, write, str(plugin.results_applied_text))
 
 
-def _live_access(user, campaign_id: int, battle_id: int) -> int:
-    """The battle's seq for a member (404 otherwise), with the database connection given back
-    at once: a stream lasts for hours and must not hold one."""
+def _live_access(user, campaign_id: int, battle_id: int):
+    """(membership, the battle's seq) for a member (404 otherwise), with the database
+    connection given back at once: a stream lasts for hours and must not hold one."""
     try:
         membership = access_campaign(user, campaign_id)
         seq = (
@@ -258,21 +265,23 @@ def _live_access(user, campaign_id: int, battle_id: int) -> int:
             connection.close()
     if seq is None:
         raise Http404
-    return seq
+    return membership, seq
 
 
 @login_required
 @require_GET
 async def board_events(request: HttpRequest, campaign_id: int, battle_id: int):
-    """The board's Server-Sent Events: `seq` at once, `changed` (with the new seq) after every
-    change made on any app process, `ping` now and then (`battles.live`). The board fetches
-    its partial on `changed`; without this stream it polls every 2 s."""
+    """The board's Server-Sent Events: `seq` at once, then after every change made on any app
+    process the member's new board (`board`; `changed` with the new seq where it cannot be
+    pushed, and under WSGI), `ping` now and then (`battles.live`). Without this stream the
+    board polls every 2 s."""
     user = await request.auser()
-    seq = await sync_to_async(_live_access)(user, campaign_id, battle_id)
+    request.user = user  # (found: a render for the stream looks it up no more)
+    membership, seq = await sync_to_async(_live_access)(user, campaign_id, battle_id)
     since = request.GET.get("since", "")
     seq = int(since) if since.isdigit() else seq
     if isinstance(request, ASGIRequest):
-        content = live.stream(battle_id, seq)
+        content = live.stream(battle_id, seq, live.BoardPush(request, membership, battle_id))
     else:  # runserver and the test server: a generator reading the cache, thread by thread
         content = live.sync_stream(battle_id, seq)
     response = StreamingHttpResponse(content, content_type="text/event-stream")

@@ -5,15 +5,17 @@ Usage: DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/live.py
 
 Starts `--processes` app processes the production way (gunicorn running the ASGI app under
 uvicorn workers, `warfare.settings.prod`, one worker each so that the viewers can be spread
-over them) on a scratch PostgreSQL database (`warfare_bench_live`, dropped afterwards) and the
-Redis of REDIS_URL (under a key prefix of this run, deleted afterwards). A Pathfinder battle
-has a GM and players who see it from four viewpoints: the GM, side A, side B and a bystander.
+over them) on a scratch PostgreSQL database (`<DATABASE_URL's name>_bench_live`, dropped
+afterwards) and the Redis of REDIS_URL (under a key prefix of this run, deleted afterwards).
+A Pathfinder battle has a GM and players who see it from four viewpoints: the GM, side A,
+side B and a bystander.
 
 The GM ends turns on the first process (`POST …/act/` as htmx sends it), in rounds: `--actions`
 actions with no viewers, then `--actions` with `--viewers` viewers, spread over the processes
-and the viewpoints. Each viewer holds the board's event stream open and, on a `changed` event,
-fetches its board fragment (`GET …/?since=<seq>` with `HX-Request`) as `static/js/live.js`
-makes htmx do; it has the change when its fragment shows the new seq. Between two actions the
+and the viewpoints. Each viewer holds the board's event stream open; it has the change when a
+`board` event brings its new board fragment (swapped in as `static/js/live.js` does), or, on a
+`changed` event, when its fetch of the fragment (`GET …/?since=<seq>` with `HX-Request`, as
+live.js makes htmx do) shows the new seq. Between two actions the
 GM waits until every viewer has the change, then `--gap` seconds.
 
 Measured, and compared with the goals of issue 13:
@@ -27,6 +29,7 @@ Measured, and compared with the goals of issue 13:
 import argparse
 import asyncio
 import contextlib
+import functools
 import os
 import re
 import signal
@@ -42,7 +45,6 @@ from urllib.parse import urlencode, urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DATABASE = "warfare_bench_live"
 SECRET = "bench-live-only-secret-key-" + "x" * 40
 VIEWPOINTS = ("gm", "side a", "side b", "bystander")
 GOAL_RATIO = 1.5
@@ -61,9 +63,15 @@ def _server_url() -> str:
     return os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/warfare")
 
 
+@functools.cache  # (read before this run's own DATABASE_URL replaces it in os.environ)
+def _database() -> str:
+    """`<DATABASE_URL's name>_bench_live`: each worktree's run its own (they run side by side)."""
+    return urlsplit(_server_url()).path.lstrip("/") + "_bench_live"
+
+
 def _scratch_url() -> str:
     parts = urlsplit(_server_url())
-    return parts._replace(path=f"/{DATABASE}").geturl()
+    return parts._replace(path=f"/{_database()}").geturl()
 
 
 def _admin(statement: str) -> None:
@@ -140,6 +148,22 @@ def _dechunk(data: bytes) -> bytes:
 _SEQ = re.compile(rb'<div id="board" data-seq="(\d+)"')
 
 
+def _parse_event(raw: bytes) -> dict:
+    """{"event": name, "data": bytes} of one Server-Sent Event (its lines without the blank
+    line ending it); data lines joined by newlines."""
+    event, data = {}, []
+    for line in raw.split(b"\n"):
+        name, _, value = line.partition(b":")
+        value = value[1:] if value.startswith(b" ") else value
+        if name == b"data":
+            data.append(value)
+        elif name:
+            event[name.decode()] = value.decode()
+    if data:
+        event["data"] = b"\n".join(data)
+    return event
+
+
 class Viewer:
     """One browser tab: the board's event stream, and a fetch of the board on `changed`."""
 
@@ -154,6 +178,7 @@ class Viewer:
         self.fetches = 0
         self.errors = 0  # answers neither 200 nor 304
         self.reconnects = 0
+        self.pushed = 0  # boards pushed in `board` events
         self.tasks: list[asyncio.Task] = []
 
     def start(self) -> None:
@@ -183,7 +208,7 @@ class Viewer:
                 FAILED[status] = FAILED.get(status, 0) + 1
                 return
             chunked = headers.get("transfer-encoding") == "chunked"
-            buffer, event = b"", {}
+            buffer = b""
             while True:
                 if chunked:
                     size = int((await reader.readline()).split(b";")[0], 16)
@@ -196,21 +221,25 @@ class Viewer:
                     if not piece:
                         return
                     buffer += piece
-                *lines, buffer = buffer.split(b"\n")
-                for line in lines:
-                    if not line:
-                        self._event(event)
-                        event = {}
-                    else:
-                        name, _, value = line.decode().partition(":")
-                        event[name] = value.strip()
+                # Whole events only, each parsed at once (as a browser's EventSource does in
+                # native code: this client shares the machine with the app processes).
+                *events, buffer = buffer.split(b"\n\n")
+                for raw in events:
+                    self._event(_parse_event(raw))
         finally:
             writer.close()
 
     def _event(self, event: dict) -> None:
-        if event.get("event") in ("seq", "changed", "ping"):
+        if event.get("event") == "board":  # the board pushed: swapped in, no request
             self.ready.set()
-            seq = int(event["data"])
+            self.pushed += 1
+            match = _SEQ.search(event["data"])
+            if match and int(match[1]) > self.seq:
+                self.seq = self.told = int(match[1])
+                self.has[self.seq] = time.perf_counter()
+        elif event.get("event") in ("seq", "changed", "ping"):
+            self.ready.set()
+            seq = int(event["data"].decode())
             if seq != self.seq:
                 self.told = max(self.told, seq)
                 self.wake.set()
@@ -408,6 +437,9 @@ async def _round(gm: Gm, viewers: list[Viewer], actions: int, gap: float, out: d
             out["missed"] += len(late)
             times = [v.has[seq] - sent for v in viewers if seq in v.has]
             out["delivery"].append(max(times) if not late else DELIVERY_TIMEOUT)
+            for v in viewers:
+                took_v = v.has[seq] - sent if seq in v.has else DELIVERY_TIMEOUT
+                out.setdefault("by_viewpoint", {}).setdefault(v.viewpoint, []).append(took_v)
         await asyncio.sleep(gap)
 
 
@@ -417,7 +449,15 @@ async def _bench(args, battle, cookies, ports) -> dict:
     gm = Gm(ports[0], cookies["gm"][0], battle)
     await gm.open()
     quiet = {"latency": [], "delivery": [], "missed": 0}
-    busy = {"latency": [], "delivery": [], "missed": 0, "fetches": 0, "errors": 0, "reconnects": 0}
+    busy = {
+        "latency": [],
+        "delivery": [],
+        "missed": 0,
+        "fetches": 0,
+        "errors": 0,
+        "reconnects": 0,
+        "pushed": 0,
+    }
     renders = {"actions": 0, "count": 0}
     live = battle.get_absolute_url() + "live/"
     await _round(gm, [], 3, args.gap, {"latency": [], "delivery": [], "missed": 0})  # warm up
@@ -444,6 +484,7 @@ async def _bench(args, battle, cookies, ports) -> dict:
         busy["fetches"] += sum(v.fetches for v in viewers)
         busy["errors"] += sum(v.errors for v in viewers)
         busy["reconnects"] += sum(v.reconnects for v in viewers)
+        busy["pushed"] += sum(v.pushed for v in viewers)
         await asyncio.sleep(0.5)
     return {"quiet": quiet, "busy": busy, "renders": renders, "viewers": viewers}
 
@@ -463,10 +504,15 @@ def _report(args, result: dict) -> bool:
     print(f"{args.viewers} viewers on {args.processes} app processes {list(spread.values())}, "
           f"{viewpoints} viewpoints; {len(quiet['latency'])} + {len(busy['latency'])} actions "
           f"in {args.rounds} rounds")  # fmt: skip
-    print(f"viewers' board fetches: {busy['fetches']}, failed: {busy['errors']}; stream "
+    print(f"boards pushed: {busy['pushed']}; viewers' board fetches: {busy['fetches']}, "
+          f"failed: {busy['errors']}; stream "
           f"reconnections: {busy['reconnects']}; failed answers by status: {FAILED}")  # fmt: skip
     print(f"GM action, no viewers:   p50 {q50:7.1f} ms  p95 {q95:7.1f} ms")
     print(f"GM action, {args.viewers} viewers: p50 {b50:7.1f} ms  p95 {b95:7.1f} ms")
+    for viewpoint, times in sorted(busy.get("by_viewpoint", {}).items()):
+        middle, worst_here = statistics.median(times) * 1000, max(times) * 1000
+        print(f"  {viewpoint:>9}'s viewers have it (from the action sent): median "
+              f"{middle:5.0f} ms, worst {worst_here:5.0f} ms")  # fmt: skip
     checks = [
         (f"action p95 with viewers / without: {ratio:.2f}x (goal <= {GOAL_RATIO}x)",
          ratio <= GOAL_RATIO),
@@ -496,8 +542,8 @@ def main() -> int:
     os.environ.update({k: v for k, v in env.items() if k != "DJANGO_SETTINGS_MODULE"})
     os.environ["DJANGO_SETTINGS_MODULE"] = "warfare.settings.base"
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the GM reads the battle between actions
-    _admin(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-    _admin(f'CREATE DATABASE "{DATABASE}"')
+    _admin(f'DROP DATABASE IF EXISTS "{_database()}" WITH (FORCE)')
+    _admin(f'CREATE DATABASE "{_database()}"')
     processes = []
     log = tempfile.NamedTemporaryFile("w+", prefix="bench-live-", suffix=".log")  # noqa: SIM115
     try:
@@ -525,7 +571,7 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        _admin(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+        _admin(f'DROP DATABASE IF EXISTS "{_database()}" WITH (FORCE)')
         import redis
 
         client = redis.Redis.from_url(env["REDIS_URL"])

@@ -1,7 +1,7 @@
 // The live board. A board (#board) names its stream (data-live-url) and the seq it shows
-// (data-seq). While the Server-Sent Events stream is alive the board is fetched only when the
-// stream says it changed ("live-changed"); whenever the stream is down, blocked by a proxy or
-// not supported, the board polls every 2 seconds instead ("live-poll", answered 304 when
+// (data-seq). While the Server-Sent Events stream is alive it pushes the new board after a
+// change ("board", swapped in without a request), or says it changed and the board is
+// fetched ("live-changed"); whenever the stream is down, blocked by a proxy or not supported, the board polls every 2 seconds instead ("live-poll", answered 304 when
 // nothing changed). Both are htmx triggers on the board element: no inline script, no eval.
 (function () {
   "use strict";
@@ -79,8 +79,35 @@
     }
   }
 
+  function seqOf(html) {
+    var match = /data-seq="(\d+)"/.exec(html);
+    return match ? match[1] : null;
+  }
+
+  // A change pushed with the board itself: swapped in as the board's own fetch would be,
+  // without a request (every viewer of a change at once would be many). The pushed board is
+  // the one with nothing asked for (in D&D 5e the board then selects the next piece to act
+  // by itself, data-sel="*"): a board showing a piece the member selected (or nothing, on
+  // their asking) fetches its own instead, ?sel= kept; a board the member already has (their
+  // own action brought it) is left alone.
+  function onBoard(event) {
+    lastHeard = Date.now();
+    document.body.dataset.live = "sse";
+    var el = board();
+    if (!el || !window.htmx || currentSeq() === seqOf(event.data)) {
+      return;
+    }
+    if (el.dataset.sel !== undefined && el.dataset.sel !== "*") {
+      fetchBoard("live-changed");
+      return;
+    }
+    window.htmx.swap(el, event.data, { swapStyle: "outerHTML" });
+    sync();
+  }
+
   function connect(url) {
     source = new EventSource(url);
+    source.addEventListener("board", onBoard);
     source.addEventListener("seq", onSeq);
     source.addEventListener("changed", onSeq);
     source.addEventListener("ping", onSeq);

@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from battles import live
+from battles import live, rendering
 from battles.models import Battle
 from tests.servers import app_processes, session_cookie
 
@@ -121,13 +121,31 @@ def test_a_board_action_pushes_its_change(client, gm, battle, listener):
     assert _notifications(listener) == [f"{battle.pk}:{battle.seq + 1}"]
 
 
+async def _no_board(seq):
+    raise RuntimeError("the cache is down")
+
+
 @pytest.mark.django_db(transaction=True)
-def test_the_asgi_stream_pushes_a_change_within_a_second(gm, battle):
+@pytest.mark.parametrize(
+    ("board", "pushed"),
+    [
+        (None, "event: changed\ndata: {seq}\n\n"),
+        ("<div>\r\nnew\nboard</div>", "event: board\ndata: <div>\ndata: new\ndata: board</div>\n\n"),  # noqa: E501
+        (_no_board, "event: changed\ndata: {seq}\n\n"),  # the browser fetches it
+    ],
+)  # fmt: skip
+def test_the_asgi_stream_pushes_a_change_within_a_second(gm, battle, board, pushed):
+    """With the viewer's board at hand the change is pushed with it, else as `changed`."""
     received: list[tuple[bytes, float]] = []
     ready = threading.Event()
 
+    async def fragment(seq):
+        return board
+
+    push = board if board in (None, _no_board) else fragment
+
     async def watch():
-        messages = live.stream(battle.pk, battle.seq)
+        messages = live.stream(battle.pk, battle.seq, push)
         received.append((await anext(messages), time.monotonic()))
         await live.hub().connected.wait()
         ready.set()
@@ -142,7 +160,7 @@ def test_the_asgi_stream_pushes_a_change_within_a_second(gm, battle):
     thread.join(10)
     assert [message for message, _at in received] == [
         f"retry: 2000\nevent: seq\ndata: {battle.seq}\n\n".encode(),
-        f"event: changed\ndata: {changed.seq}\n\n".encode(),
+        pushed.format(seq=changed.seq).encode(),
     ]
     assert received[1][1] - committed < 1.0
 
@@ -158,22 +176,36 @@ def test_the_wsgi_stream_reads_the_cache(battle):
 # --- Two app processes on one PostgreSQL and one Redis ---------------------------------------
 
 
+def _event(lines) -> list[bytes]:
+    """The next event's lines (the blank line ending it left out)."""
+    event = [next(lines)]
+    while event[-1]:
+        event.append(next(lines))
+    return event[:-1]
+
+
 @pytest.mark.django_db(transaction=True)
-def test_an_action_on_one_process_reaches_a_viewer_on_the_other(gm, player, battle, redis_cache):
+def test_an_action_on_one_process_reaches_a_viewer_on_the_other(
+    gm, player, other_player, battle, redis_cache
+):
+    """The player's stream on the other process gets their own new board pushed (their
+    CSRF token put in, no fetch of their own); the stream of a member who left meanwhile
+    ends instead."""
     token = Token.objects.create(user=gm)
     actor = battle.snapshot["order"][battle.snapshot["turn"]]
     with app_processes(2) as (acting, watching):
-        stream = requests.get(
-            watching + _live_url(battle), cookies=session_cookie(player), stream=True, timeout=10
-        )
-        assert stream.status_code == 200
-        lines = stream.iter_lines()
-        assert [next(lines), next(lines), next(lines)] == [
-            b"retry: 2000",
-            b"event: seq",
-            f"data: {battle.seq}".encode(),
+        streams = [
+            requests.get(
+                watching + _live_url(battle), cookies=session_cookie(user), stream=True, timeout=10
+            )
+            for user in (player, other_player)
         ]
+        assert [stream.status_code for stream in streams] == [200, 200]
+        lines, leaving = (stream.iter_lines() for stream in streams)
+        for each in (lines, leaving):
+            assert _event(each) == [b"retry: 2000", b"event: seq", f"data: {battle.seq}".encode()]
         time.sleep(0.5)  # the watching process's LISTEN connection is up
+        battle.campaign.memberships.filter(user=other_player).delete()
         answer = requests.post(
             acting + reverse("api:battle-actions", args=[battle.campaign_id, battle.pk]),
             json={"seq": battle.seq, "actor": actor, "kind": "end_turn"},
@@ -182,10 +214,15 @@ def test_an_action_on_one_process_reaches_a_viewer_on_the_other(gm, player, batt
         )
         acted = time.monotonic()
         assert answer.status_code == 200, answer.text
-        event = [line for line in (next(lines), next(lines), next(lines)) if line]
-        assert event == [b"event: changed", f"data: {battle.seq + 1}".encode()]
+        event = _event(lines)
         assert time.monotonic() - acted < 1.0
-        stream.close()
+        assert event[0] == b"event: board"
+        board = b"\n".join(line.removeprefix(b"data: ") for line in event[1:]).decode()
+        assert f'<div id="board" data-seq="{battle.seq + 1}"' in board
+        assert rendering.CSRF_PLACEHOLDER not in board
+        assert list(leaving) == []  # ended: nothing of the new board
+        for stream in streams:
+            stream.close()
 
 
 @pytest.mark.django_db(transaction=True)

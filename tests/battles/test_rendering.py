@@ -97,7 +97,8 @@ def test_renders_per_action_are_the_distinct_viewpoints(client, world, gm, battl
 def test_an_unchanged_poll_reads_seq_once(client, world, gm, battle, django_assert_num_queries):
     client.force_login(gm)
     client.get(reverse("kingdoms:campaign-list"))  # the session's first queries
-    with django_assert_num_queries(3):  # the session, the user, the seq (with the access check)
+    # The user, the seq (with the access check): the session is read from the cache.
+    with django_assert_num_queries(2):
         assert board(client, battle, QUERY_STRING="since=0").status_code == 304
 
 
@@ -105,11 +106,47 @@ def test_an_unchanged_poll_after_the_first_needs_no_query_of_its_own(
     client, world, gm, battle, django_assert_num_queries
 ):
     """Once a member's poll passed the access check, the next polls of the unchanged board
-    are answered from the cache: the session and the user, the bare logged-in cost."""
+    are answered from the session and the shared cache alone: no query, not even the user's
+    (the bare logged-in view reads the user)."""
     client.force_login(gm)
     live.remember_seq(battle.pk, 0)
     assert board(client, battle, QUERY_STRING="since=0").status_code == 304
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(0):
+        assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+
+
+def test_a_logged_out_poll_is_sent_to_log_in_though_its_check_is_cached(client, world, gm, battle):
+    client.force_login(gm)
+    live.remember_seq(battle.pk, 0)
+    assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+    client.logout()
+    answer = board(client, battle, QUERY_STRING="since=0")
+    assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
+
+
+@pytest.mark.parametrize("change", ["password", "deactivated"])
+def test_a_poll_is_checked_again_when_the_account_changes(client, world, player, battle, change):
+    """A new password (set elsewhere: this session is of before it) or a deactivated
+    account: the cached check is forgotten, and Django's own check refuses the session."""
+    client.force_login(player)
+    live.remember_seq(battle.pk, 0)
+    assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+    if change == "password":
+        player.set_password("a-new-password-0")
+    else:
+        player.is_active = False
+    player.save()
+    answer = board(client, battle, QUERY_STRING="since=0")
+    assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
+
+
+def test_a_log_in_keeps_the_cached_checks(client, world, player, battle, django_assert_num_queries):
+    """Logging in writes only `last_login`: the member's boards need no new check."""
+    client.force_login(player)
+    live.remember_seq(battle.pk, 0)
+    assert board(client, battle, QUERY_STRING="since=0").status_code == 304
+    client.force_login(player)  # another session (a second device)
+    with django_assert_num_queries(0):
         assert board(client, battle, QUERY_STRING="since=0").status_code == 304
 
 

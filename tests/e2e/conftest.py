@@ -9,6 +9,9 @@ import shutil
 
 import pytest
 
+# The D&D 5e battle of tests/dnd5e (the live board's selection test, test_live_board.py).
+from tests.dnd5e.conftest import dnd_battle, dnd_world, horde, wardens  # noqa: F401
+
 CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",

@@ -160,6 +160,10 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# Sessions read from the cache (Redis with REDIS_URL, shared by every app process), written
+# through to the database: a request reads its session without a query (the live poll of an
+# unchanged board needs none at all, `battles.live.unchanged_poll`).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # The cache holds the throttles' counters (API writes, failed log-ins) and, shared by every app
 # process, what they must agree on. With several processes (gunicorn workers, containers) set
