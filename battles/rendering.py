@@ -193,6 +193,17 @@ def board_html(request, membership, battle: Battle, key: str | None = None) -> s
     return html
 
 
+def board_html_after(request, membership, battle: Battle, key: str, before: str):
+    """(the board as cached, the board of render key `before` that an action was sent from
+    or None when it is no longer cached): both looked up at once."""
+    cache_key, old_key = board_key(battle, key), board_key(battle, before)
+    found = cache.get_many([cache_key, old_key])
+    html = found.get(cache_key)
+    if html is None:
+        html = _render_once(request, membership, battle, cache_key)
+    return html, found.get(old_key)
+
+
 def _render_once(request, membership, battle: Battle, cache_key: str) -> str:
     """Single flight: when many viewers of one viewpoint miss the cache at once (a change
     pushed to all of them), one renders under a short lock in the shared cache, on whichever
@@ -353,8 +364,3 @@ def changed_fragments(old_html: str | None, new_html: str) -> str | None:
             lines = _log_lines(old_html, olds[node.id], new_html, node)
         swaps.append(lines or _oob(new_html, node))
     return "".join(swaps)
-
-
-def cached_board(battle: Battle, key: str) -> str | None:
-    """A board as it was rendered for a render key (None: not, or no longer, cached)."""
-    return cache.get(board_key(battle, key))

@@ -106,11 +106,14 @@ def _board_response(
     left in place: `HX-Reswap: none`), when that board is still cached and what changed lies
     in fragments; else the whole board."""
     key = key or rendering.render_key(request, membership, battle)
-    html = rendering.board_html(request, membership, battle, key)
+    if request.htmx and before is not None and status == 200:
+        html, old_html = rendering.board_html_after(request, membership, battle, key, before)
+    else:
+        html, old_html = rendering.board_html(request, membership, battle, key), None
     if request.htmx:
         messages_html = rendering.messages_oob(request)
-        if before is not None and status == 200:
-            swaps = rendering.changed_fragments(rendering.cached_board(battle, before), html)
+        if old_html is not None:
+            swaps = rendering.changed_fragments(old_html, html)
             if swaps is not None:
                 body = rendering.personalize(request, swaps) + messages_html
                 return HttpResponse(body, headers={"HX-Reswap": "none"})
