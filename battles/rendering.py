@@ -142,13 +142,26 @@ def version(battle: Battle) -> str:
     return f"{battle.seq}.{stamp}.{battle.status}.{acts}"
 
 
-def render_key(request, membership, battle: Battle, *, sel: str | None = None) -> str:
-    """A short name of everything the board fragment depends on (see the module docstring);
-    `sel`: the selection (default: the request's)."""
-    # The campaign's board generation and the odds bar (once a forecast has run): one
-    # cache round trip.
-    keys = (generation_key(battle.campaign_id), forecasting.marker_key(battle))
+def key_reads(battle: Battle, *more: str) -> dict:
+    """{cache key: value or None} of what a render key reads (the campaign's board
+    generation, the odds bar once a forecast has run) and of the keys `more`: one round
+    trip."""
+    keys = (generation_key(battle.campaign_id), forecasting.marker_key(battle), *more)
     found = cache.get_many(keys)
+    return {key: found.get(key) for key in keys}
+
+
+def render_key(
+    request, membership, battle: Battle, *, sel: str | None = None, reads: dict | None = None
+) -> str:
+    """A short name of everything the board fragment depends on (see the module docstring);
+    `sel`: the selection (default: the request's); `reads`: `key_reads` done already (read
+    again if they are not this battle version's)."""
+    keys = (generation_key(battle.campaign_id), forecasting.marker_key(battle))
+    found = reads if reads is not None and all(key in reads for key in keys) else None
+    if found is None:
+        found = key_reads(battle)
+    forecasting.remember_read(battle, found[keys[1]])
     parts = "\n".join(
         (
             viewer_key(membership, battle),
@@ -193,15 +206,27 @@ def board_html(request, membership, battle: Battle, key: str | None = None) -> s
     return html
 
 
-def board_html_after(request, membership, battle: Battle, key: str, before: str):
-    """(the board as cached, the board of render key `before` that an action was sent from
-    or None when it is no longer cached): both looked up at once."""
-    cache_key, old_key = board_key(battle, key), board_key(battle, before)
-    found = cache.get_many([cache_key, old_key])
+def board_html_after(request, membership, battle: Battle, before: str, reads: dict):
+    """After an action: (the new board as cached, the board of render key `before` that the
+    action was sent from, None when it is no longer cached), looked up with the odds bar of
+    the new version in one round trip. `reads`: the `key_reads` of the board before (the
+    campaign's generation is the same; no forecast has run at the new version, or else it
+    is read again)."""
+    generation, marker = generation_key(battle.campaign_id), forecasting.marker_key(battle)
+    guess = {generation: reads.get(generation), marker: None}
+    key = render_key(request, membership, battle, reads=guess)
+    old_key = board_key(battle, before)
+    found = key_reads(battle, board_key(battle, key), old_key)
+    # A forecast of this version (an undo went back to it), a faction's visibility changed
+    if found[generation] != guess[generation] or found[marker] is not None:
+        key = render_key(request, membership, battle, reads=found)
+        if board_key(battle, key) not in found:
+            found.update(cache.get_many([board_key(battle, key)]))
+    cache_key = board_key(battle, key)
     html = found.get(cache_key)
     if html is None:
         html = _render_once(request, membership, battle, cache_key)
-    return html, found.get(old_key)
+    return html, found[old_key]
 
 
 def _render_once(request, membership, battle: Battle, cache_key: str) -> str:
