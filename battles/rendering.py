@@ -225,17 +225,22 @@ def board_html_after(request, membership, battle: Battle, before: str, reads: di
     cache_key = board_key(battle, key)
     html = found.get(cache_key)
     if html is None:
-        html = _render_once(request, membership, battle, cache_key)
+        html = _render_once(request, membership, battle, cache_key, new=True)
     return html, found[old_key]
 
 
-def _render_once(request, membership, battle: Battle, cache_key: str) -> str:
+def _render_once(request, membership, battle: Battle, cache_key: str, *, new=False) -> str:
     """Single flight: when many viewers of one viewpoint miss the cache at once (a change
     pushed to all of them), one renders under a short lock in the shared cache, on whichever
     app process, and the others wait for its entry (`RENDER_WAIT` at most: a renderer that
-    died or a board not kept for others, and they render it themselves)."""
+    died or a board not kept for others, and they render it themselves).
+
+    `new`: an action's new version, looked up a moment ago (its viewers are pushed the
+    change once this render is done): the lock taken at once is not followed by a second
+    look — at worst a poll that rendered it in that moment has it rendered twice."""
     lock = cache_key + ":rendering"
     owner = cache.add(lock, 1, timeout=LOCK_TIMEOUT)
+    first = owner
     if not owner:
         if not connection.in_atomic_block:  # no pooled connection held while waiting
             connection.close()
@@ -248,7 +253,8 @@ def _render_once(request, membership, battle: Battle, cache_key: str) -> str:
             if time.monotonic() > deadline:
                 break
     try:
-        html = cache.get(cache_key) if owner else None  # rendered while we took the lock?
+        # Rendered while we took the lock?
+        html = cache.get(cache_key) if owner and not (new and first) else None
         if html is None:
             context = board_context(membership, battle)
             context["csrf_token"] = CSRF_PLACEHOLDER
