@@ -4,6 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/warfare
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+# pytest-xdist processes for `make test` (one per core here; TEST_WORKERS=0 runs in one process).
+TEST_WORKERS ?= 2
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -57,7 +59,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	DATABASE_URL=sqlite:///:memory: $(BIN)/python manage.py makemigrations --check --dry-run --settings=warfare.settings.test
-	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(BIN)/pytest
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(BIN)/pytest -n $(TEST_WORKERS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
