@@ -1,4 +1,6 @@
-"""The use cases of a rule system's forces (D&D 5e armies, GURPS forces), written once.
+"""The use cases of a rule system's forces (D&D 5e armies, GURPS forces), written once,
+and the two steps every change to a force's parts (units, solos, element rows, a character's
+reputation) ends with.
 
 Each is one user action and one transaction (`kingdoms.transactions.write_transaction`),
 authorised by the system's own access functions (GM only; a force of a faction the member
@@ -10,11 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+
 from kingdoms.models import Faction
 from kingdoms.services import check_faction_in_campaign, save_row
 from kingdoms.transactions import write_transaction
 
-from .holds import delete_unless_held, update_unless_held
+from .holds import delete_unless_held, refuse_change, update_unless_held
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,3 +55,24 @@ class ForceServices:
     @write_transaction
     def delete(self, *, user, campaign_id: int, **ids: int) -> None:
         delete_unless_held(self._row(user, campaign_id, ids[f"{self.noun}_id"]))
+
+
+def force_part_save(force, part, **fields: Any):
+    """Save `part` of `force` (a unit, a solo, an element row, a reputation entry, its
+    checks done; `force` locked by the caller) with `fields`: refused while a board holds the
+    force; the force's version goes up, so its forms drawn before are stale."""
+    refuse_change(force.campaign_id, [force])
+    part = save_row(part, **fields)
+    force.save(update_fields=["version"])
+    return part
+
+
+def force_part_delete(force, parts: QuerySet, pk: int, gone: str, code: str | None = None):
+    """Delete the part `pk` of `parts` (the force's parts of one kind; `force` locked by the
+    caller): refused while a board holds the force, and with `gone` when it is already gone;
+    the force's version goes up."""
+    refuse_change(force.campaign_id, [force])
+    deleted, _rows = parts.filter(pk=pk).delete()
+    if not deleted:
+        raise ValidationError(gone, code=code)
+    force.save(update_fields=["version"])

@@ -51,33 +51,33 @@ def holding_battles(campaign_id: int, rows: Iterable[Model]) -> dict[Model, Batt
     return found
 
 
-def refuse_held(campaign_id: int, rows: Iterable[Model]) -> None:
-    """Set-up: refuse rows already on an unfinished board (one message per row, naming the
-    battle)."""
+def _refuse(campaign_id: int, rows: Iterable[Model], message: str) -> None:
+    """A ValidationError with `message` for each of `rows` on an unfinished board."""
     found = holding_battles(campaign_id, rows)
     if found:
-        message = _(
-            "%(name)s is already in the battle “%(battle)s”, which is not over or whose "
-            "results are not applied yet: a force fights one battle at a time."
-        )
         raise ValidationError(
             [message % {"name": row, "battle": battle.name} for row, battle in found.items()],
             code="held_by_battle",
         )
+
+
+def refuse_held(campaign_id: int, rows: Iterable[Model]) -> None:
+    """Set-up: refuse rows already on an unfinished board (one message per row, naming the
+    battle)."""
+    message = _(
+        "%(name)s is already in the battle “%(battle)s”, which is not over or whose "
+        "results are not applied yet: a force fights one battle at a time."
+    )
+    _refuse(campaign_id, rows, message)
 
 
 def refuse_change(campaign_id: int, rows: Iterable[Model]) -> None:
     """A change under the board: refused while any of `rows` is on an unfinished board."""
-    found = holding_battles(campaign_id, rows)
-    if found:
-        message = _(
-            "%(name)s is in the battle “%(battle)s”: this waits until the battle is over and "
-            "its results are applied (corrections to the fight go on its board)."
-        )
-        raise ValidationError(
-            [message % {"name": row, "battle": battle.name} for row, battle in found.items()],
-            code="held_by_battle",
-        )
+    message = _(
+        "%(name)s is in the battle “%(battle)s”: this waits until the battle is over and "
+        "its results are applied (corrections to the fight go on its board)."
+    )
+    _refuse(campaign_id, rows, message)
 
 
 def update_unless_held(row, version: int | None, **fields):

@@ -33,7 +33,7 @@ from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .access import access_campaign_row, sees_faction_in_full
-from .pages import add_errors, form_page, member_page
+from .pages import add_errors, edit_page, form_page, member_page
 
 get_and_post = require_http_methods(["GET", "POST"])
 
@@ -56,6 +56,19 @@ def remove_part(request: HttpRequest, remove: Callable[[], Any], success: str, d
     return redirect(done)
 
 
+def delete_row(request: HttpRequest, delete: Callable[[], Any], success: str, done, page):
+    """A POST that deletes a row with a page of its own (a force, a character): `delete()`
+    calls the service; deleted, a redirect to `done` (a URL) with `success`; refused, the
+    row's page again, `page()` (a 400), with the refusal as error messages."""
+    try:
+        delete()
+    except ValidationError as error:
+        refused(request, error)
+        return page()
+    messages.success(request, success)
+    return redirect(done)
+
+
 def add_part(request: HttpRequest, form, save, success: str, done, page) -> HttpResponse:
     """A POST of a form on a row's page that adds a part of it (a unit, an element row, a
     reputation entry): saved, a redirect to `done`; refused by the form or by the service
@@ -69,15 +82,6 @@ def add_part(request: HttpRequest, form, save, success: str, done, page) -> Http
             messages.success(request, success)
             return redirect(done)
     return page(form)
-
-
-def _edit_fields(form) -> dict:
-    """What an edit form sends its update service: the row's fields, and the version it was
-    drawn from where the row has one."""
-    fields = form.model_data()
-    if "version" in form.fields:
-        fields["version"] = form.service_version()
-    return fields
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,19 +102,17 @@ class _Rows:
     def _edit(self, request, membership, row, *, ids: dict, done=None) -> HttpResponse:
         """The edit page of `row`; `ids` name it to the update service."""
         campaign = membership.campaign
-        form = self.form(request.POST or None, instance=row, campaign=campaign)
-        return form_page(
+        return edit_page(
             request,
             self.template("form"),
-            {"campaign": campaign, "form": form, self.noun: row},
-            save=lambda f: self.update(
-                user=request.user, campaign_id=campaign.pk, **ids, **_edit_fields(f)
+            {"campaign": campaign},
+            noun=self.noun,
+            row=row,
+            form=lambda data, instance: self.form(data, instance=instance, campaign=campaign),
+            update=lambda **fields: self.update(
+                user=request.user, campaign_id=campaign.pk, **ids, **fields
             ),
             success=self.saved,
-            fresh=lambda current: {
-                "form": self.form(instance=current, campaign=campaign),
-                self.noun: current,
-            },
             done=done,
         )
 
@@ -324,14 +326,17 @@ class Forces(_Rows):
         @login_required
         @require_POST
         def view(request: HttpRequest, campaign_id: int, **ids: int) -> HttpResponse:
-            try:
-                self.delete(user=request.user, campaign_id=campaign_id, **self._ids(ids))
-            except ValidationError as error:
+            def page():
                 membership, row = self.access_row(request.user, campaign_id, ids[self.url_id])
-                refused(request, error)
                 return self.page(request, membership, row, status=400)
-            messages.success(request, self.deleted)
-            return redirect(f"{self.app}:{self.noun}-list", campaign_id)
+
+            return delete_row(
+                request,
+                lambda: self.delete(user=request.user, campaign_id=campaign_id, **self._ids(ids)),
+                self.deleted,
+                reverse(f"{self.app}:{self.noun}-list", args=[campaign_id]),
+                page,
+            )
 
         return view
 

@@ -74,3 +74,39 @@ def form_page(
             messages.success(request, success)
             return redirect(done(saved) if done else saved)
     return invalid(request, template, context)
+
+
+def edit_fields(form) -> dict:
+    """What an edit form sends its update service: the row's fields, and the version it was
+    drawn from where the form carries one (`kingdoms.forms.VersionedFormMixin`)."""
+    fields = form.model_data()
+    if "version" in form.fields:
+        fields["version"] = form.service_version()
+    return fields
+
+
+def edit_page(
+    request: HttpRequest,
+    template: str,
+    context: dict,
+    *,
+    noun: str,
+    row,
+    form: Callable[[Any, Any], Any],
+    update: Callable[..., Any],
+    success: str,
+    done: Callable[[Any], Any] | None = None,
+) -> HttpResponse:
+    """The edit page of `row` (`context[noun]`, with `context["form"]`): `form(data,
+    instance)` draws the form, `update(**fields)` (the service, with `edit_fields`) saves it;
+    a form drawn from an older version is redrawn from the row as it is now (409)."""
+    context = {**context, noun: row, "form": form(request.POST or None, row)}
+    return form_page(
+        request,
+        template,
+        context,
+        save=lambda f: update(**edit_fields(f)),
+        success=success,
+        fresh=lambda current: {"form": form(None, current), noun: current},
+        done=done,
+    )

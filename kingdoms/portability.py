@@ -248,6 +248,21 @@ def fields(instance, names) -> dict[str, Any]:
     return {name: value(instance, name) for name in names}
 
 
+def export_rows(rows, names, head=None, children=()) -> list[dict[str, Any]]:
+    """The file's rows of `rows` (what `build_all` and `build_nested` read back): each is
+    `head(row)` (its ref and references), its fields `names`, then, per (key, child names,
+    child head) of `children`, its children `row.<key>.all()` (prefetched) in the same way."""
+    return [
+        {
+            **(head(row) if head else {}),
+            **fields(row, names),
+            **{key: export_rows(getattr(row, key).all(), child_names, child_head)
+               for key, child_names, child_head in children},
+        }
+        for row in rows
+    ]  # fmt: skip
+
+
 def username(user) -> str | None:
     return user.get_username() if user is not None else None
 
@@ -291,6 +306,22 @@ def check_ref(found, known, path: str, what: str) -> None:
         raise refuse(
             _("%(path)s: no %(what)s “%(value)s” in the file."), path=path, what=what, value=found
         )
+
+
+def check_forces(rows: list[dict], factions, path: str, children=()) -> set:
+    """A section's forces (a rule system's armies) at `path`: their refs (returned) unique,
+    no two of one faction with one name, each faction one of the file's (`factions`); per
+    (key, field, known, what) of `children`, each of a force's `key` rows names one of
+    `known` in its `field`."""
+    refs = unique(rows, "ref", path)
+    unique(rows, lambda row: (row["faction"], row["name"]), path)
+    for index, row in enumerate(rows):
+        where = f"{path}[{index}]"
+        check_ref(row["faction"], factions, f"{where}.faction", _("faction"))
+        for key, field, known, what in children:
+            for number, child in enumerate(row[key]):
+                check_ref(child[field], known, f"{where}.{key}[{number}].{field}", what)
+    return refs
 
 
 def clean(instance: models.Model, path: str) -> None:

@@ -5,6 +5,8 @@ Each function is one user action and one transaction. Callers pass a membership 
 row locked so that two GMs acting at once cannot both step down.
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -19,6 +21,7 @@ from django.utils.translation import gettext as _
 from . import rulesystems
 from .access import access_campaign
 from .models import Campaign, CommandStaff, Faction, Invite, Membership, Role, Settlement
+from .transactions import write_transaction
 
 
 class StaleEdit(Exception):
@@ -289,18 +292,44 @@ def delete_unless_used(instance, message: str, code: str) -> None:
         raise ValidationError(message, code=code) from None
 
 
-def update_library_row(membership: Membership, model, pk: int, version=None, **fields):
-    """Edit a row of the campaign's library (a stat block, an element type, a troop type):
-    the row locked (another campaign's: 404), a stale form refused (`StaleEdit`), then saved."""
-    row = get_object_or_404(
-        model.objects.select_for_update(no_key=True), campaign=membership.campaign, pk=pk
-    )
-    check_version(row, version)
-    return save_row(row, **fields)
+@dataclass(frozen=True, kw_only=True)
+class LibraryServices:
+    """`create`, `update` and `delete` of a campaign's library of one kind of row (D&D 5e
+    creatures, GURPS element types and troop types), the GM's, each one transaction.
+    `access(user, campaign_id, gm=, lock=)` is the membership of a campaign of the rule
+    system; the services name the row `<noun>_id`; `in_use(row)` is the refusal to delete a
+    row forces still use (code `<noun>_in_use`)."""
 
+    model: type
+    noun: str
+    access: Callable[..., Membership]
+    in_use: Callable[[Any], str]
 
-def delete_library_row(membership: Membership, model, pk: int, message, code: str) -> None:
-    """Delete a row of the campaign's library that no force uses; while one does, the
-    refusal is `message(row)`."""
-    row = get_object_or_404(model.objects.select_for_update(), campaign=membership.campaign, pk=pk)
-    delete_unless_used(row, message(row), code=code)
+    def _membership(self, user, campaign_id: int) -> Membership:
+        return self.access(user, campaign_id, gm=True, lock=True)
+
+    def _row(self, membership: Membership, pk: int, *, no_key: bool = True):
+        """The row, locked (another campaign's: 404); to delete it, `no_key=False` (a
+        FOR UPDATE lock, which waits for rows being added that name it)."""
+        rows = self.model.objects.select_for_update(no_key=no_key)
+        return get_object_or_404(rows, campaign=membership.campaign, pk=pk)
+
+    @write_transaction
+    def create(self, *, user, campaign_id: int, **fields: Any):
+        membership = self._membership(user, campaign_id)
+        return save_row(self.model(campaign=membership.campaign), **fields)
+
+    @write_transaction
+    def update(self, *, user, campaign_id: int, version: int | None = None, **fields: Any):
+        """Edit the row `<noun>_id`: a stale form refused (`StaleEdit`), then saved."""
+        pk = fields.pop(f"{self.noun}_id")
+        row = self._row(self._membership(user, campaign_id), pk)
+        check_version(row, version)
+        return save_row(row, **fields)
+
+    @write_transaction
+    def delete(self, *, user, campaign_id: int, **ids: int) -> None:
+        """Delete the row `<noun>_id` unless forces still use it."""
+        membership = self._membership(user, campaign_id)
+        row = self._row(membership, ids[f"{self.noun}_id"], no_key=False)
+        delete_unless_used(row, self.in_use(row), code=f"{self.noun}_in_use")

@@ -25,7 +25,7 @@ from .forms import (
     campaign_factions,
 )
 from .models import Invite
-from .pages import add_errors, form_page, invalid, stale
+from .pages import add_errors, edit_page, form_page, invalid, stale
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -294,23 +294,17 @@ def settlement_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def settlement_edit(request: HttpRequest, campaign_id: int, settlement_id: int) -> HttpResponse:
     membership, settlement = access_settlement(request.user, campaign_id, settlement_id, gm=True)
     campaign = membership.campaign
-    form = SettlementForm(request.POST or None, instance=settlement, campaign=campaign)
-    return form_page(
+    return edit_page(
         request,
         "kingdoms/settlement_form.html",
-        {"campaign": campaign, "form": form, "settlement": settlement},
-        save=lambda f: services.settlement_update(
-            user=request.user,
-            campaign_id=campaign_id,
-            settlement_id=settlement_id,
-            version=f.service_version(),
-            **f.model_data(),
+        {"campaign": campaign},
+        noun="settlement",
+        row=settlement,
+        form=lambda data, instance: SettlementForm(data, instance=instance, campaign=campaign),
+        update=lambda **fields: services.settlement_update(
+            user=request.user, campaign_id=campaign_id, settlement_id=settlement_id, **fields
         ),
         success=_("Settlement saved."),
-        fresh=lambda row: {
-            "form": SettlementForm(instance=row, campaign=campaign),
-            "settlement": row,
-        },
         done=lambda _row: campaign,
     )
 
@@ -341,6 +335,15 @@ def _members_response(request, membership, *, partial: str, status: int = 200, *
     return render(request, template, context, status=status)
 
 
+def _members_done(request, membership, message: str, *, partial: str) -> HttpResponse:
+    """A change on the members page made: its message, then the swapped panel for an htmx
+    request, the members page again otherwise."""
+    messages.success(request, message)
+    if request.htmx:
+        return _members_response(request, membership, partial=partial)
+    return redirect("kingdoms:members", membership.campaign_id)
+
+
 @login_required
 def members(request: HttpRequest, campaign_id: int) -> HttpResponse:
     membership = access_campaign(request.user, campaign_id, gm=True)
@@ -368,15 +371,13 @@ def member_update(request: HttpRequest, campaign_id: int, membership_id: int) ->
         except ValidationError as error:
             add_errors(form, error)
         else:
-            messages.success(request, _("Member updated."))
             membership = access_campaign(request.user, campaign_id)
             if not membership.is_gm:
                 # A GM made themselves a player: the members page is no longer theirs.
+                messages.success(request, _("Member updated."))
                 url = membership.campaign.get_absolute_url()
                 return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-            if not request.htmx:
-                return redirect("kingdoms:members", campaign_id)
-            return _members_response(request, membership, partial="member-list")
+            return _members_done(request, membership, _("Member updated."), partial="member-list")
     member.refresh_from_db()
     return _members_response(
         request,
@@ -403,10 +404,7 @@ def member_remove(request: HttpRequest, campaign_id: int, membership_id: int) ->
     if leaving:
         messages.success(request, _("You left the campaign."))
         return redirect("kingdoms:campaign-list")
-    messages.success(request, _("Member removed."))
-    if request.htmx:
-        return _members_response(request, membership, partial="member-list")
-    return redirect("kingdoms:members", campaign_id)
+    return _members_done(request, membership, _("Member removed."), partial="member-list")
 
 
 @login_required
@@ -424,10 +422,10 @@ def invite_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
         faction=form.cleaned_data["faction"],
         lifetime=form.cleaned_data["lifetime"],
     )
-    messages.success(request, _("Invite link created. Send it to your player."))
-    if request.htmx:
-        return _members_response(request, membership, partial="invite-panel")
-    return redirect("kingdoms:members", campaign_id)
+    return _members_done(
+        request, membership, _("Invite link created. Send it to your player."),
+        partial="invite-panel",
+    )  # fmt: skip
 
 
 @login_required
@@ -435,10 +433,10 @@ def invite_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def invite_revoke(request: HttpRequest, campaign_id: int, invite_id: int) -> HttpResponse:
     membership = access_campaign(request.user, campaign_id, gm=True)
     services.invite_revoke(user=request.user, campaign_id=campaign_id, invite_id=invite_id)
-    messages.success(request, _("Invite link revoked: it no longer works."))
-    if request.htmx:
-        return _members_response(request, membership, partial="invite-panel")
-    return redirect("kingdoms:members", campaign_id)
+    return _members_done(
+        request, membership, _("Invite link revoked: it no longer works."),
+        partial="invite-panel",
+    )  # fmt: skip
 
 
 @require_http_methods(["GET", "POST"])

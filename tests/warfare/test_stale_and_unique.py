@@ -39,6 +39,22 @@ def test_a_stale_train_army_post_answers_409_with_the_army_now(client, world, pl
     assert LogEntry.objects.filter(army=militia, code="army.tactic_learned").count() <= 1
 
 
+def test_a_stale_army_edit_answers_409_with_the_army_now(client, world, gm, militia):
+    """An edit drawn from an older army saves nothing and redraws the form from the army as it
+    is now (kingdoms.pages.form_page, as every edit page of the site)."""
+    client.force_login(gm)
+    url = reverse("pf2e:army-edit", args=[world.pk, militia.pk])
+    fields = {"name": "Renamed", "hex": "", "hp": militia.hp, "potion_doses": 0, "notes": ""}
+    saved = client.post(url, {**fields, "version": militia.version})
+    assert saved.status_code == 302
+    again = client.post(url, {**fields, "name": "Renamed again", "version": militia.version})
+    assert again.status_code == 409
+    body = again.content.decode()
+    assert "someone changed this meanwhile" in body and 'value="Renamed"' in body
+    militia.refresh_from_db()
+    assert militia.name == "Renamed"
+
+
 def test_a_stale_train_army_api_post_answers_409_with_the_army_now(as_role, world, militia):
     client = as_role("player")
     url = reverse("api:army-activities", args=[world.pk, militia.pk])

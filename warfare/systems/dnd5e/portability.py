@@ -137,34 +137,21 @@ class Dnd5eSection(core.SystemSection):
             "solos": core.numbered(s for a in armies for s in a.solos.all()),
             "units": core.numbered(u for a in armies for u in a.units.all()),
         }
+        solos = ("solos", SOLO_FIELDS, lambda solo: {
+            "ref": refs["solos"][solo.pk], "creature": keys[solo.creature_id],
+        })  # fmt: skip
+        units = ("units", UNIT_FIELDS, lambda unit: {
+            "ref": refs["units"][unit.pk], "creature": keys[unit.creature_id],
+            "commander": refs["solos"].get(unit.commander_id),
+        })  # fmt: skip
         section = {
-            "creatures": [core.fields(c, CREATURE_FIELDS) for c in creatures],
-            "armies": [
-                {
-                    "ref": refs["armies"][army.pk],
-                    "faction": army.faction.name,
-                    **core.fields(army, ARMY_FIELDS),
-                    "solos": [
-                        {
-                            "ref": refs["solos"][solo.pk],
-                            "creature": keys[solo.creature_id],
-                            **core.fields(solo, SOLO_FIELDS),
-                        }
-                        for solo in army.solos.all()
-                    ],
-                    "units": [
-                        {
-                            "ref": refs["units"][unit.pk],
-                            "creature": keys[unit.creature_id],
-                            "commander": refs["solos"].get(unit.commander_id),
-                            **core.fields(unit, UNIT_FIELDS),
-                        }
-                        for unit in army.units.all()
-                    ],
-                }
-                for army in armies
-            ],
-        }
+            "creatures": core.export_rows(creatures, CREATURE_FIELDS),
+            "armies": core.export_rows(
+                armies, ARMY_FIELDS,
+                lambda army: {"ref": refs["armies"][army.pk], "faction": army.faction.name},
+                (solos, units),
+            ),
+        }  # fmt: skip
         return {KEY: section}, refs
 
     def battle_out(self, battle, context):
@@ -178,8 +165,10 @@ class Dnd5eSection(core.SystemSection):
         """Unique keys, refs and names; every faction, creature and commander in the file."""
         section, factions, path = document[KEY], context["factions"], KEY
         creatures = core.unique(section["creatures"], "key", f"{path}.creatures")
-        armies = core.unique(section["armies"], "ref", f"{path}.armies")
-        core.unique(section["armies"], lambda a: (a["faction"], a["name"]), f"{path}.armies")
+        armies = core.check_forces(
+            section["armies"], factions, f"{path}.armies",
+            [(kind, "creature", creatures, _("creature")) for kind in ("solos", "units")],
+        )  # fmt: skip
         refs = {}
         for kind in ("solos", "units"):
             rows = [row for army in section["armies"] for row in army[kind]]
@@ -187,12 +176,7 @@ class Dnd5eSection(core.SystemSection):
         commanders = set()
         for index, army in enumerate(section["armies"]):
             where = f"{path}.armies[{index}]"
-            core.check_ref(army["faction"], factions, f"{where}.faction", _("faction"))
             solos = {solo["ref"] for solo in army["solos"]}
-            for kind in ("solos", "units"):
-                for number, row in enumerate(army[kind]):
-                    here = f"{where}.{kind}[{number}]"
-                    core.check_ref(row["creature"], creatures, f"{here}.creature", _("creature"))
             for number, unit in enumerate(army["units"]):
                 here = f"{where}.units[{number}].commander"
                 core.check_ref(unit["commander"], solos, here, _("solo of this army"))

@@ -11,13 +11,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from battles.forces import ForceServices
-from battles.holds import refuse_change
-from kingdoms.services import (
-    delete_library_row,
-    save_row,
-    update_library_row,
-)
+from battles.forces import ForceServices, force_part_delete, force_part_save
+from kingdoms.services import LibraryServices, save_row
 from kingdoms.transactions import write_transaction
 from warfare.engine.systems.dnd5e.creatures import LIBRARY
 
@@ -57,26 +52,19 @@ def creature_create(*, user, campaign_id: int, **fields: Any) -> Creature:
     return save_row(Creature(campaign=membership.campaign), **fields)
 
 
-@write_transaction
-def creature_update(
-    *, user, campaign_id: int, creature_id: int, version: int | None = None, **fields: Any
-) -> Creature:
+#: Edit and delete a stat block (`creature_id`): one that units or solos use is not deleted.
+_CREATURES = LibraryServices(
+    model=Creature, noun="creature", access=access_dnd5e,
+    in_use=lambda creature: _("Units or solos still use %(name)s: remove them first.")
+    % {"name": creature},
+)  # fmt: skip
+creature_delete = _CREATURES.delete
+
+
+def creature_update(*, user, campaign_id: int, creature_id: int, **fields: Any) -> Creature:
     """Edit a stat block; its key stays (battles already set up name it)."""
-    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
     fields.pop("key", None)
-    return update_library_row(membership, Creature, creature_id, version, **fields)
-
-
-@write_transaction
-def creature_delete(*, user, campaign_id: int, creature_id: int) -> None:
-    """Delete a stat block no unit or solo uses."""
-    membership = access_dnd5e(user, campaign_id, gm=True, lock=True)
-    delete_library_row(
-        membership, Creature, creature_id,
-        lambda creature: _("Units or solos still use %(name)s: remove them first.")
-        % {"name": creature},
-        code="creature_in_use",
-    )  # fmt: skip
+    return _CREATURES.update(user=user, campaign_id=campaign_id, creature_id=creature_id, **fields)
 
 
 #: Create, edit and delete an army (`army_id`); see battles.forces.
@@ -87,6 +75,13 @@ army_create, army_update, army_delete = _ARMIES.create, _ARMIES.update, _ARMIES.
 def _check_creature(creature: Creature, army: Army) -> None:
     if creature.campaign_id != army.campaign_id:
         raise ValidationError({"creature": _("That creature belongs to another campaign.")})
+
+
+def _check_unit_creature(creature: Creature, army: Army) -> None:
+    """A unit's stands are of a creature of the campaign, Huge or smaller (§4.1)."""
+    _check_creature(creature, army)
+    if creature.size == "gargantuan":
+        raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
 
 
 @write_transaction
@@ -101,15 +96,10 @@ def unit_add(
 ) -> Unit:
     """Add a unit of stands of one creature type (§4.1: Huge or smaller) to an army."""
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    _check_creature(creature, army)
-    if creature.size == "gargantuan":
-        raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
+    _check_unit_creature(creature, army)
     if commander is not None and (commander.army_id != army.pk or hasattr(commander, "commands")):
         raise ValidationError({"commander": _("Pick a solo of this army who commands no unit.")})
-    unit = save_row(Unit(army=army, creature=creature, commander=commander), **fields)
-    army.save(update_fields=["version"])
-    return unit
+    return force_part_save(army, Unit(army=army, creature=creature, commander=commander), **fields)
 
 
 @write_transaction
@@ -127,11 +117,8 @@ def unit_update(
     """Change a unit: its name, type, configuration, creature, stands or commander;
     `heal_stands` clears the HP its stands lost in battle (`Unit.stand_damage`)."""
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
     unit = get_object_or_404(Unit.objects.select_for_update(), army=army, pk=unit_id)
-    _check_creature(creature, army)
-    if creature.size == "gargantuan":
-        raise ValidationError({"creature": _("Gargantuan creatures fight as solos (§4.1).")})
+    _check_unit_creature(creature, army)
     if commander is not None and (
         commander.army_id != army.pk or Unit.objects.filter(commander=commander)
         .exclude(pk=unit.pk).exists()
@@ -140,36 +127,23 @@ def unit_update(
     stands = fields.get("stands", unit.stands)
     healed = heal_stands or creature != unit.creature
     fields["stand_damage"] = [] if healed else unit.stand_damage[:stands]
-    unit = save_row(unit, creature=creature, commander=commander, **fields)
-    army.save(update_fields=["version"])
-    return unit
+    return force_part_save(army, unit, creature=creature, commander=commander, **fields)
 
 
 @write_transaction
 def unit_remove(*, user, campaign_id: int, army_id: int, unit_id: int) -> None:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    deleted, _rows = Unit.objects.filter(army=army, pk=unit_id).delete()
-    if not deleted:
-        raise ValidationError(_("That unit is already gone."))
-    army.save(update_fields=["version"])
+    force_part_delete(army, army.units, unit_id, _("That unit is already gone."))
 
 
 @write_transaction
 def solo_add(*, user, campaign_id: int, army_id: int, creature: Creature, **fields: Any) -> Solo:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
     _check_creature(creature, army)
-    solo = save_row(Solo(army=army, creature=creature), **fields)
-    army.save(update_fields=["version"])
-    return solo
+    return force_part_save(army, Solo(army=army, creature=creature), **fields)
 
 
 @write_transaction
 def solo_remove(*, user, campaign_id: int, army_id: int, solo_id: int) -> None:
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    refuse_change(campaign_id, [army])
-    deleted, _rows = Solo.objects.filter(army=army, pk=solo_id).delete()
-    if not deleted:
-        raise ValidationError(_("That solo is already gone."))
-    army.save(update_fields=["version"])
+    force_part_delete(army, army.solos, solo_id, _("That solo is already gone."))

@@ -151,35 +151,24 @@ class Gurps3eSection(core.SystemSection):
             "units": core.numbered(u for f in forces for u in f.units.all()),
             "characters": core.numbered(characters),
         }
+        units = ("units", UNIT_FIELDS, lambda unit: {
+            "ref": refs["units"][unit.pk], "troop_type": type_names[unit.troop_type_id],
+        })  # fmt: skip
         section = {
-            "troop_types": [core.fields(t, TROOP_TYPE_FIELDS) for t in troop_types],
-            "forces": [
-                {
-                    "ref": refs["forces"][force.pk],
-                    "faction": force.faction.name,
-                    **core.fields(force, FORCE_FIELDS),
-                    "units": [
-                        {
-                            "ref": refs["units"][unit.pk],
-                            "troop_type": type_names[unit.troop_type_id],
-                            **core.fields(unit, UNIT_FIELDS),
-                        }
-                        for unit in force.units.all()
-                    ],
-                }
-                for force in forces
-            ],
-            "characters": [
-                {
-                    "ref": refs["characters"][c.pk],
-                    "faction": c.faction.name if c.faction else None,
-                    "owner": core.username(c.owner),
-                    **core.fields(c, CHARACTER_FIELDS),
-                    "reputation": [core.fields(r, REPUTATION_FIELDS) for r in c.reputation.all()],
-                }
-                for c in characters
-            ],
-        }
+            "troop_types": core.export_rows(troop_types, TROOP_TYPE_FIELDS),
+            "forces": core.export_rows(
+                forces, FORCE_FIELDS,
+                lambda force: {"ref": refs["forces"][force.pk], "faction": force.faction.name},
+                (units,),
+            ),
+            "characters": core.export_rows(
+                characters, CHARACTER_FIELDS,
+                lambda c: {"ref": refs["characters"][c.pk],
+                           "faction": c.faction.name if c.faction else None,
+                           "owner": core.username(c.owner)},
+                (("reputation", REPUTATION_FIELDS, None),),
+            ),
+        }  # fmt: skip
         return {KEY: section}, refs
 
     def battle_user_ids(self, setup):
@@ -200,18 +189,14 @@ class Gurps3eSection(core.SystemSection):
         """Unique names and refs; every faction and troop type in the file."""
         section, factions, path = document[KEY], context["factions"], KEY
         types = core.unique(section["troop_types"], "name", f"{path}.troop_types")
-        forces = core.unique(section["forces"], "ref", f"{path}.forces")
-        core.unique(section["forces"], lambda f: (f["faction"], f["name"]), f"{path}.forces")
+        forces = core.check_forces(
+            section["forces"], factions, f"{path}.forces",
+            [("units", "troop_type", types, _("troop type"))],
+        )  # fmt: skip
         units = core.unique(
             [u for f in section["forces"] for u in f["units"]], "ref", f"{path}.units"
         )
         characters = core.unique(section["characters"], "ref", f"{path}.characters")
-        for index, force in enumerate(section["forces"]):
-            where = f"{path}.forces[{index}]"
-            core.check_ref(force["faction"], factions, f"{where}.faction", _("faction"))
-            for number, unit in enumerate(force["units"]):
-                here = f"{where}.units[{number}].troop_type"
-                core.check_ref(unit["troop_type"], types, here, _("troop type"))
         for index, character in enumerate(section["characters"]):
             where = f"{path}.characters[{index}].faction"
             core.check_ref(character["faction"], factions, where, _("faction"))

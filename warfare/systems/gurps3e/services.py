@@ -11,15 +11,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from battles.forces import ForceServices
-from battles.holds import delete_unless_held, refuse_change
+from battles.forces import ForceServices, force_part_delete, force_part_save
+from battles.holds import delete_unless_held, update_unless_held
 from kingdoms.models import Membership
 from kingdoms.services import (
+    LibraryServices,
     check_faction_in_campaign,
-    check_version,
-    delete_library_row,
     save_row,
-    update_library_row,
 )
 from kingdoms.transactions import write_transaction
 
@@ -43,29 +41,15 @@ _FORCES = ForceServices(
 force_create, force_update, force_delete = _FORCES.create, _FORCES.update, _FORCES.delete
 
 
-@write_transaction
-def troop_type_create(*, user, campaign_id: int, **fields: Any) -> TroopType:
-    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    return save_row(TroopType(campaign=membership.campaign), **fields)
-
-
-@write_transaction
-def troop_type_update(*, user, campaign_id: int, troop_type_id: int, **fields: Any) -> TroopType:
-    """Change a troop type: the TS of every unit of that type follows."""
-    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    return update_library_row(membership, TroopType, troop_type_id, **fields)
-
-
-@write_transaction
-def troop_type_delete(*, user, campaign_id: int, troop_type_id: int) -> None:
-    """Delete a troop type no unit uses."""
-    membership = access_gurps3e(user, campaign_id, gm=True, lock=True)
-    delete_library_row(
-        membership, TroopType, troop_type_id,
-        lambda troop_type: _("Units of the type %(name)s still exist: change or remove them "
-                             "first.") % {"name": troop_type.name},
-        code="troop_type_in_use",
-    )  # fmt: skip
+#: Create, edit and delete a troop type (`troop_type_id`): a change carries to the TS of
+#: every unit of the type; one that units use is not deleted.
+_TROOP_TYPES = LibraryServices(
+    model=TroopType, noun="troop_type", access=access_gurps3e,
+    in_use=lambda troop_type: _("Units of the type %(name)s still exist: change or remove "
+                                "them first.") % {"name": troop_type.name},
+)  # fmt: skip
+troop_type_create, troop_type_update = _TROOP_TYPES.create, _TROOP_TYPES.update
+troop_type_delete = _TROOP_TYPES.delete
 
 
 def _check_troop_type(fields: dict[str, Any], campaign) -> None:
@@ -81,11 +65,8 @@ def _check_troop_type(fields: dict[str, Any], campaign) -> None:
 def unit_add(*, user, campaign_id: int, force_id: int, **fields: Any) -> Unit:
     """Add a unit to a force (the force's version goes up)."""
     membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
     _check_troop_type(fields, membership.campaign)
-    unit = save_row(Unit(force=force), **fields)
-    force.save(update_fields=["version"])
-    return unit
+    return force_part_save(force, Unit(force=force), **fields)
 
 
 @write_transaction
@@ -93,22 +74,15 @@ def unit_update(*, user, campaign_id: int, force_id: int, unit_id: int, **fields
     """Change a unit (casualties healed, replacements, a new Base Morale…); the force's
     version goes up."""
     membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
     _check_troop_type(fields, membership.campaign)
     unit = get_object_or_404(Unit.objects.select_for_update(no_key=True), force=force, pk=unit_id)
-    unit = save_row(unit, **fields)
-    force.save(update_fields=["version"])
-    return unit
+    return force_part_save(force, unit, **fields)
 
 
 @write_transaction
 def unit_remove(*, user, campaign_id: int, force_id: int, unit_id: int) -> None:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
-    deleted, _rows = Unit.objects.filter(force=force, pk=unit_id).delete()
-    if not deleted:
-        raise ValidationError(_("That unit is already gone."), code="unit_gone")
-    force.save(update_fields=["version"])
+    force_part_delete(force, force.units, unit_id, _("That unit is already gone."), "unit_gone")
 
 
 def _check_owner(owner, campaign) -> None:
@@ -137,11 +111,9 @@ def character_update(
         raise PermissionDenied
     if not membership.is_gm and set(fields) - set(PLAYER_FIELDS):
         raise PermissionDenied
-    check_version(character, version)
-    refuse_change(campaign_id, [character])
     check_faction_in_campaign(fields.get("faction"), membership.campaign)
     _check_owner(fields.get("owner"), membership.campaign)
-    return save_row(character, **fields)
+    return update_unless_held(character, version, **fields)
 
 
 @write_transaction
@@ -153,17 +125,13 @@ def character_delete(*, user, campaign_id: int, character_id: int) -> None:
 @write_transaction
 def reputation_add(*, user, campaign_id: int, character_id: int, **fields: Any) -> Reputation:
     _m, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
-    refuse_change(campaign_id, [character])
-    entry = save_row(Reputation(character=character), **fields)
-    character.save(update_fields=["version"])
-    return entry
+    return force_part_save(character, Reputation(character=character), **fields)
 
 
 @write_transaction
 def reputation_remove(*, user, campaign_id: int, character_id: int, entry_id: int) -> None:
     _m, character = access_character(user, campaign_id, character_id, gm=True, lock=True)
-    refuse_change(campaign_id, [character])
-    deleted, _rows = Reputation.objects.filter(character=character, pk=entry_id).delete()
-    if not deleted:
-        raise ValidationError(_("That reputation entry is already gone."), code="entry_gone")
-    character.save(update_fields=["version"])
+    force_part_delete(
+        character, character.reputation, entry_id,
+        _("That reputation entry is already gone."), "entry_gone",
+    )  # fmt: skip

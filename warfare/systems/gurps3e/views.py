@@ -1,16 +1,16 @@
 """GURPS 3e force and character pages: thin views over services, selectors and access."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from kingdoms.crud import Forces, Library, add_part, refused, remove_part
-from kingdoms.pages import form_page, member_page
+from kingdoms.crud import Forces, Library, add_part, delete_row, remove_part
+from kingdoms.pages import edit_page, form_page, member_page
 
 from . import mapping, selectors, services
 from .access import (
@@ -78,20 +78,20 @@ def character_edit(request: HttpRequest, campaign_id: int, character_id: int) ->
     if not plays(membership, character):
         raise PermissionDenied
     campaign, gm = membership.campaign, membership.is_gm
-    form = CharacterForm(request.POST or None, instance=character, campaign=campaign, gm=gm)
-    return form_page(
+    return edit_page(
         request,
         "gurps3e/character_form.html",
-        {"campaign": campaign, "form": form, "character": character},
-        save=lambda f: services.character_update(
-            user=request.user, campaign_id=campaign_id, character_id=character_id,
-            version=f.service_version(), **f.model_data(),
+        {"campaign": campaign},
+        noun="character",
+        row=character,
+        form=lambda data, instance: CharacterForm(
+            data, instance=instance, campaign=campaign, gm=gm
+        ),
+        update=lambda **fields: services.character_update(
+            user=request.user, campaign_id=campaign_id, character_id=character_id, **fields
         ),
         success=_("Character saved."),
-        fresh=lambda row: {
-            "form": CharacterForm(instance=row, campaign=campaign, gm=gm), "character": row,
-        },
-    )  # fmt: skip
+    )
 
 
 def _character_page(request, membership, character, *, rep_form=None, status=200):
@@ -122,16 +122,19 @@ def character_detail(request: HttpRequest, campaign_id: int, character_id: int) 
 @login_required
 @require_POST
 def character_delete(request: HttpRequest, campaign_id: int, character_id: int) -> HttpResponse:
-    try:
-        services.character_delete(
-            user=request.user, campaign_id=campaign_id, character_id=character_id
-        )
-    except ValidationError as error:
+    def page():
         membership, character = access_character(request.user, campaign_id, character_id)
-        refused(request, error)
         return _character_page(request, membership, character, status=400)
-    messages.success(request, _("Character deleted."))
-    return redirect("gurps3e:character-list", campaign_id)
+
+    return delete_row(
+        request,
+        lambda: services.character_delete(
+            user=request.user, campaign_id=campaign_id, character_id=character_id
+        ),
+        _("Character deleted."),
+        reverse("gurps3e:character-list", args=[campaign_id]),
+        page,
+    )
 
 
 @login_required

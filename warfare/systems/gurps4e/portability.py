@@ -113,26 +113,19 @@ class Gurps4eSection(core.SystemSection):
             .order_by("pk")
         )
         refs = {"forces": core.numbered(forces)}
+        elements = ("elements", ELEMENT_FIELDS, lambda row: {
+            "element_type": type_refs[row.element_type_id],
+        })  # fmt: skip
         section = {
-            "element_types": [
-                {"ref": type_refs[t.pk], **core.fields(t, ELEMENT_TYPE_FIELDS)} for t in types
-            ],
-            "forces": [
-                {
-                    "ref": refs["forces"][force.pk],
-                    "faction": force.faction.name,
-                    **core.fields(force, FORCE_FIELDS),
-                    "elements": [
-                        {
-                            "element_type": type_refs[row.element_type_id],
-                            **core.fields(row, ELEMENT_FIELDS),
-                        }
-                        for row in force.elements.all()
-                    ],
-                }
-                for force in forces
-            ],
-        }
+            "element_types": core.export_rows(
+                types, ELEMENT_TYPE_FIELDS, lambda t: {"ref": type_refs[t.pk]}
+            ),
+            "forces": core.export_rows(
+                forces, FORCE_FIELDS,
+                lambda force: {"ref": refs["forces"][force.pk], "faction": force.faction.name},
+                (elements,),
+            ),
+        }  # fmt: skip
         return {KEY: section}, refs
 
     def battle_user_ids(self, setup):
@@ -159,14 +152,10 @@ class Gurps4eSection(core.SystemSection):
         core.unique(
             section["element_types"], lambda t: (t["name"], t["tl"]), f"{path}.element_types"
         )  # fmt: skip
-        forces = core.unique(section["forces"], "ref", f"{path}.forces")
-        core.unique(section["forces"], lambda f: (f["faction"], f["name"]), f"{path}.forces")
-        for index, force in enumerate(section["forces"]):
-            where = f"{path}.forces[{index}]"
-            core.check_ref(force["faction"], factions, f"{where}.faction", _("faction"))
-            for number, row in enumerate(force["elements"]):
-                here = f"{where}.elements[{number}].element_type"
-                core.check_ref(row["element_type"], types, here, _("element type"))
+        forces = core.check_forces(
+            section["forces"], factions, f"{path}.forces",
+            [("elements", "element_type", types, _("element type"))],
+        )  # fmt: skip
         context[KEY] = {"forces": forces}
 
     def check_battle(self, battle, path, document, context):

@@ -10,43 +10,22 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from battles.forces import ForceServices
-from battles.holds import refuse_change
-from kingdoms.services import (
-    delete_library_row,
-    save_row,
-    update_library_row,
-)
+from battles.forces import ForceServices, force_part_delete, force_part_save
+from kingdoms.services import LibraryServices
 from kingdoms.transactions import write_transaction
 
 from .access import access_force, access_gurps4e
 from .models import ElementType, Force, ForceElement
 
-
-@write_transaction
-def element_type_create(*, user, campaign_id: int, **fields: Any) -> ElementType:
-    membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    return save_row(ElementType(campaign=membership.campaign), **fields)
-
-
-@write_transaction
-def element_type_update(
-    *, user, campaign_id: int, element_type_id: int, version: int | None = None, **fields: Any
-) -> ElementType:
-    membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    return update_library_row(membership, ElementType, element_type_id, version, **fields)
-
-
-@write_transaction
-def element_type_delete(*, user, campaign_id: int, element_type_id: int) -> None:
-    """Delete an element type no force uses (a used one would change those forces' TS)."""
-    membership = access_gurps4e(user, campaign_id, gm=True, lock=True)
-    delete_library_row(
-        membership, ElementType, element_type_id,
-        lambda element_type: _("Forces still use %(name)s: remove it from them first.")
-        % {"name": element_type},
-        code="element_type_in_use",
-    )  # fmt: skip
+#: Create, edit and delete an element type (`element_type_id`); one that forces use is not
+#: deleted (it would change their TS).
+_ELEMENT_TYPES = LibraryServices(
+    model=ElementType, noun="element_type", access=access_gurps4e,
+    in_use=lambda element_type: _("Forces still use %(name)s: remove it from them first.")
+    % {"name": element_type},
+)  # fmt: skip
+element_type_create = _ELEMENT_TYPES.create
+element_type_update, element_type_delete = _ELEMENT_TYPES.update, _ELEMENT_TYPES.delete
 
 
 #: Create, edit and delete a force (`force_id`); see battles.forces.
@@ -60,7 +39,6 @@ def force_element_add(
 ) -> ForceElement:
     """Add a row of `count` elements of one type to a force (the force's version goes up)."""
     membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
     if element_type.campaign_id != membership.campaign.pk:
         raise ValidationError(
             {"element_type": _("That element type belongs to another campaign.")},
@@ -75,16 +53,12 @@ def force_element_add(
             },
             code="tl_below_listed",
         )
-    row = save_row(ForceElement(force=force, element_type=element_type), **fields)
-    force.save(update_fields=["version"])
-    return row
+    return force_part_save(force, ForceElement(force=force, element_type=element_type), **fields)
 
 
 @write_transaction
 def force_element_remove(*, user, campaign_id: int, force_id: int, row_id: int) -> None:
     _membership, force = access_force(user, campaign_id, force_id, gm=True, lock=True)
-    refuse_change(campaign_id, [force])
-    deleted, _rows = ForceElement.objects.filter(force=force, pk=row_id).delete()
-    if not deleted:
-        raise ValidationError(_("That element row is already gone."), code="row_gone")
-    force.save(update_fields=["version"])
+    force_part_delete(
+        force, force.elements, row_id, _("That element row is already gone."), "row_gone"
+    )

@@ -4,8 +4,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from kingdoms.access import access_campaign
-from kingdoms.models import Membership
+from kingdoms.access import access_campaign, access_faction
+from kingdoms.models import Membership, RuleSystem
 from kingdoms.selectors import faction_list_visible_to
 
 from .models import Army
@@ -41,3 +41,13 @@ def access_army(
     if command and not commands_army(membership, army):
         raise PermissionDenied(_("Only the GM and the army's own players can command it."))
     return membership, army
+
+
+def access_kingdom(user, campaign_id: int, faction_id: int, *, gm: bool = False):
+    """(membership, faction) for a faction's Pathfinder pages (its armies, recruitment, the
+    kingdom turn): `kingdoms.access.access_faction`, and a campaign of another rule system
+    is a 404 (those pages do not exist there)."""
+    membership, faction = access_faction(user, campaign_id, faction_id, gm=gm)
+    if membership.campaign.rule_system != RuleSystem.PF2E:
+        raise Http404
+    return membership, faction

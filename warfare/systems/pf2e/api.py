@@ -7,15 +7,14 @@ they are scoped to what the reader may see.
 from typing import Any
 
 import django_filters
-from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from kingdoms.access import access_faction, sees_faction_in_full
-from kingdoms.models import Membership, RuleSystem
+from kingdoms.access import sees_faction_in_full
+from kingdoms.models import Membership
 from warfare.api.base import (
     DENIED,
     LIST_ERRORS,
@@ -33,7 +32,7 @@ from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
 from warfare.engine.systems.pf2e.tactics import TACTICS
 
 from . import selectors, services
-from .access import access_army, sees_army_in_full
+from .access import access_army, access_kingdom, sees_army_in_full
 from .activity_forms import ACTIVITY_FORMS, ActivityForm
 from .events import log_text
 from .mapping import army_stat_block
@@ -198,12 +197,6 @@ def _army_output(membership: Membership, army: Army) -> dict[str, Any]:
     return ArmyPublicOutput(army).data
 
 
-def _require_pf2e(campaign) -> None:
-    """Armies exist for Pathfinder campaigns only (as on the HTML pages)."""
-    if campaign.rule_system != RuleSystem.PF2E:
-        raise Http404
-
-
 class _ArmyErrors:
     """A stale army (`services.StaleEdit`): 409 with the army as it is now."""
 
@@ -228,8 +221,7 @@ class FactionArmyListApi(_ArmyErrors, ApiListView):
     def get(self, request: Request, campaign_id: int, faction_id: int) -> Response:
         """The faction's armies: all of them, in full, for the GM and the faction's players;
         the active ones by their public face for the other members."""
-        membership, faction = access_faction(request.user, campaign_id, faction_id)
-        _require_pf2e(membership.campaign)
+        membership, faction = access_kingdom(request.user, campaign_id, faction_id)
         armies = selectors.army_list(faction=faction)
         if sees_faction_in_full(membership, faction):
             page = self.page(armies)
@@ -243,8 +235,7 @@ class FactionArmyListApi(_ArmyErrors, ApiListView):
     )
     def post(self, request: Request, campaign_id: int, faction_id: int) -> Response:
         """The GM places an army (no Recruit Army check), as on the placement page."""
-        membership, _faction = access_faction(request.user, campaign_id, faction_id, gm=True)
-        _require_pf2e(membership.campaign)
+        membership, _faction = access_kingdom(request.user, campaign_id, faction_id, gm=True)
         serializer = ArmyCreateInput(data=json_object(request))
         serializer.is_valid(raise_exception=True)
         army = services.army_create(

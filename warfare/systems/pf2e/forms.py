@@ -37,13 +37,15 @@ class ArmyCreateForm(forms.ModelForm):
         ]
 
 
-class ArmyEditForm(forms.ModelForm):
-    version = forms.IntegerField(widget=forms.HiddenInput)
-
+class ArmyEditForm(VersionedFormMixin, forms.ModelForm):
     class Meta:
         model = Army
         fields = ["name", "hex", "hp", "potion_doses", "level_override", "notes"]
         widgets = {"notes": forms.Textarea(attrs={"rows": 2})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_version_field()
 
 
 class ConditionForm(forms.Form):

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from battles.holds import holding_battles, refuse_change
+from kingdoms import services as kingdom_services
 from kingdoms.access import access_campaign
 from kingdoms.models import Campaign, Faction
 from kingdoms.services import check_version, save_row
@@ -52,12 +53,12 @@ from .mapping import (
 from .models import Army, ArmyStatus, LogEntry, Recruitment, RecruitmentStep
 
 
-class StaleEdit(Exception):
-    """The army changed since the form was loaded (HTTP 409)."""
+class StaleEdit(kingdom_services.StaleEdit):
+    """The army changed since the form was loaded (HTTP 409): `army` is the army now."""
 
-    def __init__(self, army: Army):
-        super().__init__("stale")
-        self.army = army
+    @property
+    def army(self) -> Army:
+        return self.instance
 
 
 def _refuse(problems: list[Problem]) -> None:
@@ -161,18 +162,15 @@ def army_adjust_condition(
 
 
 @write_transaction
-def army_update(*, user, campaign_id: int, army_id: int, version: int, **fields: Any) -> Army:
+def army_update(
+    *, user, campaign_id: int, army_id: int, version: int | None = None, **fields: Any
+) -> Army:
     """The GM edits an army (not while it is on an unfinished board: battles.holds)."""
     _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    if army.version != version:
+    if version is not None and army.version != version:
         raise StaleEdit(army)
     refuse_change(campaign_id, [army])
-    for name, value in fields.items():
-        setattr(army, name, value)
-    army.full_clean()
-    army.version += 1
-    army.save()
-    return army
+    return save_row(army, version=army.version + 1, **fields)
 
 
 # --- Army activities (§4) and the kingdom turn (§10) -------------------------------------------

@@ -9,32 +9,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from kingdoms.access import access_campaign, access_faction, sees_faction_in_full
-from kingdoms.models import RuleSystem
+from kingdoms.access import access_campaign, sees_faction_in_full
+from kingdoms.pages import add_errors, edit_page, form_page
 
 from . import selectors, services
-from .access import access_army, commands_army, sees_army_in_full
+from .access import access_army, access_kingdom, commands_army, sees_army_in_full
 from .activity_forms import ACTIVITY_FORMS, ACTIVITY_LABELS, ActivityForm
 from .forms import ArmyCreateForm, ArmyEditForm, ConditionForm, KingdomTurnForm
 from .labels import specialized_name
 from .models import Recruitment
 
 
-def _require_pf2e(campaign) -> None:
-    if campaign.rule_system != RuleSystem.PF2E:
-        raise Http404
-
-
-def _form_errors(form, error: ValidationError) -> None:
-    for message in error.messages:
-        form.add_error(None, message)
-
-
 @login_required
 def army_list(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpResponse:
     """The kingdom's armies, consumption against Food, the activities step and the turn."""
-    membership, faction = access_faction(request.user, campaign_id, faction_id)
-    _require_pf2e(membership.campaign)
+    membership, faction = access_kingdom(request.user, campaign_id, faction_id)
     return _army_list_page(request, membership, faction)
 
 
@@ -80,55 +69,37 @@ def army_detail(request: HttpRequest, campaign_id: int, army_id: int) -> HttpRes
 @login_required
 @require_http_methods(["GET", "POST"])
 def army_create(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpResponse:
-    membership, faction = access_faction(request.user, campaign_id, faction_id, gm=True)
-    _require_pf2e(membership.campaign)
-    form = ArmyCreateForm(request.POST or None)
-    context = {"campaign": membership.campaign, "faction": faction, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                army = services.army_create(
-                    user=request.user,
-                    campaign_id=campaign_id,
-                    faction_id=faction_id,
-                    **form.cleaned_data,
-                )
-            except ValidationError as error:
-                _form_errors(form, error)
-            else:
-                messages.success(request, _("Army placed."))
-                return redirect(army)
-        return render(request, "pf2e/army_form.html", context, status=400)
-    return render(request, "pf2e/army_form.html", context)
+    membership, faction = access_kingdom(request.user, campaign_id, faction_id, gm=True)
+    return form_page(
+        request,
+        "pf2e/army_form.html",
+        {"campaign": membership.campaign, "faction": faction,
+         "form": ArmyCreateForm(request.POST or None)},
+        save=lambda f: services.army_create(
+            user=request.user, campaign_id=campaign_id, faction_id=faction_id, **f.cleaned_data
+        ),
+        success=_("Army placed."),
+    )  # fmt: skip
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def army_edit(request: HttpRequest, campaign_id: int, army_id: int) -> HttpResponse:
+    """The GM's corrections to an army; a form drawn from an older version of it is a 409
+    showing the army as it is now."""
     membership, army = access_army(request.user, campaign_id, army_id, gm=True)
-    form = ArmyEditForm(request.POST or None, instance=army, initial={"version": army.version})
-    context = {"campaign": membership.campaign, "army": army, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            data = {k: v for k, v in form.cleaned_data.items() if k != "version"}
-            try:
-                services.army_update(
-                    user=request.user,
-                    campaign_id=campaign_id,
-                    army_id=army_id,
-                    version=form.cleaned_data["version"],
-                    **data,
-                )
-            except services.StaleEdit:
-                form.add_error(None, _("Someone changed this army meanwhile. Reload to see it."))
-                return render(request, "pf2e/army_form.html", context, status=409)
-            except ValidationError as error:
-                _form_errors(form, error)
-            else:
-                messages.success(request, _("Army saved."))
-                return redirect(army)
-        return render(request, "pf2e/army_form.html", context, status=400)
-    return render(request, "pf2e/army_form.html", context)
+    return edit_page(
+        request,
+        "pf2e/army_form.html",
+        {"campaign": membership.campaign},
+        noun="army",
+        row=army,
+        form=lambda data, instance: ArmyEditForm(data, instance=instance),
+        update=lambda **fields: services.army_update(
+            user=request.user, campaign_id=campaign_id, army_id=army_id, **fields
+        ),
+        success=_("Army saved."),
+    )
 
 
 @login_required
@@ -223,7 +194,7 @@ def army_activity(request: HttpRequest, campaign_id: int, army_id: int) -> HttpR
                 context["form"] = _stale_activity_form(request, activity, stale.army)
                 status = 409
             except ValidationError as error:
-                _form_errors(form, error)
+                add_errors(form, error)
             else:
                 context["outcome"] = selectors.activity_outcome_view(outcome)
                 army.refresh_from_db()
@@ -248,8 +219,7 @@ def _stale_activity_form(request, activity: str, army) -> ActivityForm:
 @require_http_methods(["GET", "POST"])
 def recruit_start(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpResponse:
     """Step 1: choose the army. Types the kingdom cannot recruit are shown with the reason."""
-    membership, faction = access_faction(request.user, campaign_id, faction_id)
-    _require_pf2e(membership.campaign)
+    membership, faction = access_kingdom(request.user, campaign_id, faction_id)
     if not (membership.is_gm or membership.faction_id == faction.pk):
         raise PermissionDenied
     faction.campaign = membership.campaign
@@ -362,8 +332,7 @@ def recruit_step(request: HttpRequest, campaign_id: int, recruitment_id: int) ->
 @require_POST
 def kingdom_turn(request: HttpRequest, campaign_id: int, faction_id: int) -> HttpResponse:
     """The GM starts the next kingdom turn (Upkeep: consumption, decay, narrative war)."""
-    membership, faction = access_faction(request.user, campaign_id, faction_id, gm=True)
-    _require_pf2e(membership.campaign)
+    membership, faction = access_kingdom(request.user, campaign_id, faction_id, gm=True)
     form = KingdomTurnForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("The kingdom turn form was not filled in correctly."))
