@@ -176,8 +176,21 @@ def resume(token: str, *, user, campaign_id: int) -> Job:
 
 def cached(battle: Battle) -> dict | None:
     """The last forecast of the battle as it is now ({forecast, names, side_names, seq}),
-    if one was run at this seq."""
-    return cache.get(_battle_key(battle.pk, battle.seq))
+    if one was run at this seq: as the board's render key read it for this `battle` and
+    seq (`remember_read`: the board shows the odds its key names), else from the cache."""
+    key = _battle_key(battle.pk, battle.seq)
+    read = battle.__dict__.get(_READ)
+    if read is not None and read[0] == key:
+        return read[1]
+    return cache.get(key)
+
+
+_READ = "_forecast_read"
+
+
+def remember_read(battle: Battle, last: dict | None) -> None:
+    """The forecast the board's render key read for `battle` at its seq (`cached`)."""
+    battle.__dict__[_READ] = (_battle_key(battle.pk, battle.seq), last)
 
 
 def marker_key(battle: Battle) -> str:

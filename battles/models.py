@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from kingdoms.models import Campaign
+from warfare.engine.battle.registry import get_battle_system
 
 
 class BattleStatus(models.TextChoices):
@@ -70,6 +71,16 @@ class Battle(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("battles:board", args=[self.campaign_id, self.pk])
+
+    def engine_state(self):
+        """The rule system's engine state of `snapshot`, read from its JSON once per snapshot
+        (a board's context and its panels all read it; a new snapshot is read again)."""
+        read = self.__dict__.get("_engine_state")
+        if read is not None and read[0] is self.snapshot:
+            return read[1]
+        state = get_battle_system(self.system).state_from_dict(self.snapshot)
+        self.__dict__["_engine_state"] = (self.snapshot, state)
+        return state
 
 
 class BattleCommand(models.Model):

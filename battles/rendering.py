@@ -142,13 +142,26 @@ def version(battle: Battle) -> str:
     return f"{battle.seq}.{stamp}.{battle.status}.{acts}"
 
 
-def render_key(request, membership, battle: Battle, *, sel: str | None = None) -> str:
-    """A short name of everything the board fragment depends on (see the module docstring);
-    `sel`: the selection (default: the request's)."""
-    # The campaign's board generation and the odds bar (once a forecast has run): one
-    # cache round trip.
-    keys = (generation_key(battle.campaign_id), forecasting.marker_key(battle))
+def key_reads(battle: Battle, *more: str) -> dict:
+    """{cache key: value or None} of what a render key reads (the campaign's board
+    generation, the odds bar once a forecast has run) and of the keys `more`: one round
+    trip."""
+    keys = (generation_key(battle.campaign_id), forecasting.marker_key(battle), *more)
     found = cache.get_many(keys)
+    return {key: found.get(key) for key in keys}
+
+
+def render_key(
+    request, membership, battle: Battle, *, sel: str | None = None, reads: dict | None = None
+) -> str:
+    """A short name of everything the board fragment depends on (see the module docstring);
+    `sel`: the selection (default: the request's); `reads`: `key_reads` done already (read
+    again if they are not this battle version's)."""
+    keys = (generation_key(battle.campaign_id), forecasting.marker_key(battle))
+    found = reads if reads is not None and all(key in reads for key in keys) else None
+    if found is None:
+        found = key_reads(battle)
+    forecasting.remember_read(battle, found[keys[1]])
     parts = "\n".join(
         (
             viewer_key(membership, battle),
@@ -193,13 +206,41 @@ def board_html(request, membership, battle: Battle, key: str | None = None) -> s
     return html
 
 
-def _render_once(request, membership, battle: Battle, cache_key: str) -> str:
+def board_html_after(request, membership, battle: Battle, before: str, reads: dict):
+    """After an action: (the new board as cached, the board of render key `before` that the
+    action was sent from, None when it is no longer cached), looked up with the odds bar of
+    the new version in one round trip. `reads`: the `key_reads` of the board before (the
+    campaign's generation is the same; no forecast has run at the new version, or else it
+    is read again)."""
+    generation, marker = generation_key(battle.campaign_id), forecasting.marker_key(battle)
+    guess = {generation: reads.get(generation), marker: None}
+    key = render_key(request, membership, battle, reads=guess)
+    old_key = board_key(battle, before)
+    found = key_reads(battle, board_key(battle, key), old_key)
+    # A forecast of this version (an undo went back to it), a faction's visibility changed
+    if found[generation] != guess[generation] or found[marker] is not None:
+        key = render_key(request, membership, battle, reads=found)
+        if board_key(battle, key) not in found:
+            found.update(cache.get_many([board_key(battle, key)]))
+    cache_key = board_key(battle, key)
+    html = found.get(cache_key)
+    if html is None:
+        html = _render_once(request, membership, battle, cache_key, new=True)
+    return html, found[old_key]
+
+
+def _render_once(request, membership, battle: Battle, cache_key: str, *, new=False) -> str:
     """Single flight: when many viewers of one viewpoint miss the cache at once (a change
     pushed to all of them), one renders under a short lock in the shared cache, on whichever
     app process, and the others wait for its entry (`RENDER_WAIT` at most: a renderer that
-    died or a board not kept for others, and they render it themselves)."""
+    died or a board not kept for others, and they render it themselves).
+
+    `new`: an action's new version, looked up a moment ago (its viewers are pushed the
+    change once this render is done): the lock taken at once is not followed by a second
+    look — at worst a poll that rendered it in that moment has it rendered twice."""
     lock = cache_key + ":rendering"
     owner = cache.add(lock, 1, timeout=LOCK_TIMEOUT)
+    first = owner
     if not owner:
         if not connection.in_atomic_block:  # no pooled connection held while waiting
             connection.close()
@@ -212,7 +253,8 @@ def _render_once(request, membership, battle: Battle, cache_key: str) -> str:
             if time.monotonic() > deadline:
                 break
     try:
-        html = cache.get(cache_key) if owner else None  # rendered while we took the lock?
+        # Rendered while we took the lock?
+        html = cache.get(cache_key) if owner and not (new and first) else None
         if html is None:
             context = board_context(membership, battle)
             context["csrf_token"] = CSRF_PLACEHOLDER
@@ -353,8 +395,3 @@ def changed_fragments(old_html: str | None, new_html: str) -> str | None:
             lines = _log_lines(old_html, olds[node.id], new_html, node)
         swaps.append(lines or _oob(new_html, node))
     return "".join(swaps)
-
-
-def cached_board(battle: Battle, key: str) -> str | None:
-    """A board as it was rendered for a render key (None: not, or no longer, cached)."""
-    return cache.get(board_key(battle, key))

@@ -295,19 +295,21 @@ def battle_act(
         _refuse(result.problems, battle)
     _refuse_unused_dice(battle, cmd, dice.typed_remaining)
     new_state, events = result
-    row = BattleCommand.objects.create(
-        battle=battle, position=battle.seq, command=cmd.to_dict(), actor=user
-    )
-    rows = _event_rows(battle, row, events, state_round(state))
+    row = BattleCommand(battle=battle, position=battle.seq, command=cmd.to_dict(), actor=user)
+    given = [(row, events, state_round(state))]  # each command row, its events, its round
     battle.seq += 1
     # What the board does by itself next (Pathfinder: the end of a turn with no action
     # left), as ordinary commands after this one, marked "forced" for undo.
     for forced, after, more in forced_commands(system, new_state, battle.seed, battle.seq):
-        row = BattleCommand.objects.create(battle=battle, position=battle.seq, actor=user,
-                                           command={**forced.to_dict(), FORCED: True})  # fmt: skip
-        rows += _event_rows(battle, row, more, state_round(new_state))
+        row = BattleCommand(battle=battle, position=battle.seq, actor=user,
+                            command={**forced.to_dict(), FORCED: True})  # fmt: skip
+        given.append((row, more, state_round(new_state)))
         new_state, events = after, [*events, *more]
         battle.seq += 1
+    BattleCommand.objects.bulk_create([row for row, _more, _round in given])  # one INSERT
+    rows = []
+    for row, more, round_ in given:
+        rows += _event_rows(battle, row, more, round_)
     BattleEvent.objects.bulk_create(rows)
     battle.snapshot = new_state.to_dict()
     battle.autoplay_batch = None  # the last command is a person's (battles.autoplay)

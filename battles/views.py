@@ -104,6 +104,7 @@ def _board_response(
     status: int = 200,
     key: str | None = None,
     before: str | None = None,
+    reads: dict | None = None,
 ) -> HttpResponse:
     """The board page (or its `board` partial for htmx, with the messages beside it), drawn
     by the battle's rule system once per viewpoint and version (`battles.rendering`).
@@ -111,13 +112,18 @@ def _board_response(
     `before`: the render key of the board the member's action was sent from; the answer is
     then only the fragments the action changed (htmx out-of-band swaps, the board itself
     left in place: `HX-Reswap: none`), when that board is still cached and what changed lies
-    in fragments; else the whole board."""
-    key = key or rendering.render_key(request, membership, battle)
-    html = rendering.board_html(request, membership, battle, key)
+    in fragments; else the whole board. `reads`: the render key's reads of that board
+    (`rendering.key_reads`)."""
+    if request.htmx and before is not None and status == 200:
+        html, old_html = rendering.board_html_after(request, membership, battle, before,
+                                                    reads or {})  # fmt: skip
+    else:
+        key = key or rendering.render_key(request, membership, battle, reads=reads)
+        html, old_html = rendering.board_html(request, membership, battle, key), None
     if request.htmx:
         messages_html = rendering.messages_oob(request)
-        if before is not None and status == 200:
-            swaps = rendering.changed_fragments(rendering.cached_board(battle, before), html)
+        if old_html is not None:
+            swaps = rendering.changed_fragments(old_html, html)
             if swaps is not None:
                 body = rendering.personalize(request, swaps) + messages_html
                 return HttpResponse(body, headers={"HX-Reswap": "none"})
@@ -155,8 +161,9 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     if plugin.act_form is not None:
         form = plugin.act_form(request.POST, battle)
     status = 200
+    reads = rendering.key_reads(battle)
     before = rendering.render_key(
-        request, membership, battle, sel=rendering.shown_selection(request)
+        request, membership, battle, sel=rendering.shown_selection(request), reads=reads
     )
     if not form.is_valid():
         details = [str(message) for errors in form.errors.values() for message in errors]
@@ -182,15 +189,17 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
             status = 400
     if not request.htmx and status == 200:
         return redirect(battle)
-    return _board_response(request, membership, battle, status=status, before=before)
+    return _board_response(request, membership, battle, status=status, before=before,
+                           reads=reads)  # fmt: skip
 
 
 def _board_write(request, membership, battle, write, success: str) -> HttpResponse:
     """Run one board-changing service call and answer like every board action: a redirect
     (or the new board for htmx), 409 with the current board when stale, 400 with the reason."""
     status = 200
+    reads = rendering.key_reads(battle)
     before = rendering.render_key(
-        request, membership, battle, sel=rendering.shown_selection(request)
+        request, membership, battle, sel=rendering.shown_selection(request), reads=reads
     )
     try:
         battle = write()
@@ -206,7 +215,8 @@ def _board_write(request, membership, battle, write, success: str) -> HttpRespon
     if not request.htmx and status == 200:
         return redirect(battle)
     battle.campaign = membership.campaign
-    return _board_response(request, membership, battle, status=status, before=before)
+    return _board_response(request, membership, battle, status=status, before=before,
+                           reads=reads)  # fmt: skip
 
 
 @login_required

@@ -199,7 +199,8 @@ class BattleView:
         shows one page however long the battle: its render costs the same at 1,000 commands
         as at 10."""
         limit = limit or LOG_LIMIT
-        events = live_events(self.battle).order_by("-pk")
+        # What a line is made of (`lines`: the code and params; the round, the cursor).
+        events = live_events(self.battle).order_by("-pk").only("pk", "round", "code", "params")
         if before is not None:
             events = events.filter(pk__lt=before)
         rows = list(events[: limit + 1])

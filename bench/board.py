@@ -289,6 +289,9 @@ def prepare(battle, length: int, match_kind: str | None = None) -> Board:
         if step is None and battle.system in GM_FORM:  # only the GM's tools keep it going
             break
         filled += extend(battle, battle.seq + 1)
+    else:  # none of that kind within 50 more: a person's of another kind, on this board
+        state = system.state_from_dict(battle.snapshot)
+        step = next_step(system, state, battle.seed, battle.seq, person=True)
     if step is None and battle.system in GM_FORM:  # the battle goes on by the GM's tools only
         step = next_step(system, state, battle.seed, battle.seq)
     saved = {name: getattr(battle, name) for name in

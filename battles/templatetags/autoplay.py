@@ -26,7 +26,7 @@ def autoplay_panel(context) -> dict:
     active = battle.status == BattleStatus.ACTIVE
     if active and (membership.is_gm or battle.players_may_act):
         system = get_battle_system(battle.system)
-        state = system.state_from_dict(battle.snapshot)
+        state = battle.engine_state()
         waiting = system.awaiting(state)
         mine = [w for w in waiting if services.may_command(membership, battle, w.actor)]
         data["may_autoplay"] = bool(mine)

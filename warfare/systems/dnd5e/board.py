@@ -22,7 +22,6 @@ from battles.services import apply_begin, apply_lock
 from battles.visibility import BYSTANDER, BattleView, Viewpoint, viewpoint_of
 from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
-from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.dnd5e.battle import board as engine_board
 from warfare.engine.systems.dnd5e.battle import legal_actions
 from warfare.engine.systems.dnd5e.house_rules import house_value
@@ -69,7 +68,7 @@ SQUARE_KINDS = ("place", "move", "leave")
 
 
 def _state(battle: Battle):
-    return get_battle_system(battle.system).state_from_dict(battle.snapshot)
+    return battle.engine_state()
 
 
 def names_of(battle: Battle) -> dict[str, str]:

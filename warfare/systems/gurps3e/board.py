@@ -410,8 +410,7 @@ def _ending(events) -> dict[str, Any] | None:
 
 
 def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
-    system = get_battle_system(SYSTEM_KEY)
-    state = system.state_from_dict(battle.snapshot)
+    state = battle.engine_state()
     view = Gurps3eView(battle, viewpoint_of(membership, battle))
     names_ = view.names
     # The day results and the ending need their own events only; the log shows one page.

@@ -229,7 +229,7 @@ class Gurps4eView(BattleView):
 
 def engine_state(battle: Battle) -> BattleState:
     """The battle's engine state (its snapshot, in full: filter it before showing it)."""
-    return get_battle_system(battle.system).state_from_dict(battle.snapshot)
+    return battle.engine_state()
 
 
 def _ts(value) -> str:

@@ -22,12 +22,11 @@ from warfare.engine.systems.pf2e.battle.aftermath import SKILL
 from warfare.engine.systems.pf2e.battle.engine import GM_CONDITIONS
 from warfare.engine.systems.pf2e.battle.rules import ACTIONS_PER_TURN
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
-from warfare.engine.systems.pf2e.modifiers import Stat
 from warfare.systems.pf2e import labels
 from warfare.systems.pf2e.events import log_text
 from warfare.systems.pf2e.labels import SKILL_LABELS
 from warfare.systems.pf2e.models import Kingdom
-from warfare.systems.pf2e.selectors import check_view, working
+from warfare.systems.pf2e.selectors import check_view
 
 from .board_forms import ApplyResultsForm
 from .board_problems import FORTIFICATION_LABELS
@@ -169,7 +168,7 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
     """The board as `membership` sees it: the content from its viewpoint's view
     (`battles.visibility.Pf2eView`), the buttons from what the member may command."""
     system = get_battle_system(battle.system)
-    state = system.state_from_dict(battle.snapshot)
+    state = battle.engine_state()
     view = Pf2eView(battle, viewpoint_of(membership, battle))
     names = view.names
     snapshot_armies = battle.snapshot["armies"]
@@ -216,8 +215,6 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                                 "stat": str(labels.STAT_LABELS.get(check["stat"], check["stat"])),
                                 "modifier": check["modifier"],
                                 "dc": check["dc"],
-                                "working": working_terms(check["modifier_breakdown"]),
-                                "dc_working": working_terms(check["dc_breakdown"]),
                             }
                             for check in map(view.check_preview, option.checks)
                         ],
@@ -312,11 +309,6 @@ def _option_choice(params, names: dict[str, str]) -> dict:
     if "shed_nets" in params:
         return {"target": names.get(params["shed_nets"], ""), "choice": CHOICE_LABELS["shed_nets"]}
     return {"choice": CHOICE_LABELS.get(params.get("choice"), "")}
-
-
-def working_terms(terms) -> str:
-    terms = tuple((str(code), int(value)) for code, value in terms)
-    return working(Stat(sum(value for _code, value in terms), terms)) if terms else ""
 
 
 def end_turn_rolls(system, state, actor: str) -> bool:
