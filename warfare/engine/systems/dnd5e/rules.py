@@ -29,6 +29,7 @@ from warfare.engine.systems.dnd5e.state import (
     Solo,
     Stand,
     board_memo,
+    pieces_memo,
 )
 
 # --- pieces on the grid --------------------------------------------------------------------------
@@ -132,8 +133,8 @@ def _occupancy(state: BattleState) -> Mapping[Pos, str]:
 
 
 def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ...]:
-    """The stands on the field (of `side`); kept for the board (`board_memo`)."""
-    memo = board_memo(state)
+    """The stands on the field (of `side`); kept for these very pieces (`pieces_memo`)."""
+    memo = pieces_memo(state)
     try:
         return memo[(_FIELD, side)]
     except KeyError:

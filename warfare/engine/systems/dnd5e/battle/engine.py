@@ -549,7 +549,7 @@ def _end_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState
     """Prepare / Incite bookkeeping (§4.5), then the next turn."""
     actor = state.current
     item = state.find(str(actor))
-    if isinstance(item, Unit):
+    if isinstance(item, Unit) and (item.prepared or item.incited):
         state = state.put(replace(item, prepared=max(0, item.prepared - 1),
                                   incited=max(0, item.incited - 1)))  # fmt: skip
     events.append(Event("dnd5e.turn_end", {"actor": actor}))
