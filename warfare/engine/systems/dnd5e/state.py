@@ -287,6 +287,15 @@ class BattleState(_Plain):
     sequence: int = 0
     opening: tuple[Event, ...] = ()
 
+    @staticmethod
+    def memo_kept(memo: dict[Any, Any], changes: Mapping[str, Any]) -> dict[Any, Any] | None:
+        """What `replace` hands on to a copy (`frozen.replace`): `find`'s pieces and the
+        `pieces_memo` / `board_memo` when the changes leave every piece, the grid, the
+        objectives, the options and the sides as they are (a new turn, round, score…)."""
+        if not _PIECE_FIELDS.isdisjoint(changes):
+            return None
+        return {key: memo[key] for key in (_PIECES, _BOARD, _PLACE) if key in memo}
+
     # --- lookups -----------------------------------------------------------------------------
 
     def unit(self, key: str) -> Unit:
@@ -387,6 +396,9 @@ class BattleState(_Plain):
 
 
 BOARDS_KEPT = 256
+_PIECE_FIELDS = frozenset(("units", "stands", "solos", "engines", "creatures", "grid",
+                           "objectives", "options", "sides"))  # fmt: skip
+"""The parts of a state `pieces_memo` is kept for."""
 _BOARDS: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[Any, Any]]] = {}
 _BOARD, _PLACE = "dnd5e.board", "dnd5e.place"
 
@@ -423,12 +435,17 @@ def board_memo(state: BattleState) -> dict[Any, Any]:
     only a stand's HP or casualty flag (a hit), so the commands of a fight reuse it. Put
     there only results read from keys, positions and flags other than HP (no pieces: a
     piece held there would carry its old HP), under keys of one's own."""
+    try:
+        return state.__dict__[MEMO][_PLACE]
+    except KeyError:
+        pass
     memo = pieces_memo(state)
     try:
-        return memo[_PLACE]
+        found = memo[_PLACE]
     except KeyError:
         found = memo[_PLACE] = {}
-        return found
+    state_memo(state)[_PLACE] = found  # the next call finds it in the state's own memo
+    return found
 
 
 def _same_place(old: "Stand", new: "Stand") -> bool:
@@ -439,7 +456,7 @@ def _same_place(old: "Stand", new: "Stand") -> bool:
 
 def _carry_board(state: BattleState, new: BattleState) -> None:
     """`new`'s board is `state`'s (see `board_memo`): hand on what was worked out for it."""
-    place = state.__dict__.get(MEMO, {}).get(_BOARD, {}).get(_PLACE)
+    place = state.__dict__.get(MEMO, {}).get(_PLACE)
     if place is not None:
         pieces_memo(new).setdefault(_PLACE, place)
 
