@@ -13,9 +13,11 @@ returns the same last state, with less work per command:
   same order, without a log of `Roll`s (nobody reads it: no events are stored, no die was
   typed in);
 * who acts next is read from the state (`awaiting`'s first actor) without building the
-  `Waiting` tuples, and the end of the battle from its phase (`outcome`).
+  `Waiting` tuples, and the end of the battle from its phase (`outcome`);
+* the cyclic garbage collector waits until the battle is over (see `play_out`).
 """
 
+import gc
 import random
 from functools import lru_cache
 from typing import Any
@@ -81,7 +83,21 @@ def apply_suggested(state: BattleState, command: Command, dice: Any) -> BattleSt
 
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policies (see the module
-    docstring), stopping `max_rounds` rounds after the first as the forecast does."""
+    docstring), stopping `max_rounds` rounds after the first as the forecast does.
+
+    The cyclic garbage collector waits meanwhile: a simulation makes no reference cycles
+    (a forecast's collections found nothing to free), yet its thousands of short-lived
+    states would set off collections that walk the engine's caches (a tenth of the time)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _play_out(state, rng, max_rounds)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     first = state.round
     dice = LeanDice(rng)
     for _ in range(MAX_COMMANDS):
