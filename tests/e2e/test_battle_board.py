@@ -9,6 +9,7 @@ from warfare.systems.pf2e import services
 from warfare.systems.pf2e import setup as pf2e_setup
 from warfare.systems.pf2e.models import Army, Kingdom
 
+from .helpers import end_turn
 from .test_invite_flow import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -51,8 +52,7 @@ def test_gm_plays_a_battle_to_its_end_while_a_player_watches(live_server, new_pa
     for _ in range(6):
         if board.get_by_role("heading", name="The battle is over").count():
             break
-        board.get_by_role("button", name="End turn").click()
-        board.wait_for_timeout(300)
+        end_turn(board)
     expect(board.get_by_role("heading", name="The battle is over")).to_be_visible()
 
     # The player's phone shows the end without a reload (the board polls every 2 s).

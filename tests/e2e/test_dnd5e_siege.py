@@ -9,6 +9,7 @@ from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, 
 from warfare.systems.dnd5e import services
 from warfare.systems.dnd5e.models import Unit
 
+from .helpers import end_turn
 from .test_dnd5e_board import _army, _select
 from .test_invite_flow import log_in
 
@@ -67,8 +68,7 @@ def test_gm_crews_a_ballista_through_the_board(live_server, new_page):
             else:
                 expect(board.get_by_text("Ballista fires at").first).to_be_visible()
             steps.pop(0)
-        board.get_by_role("button", name="End turn").click()
-        board.wait_for_timeout(300)
+        end_turn(board)
     assert not steps
     expect(board.get_by_text("Orcs is surprised.")).to_be_visible()  # round 1 only
     expect(board.get_by_text("loaded 0/1")).to_be_visible()  # fired: to be loaded again
