@@ -11,7 +11,8 @@
 * `per_state(function)`: remembers the results of a function of an (immutable) state and
   a few hashable arguments for that very state object: what one command or one policy
   decision reads many times is worked out once. The results are kept in the state object
-  itself, so a new state (even an equal one) never sees an old state's result.
+  itself, so a new state (even an equal one) never sees an old state's result (except the
+  entries its class's `memo_kept` hands on, see `replace`).
 """
 
 import dataclasses
@@ -57,10 +58,26 @@ def replace(obj: T, /, **changes: Any) -> T:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(cls)
     values = obj.__dict__.copy()
-    values.pop(MEMO, None)  # what `per_state` remembered belongs to the old state
+    memo = values.pop(MEMO, None)  # what `per_state` remembered belongs to the old state
     values.update(changes)
+    if memo is not None:
+        try:
+            kept = _KEEPERS[cls]
+        except KeyError:
+            kept = _KEEPERS[cls] = getattr(cls, "memo_kept", None)
+        if kept is not None:  # ... but for what the class says the changes leave valid
+            found = kept(memo, changes)
+            if found:
+                values[MEMO] = found
     object.__setattr__(new, "__dict__", values)
     return new
+
+
+_KEEPERS: dict[type, Callable[[dict, dict], dict | None] | None] = {}
+"""Per class its `memo_kept(memo, changes)` (None: it has none): an optional static method
+of a state class giving the entries of an instance's memo (`state_memo`) that stay valid
+for a copy with those field changes (e.g. results of its pieces when only the turn
+changed); `replace` starts the copy's memo with them."""
 
 
 def per_state(size: int = 64) -> Callable[[Callable[..., T]], Callable[..., T]]:

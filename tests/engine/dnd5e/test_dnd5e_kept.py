@@ -3,9 +3,11 @@ plays hundreds of battles from one set-up) is what they would work out afresh.
 
 Kept across states: a piece's destinations and the policy's best square per (piece, square,
 move left, retreat, layout), attack profiles per (layout, options, configurations, hidden
-pieces, joined solos), the goals' distance fields, the set-up built once per set-up. From
-random reachable states (the engine property test's set-ups, random legal commands) every
-kept answer equals the one worked out with nothing kept.
+pieces, joined solos), the goals' distance fields, the set-up built once per set-up, and the
+board's results (squares, occupancy, isolation, targets) handed on from a state to the next
+one when a hit changed only a stand's HP, or nothing but the turn changed. From random
+reachable states (the engine property test's set-ups, random legal commands) every kept
+answer equals the one worked out with nothing kept.
 """
 
 from hypothesis import HealthCheck, given, settings
@@ -36,6 +38,12 @@ def _answers(state: BattleState) -> dict:
         return found
     side = state.side_of(actor)
     found["distances"] = policy._distances(state, side)
+    found["occupancy"] = dict(rules.occupancy(state))
+    for key in (*(s.key for s in state.stands), *(s.key for s in state.solos)):
+        found[("board", key)] = (rules.squares(state, key), rules.is_isolated(state, key))
+    for each in state.sides:
+        found[("targets", each)] = actions.targets(state, each)
+        found[("field", each)] = rules.field_stands(state, each)
     for piece in actions.movers(state, actor):
         found[("moves", piece.key)] = dict(actions.destinations(state, piece))
         reach, _ = policy._reach(state, piece)

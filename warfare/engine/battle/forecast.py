@@ -230,7 +230,11 @@ def simulate(
 def _play_out(system: BattleSystem, state: Any, rng: random.Random, max_rounds: int) -> Any:
     """`autoplay.play_out` of the whole battle for every side and the GM, with the dice of
     `rng`: the same commands and the same last state, without the steps and the command list
-    a forecast does not read."""
+    a forecast does not read. A system's own lean `play_out` (protocol) does it where
+    there is one."""
+    lean = getattr(system, "play_out", None)
+    if lean is not None:
+        return lean(state, rng, max_rounds)
     outcome, clock, awaiting = system.outcome, system.clock, system.awaiting
     suggest, apply = system.suggest, system.apply
     first = clock(state)[0]

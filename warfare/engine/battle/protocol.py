@@ -58,6 +58,16 @@ For auto-play and forecasts (`warfare.engine.battle.autoplay`, `.forecast`):
     The numbers a forecast counts: per army / force / unit / solo what is left of it (HP,
     TS, stands) and what happened to it (routed, destroyed…), per side its score (VP).
 
+For forecasts (optional, default: none):
+
+``play_out(state, rng, max_rounds) -> BattleState``
+    The last state of the battle played on with every side and the GM's steps auto-played
+    and the dice drawn from `rng` (`random.Random`, one `random()` per die as `SeededDice`
+    draws), stopping `max_rounds` rounds after the first: exactly what the forecast's own
+    loop over `awaiting`, `suggest` and `apply` reaches (`forecast._play_out`), with less
+    work (a system's lean simulation: no events, no log, no re-check of its own policy's
+    commands). The forecast uses it where a system has one.
+
 For the board (optional, default: never):
 
 ``forced(state) -> Command | None``
@@ -348,17 +358,27 @@ class FunctionSystem:
     clock: Callable[[Any], tuple[int, int]]
     standing: Callable[[Any], Standing]
     forced: Callable[[Any], "Command | None"] = lambda state: None
+    play_out: Callable[[Any, Any, int], Any] | None = None
 
     def start_events(self, state: Any) -> list[Any]:
         return list(state.opening)
 
     @classmethod
-    def of(cls, engine: Any, *, key: str, suggest: Callable[[Any, str | None], Command]):
+    def of(
+        cls,
+        engine: Any,
+        *,
+        key: str,
+        suggest: Callable[[Any, str | None], Command],
+        play_out: Callable[[Any, Any, int], Any] | None = None,
+    ):
         """The system of an engine module written to the protocol's names (`start`,
         `legal_actions`, `apply`, `outcome`, `awaiting`, `clock`, `standing`, `forced` if it
-        has one, `BattleState.from_dict`), with its auto-play policy's `suggest`."""
+        has one, `BattleState.from_dict`), with its auto-play policy's `suggest` (and its
+        lean `play_out` for forecasts, if it has one)."""
         forced = getattr(engine, "forced", None)
         return cls(
+            play_out=play_out,
             key=key,
             start=engine.start,
             legal_actions=engine.legal_actions,

@@ -29,6 +29,7 @@ from warfare.engine.systems.dnd5e.state import (
     Solo,
     Stand,
     board_memo,
+    pieces_memo,
 )
 
 # --- pieces on the grid --------------------------------------------------------------------------
@@ -132,8 +133,8 @@ def _occupancy(state: BattleState) -> Mapping[Pos, str]:
 
 
 def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ...]:
-    """The stands on the field (of `side`); kept for the board (`board_memo`)."""
-    memo = board_memo(state)
+    """The stands on the field (of `side`); kept for these very pieces (`pieces_memo`)."""
+    memo = pieces_memo(state)
     try:
         return memo[(_FIELD, side)]
     except KeyError:
@@ -568,8 +569,8 @@ def score_objectives(state: BattleState) -> tuple[BattleState, list[Event]]:
     """§6.2 step 3 / §7.1: score every objective at the end of the round."""
     events: list[Event] = []
     vp = dict(state.vp)
-    for objective in state.objectives:
-        gained = 0
+    for original in state.objectives:
+        objective, gained = original, 0
         if objective.type == "attrition":
             enemy = enemy_of(state, objective.side)
             new = [u.key for u in state.units
@@ -600,7 +601,8 @@ def score_objectives(state: BattleState) -> tuple[BattleState, list[Event]]:
             events.append(Event("dnd5e.vp", {"objective": objective.key,
                                              "side": objective.side, "vp": gained,
                                              "total": vp[objective.side]}))  # fmt: skip
-        state = state.put(objective)
+        if objective != original:  # an unchanged objective keeps the board (`board_memo`)
+            state = state.put(objective)
     return replace(state, vp=vp), events
 
 

@@ -287,6 +287,15 @@ class BattleState(_Plain):
     sequence: int = 0
     opening: tuple[Event, ...] = ()
 
+    @staticmethod
+    def memo_kept(memo: dict[Any, Any], changes: Mapping[str, Any]) -> dict[Any, Any] | None:
+        """What `replace` hands on to a copy (`frozen.replace`): `find`'s pieces and the
+        `pieces_memo` / `board_memo` when the changes leave every piece, the grid, the
+        objectives, the options and the sides as they are (a new turn, round, score…)."""
+        if not _PIECE_FIELDS.isdisjoint(changes):
+            return None
+        return {key: memo[key] for key in (_PIECES, _BOARD, _PLACE) if key in memo}
+
     # --- lookups -----------------------------------------------------------------------------
 
     def unit(self, key: str) -> Unit:
@@ -309,8 +318,8 @@ class BattleState(_Plain):
             return _pieces(self).get(key)
 
     def stands_of(self, unit: str) -> tuple[Stand, ...]:
-        """The unit's stands not yet gone (kept for the board, `board_memo`)."""
-        memo = board_memo(self)
+        """The unit's stands not yet gone (kept for these very pieces, `pieces_memo`)."""
+        memo = pieces_memo(self)
         try:
             return memo[(_STANDS_OF, unit)]
         except KeyError:
@@ -349,6 +358,8 @@ class BattleState(_Plain):
                     found = dict(pieces)
                     found[item.key] = item
                     state_memo(new)[_PIECES] = found
+                    if type(item) is Stand and _same_place(old, item):
+                        _carry_board(self, new)
         return new
 
     # --- JSON --------------------------------------------------------------------------------
@@ -385,17 +396,20 @@ class BattleState(_Plain):
 
 
 BOARDS_KEPT = 256
+_PIECE_FIELDS = frozenset(("units", "stands", "solos", "engines", "creatures", "grid",
+                           "objectives", "options", "sides"))  # fmt: skip
+"""The parts of a state `pieces_memo` is kept for."""
 _BOARDS: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[Any, Any]]] = {}
-_BOARD = "dnd5e.board"
+_BOARD, _PLACE = "dnd5e.board", "dnd5e.place"
 
 
-def board_memo(state: BattleState) -> dict[Any, Any]:
-    """A dict for what depends only on the board of the state (its units, stands, solos,
-    engines and creatures: who stands where with how many HP; the grid, the objectives, the
-    options and the sides): shared by every state that holds the very same board, so a
-    command that changes only the turn, the round or the score (ending a turn, dashing,
-    scoring) reuses what the state before it worked out. Put there only results of those
-    parts (and constants), under keys of one's own."""
+def pieces_memo(state: BattleState) -> dict[Any, Any]:
+    """A dict for what depends only on the pieces of the state (its units, stands, solos,
+    engines and creatures, with their HP; the grid, the objectives, the options and the
+    sides): shared by every state that holds the very same pieces, so a command that changes
+    only the turn, the round or the score (ending a turn, dashing, scoring) reuses what the
+    state before it worked out. Put there only results of those parts (and constants),
+    under keys of one's own."""
     try:
         return state.__dict__[MEMO][_BOARD]
     except KeyError:
@@ -414,11 +428,44 @@ def board_memo(state: BattleState) -> dict[Any, Any]:
     return hit[1]
 
 
+def board_memo(state: BattleState) -> dict[Any, Any]:
+    """A dict for what depends only on the board of the state: who stands where (the
+    squares, the occupancy, isolation, the targets, the attack profiles' layout), not on
+    HP. It is the `pieces_memo`'s, and `put` hands it on to the new state when it changes
+    only a stand's HP or casualty flag (a hit), so the commands of a fight reuse it. Put
+    there only results read from keys, positions and flags other than HP (no pieces: a
+    piece held there would carry its old HP), under keys of one's own."""
+    try:
+        return state.__dict__[MEMO][_PLACE]
+    except KeyError:
+        pass
+    memo = pieces_memo(state)
+    try:
+        found = memo[_PLACE]
+    except KeyError:
+        found = memo[_PLACE] = {}
+    state_memo(state)[_PLACE] = found  # the next call finds it in the state's own memo
+    return found
+
+
+def _same_place(old: "Stand", new: "Stand") -> bool:
+    """The two differ at most in HP and the casualty flag (see `board_memo`)."""
+    return (old.pos, old.gone, old.hidden, old.unit, old.creature) == (
+        new.pos, new.gone, new.hidden, new.unit, new.creature)  # fmt: skip
+
+
+def _carry_board(state: BattleState, new: BattleState) -> None:
+    """`new`'s board is `state`'s (see `board_memo`): hand on what was worked out for it."""
+    place = state.__dict__.get(MEMO, {}).get(_PLACE)
+    if place is not None:
+        pieces_memo(new).setdefault(_PLACE, place)
+
+
 def _pieces(state: BattleState) -> dict[str, Any]:
     """Key -> unit, stand, solo or engine of a state (the first of that key, in that order),
-    built once per board (`board_memo`) and kept in the state's own memo too (`find` reads
-    it from there): the engine looks pieces up dozens of times a command."""
-    memo = board_memo(state)
+    built once per set of pieces (`pieces_memo`) and kept in the state's own memo too
+    (`find` reads it from there): the engine looks pieces up dozens of times a command."""
+    memo = pieces_memo(state)
     try:
         found = memo[_PIECES]
     except KeyError:

@@ -549,7 +549,7 @@ def _end_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState
     """Prepare / Incite bookkeeping (§4.5), then the next turn."""
     actor = state.current
     item = state.find(str(actor))
-    if isinstance(item, Unit):
+    if isinstance(item, Unit) and (item.prepared or item.incited):
         state = state.put(replace(item, prepared=max(0, item.prepared - 1),
                                   incited=max(0, item.incited - 1)))  # fmt: skip
     events.append(Event("dnd5e.turn_end", {"actor": actor}))
@@ -581,7 +581,8 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
                             tuple(s.key for s in freed)))  # fmt: skip
     state = replace(state, offers=tuple(offers), phase=CASUALTIES)
     pending = tuple(dict.fromkeys(
-        o.unit for o in offers if _slide_options(state, o.unit) or _rejoin_options(state, o.unit)
+        o.unit for o in offers
+        if next(_slides(state, o.unit), None) is not None or _rejoin_options(state, o.unit)
     ))  # fmt: skip
     if pending:
         events.append(Event("dnd5e.offers", {"units": list(pending)}))
@@ -591,9 +592,13 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
 
 def _slide_options(state: BattleState, unit: str) -> list[dict[str, Any]]:
     """§6.2 step 1: one adjacent allied stand may move into each vacated space."""
+    return list(_slides(state, unit))
+
+
+def _slides(state: BattleState, unit: str) -> Iterator[dict[str, Any]]:
+    """`_slide_options` one by one (whether there is one: the first)."""
     side = state.unit(unit).side
     occ = occupancy(state)
-    result = []
     for index, offer in enumerate(state.offers):
         if offer.unit != unit:
             continue
@@ -607,8 +612,7 @@ def _slide_options(state: BattleState, unit: str) -> list[dict[str, Any]]:
                 continue
             if any(occ.get(p, stand.key) != stand.key for p in new):
                 continue
-            result.append({"offer": index, "stand": stand.key})
-    return result
+            yield {"offer": index, "stand": stand.key}
 
 
 def _rejoin_options(state: BattleState, unit: str) -> list[dict[str, Any]]:

@@ -1,0 +1,112 @@
+"""The D&D 5e forecast's lean play-out (the protocol's optional `play_out`, issue 14).
+
+`play_out(state, rng, max_rounds)` plays a battle to its end with every unit, solo and GM
+step auto-played, exactly as the forecast's generic loop does (`forecast._play_out`: the
+policy's command for the first awaited actor, `apply` with dice drawn from `rng`), and
+returns the same last state, with less work per command:
+
+* the policy's command is resolved without being checked against the listed options
+  (`apply`'s `_kind` / `_listed_option`): the policy proposes only legal commands (the
+  hypothesis test of `test_dnd5e_policy` holds every suggestion to `apply`'s check, and
+  `test_dnd5e_simulation` holds this loop to the generic one);
+* its dice (`LeanDice`) draw what `SimulationDice` draws, one `rng.random()` per die in the
+  same order, without a log of `Roll`s (nobody reads it: no events are stored, no die was
+  typed in);
+* who acts next is read from the state (`awaiting`'s first actor) without building the
+  `Waiting` tuples, and the end of the battle from its phase (`outcome`);
+* the cyclic garbage collector waits until the battle is over (see `play_out`).
+"""
+
+import gc
+import random
+from functools import lru_cache
+from typing import Any
+
+from warfare.engine.battle.protocol import Command
+from warfare.engine.dice import DiceExpr, Roll, parse_expr
+from warfare.engine.frozen import replace
+from warfare.engine.systems.dnd5e.battle.actions import Ctx
+from warfare.engine.systems.dnd5e.battle.engine import _dispatch, _gm, awaiting
+from warfare.engine.systems.dnd5e.battle.policy import suggest
+from warfare.engine.systems.dnd5e.state import ENDED, ROUND, BattleState
+
+MAX_COMMANDS = 20_000
+"""As `autoplay.MAX_COMMANDS`: a guard against a policy that never ends a turn."""
+
+
+@lru_cache(maxsize=256)
+def _parsed(expression: str) -> DiceExpr:
+    return parse_expr(expression)
+
+
+class LeanDice:
+    """`SimulationDice` without the log: the same draws from the simulation's generator."""
+
+    log: tuple[Roll, ...] = ()
+
+    def __init__(self, rng: random.Random) -> None:
+        self._random = rng.random
+
+    def roll(self, sides: int, *, purpose: str = "") -> int:
+        return int(self._random() * sides) + 1
+
+    def d20(self, *, purpose: str = "") -> int:
+        return int(self._random() * 20) + 1
+
+    def roll_expr(self, expression: str | DiceExpr, *, purpose: str = "") -> Roll:
+        expr = _parsed(expression) if isinstance(expression, str) else expression
+        draw, sides = self._random, expr.sides
+        results = tuple(int(draw() * sides) + 1 for _ in range(expr.count))
+        return Roll("", sides, results, expr.modifier, purpose, "seeded")
+
+
+def _actor(state: BattleState) -> tuple[bool, str | None]:
+    """(anybody awaited, the first awaited actor): `awaiting(state)[0]`, the acting unit or
+    solo read directly in a round."""
+    if state.phase == ROUND and state.turn is not None:
+        return True, state.turn.actor
+    waiting = awaiting(state)
+    return (True, waiting[0].actor) if waiting else (False, None)
+
+
+def apply_suggested(state: BattleState, command: Command, dice: Any) -> BattleState:
+    """`apply(state, command, dice)[0]` for a command of the policy (legal by construction)."""
+    if command.actor is None:
+        result = _gm(state, command, dice)
+        if not isinstance(result, tuple):
+            raise ValueError(f"dnd5e: the GM's {command.kind} was rejected")
+        return result[0]
+    params = dict(command.params)
+    state = _dispatch(state, str(command.actor), command.kind, params, Ctx(dice))
+    return replace(state, sequence=state.sequence + 1)
+
+
+def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
+    """The last state of the battle played on from `state` by the policies (see the module
+    docstring), stopping `max_rounds` rounds after the first as the forecast does.
+
+    The cyclic garbage collector waits meanwhile: a simulation makes no reference cycles
+    (a forecast's collections found nothing to free), yet its thousands of short-lived
+    states would set off collections that walk the engine's caches (a tenth of the time)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _play_out(state, rng, max_rounds)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
+    first = state.round
+    dice = LeanDice(rng)
+    for _ in range(MAX_COMMANDS):
+        if state.phase == ENDED and state.result is not None:
+            break
+        if state.round - first >= max_rounds:
+            break
+        anybody, actor = _actor(state)
+        if not anybody:
+            break
+        state = apply_suggested(state, suggest(state, actor), dice)
+    return state
