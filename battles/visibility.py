@@ -229,7 +229,8 @@ class BattleView:
 
     @cached_property
     def _lines_base(self) -> tuple:
-        return (self.battle.pk, self.viewpoint,
+        # (the seed too: a test database's flush starts the ids again, never the seeds)
+        return (self.battle.pk, self.battle.seed, self.viewpoint,
                 tuple(sorted(self.names.items())), tuple(sorted(self.hidden_names())),
                 self.lines_key())  # fmt: skip
 
