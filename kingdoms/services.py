@@ -32,12 +32,13 @@ class StaleEdit(Exception):
         self.instance = instance
 
 
-def check_version(instance, version: int | None) -> None:
-    """Refuse a form drawn from an older version of `instance` (locked by the caller).
+def check_version(instance, version: int | None, stale: type[StaleEdit] = StaleEdit) -> None:
+    """Refuse a form drawn from an older version of `instance` (locked by the caller) with
+    `stale(instance)`.
 
     `version=None` skips the check (callers without a form, such as the demo loader)."""
     if version is not None and instance.version != version:
-        raise StaleEdit(instance)
+        raise stale(instance)
 
 
 class InviteUnusable(Exception):
