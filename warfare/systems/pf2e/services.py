@@ -14,7 +14,6 @@ from battles.holds import holding_battles, refuse_change
 from kingdoms import services as kingdom_services
 from kingdoms.access import access_campaign
 from kingdoms.models import Campaign, Faction
-from kingdoms.services import check_version, save_row
 from kingdoms.transactions import write_transaction
 from warfare.engine.dice import SeededDice
 from warfare.engine.problems import Problem
@@ -756,12 +755,7 @@ def kingdom_save(faction: Faction, fields: dict[str, Any] | None) -> None:
     """A Pathfinder faction's kingdom, created with its faction; `fields` (the faction page's
     kingdom form, with the `version` it was drawn from) saved over it. Part of the faction
     services' transaction (`kingdoms.services.faction_create`/`faction_update`)."""
-    Kingdom.objects.get_or_create(faction=faction)
-    if fields:
-        fields = dict(fields)
-        kingdom = Kingdom.objects.select_for_update(no_key=True).get(faction=faction)
-        check_version(kingdom, fields.pop("version", None))
-        save_row(kingdom, **fields)
+    kingdom_services.save_faction_record(Kingdom, faction, fields)
 
 
 def campaign_delete_armies(campaign: Campaign) -> None:
