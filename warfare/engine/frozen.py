@@ -2,10 +2,11 @@
 
 * `replace(obj, **changes)`: `dataclasses.replace` with the same result, several times
   faster for the plain frozen dataclasses the battle states are made of: instead of calling
-  `__init__` field by field, it copies the instance's `__dict__` and sets the changes. A
-  class with a `__post_init__` (which may normalise what it is given), `__slots__`, or a
-  field not set by `__init__` goes through `dataclasses.replace` unchanged, and so does a
-  change naming something that is not a field (it raises the same error).
+  `__init__` field by field, it copies the instance's `__dict__` and sets the changes (a
+  class with `__slots__`: it sets each field of a new instance). A class with a
+  `__post_init__` (which may normalise what it is given) or a field not set by `__init__`
+  goes through `dataclasses.replace` unchanged, and so does a change naming something that
+  is not a field (it raises the same error).
 * `per_fields(*names)`: the same for a function that reads only some fields of the state,
   for as long as those fields are the very same objects (see below).
 * `per_state(function)`: remembers the results of a function of an (immutable) state and
@@ -30,7 +31,7 @@ _PLANS: dict[type, frozenset[str] | None] = {}
 
 def _plan(cls: type) -> frozenset[str] | None:
     """The init field names of `cls` if the fast path is exact for it, else None."""
-    if not dataclasses.is_dataclass(cls) or "__slots__" in cls.__dict__:
+    if not dataclasses.is_dataclass(cls):
         return _GENERIC
     if getattr(cls, "__post_init__", None) is not None:
         return _GENERIC
@@ -56,6 +57,8 @@ def replace(obj: T, /, **changes: Any) -> T:
         names = _PLANS[cls] = _plan(cls)
     if names is None or not names.issuperset(changes):
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    if "__slots__" in cls.__dict__:
+        return _replace_slotted(obj, cls, names, changes)
     new = object.__new__(cls)
     values = obj.__dict__.copy()
     memo = values.pop(MEMO, None)  # what `per_state` remembered belongs to the old state
@@ -70,6 +73,16 @@ def replace(obj: T, /, **changes: Any) -> T:
             if found:
                 values[MEMO] = found
     object.__setattr__(new, "__dict__", values)
+    return new
+
+
+def _replace_slotted(obj: T, cls: type, names: frozenset[str], changes: dict[str, Any]) -> T:
+    """`replace` for a dataclass with `__slots__` (no `__dict__` to copy): each field set
+    from the changes or the instance, as `__init__` would (a frozen one through
+    `object.__setattr__`, as its `__init__` does)."""
+    new = object.__new__(cls)
+    for name in names:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
     return new
 
 

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from tests.engine.gurps4e.test_properties import _legal_command, setups
 from warfare.engine.battle import forecast
 from warfare.engine.battle.protocol import Rejected, command_dice
+from warfare.engine.dice import LeanDice
 from warfare.engine.systems.gurps4e.battle import SYSTEM
-from warfare.engine.systems.gurps4e.battle.simulation import LeanDice, play_out
+from warfare.engine.systems.gurps4e.battle.simulation import play_out
 
 FULL = dataclasses.replace(SYSTEM, play_out=None)
 """The same system without its lean play-out: the forecast's generic loop."""

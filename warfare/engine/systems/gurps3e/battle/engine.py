@@ -61,7 +61,6 @@ battle.ended.
 """
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from warfare.engine.battle.protocol import (
@@ -78,6 +77,7 @@ from warfare.engine.battle.protocol import (
 )
 from warfare.engine.checks import quick_contest, success_roll
 from warfare.engine.dice import DiceError
+from warfare.engine.frozen import per_setup, replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.gurps3e.battle.state import (
     CASUALTIES,
@@ -335,9 +335,21 @@ def _opening(state: BattleState) -> tuple[Event, ...]:
 
 def start(setup: Mapping[str, Any], seed: int) -> BattleState:
     """Validate `setup` and set up day 1 (no dice are rolled at the start of a 3e battle)."""
-    problems = validate_setup(setup)
+    problems, state = _started(setup)
     if problems:
         raise SetupError(problems)
+    assert state is not None
+    return state
+
+
+@per_setup()
+def _started(setup: Mapping[str, Any]) -> tuple[tuple[Problem, ...], BattleState | None]:
+    """(the set-up's problems, the battle's first state): `start` without the seed, which it
+    does not read, worked out once per set-up (a forecast starts hundreds of battles from
+    one; the state is immutable)."""
+    problems = validate_setup(setup)
+    if problems:
+        return tuple(problems), None
     state = BattleState(
         forces=tuple(Force.from_dict(side) for side in setup["sides"]),
         characters=tuple(
@@ -350,7 +362,7 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
         intensity=int(setup.get("intensity", 0)),
         winner_rule=str(setup.get("winner_rule", LAST_DAY)),
     )
-    return replace(state, opening=_opening(state))
+    return (), replace(state, opening=_opening(state))
 
 
 # --- what each actor may do --------------------------------------------------------------------

@@ -14,9 +14,9 @@ returns the same last state, with less work per command:
   `test_simulation` holds this loop to the generic one); the other commands (a PC's Risk,
   a Parley's answer, pursuit…) go through the engine's handler for their kind, as `apply`
   sends them;
-* its dice (`LeanDice`) draw what `SimulationDice` draws, one `rng.random()` per die in
-  the same order, without a log of `Roll`s (nobody reads it: the events are thrown away,
-  no die was typed in);
+* its dice (`dice.LeanDice`) draw what `SimulationDice` draws, one `rng.random()` per die
+  in the same order, without a log of `Roll`s (nobody reads it: the events are thrown
+  away, no die was typed in);
 * who acts next and the end of the battle are read from the state (`finished`, `round`, the
   choices still open) rather than through `awaiting`, `outcome` and `clock`;
 * the cyclic garbage collector waits until the battle is over (as in D&D 5e's play-out).
@@ -26,7 +26,7 @@ import gc
 import random
 from typing import Any
 
-from warfare.engine.dice import DiceExpr, Roll, parse_expr
+from warfare.engine.dice import LeanDice
 from warfare.engine.systems.gurps4e.battle import policy
 from warfare.engine.systems.gurps4e.battle.engine import (
     _HANDLERS,
@@ -40,32 +40,6 @@ from warfare.engine.systems.gurps4e.battle.state import CHANGE, CHOOSING, SIDE_K
 
 MAX_COMMANDS = 20_000
 """As `autoplay.MAX_COMMANDS`: a guard against a policy that never ends a round."""
-
-_SEEDED = (Roll("", 6, (1,), 0, "", "seeded"),)
-"""What `LeanDice.log` shows: one seeded die, so that what reads the source of the last die
-rolled (`aftermath.pursuit_effects`) or counts the typed ones (`checks.success_roll`) sees
-seeded dice, as it would in `SimulationDice`'s log."""
-
-
-class LeanDice:
-    """`SimulationDice` without the log: the same draws from the simulation's generator."""
-
-    log: tuple[Roll, ...] = _SEEDED
-
-    def __init__(self, rng: random.Random) -> None:
-        self._random = rng.random
-
-    def roll(self, sides: int, *, purpose: str = "") -> int:
-        return int(self._random() * sides) + 1
-
-    def d20(self, *, purpose: str = "") -> int:
-        return int(self._random() * 20) + 1
-
-    def roll_expr(self, expression: str | DiceExpr, *, purpose: str = "") -> Roll:
-        expr = parse_expr(expression) if isinstance(expression, str) else expression
-        draw, sides = self._random, expr.sides
-        results = tuple(int(draw() * sides) + 1 for _ in range(expr.count))
-        return Roll(str(expr), sides, results, expr.modifier, purpose, "seeded")
 
 
 def step(state: BattleState, actor: str, dice: Any) -> BattleState:
