@@ -77,13 +77,34 @@ def replace(obj: T, /, **changes: Any) -> T:
 
 
 def _replace_slotted(obj: T, cls: type, names: frozenset[str], changes: dict[str, Any]) -> T:
-    """`replace` for a dataclass with `__slots__` (no `__dict__` to copy): each field set
-    from the changes or the instance, as `__init__` would (a frozen one through
-    `object.__setattr__`, as its `__init__` does)."""
+    """`replace` for a dataclass with `__slots__` (no `__dict__` to copy): each field of a
+    new instance set from the changes or the instance, through the slots' own setters (as a
+    frozen dataclass's `__init__` sets them, past its `__setattr__`)."""
+    try:
+        fields, read, setters = _SLOTTED[cls]
+    except KeyError:
+        fields = tuple(sorted(names))
+        read = attrgetter(*fields) if len(fields) > 1 else (lambda o: (getattr(o, fields[0]),))
+        setters = tuple(_slot_setter(cls, name) for name in fields)
+        _SLOTTED[cls] = (fields, read, setters)
     new = object.__new__(cls)
-    for name in names:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    get = changes.get
+    for name, value, setter in zip(fields, read(obj), setters, strict=True):
+        setter(new, get(name, value))
     return new
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """How to set field `name` of a new instance: its slot's `__set__`, or, for a field kept
+    elsewhere (a base class without slots), `object.__setattr__`."""
+    for klass in cls.__mro__:
+        slot = klass.__dict__.get(name)
+        if slot is not None and type(slot).__name__ == "member_descriptor":
+            return slot.__set__
+    return lambda instance, value: object.__setattr__(instance, name, value)
+
+
+_SLOTTED: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]], tuple]] = {}
 
 
 _KEEPERS: dict[type, Callable[[dict, dict], dict | None] | None] = {}

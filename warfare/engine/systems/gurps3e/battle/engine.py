@@ -378,8 +378,8 @@ def _leaders_down(state: BattleState) -> set[str]:
     return {c.side for c in state.characters if c.role != TROOPER and c.status != FIT}
 
 
-def _previews(character: Character, risk: int) -> tuple[CheckPreview, ...]:
-    skill, _ = combat_skill(character)
+def _previews(skill: int, risk: int) -> tuple[CheckPreview, ...]:
+    """The Survival and Glory rolls of Combat Skill `skill` at `risk`."""
     base = (("combat_skill", skill),)
     return (
         CheckPreview("survival", skill + risk, (*base, ("risk", risk)), None),
@@ -405,8 +405,9 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     if character.status != FIT:
         return []
     low, high = risk_range(character)
+    skill, _ = combat_skill(character)
     options = tuple(
-        ActionOption({"risk": risk}, _previews(character, risk)) for risk in range(low, high + 1)
+        ActionOption({"risk": risk}, _previews(skill, risk)) for risk in range(low, high + 1)
     )
     optional = ("use_luck",) if character.luck > 0 else ()
     return [ActionSpec(CHOOSE_RISK, 0, (), options, optional)]
