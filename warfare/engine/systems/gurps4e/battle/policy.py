@@ -216,11 +216,16 @@ class _Outcomes:
 
     def fill(self, me: int, difference: int) -> None:
         """Work out the outcomes side `me`'s sum at skill difference `difference` needs."""
-        side = self.side0 if me == 0 else self.side1
+        side0, side1 = self.side0, self.side1
+        side = side0 if me == 0 else side1
+        effective, desperate, uses, pb, overrides = self.args
         low = difference - _SPREAD + _REACH
         for index in range(low, low + _TERMS):
             if side[index] is None:
-                self.outcome(index - _REACH if me == 0 else _REACH - index)
+                diff = index - _REACH if me == 0 else _REACH - index
+                outcome = _outcome(effective, desperate, uses, pb, diff, overrides)
+                side0[_REACH + diff] = outcome
+                side1[_REACH - diff] = -outcome
 
 
 _PAIRINGS: dict[tuple[Any, ...], _Outcomes] = {}
@@ -593,11 +598,23 @@ def _harm(state: BattleState, pc: Any, risk: int) -> float:
     return odds[2] * 6 + odds[3] * 21  # 2d6-1 and 6d6 on average
 
 
+_PC_CHOICE = "gurps4e.policy_pc_choice"
+
+
 def _pc_command(state: BattleState, actor: str) -> Command:
+    """The PC's choice (`_pc_choice`): it reads the PC and its force only, so it is kept in
+    the PC object (`state_memo`) per force (`_force_token`), and across PCs on the numbers
+    it reads."""
     pc = state.pc(actor)
-    shared = _pc_shared(state, pc, 0)
-    key = ("pc", pc.skill_15, pc.commands_element, *sorted(shared.items()))
-    kind, risk = _memo(key, lambda: _pc_choice(state, pc))
+    force = state.sides[pc.side].force
+    memo = state_memo(pc)
+    mine = (_PC_CHOICE, _force_token(force))
+    try:
+        kind, risk = memo[mine]
+    except KeyError:
+        shared = _pc_shared(state, pc, 0)
+        key = ("pc", pc.skill_15, pc.commands_element, *sorted(shared.items()))
+        kind, risk = memo[mine] = _memo(key, lambda: _pc_choice(state, pc))
     return Command(actor, kind, {"risk": risk})
 
 
