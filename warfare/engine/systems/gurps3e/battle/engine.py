@@ -443,21 +443,37 @@ def _problems(state: BattleState, command: Command) -> list[Problem]:
         return [_p("unknown_command", kind=kind)]
     if state.phase != CHOICES:
         return [_p("wrong_phase", phase=state.phase)]
-    specs = legal_actions(state, actor) if isinstance(actor, str) else []
-    spec = next((s for s in specs if s.key == kind), None)
-    if spec is None:
+    choice = _choice(state, actor) if isinstance(actor, str) else None
+    if choice is None or choice[0] != kind:
         return [_p("not_your_choice", actor=actor, kind=kind)]
     if set(params) - {"risk", "use_luck"}:
         return [_p("unknown_params", params=sorted(set(params) - {"risk", "use_luck"}))]
     if kind == COMMIT:
         return [_p("unknown_params", params=sorted(params))] if params else []
+    _, risks, luck = choice
     risk = params.get("risk")
-    if not _is_int(risk) or not any(option.params["risk"] == risk for option in spec.options):
+    if not _is_int(risk) or risk not in risks:
         return [_p("risk_not_allowed", pc=actor, risk=params.get("risk"))]
     use_luck = params.get("use_luck", False)
-    if not isinstance(use_luck, bool) or (use_luck and "use_luck" not in spec.optional_params):
+    if not isinstance(use_luck, bool) or (use_luck and not luck):
         return [_p("no_luck", pc=actor)]
     return []
+
+
+def _choice(state: BattleState, actor: str) -> tuple[str, range, bool] | None:
+    """What `actor` may choose now, as `legal_actions` lists it without its previews: (the
+    command, the Risks it allows, whether he may use Luck), or None (nothing)."""
+    if state.phase != CHOICES:
+        return None
+    if actor in state.sides:
+        return None if actor in state.committed else (COMMIT, range(0), False)
+    if not state.has_character(actor) or actor in state.risks:
+        return None
+    character = state.character(actor)
+    if character.status != FIT:
+        return None
+    low, high = risk_range(character)
+    return CHOOSE_RISK, range(low, high + 1), character.luck > 0
 
 
 def _modifier_problems(state: BattleState, params: Mapping[str, Any]) -> list[Problem]:
