@@ -306,12 +306,14 @@ class _Values(dict):
         return value
 
 
-_TABLES: dict[tuple[Any, ...], dict[tuple[Any, ...], _Values]] = {}
+_Tables = tuple[dict[tuple[Any, ...], _Values], dict[tuple[Any, ...], list[_Values]]]
+_TABLES: dict[tuple[Any, ...], _Tables] = {}
 
 
-def _tables(uses: tuple[int, int], pb: tuple[int, int], overrides: Any):
+def _tables(uses: tuple[int, int], pb: tuple[int, int], overrides: Any) -> _Tables:
     """The `_Values` of every pairing seen with these Indirect Attack uses, PB and house
-    rules, by (me, own strategy, own Desperate, enemy strategy, enemy Desperate)."""
+    rules, by (me, own strategy, own Desperate, enemy strategy, enemy Desperate), and the
+    rows of them `_Skills.mean` reads, by (me, own option, the enemy's options…)."""
     key = (uses, pb, overrides)
     try:
         return _TABLES[key]
@@ -319,7 +321,7 @@ def _tables(uses: tuple[int, int], pb: tuple[int, int], overrides: Any):
         pass
     if len(_TABLES) >= CACHE_SIZE // 100:
         _TABLES.clear()
-    found: dict[tuple[Any, ...], _Values] = {}
+    found: _Tables = ({}, {})
     _TABLES[key] = found
     return found
 
@@ -391,7 +393,7 @@ class _Skills:
         sides = state.sides
         self.uses = (min(sides[0].indirect_uses, 1), min(sides[1].indirect_uses, 1))
         self.pb = (sides[0].pb, sides[1].pb)
-        self.tables = _tables(self.uses, self.pb, self.overrides)
+        self.tables, self.rows = _tables(self.uses, self.pb, self.overrides)
         self.enemy_skills: dict[tuple[Any, ...], list[int]] = {}
 
     def skill(self, index: int, strategy: str, enemy: str, desperate: bool, risk: int = 0):
@@ -435,6 +437,16 @@ class _Skills:
         table.args = (index, pair, both, self.uses, self.pb, self.overrides)
         return table
 
+    def row(self, index: int, mine: tuple[str, bool], theirs: list[tuple[str, bool]]):
+        """The `table`s of `mine` against each of `theirs`, in their order."""
+        key = (index, mine, *theirs)
+        try:
+            return self.rows[key]
+        except KeyError:
+            pass
+        found = self.rows[key] = [self.table(index, mine, option) for option in theirs]
+        return found
+
     def _enemy(self, index: int, theirs: list[tuple[str, bool]], halved: bool) -> list[int]:
         """The enemy's effective skill with each of `theirs` against a strategy that halves
         its DB (Deliberate Attack) or not."""
@@ -457,7 +469,8 @@ class _Skills:
         plain = self.skill(index, strategy, "", desperate, risk)
         halved = None
         values = []
-        for option, enemy_skill in zip(theirs, enemy_skills, strict=True):
+        tables = self.row(index, mine, theirs)
+        for option, enemy_skill, table in zip(theirs, enemy_skills, tables, strict=True):
             if option[0] == "deliberate_attack":
                 if halved is None:
                     halved = self.skill(index, strategy, "deliberate_attack", desperate, risk)
@@ -465,7 +478,6 @@ class _Skills:
             else:
                 own = plain
             difference = own - enemy_skill
-            table = self.table(index, mine, option)
             value = table.get(difference)
             if value is None:
                 value = table.work(difference)
