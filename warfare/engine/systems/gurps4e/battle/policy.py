@@ -147,7 +147,7 @@ def _round_value(
     """Expected value of a round for side `me` (see the module docstring), `difference` =
     its effective skill minus the enemy's; `strategies` in side order as fought; `uses`
     whether each side used Indirect Attack before (0 or 1: all the margin adjustment reads).
-    `_Skills.mean` keeps these values by what they read (`_values`)."""
+    `_Skills.mean` keeps these values by what they read (`_Values`)."""
     first, second, fought = rules.pair(*strategies)
     if not fought:
         return 0.0
