@@ -134,7 +134,13 @@ def _classes(cell: dict, occ: dict | None, opt: dict | None, sel) -> str:
 def dnd_cell(context, cell: dict, sel, post=None) -> str:
     """One square of the grid (`<td>`): its terrain, occupant and what it offers the
     selected piece (a move or attack form, posting `?sel=<post>`: by default the selected
-    piece, `dnd_post_selection`), as the board template drew it."""
+    piece, `dnd_post_selection`), as the board template drew it. Drawn once per process
+    for what it shows (`_memoized`): an action changes a few squares of the grid."""
+    key = _memo_key("cell", context, [cell, sel, post])
+    return _memoized(key, context, lambda: _cell(context, cell, sel, post))
+
+
+def _cell(context, cell: dict, sel, post) -> str:
     battle = context["battle"]
     opt = for_selected(cell["options"], sel)
     occ = cell["occupant"]
@@ -186,7 +192,8 @@ def dnd_cell(context, cell: dict, sel, post=None) -> str:
 # part must read nothing else of the context. The board's version (the forms' `seq`) is
 # taken out of the kept HTML and put in again on each use.
 
-MEMO_SIZE = 512
+#: Parts and grid squares kept (a board: about a dozen parts and a hundred squares).
+MEMO_SIZE = 4096
 _memo: OrderedDict[bytes, str] = OrderedDict()
 _memo_lock = threading.Lock()
 _SEQ_VALUE = re.compile(r'(?<=name="seq" value=")(\d+)(?=")')
@@ -210,23 +217,28 @@ class MemoNode(template.Node):
         self.name, self.values, self.nodelist = name, values, nodelist
 
     def render(self, context) -> str:
-        seq = str(context["battle"].seq)
         key = _memo_key(self.name, context, [v.resolve(context) for v in self.values])
-        if key is not None:
-            with _memo_lock:
-                kept = _memo.get(key)
-                if kept is not None:
-                    _memo.move_to_end(key)
+        return _memoized(key, context, lambda: self.nodelist.render(context))
+
+
+def _memoized(key: bytes | None, context, draw) -> str:
+    """The HTML kept for `key` with the board's version put in, else `draw()` (kept when
+    every `seq` in it is the board's)."""
+    seq = str(context["battle"].seq)
+    if key is not None:
+        with _memo_lock:
+            kept = _memo.get(key)
             if kept is not None:
-                return mark_safe(kept.replace(_SEQ_MARK, seq))  # noqa: S308 (rendered HTML)
-        html = self.nodelist.render(context)
-        versions = set(_SEQ_VALUE.findall(html))
-        if key is not None and _SEQ_MARK not in html and versions <= {seq}:
-            with _memo_lock:
-                _memo[key] = _SEQ_VALUE.sub(_SEQ_MARK, html)
-                while len(_memo) > MEMO_SIZE:
-                    _memo.popitem(last=False)
-        return html
+                _memo.move_to_end(key)
+        if kept is not None:
+            return mark_safe(kept.replace(_SEQ_MARK, seq))  # noqa: S308 (rendered HTML)
+    html = draw()
+    if key is not None and _SEQ_MARK not in html and set(_SEQ_VALUE.findall(html)) <= {seq}:
+        with _memo_lock:
+            _memo[key] = _SEQ_VALUE.sub(_SEQ_MARK, html)
+            while len(_memo) > MEMO_SIZE:
+                _memo.popitem(last=False)
+    return html
 
 
 @register.tag
