@@ -31,6 +31,22 @@ def lookup(mapping: dict, key):
     return mapping.get(key) if mapping else None
 
 
+def _side_pieces(side: dict) -> set[str]:
+    """The keys of a side's stands and solos (a row of the board's `sides`)."""
+    keys = {stand["key"] for unit in side["units"] for stand in unit["stands"]}
+    return keys | {solo["key"] for solo in side["solos"]}
+
+
+@register.filter
+def of_side(keys, side: dict):
+    """Of `keys` (a set, or one key) those of the side's pieces: what a side's card shows
+    of the selectable pieces and the selection (the key of its `dnd_memo`)."""
+    pieces = _side_pieces(side)
+    if isinstance(keys, str):
+        return keys if keys in pieces else ""
+    return sorted(pieces.intersection(keys or ()))
+
+
 @register.simple_tag(takes_context=True)
 def dnd_selection(context) -> str:
     """The piece the board shows selected: the one asked for with `?sel=<key>`, else the

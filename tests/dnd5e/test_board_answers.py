@@ -114,3 +114,45 @@ def test_values_no_key_is_made_of_are_drawn_each_time(db):
     assert MEMO.render(Context(context)).endswith(" a")
     context["unlisted"] = "b"
     assert MEMO.render(Context(context)).endswith(" b")
+
+
+def test_the_parts_kept_draw_the_board_as_drawn_anew(client, gm, player, guards_turn):
+    """Whatever a part's key leaves out would show here: through a stand's attack and the
+    turns after it, for the GM and a player, each board drawn from the parts kept is the
+    board drawn with nothing kept."""
+    from battles.templatetags import dnd5e_board
+    from tests.caches import clear_cache
+    from warfare.systems.dnd5e import board as dnd_board
+
+    battle, guards = guards_turn
+    token = re.compile(r'name="csrfmiddlewaretoken" value="\w+"')
+
+    def page(user, sel=None):
+        client.force_login(user)
+        query = {} if sel is None else {"sel": sel}
+        answer = client.get(_board(battle), query, HTTP_HX_REQUEST="true")
+        return token.sub("", answer.content.decode())
+
+    def compare():
+        for user, sel in ((gm, None), (gm, f"{guards}.2"), (player, None)):
+            kept = page(user, sel)
+            clear_cache()  # (this run's keys only: the Redis may be shared)
+            client.force_login(user)
+            dnd5e_board._memo.clear()
+            dnd_board._LINES.clear()
+            assert page(user, sel) == kept
+
+    for user in (gm, player):
+        page(user)
+    compare()
+    params = {"piece": f"{guards}.2", "attack": "spear", "target": "sq:2:2"}
+    client.force_login(gm)
+    client.post(
+        reverse("battles:act", args=[battle.campaign_id, battle.pk]),
+        {"seq": battle.seq, "actor": guards, "kind": "attack", "params": json.dumps(params)},
+        HTTP_HX_REQUEST="true", HTTP_X_BOARD_SEL="*",
+    )  # fmt: skip
+    battle.refresh_from_db()
+    compare()
+    battle = _end_turns_until(gm, battle, lambda b: b.snapshot["turn"]["actor"] != guards)
+    compare()

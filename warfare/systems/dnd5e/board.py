@@ -184,7 +184,7 @@ class Dnd5eView(BattleView):
         result = []
         base = self._lines_key
         for event in events:
-            key = (*base, event.pk)
+            key = (*base, event.pk, event.code)
             found = _LINES.get(key) if event.pk is not None else None
             if found is None:
                 found = self.event(event.code, event.params)
