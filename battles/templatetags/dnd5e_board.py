@@ -162,7 +162,9 @@ def _cell(context, cell: dict, sel, post) -> str:
     occ = cell["occupant"]
     if opt:
         post = sel if post is None else post
-        action = reverse("battles:act", args=[battle.campaign_id, battle.pk])
+        action = context.get("act_url") or reverse(
+            "battles:act", args=[battle.campaign_id, battle.pk]
+        )
         if post:
             action = f"{action}?sel={quote(str(post), safe='/')}"
         preview = f" {opt['preview']}" if opt.get("preview") else ""
@@ -180,7 +182,8 @@ def _cell(context, cell: dict, sel, post) -> str:
             _piece(occ) if occ else ("◎" if cell["objective"] else ""),
         )  # fmt: skip
     elif occ and occ["selectable"]:
-        url = f"{battle.get_absolute_url()}?sel={quote(str(occ['key']), safe='/')}"
+        board = context.get("board_url") or battle.get_absolute_url()
+        url = f"{board}?sel={quote(str(occ['key']), safe='/')}"
         inner = format_html(
             '<a class="piece-link" href="{}" hx-get="{}" hx-target="#board" '
             'hx-swap="outerHTML" data-piece="{}" aria-label="{} {}">{}</a>',

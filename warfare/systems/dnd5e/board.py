@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import replace
 from functools import cached_property
 
+from django.urls import reverse
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -543,6 +544,8 @@ def board_context(membership: Membership, battle: Battle) -> dict:
     finished, next_piece = _next_piece(state, selectable)
     return {
         "battle": battle,
+        "board_url": battle.get_absolute_url(),  # (once, not once per link)
+        "act_url": reverse("battles:act", args=[battle.campaign_id, battle.pk]),
         "campaign": battle.campaign,
         "membership": membership,
         "state": state,
