@@ -11,10 +11,13 @@ page, the JSON state, the log and the report alike.
 """
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 from functools import cached_property
 
-from django.utils.translation import gettext, pgettext
+from django.urls import reverse
+from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from battles.models import Battle, BattleStatus
@@ -120,6 +123,12 @@ HIDDEN_STAND = ("creature", "hp", "max_hp", "stealth")
 HIDDEN_SOLO = (*HIDDEN_STAND, "death_successes", "death_failures")
 
 
+#: Log lines worded (`Dnd5eView.lines`), per process, the oldest forgotten first.
+LINES_SIZE = 20_000
+_LINES: OrderedDict[tuple, tuple[dict, str]] = OrderedDict()
+_LINES_LOCK = threading.Lock()
+
+
 class Dnd5eView(BattleView):
     """A D&D 5e battle as a viewpoint may see it (see the module docstring)."""
 
@@ -162,6 +171,33 @@ class Dnd5eView(BattleView):
             if roll[2] is not None and not self.sees(params.get(roll[2])):
                 shown = {k: v for k, v in shown.items() if k not in TARGET_NUMBERS}
         return shown, event_line(code, shown, self.names, self.sees)
+
+    @cached_property
+    def _lines_key(self) -> tuple:
+        """What a log line depends on besides its event: the battle, the viewpoint, the
+        language and the names it may read."""
+        names = hash(tuple(sorted(self.names.items())))
+        return (self.battle.pk, self.viewpoint.key, get_language() or "", names)
+
+    def lines(self, events) -> list:
+        """As `BattleView.lines`, each event's line worded once per process for a viewpoint,
+        language and names (`_LINES`: an event never changes; undone, it is deleted)."""
+        result = []
+        base = self._lines_key
+        for event in events:
+            key = (*base, event.pk, event.code)
+            found = _LINES.get(key) if event.pk is not None else None
+            if found is None:
+                found = self.event(event.code, event.params)
+                if event.pk is not None:
+                    with _LINES_LOCK:
+                        _LINES[key] = found
+                        while len(_LINES) > LINES_SIZE:
+                            _LINES.popitem(last=False)
+            params, text = found
+            if text:
+                result.append((event, dict(params), text))
+        return result
 
     def preview(self, check) -> str:
         """A check an option rolls, as the viewpoint may read it before clicking."""
@@ -399,6 +435,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                         here[piece] = {**entry, "css": "target"}
     # --- the grid --------------------------------------------------------------------------
     zones = state.zones if state.phase == DEPLOY else {}
+    terrain_labels = {key: str(label) for key, label in TERRAIN_LABELS.items()}  # once each
     grid = []
     for row in rows:
         line = []
@@ -431,7 +468,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
             objective = cell["objective"]
             line.append({
                 "x": cell["x"], "y": cell["y"], "terrain": cell["terrain"],
-                "terrain_label": TERRAIN_LABELS.get(cell["terrain"], cell["terrain"]),
+                "terrain_label": terrain_labels.get(cell["terrain"], cell["terrain"]),
                 "difficult": cell["difficult"], "elevation": cell["elevation"],
                 "occupant": shown,
                 "objective": objective and {**objective, "name": names.get(
@@ -452,8 +489,8 @@ def board_context(membership: Membership, battle: Battle) -> dict:
             stands = state.stands_of(unit.key)
             units.append({
                 "key": unit.key, "name": names.get(unit.key, unit.key),
-                "kind": unit.kind, "configuration": CONFIGURATION_LABELS.get(
-                    unit.configuration, "") if unit.configuration else "",
+                "kind": unit.kind, "configuration": str(CONFIGURATION_LABELS.get(
+                    unit.configuration, "")) if unit.configuration else "",
                 "left": len(stands), "start": unit.start_stands, "broken": unit.broken,
                 "commander": names.get(unit.commander, "") if unit.commander else "",
                 "stands": [{"key": s.key, "name": names.get(s.key, s.key),
@@ -507,13 +544,15 @@ def board_context(membership: Membership, battle: Battle) -> dict:
     finished, next_piece = _next_piece(state, selectable)
     return {
         "battle": battle,
+        "board_url": battle.get_absolute_url(),  # (once, not once per link)
+        "act_url": reverse("battles:act", args=[battle.campaign_id, battle.pk]),
         "campaign": battle.campaign,
         "membership": membership,
         "state": state,
         "finished": finished,
         "next_piece": next_piece,
         "zones": [{"side": side, "name": names[f"side:{side}"]} for side in zones],
-        "phase": PHASE_LABELS.get(state.phase, state.phase),
+        "phase": str(PHASE_LABELS.get(state.phase, state.phase)),
         "deploying": state.phase == DEPLOY,
         "all_placed": not unplaced,
         "tied": state.phase == DRAW,

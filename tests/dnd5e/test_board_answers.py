@@ -1,0 +1,158 @@
+"""The D&D 5e board answers an action with what changed (issue 13): from a board that chose
+its selection by itself (`data-sel="*"`) its forms post no selection, so the answer is that
+board chosen again and goes back as out-of-band fragments; the parts of the board are drawn
+once per process for what they show (`{% dnd_memo %}`), the board's version put in anew."""
+
+import json
+import re
+
+import pytest
+from django.template import Context, Template
+from django.urls import reverse
+from django.utils import translation
+
+from tests.dnd5e.test_board import _end_turns_until
+from warfare.systems.dnd5e.models import Unit
+
+pytestmark = pytest.mark.django_db
+
+
+def _board(battle):
+    return reverse("battles:board", args=[battle.campaign_id, battle.pk])
+
+
+@pytest.fixture
+def guards_turn(gm, dnd_battle):
+    guards = f"u{Unit.objects.get(name='Guards').pk}"
+    battle = _end_turns_until(gm, dnd_battle, lambda b: b.snapshot["turn"]["actor"] == guards)
+    return battle, guards
+
+
+def _poll_url(page: str) -> str:
+    return re.search(r'<div id="board"[^>]* hx-get="([^"]+)"', page)[1]
+
+
+def test_the_poll_asks_for_the_selection_the_board_was_asked_for(client, gm, guards_turn):
+    battle, guards = guards_turn
+    client.force_login(gm)
+    chosen = client.get(_board(battle), HTTP_HX_REQUEST="true").content.decode()
+    assert "Selected: Guards #1" in chosen and "sel=" not in _poll_url(chosen)
+    # Its forms post no selection either: the answer is the board chosen again.
+    assert re.search(r'<form method="post" class="action-form" action="[^"?]+/act/"', chosen)
+    asked = client.get(_board(battle), {"sel": f"{guards}.2"}, HTTP_HX_REQUEST="true")
+    page = asked.content.decode()
+    assert _poll_url(page).endswith(f"&amp;sel={guards}.2")
+    assert (
+        f'action="/campaigns/{battle.campaign_id}/battles/{battle.pk}/act/?sel={guards}.2"' in page
+    )
+    cleared = client.get(_board(battle), {"sel": ""}, HTTP_HX_REQUEST="true").content.decode()
+    assert "Selected:" not in cleared and _poll_url(cleared).endswith("&amp;sel=")
+
+
+def test_an_attack_from_the_chosen_board_answers_only_what_changed(client, gm, guards_turn):
+    """Guards #2 hits the objective square next to it from the board that selected Guards #1
+    by itself: the answer, that board chosen again (Guards #1 still to act), swaps in the
+    grid, the card and the log's new line, never the whole board."""
+    battle, guards = guards_turn
+    client.force_login(gm)
+    page = client.get(_board(battle), HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-sel="*"' in page and "Selected: Guards #1" in page
+    params = {"piece": f"{guards}.2", "attack": "spear", "target": "sq:2:2"}
+    response = client.post(
+        reverse("battles:act", args=[battle.campaign_id, battle.pk]),
+        {"seq": battle.seq, "actor": guards, "kind": "attack", "params": json.dumps(params)},
+        HTTP_HX_REQUEST="true", HTTP_X_BOARD_SEL="*",
+    )  # fmt: skip
+    assert response.status_code == 200, response.content.decode()[:2000]
+    body = response.content.decode()
+    assert response["HX-Reswap"] == "none" and 'id="board"' not in body
+    assert 'id="f-grid" hx-swap-oob="true"' in body and 'id="f-side-a" hx-swap-oob="true"' in body
+    assert 'hx-swap-oob="afterbegin:#board-log-lines"' in body
+    battle.refresh_from_db()
+    assert f"{guards}.2" in battle.snapshot["turn"]["acted"]
+    # The board it stands for is the board chosen again, as a reload shows it.
+    reload = client.get(_board(battle), HTTP_HX_REQUEST="true").content.decode()
+    grid = re.search(r'<div class="fragment" id="f-grid">.*?<!--/f--></div>', reload, re.S)[0]
+    token = re.compile(r'name="csrfmiddlewaretoken" value="\w+"')  # masked anew each time
+    assert "Selected: Guards #1" in reload
+    assert token.sub("", grid[len('<div class="fragment" id="f-grid">') :]) in token.sub("", body)
+
+
+class _Battle:
+    pk, campaign_id = 7, 3
+
+    def __init__(self, seq):
+        self.seq = seq
+
+
+MEMO = Template(
+    '{% load dnd5e_board %}{% dnd_memo "test" shown %}<input name="seq" value="{{ battle.seq }}">'
+    "{{ shown }} {{ unlisted }}{% enddnd_memo %}"
+)
+
+
+def _draw(seq, shown, unlisted, language="en"):
+    context = {"battle": _Battle(seq), "csrf_token": "T", "shown": shown, "unlisted": unlisted}
+    with translation.override(language):
+        return MEMO.render(Context(context))
+
+
+def test_a_part_is_drawn_once_for_what_it_shows_and_gets_the_boards_version(db):
+    first = _draw(4, "Orcs 7 HP", "first")
+    assert first == '<input name="seq" value="4">Orcs 7 HP first'
+    # The same values in a later version: kept (what it does not list is not read again),
+    # the version put in anew.
+    assert _draw(5, "Orcs 7 HP", "second") == '<input name="seq" value="5">Orcs 7 HP first'
+    # Other values, another language: drawn again.
+    assert _draw(5, "Orcs 6 HP", "third").endswith("Orcs 6 HP third")
+    assert _draw(5, "Orcs 7 HP", "fourth", "ru").endswith("Orcs 7 HP fourth")
+
+
+def test_values_no_key_is_made_of_are_drawn_each_time(db):
+    """A mapping by pairs is no JSON: that part is not kept, drawn anew each time."""
+    context = {"battle": _Battle(1), "csrf_token": "T", "shown": {(1, 2): "x"}, "unlisted": "a"}
+    assert MEMO.render(Context(context)).endswith(" a")
+    context["unlisted"] = "b"
+    assert MEMO.render(Context(context)).endswith(" b")
+
+
+def test_the_parts_kept_draw_the_board_as_drawn_anew(client, gm, player, guards_turn):
+    """Whatever a part's key leaves out would show here: through a stand's attack and the
+    turns after it, for the GM and a player, each board drawn from the parts kept is the
+    board drawn with nothing kept."""
+    from battles.templatetags import dnd5e_board
+    from tests.caches import clear_cache
+    from warfare.systems.dnd5e import board as dnd_board
+
+    battle, guards = guards_turn
+    token = re.compile(r'name="csrfmiddlewaretoken" value="\w+"')
+
+    def page(user, sel=None):
+        client.force_login(user)
+        query = {} if sel is None else {"sel": sel}
+        answer = client.get(_board(battle), query, HTTP_HX_REQUEST="true")
+        return token.sub("", answer.content.decode())
+
+    def compare():
+        for user, sel in ((gm, None), (gm, f"{guards}.2"), (player, None)):
+            kept = page(user, sel)
+            clear_cache()  # (this run's keys only: the Redis may be shared)
+            client.force_login(user)
+            dnd5e_board._memo.clear()
+            dnd_board._LINES.clear()
+            assert page(user, sel) == kept
+
+    for user in (gm, player):
+        page(user)
+    compare()
+    params = {"piece": f"{guards}.2", "attack": "spear", "target": "sq:2:2"}
+    client.force_login(gm)
+    client.post(
+        reverse("battles:act", args=[battle.campaign_id, battle.pk]),
+        {"seq": battle.seq, "actor": guards, "kind": "attack", "params": json.dumps(params)},
+        HTTP_HX_REQUEST="true", HTTP_X_BOARD_SEL="*",
+    )  # fmt: skip
+    battle.refresh_from_db()
+    compare()
+    battle = _end_turns_until(gm, battle, lambda b: b.snapshot["turn"]["actor"] != guards)
+    compare()
