@@ -74,6 +74,9 @@ def test_a_joined_commander_acts_on_its_units_turn(ford):
     expect(board.get_by_role("button", name="Sir Aldric: Incite (bonus action)")).to_be_visible()
     board.locator('td[title*="with Sir Aldric"] a.piece-link').click()
     expect(board.get_by_role("heading", name="Selected: Knights #1")).to_be_visible()
+    # The self-selecting board already shows that heading: wait for the selection's own
+    # answer (the board then names the piece asked for), or it may land after the attack.
+    expect(board.locator("#board")).not_to_have_attribute("data-sel", "*")
     shot = board.get_by_role("button", name="Sir Aldric: Attack: heavy crossbow, Goblin Horde #1")
     expect(shot).to_be_visible()
     shot.click()
