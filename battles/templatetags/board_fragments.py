@@ -8,27 +8,40 @@ answer can swap in only the fragments that changed (htmx out-of-band swaps,
 with an input the action used up (the dice rolled at the table, typed in for the next
 action: it is empty again afterwards).
 
-A fragment is drawn once per content (`FragmentNode.render`): what it shows is a function of
-the values its variables resolve to (the paths it reads, `_scan`: `card.hp`, `battle.seq`,
-the loop `{% for action in actions %}`… each resolved and fingerprinted), the language, the
+A fragment is drawn once per content (`FragmentNode.render`, `drawn_once`): what it shows
+is a function of the values it reads (`_scan`, at parse time: the variable paths,
+`card.hp`, the loop `{% for action in actions %}`…; an expression with filters,
+`piece_actions|lookup:sel`, by its value; a condition of an `{% if %}` by its truth; an
+`{% include "constant.html" %}`'s template read as if it stood there), the language, the
 time zone and the autoescaping; a render whose values are those of a fragment drawn before
-in this process reuses its HTML. After an action most of a board is what it was (the other
-armies' cards, the sides, the PCs): only what changed is drawn again, and the viewers of
-another viewpoint who see the same values share them. A fragment is drawn every time (never
-kept) when it holds a tag whose output is not a function of the values it reads (an
-`{% include %}`, a custom tag, `{% now %}`, `{% cycle %}`…, or a tag setting a variable for
-the page after it), or when a value read is not plain data (a model instance, a form: no
-fingerprint, `_Unkeyable`)."""
+in this process reuses its HTML. The board's version in its forms
+(`name="seq" value="{{ battle.seq }}"`, `seq_slot` in a tag drawing HTML in Python) is no
+such value: it is kept as a mark and put in again on each use, so a fragment with forms is
+drawn again only when what else it shows changes. After an action most of a board is what
+it was (the other armies' cards, the sides, the PCs): only what changed is drawn again, and
+the viewers of another viewpoint who see the same values share them.
+
+A fragment is drawn every time (never kept) when it holds a tag whose output is not a
+function of the values it reads (a custom tag not declared with `drawn_from`, an include of
+a template named by a variable, `{% now %}`, `{% cycle %}`, a `random` filter…, or a tag
+setting a variable for the page after it), or when a value read is not plain data (a model
+instance, a form: no fingerprint, `_Unkeyable`).
+
+A tag drawing a part of the board in Python (`dnd5e_board.dnd_cell`) keeps its parts the
+same way: `drawn_from` names the context values it reads besides its arguments, `key` and
+`drawn_once` keep its HTML in the same store."""
 
 import dataclasses
 import hashlib
 import itertools
+import marshal
 import re
+from contextvars import ContextVar
 from decimal import Decimal
 from fractions import Fraction
 
 from django import template
-from django.template import defaulttags
+from django.template import Engine, defaulttags, loader_tags
 from django.template.base import (
     FilterExpression,
     Node,
@@ -38,7 +51,9 @@ from django.template.base import (
     Variable,
     VariableDoesNotExist,
     VariableNode,
+    render_value_in_context,
 )
+from django.template.library import SimpleNode
 from django.template.smartif import TokenBase
 from django.templatetags import i18n
 from django.utils.functional import Promise
@@ -66,48 +81,264 @@ _PURE_NODES = (
     defaulttags.FilterNode, defaulttags.FirstOfNode, defaulttags.SpacelessNode,
     defaulttags.AutoEscapeControlNode, defaulttags.VerbatimNode, defaulttags.TemplateTagNode,
     defaulttags.WidthRatioNode, defaulttags.LoadNode, i18n.TranslateNode, i18n.BlockTranslateNode,
+    loader_tags.IncludeNode, SimpleNode,
 )  # fmt: skip
-#: The fragments drawn, {fingerprint: HTML}, in this process; emptied past `KEPT`.
+#: Filters whose output is not a function of their value (the time now, chance).
+_IMPURE_FILTERS = {"random", "timesince", "timeuntil"}
+#: The parts drawn, {fingerprint: HTML with the version marked}, in this process; emptied
+#: past `KEPT` (a board: about a dozen fragments and, in D&D 5e, a hundred squares).
 _DRAWN: dict[bytes, str] = {}
 KEPT = 20_000
 _UIDS = itertools.count()
+#: What stands for the board's version in a kept part (no text of the board holds a NUL).
+_MARK = "\x00"
+#: What a form's seq input is written after (`_SeqNode`).
+_SEQ_INPUT = 'name="seq" value="'
+_BATTLE_SEQ = Variable("battle.seq")
+#: The names every context holds (`None`, `True`, `False`).
+_CONSTANTS = frozenset(("None", "True", "False"))
 
 
 class _Unkeyable(Exception):  # noqa: N818 - a control-flow signal
     """A value with no fingerprint: the fragment is drawn."""
 
 
-def _scan(obj, used: set, bound: frozenset = frozenset()) -> bool:
-    """Collect the variable paths `obj` (a node, its node lists, expressions) reads from its
-    context into `used` — not those starting at a name a tag around them binds (`bound`: a
-    loop's variables inside its loop, a `{% with %}`'s or `{% blocktranslate with %}`'s
-    inside it); False if its output is not a function of them (a tag not in `_PURE_NODES`,
-    or one that sets a variable for the page after it)."""
+# --- the board's version, marked in the parts kept --------------------------------------------
 
-    def read(lookups) -> None:
-        if lookups is not None and lookups[0] not in bound:
-            used.add(lookups)
 
+_NO_SEQ = object()
+
+
+def _seq(context):
+    """The board's version (`battle.seq` of `context`), `_NO_SEQ` if none."""
+    try:
+        return _BATTLE_SEQ.resolve(context)
+    except VariableDoesNotExist:
+        return _NO_SEQ
+
+
+def _seq_text(context, seq) -> str:
+    """The version as `{{ battle.seq }}` writes it."""
+    if seq is _NO_SEQ:
+        return ""
+    if hasattr(context, "autoescape"):  # a template's context (else a tag's dict)
+        return str(render_value_in_context(seq, context))
+    return str(seq)
+
+
+class _Marking:
+    """A part being drawn to be kept: the version its forms carry (`seq`, as `text`), how
+    many times it was written as the mark, whether it was written otherwise (`spoiled`: not
+    kept)."""
+
+    def __init__(self, seq, text: str):
+        self.seq, self.text, self.marks, self.spoiled = seq, text, 0, False
+
+
+_marking: ContextVar[_Marking | None] = ContextVar("board_fragment_marking", default=None)
+
+
+def _slot(text: str) -> str:
+    marking = _marking.get()
+    if marking is None:
+        return text
+    if text == marking.text:
+        marking.marks += 1
+        return _MARK
+    marking.spoiled = True
+    return text
+
+
+def seq_slot(context) -> str:
+    """The board's version (`battle.seq`) for a form's seq input drawn in Python: the mark
+    while a part to be kept is drawn (`drawn_once` puts the version in again)."""
+    marking = _marking.get()
+    seq = _seq(context)
+    if (
+        marking is not None
+        and seq is not _NO_SEQ
+        and type(seq) is type(marking.seq)
+        and (seq == marking.seq)
+    ):
+        marking.marks += 1
+        return _MARK
+    return _slot(_seq_text(context, seq))
+
+
+class _SeqNode(VariableNode):
+    """`{{ battle.seq }}` in a form's seq input (`name="seq" value="{{ battle.seq }}"`)."""
+
+    def render(self, context) -> str:
+        return _slot(super().render(context))
+
+
+def drawn_once(context, key: bytes | None, draw) -> str:
+    """The part kept for `key` with the board's version put in, else `draw()` (kept for
+    `key`, its version marked). None: drawn, not kept."""
+    if key is None:
+        return draw()
+    outer = _marking.get()
+    seq = _seq(context)
+    same = outer is not None and type(seq) is type(outer.seq) and seq == outer.seq
+    html = _DRAWN.get(key)
+    if html is None:
+        marking = _Marking(seq, outer.text if same else _seq_text(context, seq))
+        token = _marking.set(marking)
+        try:
+            html = draw()
+        finally:
+            _marking.reset(token)
+        if marking.spoiled or html.count(_MARK) != marking.marks:
+            if html.count(_MARK) != marking.marks:  # a mark it did not write: drawn as is
+                token = _marking.set(None)
+                try:
+                    return mark_safe(draw())  # noqa: S308 (rendered HTML)
+                finally:
+                    _marking.reset(token)
+                    if outer is not None:
+                        outer.spoiled = True
+            return mark_safe(html.replace(_MARK, marking.text))  # noqa: S308 (rendered HTML)
+        if len(_DRAWN) > KEPT:
+            _DRAWN.clear()
+        _DRAWN[key] = html
+    if same:  # inside a part being kept, for the same version: its marks are that part's
+        outer.marks += html.count(_MARK)
+        return mark_safe(html)  # noqa: S308 (rendered HTML)
+    if outer is not None:
+        outer.spoiled = True
+    return mark_safe(html.replace(_MARK, _seq_text(context, seq)))  # noqa: S308 (rendered HTML)
+
+
+# --- what a part reads ----------------------------------------------------------------------
+
+
+def drawn_from(*paths: str):
+    """Declare a `simple_tag(takes_context=True)` a function of its arguments, the language
+    and the context values `paths` (`"battle.pk"`, `"act_url"`…): a fragment holding it may
+    be kept. Its forms' seq is `seq_slot(context)`."""
+
+    def declare(func):
+        func.fragment_reads = tuple(tuple(path.split(".")) for path in paths)
+        return func
+
+    return declare
+
+
+class _Pinned:
+    """An `{% include %}`'s template, loaded when the fragment around it was parsed: the one
+    `_scan` read is the one drawn."""
+
+    def __init__(self, loaded):
+        self.loaded = loaded
+
+    def resolve(self, context):
+        return self.loaded
+
+    def __repr__(self) -> str:
+        return f"<included {self.loaded.origin.template_name}>"
+
+
+def _names(expr: FilterExpression):
+    """The variables an expression reads (its value's, its filters' arguments')."""
+    if isinstance(expr.var, Variable):
+        yield expr.var
+    for _func, args in expr.filters:
+        for lookup, arg in args:
+            if lookup and isinstance(arg, Variable):
+                yield arg
+
+
+def _free(expr: FilterExpression, bound) -> bool:
+    return all(var.lookups is None or var.lookups[0] not in bound for var in _names(expr))
+
+
+def _scan_expr(expr: FilterExpression, used: dict, bound, truth: bool = False) -> bool:
+    """An expression read for its value (or its truth, `{% if %}`): kept by that when it
+    reads no name bound inside the fragment, else by the variables it reads."""
+    if any(func.__name__ in _IMPURE_FILTERS for func, _args in expr.filters):
+        return False
+    if (truth or expr.filters) and _free(expr, bound) and isinstance(expr.var, Variable):
+        used[("t:" if truth else "v:") + expr.token] = (truth, expr)
+        return True
+    for var in _names(expr):
+        _scan(var, used, bound)
+    return True
+
+
+def _scan_condition(cond, used: dict, bound, truth: bool) -> bool:
+    if cond is None:
+        return True
+    if isinstance(cond, defaulttags.TemplateLiteral):
+        return _scan_expr(cond.value, used, bound, truth)
+    # and / or / not test their operands' truth (nothing binds looser); the others compare
+    truth = cond.id in ("and", "or", "not")
+    return _scan_condition(cond.first, used, bound, truth) and _scan_condition(
+        cond.second, used, bound, truth
+    )
+
+
+def _seq_slots(nodelist: NodeList) -> None:
+    """Turn each `name="seq" value="{{ battle.seq }}"` of `nodelist` into a `_SeqNode`."""
+    for at in range(1, len(nodelist)):
+        node, before = nodelist[at], nodelist[at - 1]
+        if (
+            type(node) is VariableNode
+            and not node.filter_expression.filters
+            and getattr(node.filter_expression.var, "var", None) == _BATTLE_SEQ.var
+            and isinstance(before, TextNode)
+            and before.s.endswith(_SEQ_INPUT)
+        ):
+            nodelist[at] = _SeqNode(node.filter_expression)
+            nodelist[at].token, nodelist[at].origin = node.token, node.origin
+
+
+def _include(node: loader_tags.IncludeNode):
+    """The template an include of a constant name draws (pinned), else None."""
+    if isinstance(node.template, _Pinned):
+        return node.template.loaded
+    name = node.template.var
+    if node.template.filters or not isinstance(name, str) or not node.origin:
+        return None
+    engine = getattr(getattr(node.origin, "loader", None), "engine", None)
+    try:
+        loaded = (engine or Engine.get_default()).get_template(name)
+    except template.TemplateDoesNotExist:
+        return None
+    node.template = _Pinned(loaded)
+    return loaded
+
+
+def _scan(obj, used: dict, bound: frozenset = frozenset()) -> bool:
+    """Collect what `obj` (a node, its node lists, expressions) reads from its context into
+    `used` ({label: (truth, expression) or (None, variable)}) — not the names a tag around
+    them binds (`bound`: a loop's variables inside its loop, a `{% with %}`'s or
+    `{% blocktranslate with %}`'s inside it); False if its output is not a function of them
+    (a tag not in `_PURE_NODES`, or one that sets a variable for the page after it)."""
     if isinstance(obj, FilterExpression):
-        if isinstance(obj.var, Variable):
-            read(obj.var.lookups)
-        for _func, args in obj.filters:
-            for lookup, arg in args:
-                if lookup and isinstance(arg, Variable):
-                    read(arg.lookups)
-        return True
+        return _scan_expr(obj, used, bound)
     if isinstance(obj, Variable):
-        read(obj.lookups)
+        if obj.lookups is not None and obj.lookups[0] not in bound | _CONSTANTS:
+            used["p:" + ".".join(obj.lookups)] = (None, obj)
         return True
-    if isinstance(obj, list | tuple | NodeList):
+    if isinstance(obj, NodeList):
+        _seq_slots(obj)
+        return all(_scan(item, used, bound) for item in obj)
+    if isinstance(obj, list | tuple):
         return all(_scan(item, used, bound) for item in obj)
     if isinstance(obj, dict):
         return all(_scan(value, used, bound) for value in obj.values())
     if isinstance(obj, FragmentNode):
         return _scan(obj.parts, used, bound) and _scan(obj.nodelist, used, bound)
+    if isinstance(obj, _SeqNode):
+        return "battle" not in bound  # the version: marked, put in again
     if isinstance(obj, Node):
         if not isinstance(obj, _PURE_NODES) or getattr(obj, "asvar", None):
             return False
+        if isinstance(obj, defaulttags.IfNode):
+            return all(
+                _scan_condition(cond, used, bound, True) and _scan(nodes, used, bound)
+                for cond, nodes in obj.conditions_nodelists
+            )
         if isinstance(obj, defaulttags.ForNode):
             inside = bound | {*obj.loopvars, "forloop"}
             return (
@@ -123,19 +354,45 @@ def _scan(obj, used: set, bound: frozenset = frozenset()) -> bool:
             inside = bound | set(obj.extra_context) | {obj.countervar} - {None}
             for token in [*obj.singular, *(obj.plural or ())]:
                 if token.token_type == TokenType.VAR and token.contents not in inside:
-                    used.add((token.contents,))
+                    used["p:" + token.contents] = (None, Variable(token.contents))
             return _scan([obj.extra_context, obj.counter, obj.message_context], used, bound)
+        if isinstance(obj, loader_tags.IncludeNode):
+            loaded = _include(obj)
+            if loaded is None or not _scan(obj.extra_context, used, bound):
+                return False
+            return _scan(loaded.nodelist, used, bound | set(obj.extra_context))
+        if isinstance(obj, SimpleNode):
+            reads = getattr(obj.func, "fragment_reads", None)
+            if reads is None or obj.target_var is not None or type(obj) is not SimpleNode:
+                return False
+            if any(path[0] in bound for path in reads):
+                return False
+            for path in reads:
+                used["p:" + ".".join(path)] = (None, Variable(".".join(path)))
+            return _scan([obj.args, obj.kwargs], used, bound)
         if isinstance(obj, defaulttags.CsrfTokenNode):
-            used.add(("csrf_token",))
+            used["p:csrf_token"] = (None, Variable("csrf_token"))
         values = [v for k, v in vars(obj).items() if k not in ("token", "origin")]
         return _scan(values, used, bound)
-    if isinstance(obj, TokenBase):  # a condition of {% if %}
+    if isinstance(obj, TokenBase):  # (a condition outside an {% if %})
         return _scan(list(vars(obj).values()), used, bound)
     return True  # a constant (a string, a number, a compiled pattern…)
 
 
+# --- fingerprints ----------------------------------------------------------------------------
+
+
 def _fingerprint(value, out: list) -> None:
-    """Append a canonical text of plain data to `out` (`_Unkeyable` for anything else)."""
+    """Append a canonical text of plain data to `out` (`_Unkeyable` for anything else): of
+    built-in values (no subclass, no lazy text) their `marshal` (a faithful copy, in C),
+    else by their parts."""
+    try:
+        data = marshal.dumps(value, 2)  # (version 2: no references, no interning marks)
+    except ValueError:
+        pass
+    else:
+        out.append(f"m{len(data)}:" + data.decode("latin-1"))
+        return
     if value is None or isinstance(value, bool | int | float | Fraction | Decimal):
         out.append(f"{type(value).__name__}:{value!r}")
     elif isinstance(value, str):
@@ -169,47 +426,88 @@ def _fingerprint(value, out: list) -> None:
         raise _Unkeyable(type(value).__name__)
 
 
+def _read(truth, obj, context, out: list) -> None:
+    if truth is None:  # a variable
+        try:
+            _fingerprint(obj.resolve(context), out)
+        except VariableDoesNotExist:
+            out.append("missing")
+        return
+    if truth:  # as an {% if %} reads it
+        try:
+            out.append("true" if obj.resolve(context, ignore_failures=True) else "false")
+        except Exception as error:  # noqa: BLE001 - an {% if %} takes a filter's error as false
+            out.append("raises " + type(error).__qualname__)
+        return
+    try:
+        obj.var.resolve(context)
+    except VariableDoesNotExist:  # ignore_failures makes it None, else the invalid string
+        out.append("missing")
+    else:
+        out.append("present")
+    try:
+        values = [obj.resolve(context)]
+        if out[-1] == "missing":
+            values.append(obj.resolve(context, ignore_failures=True))
+    except Exception as error:  # noqa: BLE001 - an {% if %} takes a filter's error as false
+        out.append("raises " + type(error).__qualname__)
+        return
+    for value in values:
+        _fingerprint(value, out)
+
+
+def key(context, name: str, reads, values=()) -> bytes:
+    """The fingerprint of a part: its name, the language, time zone and escaping, what it
+    reads of `context` (`reads`: [(label, (truth, expression or variable))]) and `values`
+    (a tag's arguments); `_Unkeyable` if one is no plain data."""
+    out = [name, get_language() or "", get_current_timezone_name(),
+           str(getattr(context, "autoescape", True))]  # fmt: skip
+    for label, (truth, obj) in reads:
+        out.append(label)
+        _read(truth, obj, context, out)
+    for value in values:
+        _fingerprint(value, out)
+    return hashlib.blake2b("\x00".join(out).encode(), digest_size=20).digest()
+
+
+def tag_key(context, func, values) -> bytes | None:
+    """The fingerprint of a `drawn_from` tag's part for its arguments `values` (None: not
+    kept, a value is no plain data)."""
+    reads = getattr(func, "_fragment_key_reads", None)
+    if reads is None:
+        reads = [("p:" + ".".join(path), (None, Variable(".".join(path))))
+                 for path in func.fragment_reads]  # fmt: skip
+        func._fragment_key_reads = reads
+    try:
+        return key(context, func.__module__ + "." + func.__qualname__, reads, values)
+    except _Unkeyable:
+        return None
+
+
 class FragmentNode(template.Node):
     def __init__(self, parts, nodelist, always: bool):
         self.parts = parts
         self.nodelist = nodelist
         self.always = always
-        self.uid = next(_UIDS)
-        used = set()
+        self.uid = str(next(_UIDS))
+        used: dict = {}
         self.kept = _scan(parts, used) and _scan(nodelist, used)
-        paths = sorted(used)
-        self.paths = [(".".join(path) + "=", Variable(".".join(path))) for path in paths]
-
-    def key(self, context) -> bytes:
-        out = [str(self.uid), get_language() or "", get_current_timezone_name(),
-               str(context.autoescape)]  # fmt: skip
-        for name, variable in self.paths:
-            out.append(name)
-            try:
-                value = variable.resolve(context)
-            except VariableDoesNotExist:
-                out.append("missing")
-                continue
-            _fingerprint(value, out)
-        return hashlib.blake2b("\x00".join(out).encode(), digest_size=20).digest()
+        for label, (truth, obj) in list(used.items()):
+            # (an expression of variables read whole anyway: what they are says what it is)
+            if truth is not None and all(
+                var.lookups is None or "p:" + ".".join(var.lookups) in used for var in _names(obj)
+            ):
+                del used[label]
+        self.reads = sorted(used.items(), key=lambda item: item[0])
 
     def render(self, context) -> str:
-        key = None
+        part = None
         if self.kept:
             try:
-                key = self.key(context)
+                part = key(context, self.uid, self.reads)
             except _Unkeyable:
-                key = None
-            else:
-                html = _DRAWN.get(key)
-                if html is not None:
-                    return html
-        html = self.draw(context)
-        if key is not None:
-            if len(_DRAWN) > KEPT:
-                _DRAWN.clear()
-            _DRAWN[key] = html
-        return html
+                part = None
+        return drawn_once(context, part, lambda: self.draw(context))
 
     def draw(self, context) -> str:
         name = fragment_id(*(part.resolve(context) for part in self.parts))

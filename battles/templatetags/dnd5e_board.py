@@ -1,19 +1,15 @@
 """The D&D 5e board's template helpers: the selected piece, and what a cell offers it."""
 
-import hashlib
-import json
-import re
-import threading
-from collections import OrderedDict
 from urllib.parse import quote
 
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 
 from battles.rendering import selection
+from battles.templatetags import board_fragments
 
 register = template.Library()
 
@@ -40,7 +36,7 @@ def _side_pieces(side: dict) -> set[str]:
 @register.filter
 def of_side(keys, side: dict):
     """Of `keys` (a set, or one key) those of the side's pieces: what a side's card shows
-    of the selectable pieces and the selection (the key of its `dnd_memo`)."""
+    of the selectable pieces and the selection (what its fragment reads)."""
     pieces = _side_pieces(side)
     if isinstance(keys, str):
         return keys if keys in pieces else ""
@@ -147,13 +143,18 @@ def _classes(cell: dict, occ: dict | None, opt: dict | None, sel) -> str:
 
 
 @register.simple_tag(takes_context=True)
+@board_fragments.drawn_from(
+    # (its URLs: of the battle's campaign and id, the act and board URLs as given)
+    "battle.campaign_id", "battle.pk", "act_url", "board_url", "csrf_token",
+)  # fmt: skip
 def dnd_cell(context, cell: dict, sel, post=None) -> str:
     """One square of the grid (`<td>`): its terrain, occupant and what it offers the
     selected piece (a move or attack form, posting `?sel=<post>`: by default the selected
     piece, `dnd_post_selection`), as the board template drew it. Drawn once per process
-    for what it shows (`_memoized`): an action changes a few squares of the grid."""
-    key = _memo_key("cell", context, [cell, sel, post])
-    return _memoized(key, context, lambda: _cell(context, cell, sel, post))
+    for what it shows (`board_fragments.drawn_once`, as the board's fragments): an action
+    changes a few squares of the grid."""
+    key = board_fragments.tag_key(context, dnd_cell, (cell, sel, post))
+    return board_fragments.drawn_once(context, key, lambda: _cell(context, cell, sel, post))
 
 
 def _cell(context, cell: dict, sel, post) -> str:
@@ -176,7 +177,8 @@ def _cell(context, cell: dict, sel, post) -> str:
             'name="actor" value="{}"><input type="hidden" name="kind" value="{}"><input '
             'type="hidden" name="params" value="{}"><button type="submit" class="sq-btn" '
             'data-x="{}" data-y="{}" aria-label="{} ({}, {}){}">{}</button></form>',
-            action, action, context.get("csrf_token", ""), battle.seq, opt["actor"],
+            action, action, context.get("csrf_token", ""), board_fragments.seq_slot(context),
+            opt["actor"],
             opt["kind"], opt["params"], cell["x"], cell["y"], opt["label"], cell["x"],
             cell["y"], preview,
             _piece(occ) if occ else ("◎" if cell["objective"] else ""),
@@ -199,74 +201,3 @@ def _cell(context, cell: dict, sel, post) -> str:
         '<td class="{}" title="{}">{}</td>', _classes(cell, occ, opt, sel), _title(cell, occ),
         inner,
     )  # fmt: skip
-
-
-# --- the board's parts drawn once per process for what they show ---------------------------
-#
-# `{% dnd_memo "name" value… %}…{% enddnd_memo %}`: a part of the board (a side's card, the
-# grid…) drawn once for the values it shows and kept in this process (a bounded LRU); drawn
-# again for the same values, in a later version of the board or for another viewer, it is
-# taken from there. The key is the part's name, the language, the battle, the CSRF token's
-# placeholder and the values named (JSON: a lazy text by its words, a set in order); the
-# part must read nothing else of the context. The board's version (the forms' `seq`) is
-# taken out of the kept HTML and put in again on each use.
-
-#: Parts and grid squares kept (a board: about a dozen parts and a hundred squares).
-MEMO_SIZE = 4096
-_memo: OrderedDict[bytes, str] = OrderedDict()
-_memo_lock = threading.Lock()
-_SEQ_VALUE = re.compile(r'(?<=name="seq" value=")(\d+)(?=")')
-_SEQ_MARK = "\x00"
-
-
-def _memo_key(name: str, context, values: list) -> bytes | None:
-    battle = context["battle"]
-    parts = [name, get_language() or "", battle.pk, battle.campaign_id,
-             str(context.get("csrf_token", ""))]  # fmt: skip
-    parts += [sorted(v) if isinstance(v, set | frozenset) else v for v in values]
-    try:
-        text = json.dumps(parts, default=str, ensure_ascii=False)
-    except (TypeError, ValueError):  # a key that is not text: not kept
-        return None
-    return hashlib.blake2b(text.encode(), digest_size=16).digest()
-
-
-class MemoNode(template.Node):
-    def __init__(self, name: str, values, nodelist):
-        self.name, self.values, self.nodelist = name, values, nodelist
-
-    def render(self, context) -> str:
-        key = _memo_key(self.name, context, [v.resolve(context) for v in self.values])
-        return _memoized(key, context, lambda: self.nodelist.render(context))
-
-
-def _memoized(key: bytes | None, context, draw) -> str:
-    """The HTML kept for `key` with the board's version put in, else `draw()` (kept when
-    every `seq` in it is the board's)."""
-    seq = str(context["battle"].seq)
-    if key is not None:
-        with _memo_lock:
-            kept = _memo.get(key)
-            if kept is not None:
-                _memo.move_to_end(key)
-        if kept is not None:
-            return mark_safe(kept.replace(_SEQ_MARK, seq))  # noqa: S308 (rendered HTML)
-    html = draw()
-    if key is not None and _SEQ_MARK not in html and set(_SEQ_VALUE.findall(html)) <= {seq}:
-        with _memo_lock:
-            _memo[key] = _SEQ_VALUE.sub(_SEQ_MARK, html)
-            while len(_memo) > MEMO_SIZE:
-                _memo.popitem(last=False)
-    return html
-
-
-@register.tag
-def dnd_memo(parser, token):
-    bits = token.split_contents()
-    if len(bits) < 2:
-        raise template.TemplateSyntaxError("{% dnd_memo %} needs a name")
-    name = bits[1].strip("\"'")
-    values = [parser.compile_filter(bit) for bit in bits[2:]]
-    nodelist = parser.parse(("enddnd_memo",))
-    parser.delete_first_token()
-    return MemoNode(name, values, nodelist)

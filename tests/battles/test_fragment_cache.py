@@ -75,10 +75,11 @@ def test_a_fragment_is_drawn_per_language_and_escaping(monkeypatch):
 
 def test_fragments_whose_output_is_not_their_values_are_drawn_every_time(monkeypatch):
     drawn = _drawn(monkeypatch)
-    included = _template(
-        '{% fragment "inc" %}{% include "battles/_log_lines.html" %}{% endfragment %}'
-    )
+    included = _template('{% fragment "inc" %}{% include name %}{% endfragment %}')
     assert not included.nodelist.get_nodes_by_type(board_fragments.FragmentNode)[0].kept
+    # (the log's lines name their "older entries" URL for the page: `{% url … as log_url %}`)
+    log = _template('{% fragment "log" %}{% include "battles/_log_lines.html" %}{% endfragment %}')
+    assert not log.nodelist.get_nodes_by_type(board_fragments.FragmentNode)[0].kept
     sets = _template('{% fragment "url" %}{% url "healthz" as there %}{% endfragment %}{{ there }}')
     assert not sets.nodelist.get_nodes_by_type(board_fragments.FragmentNode)[0].kept
     assert sets.render(Context({})) == sets.render(Context({}))
@@ -113,3 +114,51 @@ def test_a_name_bound_inside_a_fragment_is_read_from_outside_where_it_is_not(mon
         Context({"ratio": {"text": "2 : 1"}, "more": [3]})
     )
     assert len(drawn) == 2
+
+
+class Battle:
+    def __init__(self, seq, status="active", campaign_id=3, pk=7):
+        self.seq, self.status, self.campaign_id, self.pk = seq, status, campaign_id, pk
+
+
+def test_a_fragment_with_forms_is_kept_across_versions_its_seq_put_in_again(monkeypatch):
+    """The board's version in a form's seq input (`name="seq" value="{{ battle.seq }}"`, in
+    the fragment or a template it includes) is no value read: the fragment drawn for version
+    4 serves version 5 with 5 in its forms; what it reads otherwise draws it again."""
+    drawn = _drawn(monkeypatch)
+    template = _template(
+        '{% fragment "undo" %}<form><input name="seq" value="{{ battle.seq }}">{{ label }}'
+        '</form>{% include "battles/_undo.html" %}{% endfragment %}'
+    )
+
+    def draw(seq, label="Go", status="active"):
+        context = {"battle": Battle(seq, status), "label": label, "csrf_token": "T",
+                   "membership": {"is_gm": True}}  # fmt: skip
+        return template.render(Context(context))
+
+    first = draw(4)
+    assert first.count('name="seq" value="4"') == 2 and "Undo last action" in first
+    assert draw(5) == first.replace('value="4"', 'value="5"')
+    assert len(drawn) == 1  # kept: only the version changed
+    assert draw(6, "Stop").count('value="6"') == 2 and len(drawn) == 2
+    assert "Undo last action" not in draw(6, "Stop", "applied") and len(drawn) == 3
+    # No undo at version 0 (`battle.seq` read for its truth): drawn again.
+    assert "Undo last action" not in draw(0) and len(drawn) == 4
+    board_fragments._DRAWN.clear()
+    assert draw(5) == first.replace('value="4"', 'value="5"')
+
+
+def test_an_expression_is_read_for_its_value_a_condition_for_its_truth(monkeypatch):
+    drawn = _drawn(monkeypatch)
+    template = _template(
+        '{% fragment "f" %}{% if cards %}{{ cards|first }}{% endif %}{% if seq %} live'
+        "{% endif %}{% endfragment %}"
+    )
+    assert template.render(Context({"cards": ["a", "b"], "seq": 1})).endswith(
+        "a live<!--/f--></div>"
+    )
+    template.render(Context({"cards": ["a", "c"], "seq": 2}))
+    assert len(drawn) == 1  # the first card, cards and seq true: as drawn
+    assert "b live" in template.render(Context({"cards": ["b", "c"], "seq": 2}))
+    assert "live" not in template.render(Context({"cards": ["b", "c"], "seq": 0}))
+    assert len(drawn) == 3

@@ -1,15 +1,14 @@
 """The D&D 5e board answers an action with what changed (issue 13): from a board that chose
 its selection by itself (`data-sel="*"`) its forms post no selection, so the answer is that
 board chosen again and goes back as out-of-band fragments; the parts of the board are drawn
-once per process for what they show (`{% dnd_memo %}`), the board's version put in anew."""
+once per process for what they show (`{% fragment %}`, `board_fragments.drawn_once`), the
+board's version put in anew."""
 
 import json
 import re
 
 import pytest
-from django.template import Context, Template
 from django.urls import reverse
-from django.utils import translation
 
 from tests.dnd5e.test_board import _end_turns_until
 from warfare.systems.dnd5e.models import Unit
@@ -78,49 +77,11 @@ def test_an_attack_from_the_chosen_board_answers_only_what_changed(client, gm, g
     assert token.sub("", grid[len('<div class="fragment" id="f-grid">') :]) in token.sub("", body)
 
 
-class _Battle:
-    pk, campaign_id = 7, 3
-
-    def __init__(self, seq):
-        self.seq = seq
-
-
-MEMO = Template(
-    '{% load dnd5e_board %}{% dnd_memo "test" shown %}<input name="seq" value="{{ battle.seq }}">'
-    "{{ shown }} {{ unlisted }}{% enddnd_memo %}"
-)
-
-
-def _draw(seq, shown, unlisted, language="en"):
-    context = {"battle": _Battle(seq), "csrf_token": "T", "shown": shown, "unlisted": unlisted}
-    with translation.override(language):
-        return MEMO.render(Context(context))
-
-
-def test_a_part_is_drawn_once_for_what_it_shows_and_gets_the_boards_version(db):
-    first = _draw(4, "Orcs 7 HP", "first")
-    assert first == '<input name="seq" value="4">Orcs 7 HP first'
-    # The same values in a later version: kept (what it does not list is not read again),
-    # the version put in anew.
-    assert _draw(5, "Orcs 7 HP", "second") == '<input name="seq" value="5">Orcs 7 HP first'
-    # Other values, another language: drawn again.
-    assert _draw(5, "Orcs 6 HP", "third").endswith("Orcs 6 HP third")
-    assert _draw(5, "Orcs 7 HP", "fourth", "ru").endswith("Orcs 7 HP fourth")
-
-
-def test_values_no_key_is_made_of_are_drawn_each_time(db):
-    """A mapping by pairs is no JSON: that part is not kept, drawn anew each time."""
-    context = {"battle": _Battle(1), "csrf_token": "T", "shown": {(1, 2): "x"}, "unlisted": "a"}
-    assert MEMO.render(Context(context)).endswith(" a")
-    context["unlisted"] = "b"
-    assert MEMO.render(Context(context)).endswith(" b")
-
-
 def test_the_parts_kept_draw_the_board_as_drawn_anew(client, gm, player, guards_turn):
     """Whatever a part's key leaves out would show here: through a stand's attack and the
     turns after it, for the GM and a player, each board drawn from the parts kept is the
     board drawn with nothing kept."""
-    from battles.templatetags import dnd5e_board
+    from battles.templatetags import board_fragments
     from tests.caches import clear_cache
     from warfare.systems.dnd5e import board as dnd_board
 
@@ -138,7 +99,7 @@ def test_the_parts_kept_draw_the_board_as_drawn_anew(client, gm, player, guards_
             kept = page(user, sel)
             clear_cache()  # (this run's keys only: the Redis may be shared)
             client.force_login(user)
-            dnd5e_board._memo.clear()
+            board_fragments._DRAWN.clear()
             dnd_board._LINES.clear()
             assert page(user, sel) == kept
 
