@@ -1,0 +1,85 @@
+"""The Pathfinder forecast's lean play-out (`pf2e/battle/simulation.py`, issue 14) reaches the
+very state the forecast's generic loop reaches (`awaiting`, `suggest`, `apply` with
+`SimulationDice`: every command checked, every die logged, every event made), from the
+start of the bench battle and of random set-ups (reactions offered or automatic, starting
+positions to choose, terrain, a fortification) and from states of random legal play, and
+the forecast uses it.
+"""
+
+import dataclasses
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench.scenarios import pf2e_three_vs_three
+from tests.engine.battle.test_pf2e_properties import _legal_command, battles
+from warfare.engine.battle import forecast
+from warfare.engine.battle.protocol import Rejected, command_dice
+from warfare.engine.systems.pf2e.battle import SYSTEM
+from warfare.engine.systems.pf2e.battle.simulation import LeanDice, play_out
+
+FULL = dataclasses.replace(SYSTEM, play_out=None)
+"""The same system without its lean play-out: the forecast's generic loop."""
+
+
+def _both(state, seed, max_rounds=forecast.MAX_ROUNDS):
+    lean = play_out(state, random.Random(seed), max_rounds)
+    full = forecast._play_out(FULL, state, random.Random(seed), max_rounds)
+    return lean, full
+
+
+def test_the_lean_play_out_reaches_the_full_engines_last_state_for_many_seeds():
+    data = pf2e_three_vs_three()
+    for seed in range(40):
+        start = SYSTEM.start(data, seed)
+        lean, full = _both(start, forecast.simulation_seed(seed, 1))
+        assert lean == full, seed
+        assert lean.to_dict() == full.to_dict()
+        assert lean.finished or lean.round - start.round >= forecast.MAX_ROUNDS
+
+
+def test_the_lean_play_out_stops_after_max_rounds_as_the_forecast_does():
+    data = pf2e_three_vs_three()
+    for seed in range(5):
+        lean, full = _both(SYSTEM.start(data, seed), seed, max_rounds=2)
+        assert lean == full and lean.round <= 3
+        assert not lean.finished or lean.round <= 2
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), battle=battles(), seed=st.integers(0, 2**31), play=st.integers(0, 2**31))
+def test_from_random_set_ups_and_states_the_lean_play_out_is_the_full_engines(
+    data, battle, seed, play
+):
+    """From the start or a state of random legal play (a reaction offered, a start to
+    choose, a turn half done), the same last state with the same dice."""
+    state = SYSTEM.start(battle, seed)
+    for index in range(data.draw(st.integers(0, 12))):
+        if state.finished:
+            break
+        command = _legal_command(data.draw, state)
+        result = SYSTEM.apply(state, command, command_dice(seed, index, command.typed_dice))
+        assert not isinstance(result, Rejected), (command, result.problems)
+        state = result[0]
+    lean, full = _both(state, play, max_rounds=20)
+    assert lean == full
+    assert lean.to_dict() == full.to_dict()
+
+
+def test_the_lean_dice_draw_what_the_simulation_dice_draw():
+    lean, full = LeanDice(random.Random(3)), forecast.SimulationDice(random.Random(3))
+    for expression in ("1d20", "2d6+3", "1d12-1", "3d4"):
+        assert lean.d20() == full.d20()
+        assert lean.roll(8) == full.roll(8)
+        one, other = lean.roll_expr(expression), full.roll_expr(expression)
+        assert (one.results, one.total) == (other.results, other.total)
+    assert lean.log == ()
+
+
+def test_the_forecast_plays_with_the_lean_play_out_and_gives_the_full_engines_odds():
+    data = pf2e_three_vs_three()
+    assert SYSTEM.play_out is play_out
+    lean = forecast.forecast(SYSTEM, setup=data, simulations=12, seed=4)
+    full = forecast.forecast(FULL, setup=data, simulations=12, seed=4)
+    assert lean.to_dict() == full.to_dict()

@@ -1,0 +1,136 @@
+"""The Pathfinder forecast's lean play-out (the protocol's optional `play_out`, issue 14).
+
+`play_out(state, rng, max_rounds)` plays a battle to its end with every army auto-played,
+exactly as the forecast's generic loop does (`forecast._play_out`: the policy's command for
+the army awaited, `apply` with dice drawn from `rng`), and returns the same last state, with
+less work per command:
+
+* the policy's war action or end of turn is run (`engine._run`'s work) without being
+  checked again (`apply`'s `_action_problems`): the policy proposes only legal commands
+  (`test_pf2e_policy` holds every suggestion to `apply`'s check, and `test_pf2e_simulation`
+  holds this loop to the generic one);
+* its dice (`LeanDice`) draw what `SimulationDice` draws through `apply`'s `_ResumeDice`,
+  one `rng.random()` per die in the same order, without a log of `Roll`s (nobody reads it:
+  no events are stored, no die was typed in);
+* a command that stops to offer a reaction (possible only while an army's side does not
+  react automatically), an answer to one and a starting position go through `apply`
+  itself, with the generator put back where it was before the lean try (the pending
+  reaction records the command's rolls);
+* the army awaited is read from the state (`awaiting`'s actor) and the end of the battle
+  from `finished` (`outcome`);
+* the cyclic garbage collector waits until the battle is over (as in D&D 5e's).
+"""
+
+import gc
+import random
+from functools import lru_cache
+
+from warfare.engine.battle.autoplay import MAX_COMMANDS, PolicyError
+from warfare.engine.battle.protocol import Command, Rejected
+from warfare.engine.dice import DiceExpr, Roll, SeededDice, parse_expr
+from warfare.engine.frozen import replace
+from warfare.engine.systems.pf2e.battle.actions import Ctx
+from warfare.engine.systems.pf2e.battle.engine import (
+    END_TURN,
+    _end_turn,
+    _war_action,
+    apply,
+)
+from warfare.engine.systems.pf2e.battle.policy import suggest
+from warfare.engine.systems.pf2e.battle.reactions import Decider, Offered
+from warfare.engine.systems.pf2e.battle.rules import REACTIONS
+from warfare.engine.systems.pf2e.battle.state import BattleState
+
+
+@lru_cache(maxsize=256)
+def _parsed(expression: str) -> DiceExpr:
+    return parse_expr(expression)
+
+
+class LeanDice:
+    """`SimulationDice` without the log: the same draws from the simulation's generator."""
+
+    log: tuple[Roll, ...] = ()
+
+    def __init__(self, rng: random.Random) -> None:
+        self._random = rng.random
+
+    def roll(self, sides: int, *, purpose: str = "") -> int:
+        return int(self._random() * sides) + 1
+
+    def d20(self, *, purpose: str = "") -> int:
+        return int(self._random() * 20) + 1
+
+    def roll_expr(self, expression: str | DiceExpr, *, purpose: str = "") -> Roll:
+        expr = _parsed(expression) if isinstance(expression, str) else expression
+        draw, sides = self._random, expr.sides
+        results = tuple(int(draw() * sides) + 1 for _ in range(expr.count))
+        return Roll("", sides, results, expr.modifier, purpose, "seeded")
+
+
+class _Dice(SeededDice):
+    """`forecast.SimulationDice` (not imported: the engine does not import the forecast)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.log = []
+        self.seed = None
+        self._rng = rng
+
+
+def _full(state: BattleState, command: Command, rng: random.Random) -> BattleState:
+    result = apply(state, command, _Dice(rng))
+    if isinstance(result, Rejected):
+        raise PolicyError(command, result.problems)
+    return result[0]
+
+
+def _lean(state: BattleState, command: Command, dice: LeanDice) -> BattleState:
+    """`apply(state, command, dice)[0]` for the policy's war action or end of turn when no
+    reaction is offered on the way (else `Offered` is raised)."""
+    ctx = Ctx(dice)
+    token = REACTIONS.set(Decider(()))
+    try:
+        if command.kind == END_TURN:
+            new = _end_turn(state, ctx)
+        else:
+            new = _war_action(state, command, ctx)
+    finally:
+        REACTIONS.reset(token)
+    return replace(new, sequence=state.sequence + 1)
+
+
+def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
+    """The last state of the battle played on from `state` by the policy (see the module
+    docstring), stopping `max_rounds` rounds after the first as the forecast does."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _play_out(state, rng, max_rounds)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
+    first = state.round
+    dice = LeanDice(rng)
+    for _ in range(MAX_COMMANDS):
+        if state.finished or state.round - first >= max_rounds:
+            break
+        actor = state.to_act
+        if actor is None:
+            break
+        command = suggest(state, actor)
+        if state.pending is not None or state.positions:
+            state = _full(state, command, rng)
+            continue
+        if all(entry.auto_reactions for entry in state.armies):
+            state = _lean(state, command, dice)  # no reaction can be offered
+            continue
+        before = rng.getstate()
+        try:
+            state = _lean(state, command, dice)
+        except Offered:
+            rng.setstate(before)
+            state = _full(state, command, rng)
+    return state
