@@ -39,7 +39,14 @@ from rest_framework.response import Response
 
 from kingdoms.access import access_campaign
 from kingdoms.models import Membership
-from warfare.api.base import DENIED, LIST_ERRORS, WRITE_ERRORS, ApiListView, ApiView
+from warfare.api.base import (
+    DENIED,
+    LIST_ERRORS,
+    WRITE_ERRORS,
+    ApiListView,
+    ApiView,
+    stale_response,
+)
 from warfare.api.filters import IntegerFilter
 
 from . import selectors, services
@@ -171,11 +178,10 @@ class _StaleBoard:
 
     def handle_exception(self, exc):
         if isinstance(exc, services.StaleBoard) and self.membership is not None:
-            body = {
-                "errors": [_("The board changed meanwhile: here it is now.")],
-                "battle": battle_state(self.membership, exc.battle),
-            }
-            return Response(body, status=status.HTTP_409_CONFLICT)
+            return stale_response(
+                [_("The board changed meanwhile: here it is now.")],
+                battle=battle_state(self.membership, exc.battle),
+            )
         return super().handle_exception(exc)
 
 

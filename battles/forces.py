@@ -16,10 +16,10 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from kingdoms.models import Faction
-from kingdoms.services import check_faction_in_campaign, save_row
+from kingdoms.services import StaleEdit, check_faction_in_campaign, check_version, save_row
 from kingdoms.transactions import write_transaction
 
-from .holds import delete_unless_held, refuse_change, update_unless_held
+from .holds import delete_unless_held, refuse_change
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -27,13 +27,18 @@ class ForceServices:
     """`create`, `update` and `delete` of one rule system's forces. `access(user,
     campaign_id, gm=, lock=)` is the membership of a campaign of the system; `access_row(user,
     campaign_id, pk, gm=, lock=)` (membership, row). The row is named `<noun>_id`; its
-    faction must be one of the campaign's (`faction_required`: and given)."""
+    faction must be one of the campaign's (`faction_required`: and given). A stale edit raises
+    `stale` (a `StaleEdit`: Pathfinder's names its army); a model that counts its versions by
+    hand instead of `kingdoms.models.Versioned.save` (`versioned=False`, Pathfinder's army)
+    has its version raised by the edit."""
 
     model: type
     noun: str
     access: Callable[..., Any]
     access_row: Callable[..., Any]
     faction_required: bool = True
+    stale: type[StaleEdit] = StaleEdit
+    versioned: bool = True
 
     def _row(self, user, campaign_id: int, pk: int):
         _membership, row = self.access_row(user, campaign_id, pk, gm=True, lock=True)
@@ -50,7 +55,11 @@ class ForceServices:
         """Edit the force `<noun>_id`: refused when the form is stale (409) or the force is
         on a board (400)."""
         row = self._row(user, campaign_id, fields.pop(f"{self.noun}_id"))
-        return update_unless_held(row, version, **fields)
+        check_version(row, version, self.stale)
+        refuse_change(campaign_id, [row])
+        if not self.versioned:
+            fields["version"] = row.version + 1
+        return save_row(row, **fields)
 
     @write_transaction
     def delete(self, *, user, campaign_id: int, **ids: int) -> None:

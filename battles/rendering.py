@@ -43,6 +43,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import get_language
 
@@ -258,6 +259,9 @@ def _render_once(request, membership, battle: Battle, cache_key: str, *, new=Fal
         if html is None:
             context = board_context(membership, battle)
             context["csrf_token"] = CSRF_PLACEHOLDER
+            # The URL every button of the board posts to, reversed once per render.
+            context.setdefault("act_url", reverse("battles:act", args=[battle.campaign_id,
+                                                                       battle.pk]))  # fmt: skip
             html = render_to_string(board_template(battle) + "#board", context, request=request)
             if _shareable(request, html):
                 cache.set(cache_key, html, timeout=TIMEOUT)
@@ -343,7 +347,13 @@ def _changed(old_html: str, old: _Fragment, new_html: str, new: _Fragment, out: 
         return False
     olds = {child.id: child for child in old.children}
     for child in new.children:
-        if child.always or not _changed(old_html, olds[child.id], new_html, child, out):
+        if child.always:
+            out.append(child)
+            continue
+        before = olds[child.id]
+        if old_html[before.start : before.end] == new_html[child.start : child.end]:
+            continue  # the same bytes: nothing in it changed
+        if not _changed(old_html, before, new_html, child, out):
             out.append(child)
     return True
 

@@ -24,6 +24,14 @@ from .visibility import live_events, member_view
 # --- The report -----------------------------------------------------------------------------
 
 
+def log_by_round(view, battle: Battle) -> list[tuple[int, list[str]]]:
+    """[(round, the log's lines of that round as `view` reads them)], first round first."""
+    rounds: dict[int, list[str]] = {}
+    for event, _params, text in view.lines(live_events(battle)):
+        rounds.setdefault(event.round, []).append(text)
+    return sorted(rounds.items())
+
+
 def battle_report(
     *,
     membership: Membership,
@@ -51,9 +59,6 @@ def battle_report(
             }
         )
     side_names = {side["key"]: side["name"] for side in sides}
-    rounds: dict[int, list[str]] = {}
-    for event, _params, text in view.lines(live_events(battle)):
-        rounds.setdefault(event.round, []).append(text)
     outcome = view.outcome()
     result = None
     if outcome is not None:
@@ -86,7 +91,7 @@ def battle_report(
         # A system's aftermath: rows {side, check, check_text, next_turn, next_turn_text,
         # effects} (Pathfinder's §7.6 kingdom checks).
         "aftermath": [],
-        "rounds": sorted(rounds.items()),
+        "rounds": log_by_round(view, battle),
     }
     if extra is not None:
         report.update(extra(view, report))

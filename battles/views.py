@@ -38,6 +38,27 @@ def _battle(request, campaign_id: int, battle_id: int):
     return membership, battle
 
 
+def setup_page(request: HttpRequest, membership, template: str, form, start, *, success=None):
+    """A rule system's set-up page (its `create_view`): GET draws `form`; a POST the form
+    accepts starts the battle with `start(form)` (the system's one-transaction service) and
+    goes to its board, with the message `success` where given; bad input or a refusal of the
+    rules re-renders the form with the reasons (400, nothing saved)."""
+    context = {"campaign": membership.campaign, "form": form}
+    if request.method != "POST":
+        return render(request, template, context)
+    if form.is_valid():
+        try:
+            battle = start(form)
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            if success:
+                messages.success(request, success)
+            return redirect(battle)
+    return render(request, template, context, status=400)
+
+
 @login_required
 def battle_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     membership = access_campaign(request.user, campaign_id)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 
 from kingdoms.models import Controller, Faction, Membership
 
@@ -30,6 +30,10 @@ from .plugins import plugin_for
 UNKNOWN_FORCE = gettext_lazy("Unknown force")
 #: The log lines a board shows at once (the older ones are paged in on demand).
 LOG_LIMIT = 50
+#: The log sentences already worded, {(battle, viewpoint, language, names, event): sentence}
+#: (`BattleView.page_lines`), in this process; emptied when it grows past `LINES_KEPT`.
+_LINES: dict[tuple, str] = {}
+LINES_KEPT = 50_000
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,12 @@ class BattleView:
     """A battle as one viewpoint may see it. A rule system's view fills in `_names`,
     `side_factions`, `sees`, `event`, `outcome` and `state`; the board, the JSON API, the log
     and the report are built from it."""
+
+    #: May `page_lines` keep the sentences it worded? Only for a view whose `event` sentence
+    #: depends on nothing but the event, the viewpoint, the language, the battle's setup (never
+    #: changed once it is set up) and the names (`names`, `hidden_names`), which the kept
+    #: sentence's key holds.
+    lines_kept = False
 
     def __init__(self, battle: Battle, viewpoint: Viewpoint):
         self.battle = battle
@@ -205,7 +215,39 @@ class BattleView:
             events = events.filter(pk__lt=before)
         rows = list(events[: limit + 1])
         older = rows[limit - 1].pk if len(rows) > limit else None
-        return [(event.round, text) for event, _params, text in self.lines(rows[:limit])], older
+        return self.page_lines(rows[:limit]), older
+
+    def lines_key(self) -> tuple:
+        """What else a view's sentences depend on, for the key of `page_lines`."""
+        return ()
+
+    def page_lines(self, events) -> list[tuple[int, str]]:
+        """(round, sentence) of `events` (those with a sentence)."""
+        if not self.lines_kept:
+            return [(event.round, text) for event, _params, text in self.lines(events)]
+        return [(event.round, text) for event in events if (text := self.sentence(event))]
+
+    @cached_property
+    def _lines_base(self) -> tuple:
+        # (the seed too: a test database's flush starts the ids again, never the seeds)
+        return (self.battle.pk, self.battle.seed, self.viewpoint,
+                tuple(sorted(self.names.items())), tuple(sorted(self.hidden_names())),
+                self.lines_key())  # fmt: skip
+
+    def sentence(self, event) -> str:
+        """The sentence of one event as the viewpoint reads it ("": none). Worded once per
+        viewpoint, language and names in this process when the view allows it
+        (`lines_kept`): an event never changes, and a board shows the same lines again after
+        each action."""
+        if not self.lines_kept:
+            return self.event(event.code, event.params)[1] or ""
+        key = (self._lines_base, get_language(), event.pk)
+        text = _LINES.get(key)
+        if text is None:
+            if len(_LINES) > LINES_KEPT:
+                _LINES.clear()
+            text = _LINES[key] = self.event(event.code, event.params)[1] or ""
+        return text
 
     def log_context(self) -> dict[str, Any]:
         """The board's log: its newest page (`log`) and the cursor of the older entries

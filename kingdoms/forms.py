@@ -55,6 +55,18 @@ class VersionedFormMixin:
         return {k: v for k, v in self.cleaned_data.items() if k != "version"}
 
 
+def unique_name(form, rows, message: str) -> str:
+    """The form's cleaned `name`, refused with `message` where another of `rows` (its model's
+    rows in the scope the name is unique in: the campaign, the faction) has it in any case."""
+    name = form.cleaned_data["name"]
+    clash = rows.filter(name__iexact=name)
+    if form.instance.pk:
+        clash = clash.exclude(pk=form.instance.pk)
+    if clash.exists():
+        raise forms.ValidationError(message)
+    return name
+
+
 class FactionRowForm(VersionedFormMixin, forms.ModelForm):
     """A row a faction owns (a rule system's army or force): its faction is one of the
     campaign's, chosen when it is created and fixed afterwards, and its name is its faction's
@@ -76,15 +88,10 @@ class FactionRowForm(VersionedFormMixin, forms.ModelForm):
         self.add_version_field()
 
     def clean_name(self):
-        name = self.cleaned_data["name"]
         faction = self.cleaned_data.get("faction") or getattr(self.instance, "faction", None)
-        if faction is not None:
-            clash = self._meta.model.objects.filter(faction=faction, name__iexact=name)
-            if self.instance.pk:
-                clash = clash.exclude(pk=self.instance.pk)
-            if clash.exists():
-                raise forms.ValidationError(self.name_taken)
-        return name
+        if faction is None:
+            return self.cleaned_data["name"]
+        return unique_name(self, self._meta.model.objects.filter(faction=faction), self.name_taken)
 
 
 def campaign_factions(campaign: Campaign) -> list[Faction]:
@@ -126,13 +133,10 @@ class FactionForm(VersionedFormMixin, forms.ModelForm):
         self.add_version_field()
 
     def clean_name(self):
-        name = self.cleaned_data["name"]
-        clash = Faction.objects.filter(campaign=self.campaign, name__iexact=name)
-        if self.instance.pk:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise forms.ValidationError(_("This campaign already has a faction of that name."))
-        return name
+        return unique_name(
+            self, Faction.objects.filter(campaign=self.campaign),
+            _("This campaign already has a faction of that name."),
+        )  # fmt: skip
 
 
 class CommandStaffForm(VersionedFormMixin, forms.ModelForm):
@@ -183,13 +187,10 @@ class SettlementForm(VersionedFormMixin, forms.ModelForm):
         self.add_version_field()
 
     def clean_name(self):
-        name = self.cleaned_data["name"]
-        clash = Settlement.objects.filter(campaign=self.campaign, name__iexact=name)
-        if self.instance.pk:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise forms.ValidationError(_("This campaign already has a settlement of that name."))
-        return name
+        return unique_name(
+            self, Settlement.objects.filter(campaign=self.campaign),
+            _("This campaign already has a settlement of that name."),
+        )  # fmt: skip
 
 
 INVITE_LIFETIMES = {

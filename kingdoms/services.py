@@ -32,12 +32,13 @@ class StaleEdit(Exception):
         self.instance = instance
 
 
-def check_version(instance, version: int | None) -> None:
-    """Refuse a form drawn from an older version of `instance` (locked by the caller).
+def check_version(instance, version: int | None, stale: type[StaleEdit] = StaleEdit) -> None:
+    """Refuse a form drawn from an older version of `instance` (locked by the caller) with
+    `stale(instance)`.
 
     `version=None` skips the check (callers without a form, such as the demo loader)."""
     if version is not None and instance.version != version:
-        raise StaleEdit(instance)
+        raise stale(instance)
 
 
 class InviteUnusable(Exception):
@@ -108,12 +109,19 @@ def _save_system_records(faction: Faction, *, records, command_staff) -> None:
     for record in rulesystems.faction_records(campaign.rule_system):
         record.save(faction, (records or {}).get(record.key))
     if campaign.uses_command_staff:
-        CommandStaff.objects.get_or_create(faction=faction)
-        if command_staff:
-            fields = dict(command_staff)
-            row = CommandStaff.objects.select_for_update(no_key=True).get(faction=faction)
-            check_version(row, fields.pop("version", None))
-            save_row(row, **fields)
+        save_faction_record(CommandStaff, faction, command_staff)
+
+
+def save_faction_record(model, faction: Faction, fields: dict[str, Any] | None) -> None:
+    """The faction's one record of `model` (a GURPS command staff, a Pathfinder kingdom),
+    created with it; `fields` (a form's, with the `version` it was drawn from: an older one
+    is a `StaleEdit`) saved over it, locked. Part of the caller's transaction."""
+    model.objects.get_or_create(faction=faction)
+    if fields:
+        fields = dict(fields)
+        row = model.objects.select_for_update(no_key=True).get(faction=faction)
+        check_version(row, fields.pop("version", None))
+        save_row(row, **fields)
 
 
 @transaction.atomic

@@ -56,9 +56,17 @@ def test_redis_url_selects_the_shared_redis_cache_and_its_absence_local_memory()
     with_redis = manage(
         "shell", "--no-imports", "-c", show, REDIS_URL="redis://127.0.0.1:6379/3", **common
     )
-    assert with_redis.stdout.strip() == "django.core.cache.backends.redis.RedisCache"
+    assert with_redis.stdout.strip() == "warfare.cache.RedisCache"
     without = manage("shell", "--no-imports", "-c", show, REDIS_URL="", **common)
     assert without.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
+
+
+def test_the_redis_cache_keeps_one_client_per_connection_pool(redis_cache):
+    # Django's own makes a client (and its ~200 response callbacks) for every operation.
+    first = redis_cache._cache.get_client("a", write=True)
+    assert redis_cache._cache.get_client("b", write=True) is first
+    redis_cache.set("probe", 2)
+    assert redis_cache.get("probe") == 2
 
 
 def test_the_suite_runs_on_its_own_keys_of_the_shared_redis(redis_cache):

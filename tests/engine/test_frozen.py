@@ -36,6 +36,12 @@ def test_replace_is_dataclasses_replace():
     assert replace(plain, a=5).b is plain.b
     assert replace(Normalised((3, 1)), a=(9, 2)).a == (2, 9)  # __init__ and __post_init__ ran
     assert replace(Slotted(1), b=4) == Slotted(1, 4)
+    slotted = replace(Slotted(1, 2), a=3)  # slots: each field set on a new instance
+    assert slotted == Slotted(3, 2) and type(slotted) is Slotted
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        slotted.b = 5  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        replace(Slotted(1), nonsense=1)
     with pytest.raises(TypeError):
         replace(plain, nonsense=1)
     with pytest.raises(dataclasses.FrozenInstanceError):

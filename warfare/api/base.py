@@ -119,6 +119,13 @@ def stale_errors() -> list[str]:
     return [_("Nothing was saved: someone changed this meanwhile.")]
 
 
+def stale_response(errors: list[str] | None = None, **current: Any) -> Response:
+    """409, nothing saved: `errors` (by default `stale_errors()`) and what changed meanwhile
+    as it is now (`faction=…`), for the client to look at and try again."""
+    body = {"errors": stale_errors() if errors is None else errors, **current}
+    return Response(body, status=status.HTTP_409_CONFLICT)
+
+
 # --- Views ----------------------------------------------------------------------------------
 
 

@@ -57,7 +57,7 @@ from .base import (
     input_data,
     merged,
     prefixed,
-    stale_errors,
+    stale_response,
 )
 from .filters import (
     CampaignFilter,
@@ -234,8 +234,7 @@ class CampaignDetailApi(ApiView):
             )
         except kingdom_services.StaleEdit:
             membership = access_campaign(request.user, campaign_id)
-            body = {"errors": stale_errors(), "campaign": CampaignDetailOutput(membership).data}
-            return Response(body, status=status.HTTP_409_CONFLICT)
+            return stale_response(campaign=CampaignDetailOutput(membership).data)
         membership = access_campaign(request.user, campaign_id)
         return Response(CampaignDetailOutput(membership).data)
 
@@ -322,8 +321,7 @@ class FactionDetailApi(ApiView):
             )
         except kingdom_services.StaleEdit:
             membership, faction = access_faction(request.user, campaign_id, faction_id)
-            body = {"errors": stale_errors(), "faction": _faction_output(membership, faction)}
-            return Response(body, status=status.HTTP_409_CONFLICT)
+            return stale_response(faction=_faction_output(membership, faction))
         membership, faction = access_faction(request.user, campaign_id, faction_id)
         return Response(_faction_output(membership, faction))
 
@@ -406,11 +404,7 @@ class SettlementDetailApi(ApiView):
             )
         except kingdom_services.StaleEdit:
             current = Settlement.objects.get(pk=settlement_id)
-            body = {
-                "errors": stale_errors(),
-                "settlement": _settlement_output(membership, current),
-            }
-            return Response(body, status=status.HTTP_409_CONFLICT)
+            return stale_response(settlement=_settlement_output(membership, current))
         current = Settlement.objects.get(pk=settlement_id)
         return Response(_settlement_output(membership, current))
 

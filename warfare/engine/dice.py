@@ -17,6 +17,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
 from warfare.engine.problems import Problem
@@ -186,6 +187,36 @@ class SeededDice(_RecordingDice):
         return int(self._rng.random() * sides) + 1
 
 
+class LeanDice:
+    """The dice of a simulated battle (a forecast's lean play-out): each die drawn from the
+    simulation's generator as `SeededDice` draws it (`int(random() * sides) + 1`, one draw
+    per die in the same order), without a log of `Roll`s. `log` always shows one seeded
+    die, so what reads the source of the last die rolled or counts the typed ones (a GURPS
+    success roll, §A.7.1 pursuit) sees seeded dice, as in a logged simulation."""
+
+    log: tuple[Roll, ...] = ()
+
+    def __init__(self, rng: random.Random) -> None:
+        self._random = rng.random
+
+    def roll(self, sides: int, *, purpose: str = "") -> int:
+        return int(self._random() * sides) + 1
+
+    def d20(self, *, purpose: str = "") -> int:
+        return int(self._random() * 20) + 1
+
+    def roll_expr(self, expression: str | DiceExpr, *, purpose: str = "") -> Roll:
+        expr = _parsed(expression) if isinstance(expression, str) else expression
+        draw, sides = self._random, expr.sides
+        results = tuple(int(draw() * sides) + 1 for _ in range(expr.count))
+        return Roll(str(expr), sides, results, expr.modifier, purpose, SeededDice.source)
+
+
+@lru_cache(maxsize=256)
+def _parsed(expression: str) -> DiceExpr:
+    return parse_expr(expression)
+
+
 class ScriptedDice(_RecordingDice):
     """Dice that return the given values in order (tests, replays of recorded rolls)."""
 
@@ -235,3 +266,6 @@ def typed_value_problem(value: object, sides: int) -> Problem | None:
     if not 1 <= value <= sides:
         return Problem("dice.out_of_range", {"value": value, "sides": sides})
     return None
+
+
+LeanDice.log = (Roll("1d6", 6, (1,), 0, "", SeededDice.source),)

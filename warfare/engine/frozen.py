@@ -2,10 +2,11 @@
 
 * `replace(obj, **changes)`: `dataclasses.replace` with the same result, several times
   faster for the plain frozen dataclasses the battle states are made of: instead of calling
-  `__init__` field by field, it copies the instance's `__dict__` and sets the changes. A
-  class with a `__post_init__` (which may normalise what it is given), `__slots__`, or a
-  field not set by `__init__` goes through `dataclasses.replace` unchanged, and so does a
-  change naming something that is not a field (it raises the same error).
+  `__init__` field by field, it copies the instance's `__dict__` and sets the changes (a
+  class with `__slots__`: it sets each field of a new instance). A class with a
+  `__post_init__` (which may normalise what it is given) or a field not set by `__init__`
+  goes through `dataclasses.replace` unchanged, and so does a change naming something that
+  is not a field (it raises the same error).
 * `per_fields(*names)`: the same for a function that reads only some fields of the state,
   for as long as those fields are the very same objects (see below).
 * `per_state(function)`: remembers the results of a function of an (immutable) state and
@@ -30,7 +31,7 @@ _PLANS: dict[type, frozenset[str] | None] = {}
 
 def _plan(cls: type) -> frozenset[str] | None:
     """The init field names of `cls` if the fast path is exact for it, else None."""
-    if not dataclasses.is_dataclass(cls) or "__slots__" in cls.__dict__:
+    if not dataclasses.is_dataclass(cls):
         return _GENERIC
     if getattr(cls, "__post_init__", None) is not None:
         return _GENERIC
@@ -56,6 +57,8 @@ def replace(obj: T, /, **changes: Any) -> T:
         names = _PLANS[cls] = _plan(cls)
     if names is None or not names.issuperset(changes):
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    if "__slots__" in cls.__dict__:
+        return _replace_slotted(obj, cls, names, changes)
     new = object.__new__(cls)
     values = obj.__dict__.copy()
     memo = values.pop(MEMO, None)  # what `per_state` remembered belongs to the old state
@@ -71,6 +74,37 @@ def replace(obj: T, /, **changes: Any) -> T:
                 values[MEMO] = found
     object.__setattr__(new, "__dict__", values)
     return new
+
+
+def _replace_slotted(obj: T, cls: type, names: frozenset[str], changes: dict[str, Any]) -> T:
+    """`replace` for a dataclass with `__slots__` (no `__dict__` to copy): each field of a
+    new instance set from the changes or the instance, through the slots' own setters (as a
+    frozen dataclass's `__init__` sets them, past its `__setattr__`)."""
+    try:
+        fields, read, setters = _SLOTTED[cls]
+    except KeyError:
+        fields = tuple(sorted(names))
+        read = attrgetter(*fields) if len(fields) > 1 else (lambda o: (getattr(o, fields[0]),))
+        setters = tuple(_slot_setter(cls, name) for name in fields)
+        _SLOTTED[cls] = (fields, read, setters)
+    new = object.__new__(cls)
+    get = changes.get
+    for name, value, setter in zip(fields, read(obj), setters, strict=True):
+        setter(new, get(name, value))
+    return new
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """How to set field `name` of a new instance: its slot's `__set__`, or, for a field kept
+    elsewhere (a base class without slots), `object.__setattr__`."""
+    for klass in cls.__mro__:
+        slot = klass.__dict__.get(name)
+        if slot is not None and type(slot).__name__ == "member_descriptor":
+            return slot.__set__
+    return lambda instance, value: object.__setattr__(instance, name, value)
+
+
+_SLOTTED: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]], tuple]] = {}
 
 
 _KEEPERS: dict[type, Callable[[dict, dict], dict | None] | None] = {}

@@ -173,7 +173,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "warfare.cache.RedisCache",  # Django's, its client kept
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="warfare"),
             # Fail fast when Redis is down: a request waits at most this long for it.

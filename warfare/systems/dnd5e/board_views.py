@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from rest_framework import serializers
@@ -15,7 +15,7 @@ from battles import services
 from battles.forms import ActForm, parse_dice
 from battles.models import Battle
 from battles.schema import form_input
-from battles.views import _board_write
+from battles.views import _board_write, setup_page
 from kingdoms.access import access_campaign
 from warfare.systems.dnd5e.access import access_dnd5e
 
@@ -35,18 +35,10 @@ def create_view(request: HttpRequest, membership) -> HttpResponse:
     """GET: the set-up form; POST: start the battle and go to its board (bad input: 400)."""
     campaign = membership.campaign
     form = BattleSetupForm(request.POST or None, campaign=campaign)
-    context = {"campaign": campaign, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                battle = _start(request.user, campaign, form)
-            except ValidationError as error:
-                for message in error.messages:
-                    form.add_error(None, message)
-            else:
-                return redirect(battle)
-        return render(request, "battles/dnd5e/setup.html", context, status=400)
-    return render(request, "battles/dnd5e/setup.html", context)
+    return setup_page(
+        request, membership, "battles/dnd5e/setup.html", form,
+        lambda form: _start(request.user, campaign, form),
+    )  # fmt: skip
 
 
 def _start(user, campaign, form: BattleSetupForm):

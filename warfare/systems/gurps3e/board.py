@@ -138,6 +138,8 @@ def _roll(roll, full: bool) -> dict:
 class Gurps3eView(BattleView):
     """A GURPS 3e battle as a viewpoint may see it (see the module docstring)."""
 
+    lines_kept = True  # its sentences: the event, viewpoint, names and setup alone
+
     def side_factions(self):
         return {side["key"]: side.get("factions") or () for side in self.battle.setup["sides"]}
 
@@ -414,7 +416,9 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     view = Gurps3eView(battle, viewpoint_of(membership, battle))
     names_ = view.names
     # The day results and the ending need their own events only; the log shows one page.
-    lines = view.lines(live_events(battle).filter(code__in={*RESULT_CODES, "battle.ended"}))
+    events = live_events(battle).filter(code__in={*RESULT_CODES, "battle.ended"})
+    # (event, params, sentence) as `view.lines`, each sentence worded once (`view.sentence`)
+    lines = [(e, view.params(e.code, e.params), text) for e in events if (text := view.sentence(e))]
     sides = [_side(state, force, view, membership, battle) for force in state.forces]
     pcs = [_pc(state, c, names_, membership, battle) for c in state.characters]
     fit = [pc for pc in pcs if pc["status"] == FIT]

@@ -2,7 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from kingdoms.forms import FactionRowForm, VersionedFormMixin
+from kingdoms.forms import FactionRowForm, VersionedFormMixin, unique_name
 
 from .models import Character, Force, Limit, Reputation, TroopType, Unit
 from .services import PLAYER_FIELDS
@@ -28,13 +28,10 @@ class TroopTypeForm(VersionedFormMixin, forms.ModelForm):
         self.campaign = campaign
 
     def clean_name(self):
-        name = self.cleaned_data["name"]
-        clash = TroopType.objects.filter(campaign=self.campaign, name__iexact=name)
-        if self.instance.pk:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise forms.ValidationError(_("This campaign already has a troop type of that name."))
-        return name
+        return unique_name(
+            self, TroopType.objects.filter(campaign=self.campaign),
+            _("This campaign already has a troop type of that name."),
+        )  # fmt: skip
 
     def _post_clean(self):
         # Uniqueness is checked above with a clear message.

@@ -4,15 +4,14 @@ Strategy from their factions' command staff, Morale modifiers (§B.8.3), the PCs
 the days of an extended battle."""
 
 from django import forms
-from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services
 from battles.holds import refuse_held
 from battles.models import Battle
+from battles.views import setup_page
 from kingdoms.access import access_campaign
 from kingdoms.models import CommandStaff
 from kingdoms.transactions import write_transaction
@@ -271,20 +270,11 @@ def _start(user, campaign, form: SetupForm):
 def create_view(request, membership):
     """The set-up page (GET: the form; POST: start the battle, or 400 with the reasons)."""
     form = _form(request.POST or None, membership.campaign)
-    context = {"campaign": membership.campaign, "form": form}
-    template = "battles/gurps3e/setup.html"
-    if request.method != "POST":
-        return render(request, template, context)
-    if form.is_valid():
-        try:
-            battle = _start(request.user, membership.campaign, form)
-        except ValidationError as error:
-            for message in error.messages:
-                form.add_error(None, message)
-        else:
-            messages.success(request, gettext("The battle begins."))
-            return redirect(battle)
-    return render(request, template, context, status=400)
+    return setup_page(
+        request, membership, "battles/gurps3e/setup.html", form,
+        lambda form: _start(request.user, membership.campaign, form),
+        success=gettext("The battle begins."),
+    )  # fmt: skip
 
 
 def api_create(user, campaign_id: int, data) -> Battle:

@@ -127,6 +127,8 @@ def viewpoint(membership: Membership, battle: Battle) -> Viewpoint:
 class Gurps4eView(BattleView):
     """A GURPS Mass Combat 4e battle as a viewpoint may see it (see the module docstring)."""
 
+    lines_kept = True  # its sentences: the event, viewpoint, names and setup alone
+
     def side_factions(self):
         return {key: [_setup_side(self.battle, key).get("faction")] for key in SIDE_KEYS}
 

@@ -3,13 +3,14 @@ work is in `setup`, `board` and `services`)."""
 
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from rest_framework import exceptions
 
 from battles.models import Battle
-from battles.visibility import live_events, viewpoint_of
+from battles.report import log_by_round
+from battles.views import setup_page
+from battles.visibility import viewpoint_of
 from kingdoms.models import Controller, Faction, Membership, Role
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
 from warfare.systems.gurps4e.models import Force, ForceElement
@@ -46,22 +47,12 @@ def create_view(request: HttpRequest, membership: Membership) -> HttpResponse:
     """GET: the set-up form; POST: start the battle and go to the board (bad input: 400 and
     the form with its messages, nothing saved)."""
     form = _form(membership, request.POST if request.method == "POST" else None)
-    context = {"campaign": membership.campaign, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                battle = gurps4e_battle_create(
-                    user=request.user,
-                    campaign_id=membership.campaign_id,
-                    data=form.battle_input(),
-                )
-            except ValidationError as error:
-                for message in error.messages:
-                    form.add_error(None, message)
-            else:
-                return redirect(battle)
-        return render(request, "battles/gurps4e/battle_form.html", context, status=400)
-    return render(request, "battles/gurps4e/battle_form.html", context)
+    return setup_page(
+        request, membership, "battles/gurps4e/battle_form.html", form,
+        lambda form: gurps4e_battle_create(
+            user=request.user, campaign_id=membership.campaign_id, data=form.battle_input()
+        ),
+    )  # fmt: skip
 
 
 def api_create(user, campaign_id: int, data) -> Battle:
@@ -101,9 +92,6 @@ def report_context(membership: Membership, battle: Battle) -> dict:
             row = {"key": pc.key, "name": who[pc.key], "state": status}
             rows.append(row)
         sides.append({"key": key, "name": who[key], "pcs": False, "armies": rows})
-    rounds: dict[int, list[str]] = {}
-    for event, _params, text in view.lines(live_events(battle)):
-        rounds.setdefault(event.round, []).append(text)
     outcome = view.outcome()
     result = None
     if outcome is not None:
@@ -128,5 +116,5 @@ def report_context(membership: Membership, battle: Battle) -> dict:
         ],
         "sides": sides,
         "outcome": result,
-        "rounds": sorted(rounds.items()),
+        "rounds": log_by_round(view, battle),
     }

@@ -157,6 +157,11 @@ TERM_LABELS = {
 
 
 def strategy_name(key: str) -> str:
+    return _strategy_name(get_language() or "", key)
+
+
+@functools.lru_cache(maxsize=512)
+def _strategy_name(_language: str, key: str) -> str:
     return str(STRATEGY_LABELS.get(key, key))
 
 
@@ -193,7 +198,21 @@ def signed(value: int) -> str:
 
 
 def working(terms) -> str:
-    """A breakdown as one line: "Strategy 14 +2 relative TS −1 casualties"."""
+    """A breakdown as one line: "Strategy 14 +2 relative TS −1 casualties" (worded once per
+    language and breakdown: a board shows each strategy's)."""
+    try:
+        key = tuple((code, type(value), value) for code, value in terms)  # 1 and 1.0: two
+        return _working(get_language() or "", key)
+    except TypeError:  # a term that is no key (not hashable)
+        return _worded(terms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _working(_language: str, terms: tuple) -> str:
+    return _worded([(code, value) for code, _type, value in terms])
+
+
+def _worded(terms) -> str:
     parts = []
     for index, (code, value) in enumerate(terms):
         number = str(value) if index == 0 else signed(int(value))

@@ -26,6 +26,7 @@ from warfare.api.base import (
     flatten,
     form_errors,
     json_object,
+    stale_response,
 )
 from warfare.api.filters import IntegerFilter
 from warfare.engine.systems.pf2e.tables import MAX_LEVEL, MIN_LEVEL
@@ -204,11 +205,10 @@ class _ArmyErrors:
         if isinstance(exc, services.StaleEdit):
             membership = getattr(self, "membership", None)
             army = Army.objects.select_related("faction__kingdom").get(pk=exc.army.pk)
-            body = {
-                "errors": [_("This army changed meanwhile. Here it is now; try again.")],
-                "army": _army_output(membership, army) if membership else None,
-            }
-            return Response(body, status=status.HTTP_409_CONFLICT)
+            return stale_response(
+                [_("This army changed meanwhile. Here it is now; try again.")],
+                army=_army_output(membership, army) if membership else None,
+            )
         return super().handle_exception(exc)
 
 

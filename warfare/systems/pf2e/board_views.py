@@ -3,11 +3,12 @@
 
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404
 from rest_framework import exceptions
 
 from battles.forms import ActForm
 from battles.models import Battle, BattleStatus
+from battles.views import setup_page
 from kingdoms.models import Membership
 from warfare.systems.pf2e.models import Army
 
@@ -28,32 +29,25 @@ def create_view(request: HttpRequest, membership: Membership) -> HttpResponse:
         .order_by("faction__name", "name")
     )
     form = BattleCreateForm(request.POST or None, armies=armies)
-    context = {"campaign": membership.campaign, "form": form}
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                battle = battle_create(
-                    user=request.user,
-                    campaign_id=campaign_id,
-                    name=form.cleaned_data["name"],
-                    sides=form.sides(),
-                    pcs_side=form.cleaned_data["pcs_side"] or None,
-                    terrain=tuple(form.cleaned_data["terrain"]),
-                    players_may_act=form.cleaned_data["players_may_act"],
-                    reveal_checks=form.cleaned_data["reveal_checks"],
-                    fortifications=form.fortifications(),
-                    inside=form.inside(),
-                    starts=form.starts(),
-                    initiative_dice=form.initiative_dice(),
-                    auto_reactions=form.auto_reactions(),
-                )
-            except ValidationError as error:
-                for message in error.messages:
-                    form.add_error(None, message)
-            else:
-                return redirect(battle)
-        return render(request, "battles/battle_form.html", context, status=400)
-    return render(request, "battles/battle_form.html", context)
+
+    def start(form):
+        return battle_create(
+            user=request.user,
+            campaign_id=campaign_id,
+            name=form.cleaned_data["name"],
+            sides=form.sides(),
+            pcs_side=form.cleaned_data["pcs_side"] or None,
+            terrain=tuple(form.cleaned_data["terrain"]),
+            players_may_act=form.cleaned_data["players_may_act"],
+            reveal_checks=form.cleaned_data["reveal_checks"],
+            fortifications=form.fortifications(),
+            inside=form.inside(),
+            starts=form.starts(),
+            initiative_dice=form.initiative_dice(),
+            auto_reactions=form.auto_reactions(),
+        )
+
+    return setup_page(request, membership, "battles/battle_form.html", form, start)
 
 
 def act_form(data, battle: Battle):

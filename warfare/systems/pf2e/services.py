@@ -9,11 +9,11 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from battles.forces import ForceServices
 from battles.holds import holding_battles, refuse_change
 from kingdoms import services as kingdom_services
 from kingdoms.access import access_campaign
 from kingdoms.models import Campaign, Faction
-from kingdoms.services import check_version, save_row
 from kingdoms.transactions import write_transaction
 from warfare.engine.dice import SeededDice
 from warfare.engine.problems import Problem
@@ -161,16 +161,14 @@ def army_adjust_condition(
     return army
 
 
-@write_transaction
-def army_update(
-    *, user, campaign_id: int, army_id: int, version: int | None = None, **fields: Any
-) -> Army:
-    """The GM edits an army (not while it is on an unfinished board: battles.holds)."""
-    _membership, army = access_army(user, campaign_id, army_id, gm=True, lock=True)
-    if version is not None and army.version != version:
-        raise StaleEdit(army)
-    refuse_change(campaign_id, [army])
-    return save_row(army, version=army.version + 1, **fields)
+#: The GM edits an army (`army_id`): a stale form is a `StaleEdit` (409), an army on an
+#: unfinished board is not edited (battles.holds, battles.forces). Placing an army is
+#: `army_create` (a spec built and checked by the rules, the kingdom locked, a log entry).
+_ARMIES = ForceServices(
+    model=Army, noun="army", access=access_campaign, access_row=access_army, stale=StaleEdit,
+    versioned=False,
+)  # fmt: skip
+army_update = _ARMIES.update
 
 
 # --- Army activities (§4) and the kingdom turn (§10) -------------------------------------------
@@ -757,12 +755,7 @@ def kingdom_save(faction: Faction, fields: dict[str, Any] | None) -> None:
     """A Pathfinder faction's kingdom, created with its faction; `fields` (the faction page's
     kingdom form, with the `version` it was drawn from) saved over it. Part of the faction
     services' transaction (`kingdoms.services.faction_create`/`faction_update`)."""
-    Kingdom.objects.get_or_create(faction=faction)
-    if fields:
-        fields = dict(fields)
-        kingdom = Kingdom.objects.select_for_update(no_key=True).get(faction=faction)
-        check_version(kingdom, fields.pop("version", None))
-        save_row(kingdom, **fields)
+    kingdom_services.save_faction_record(Kingdom, faction, fields)
 
 
 def campaign_delete_armies(campaign: Campaign) -> None:

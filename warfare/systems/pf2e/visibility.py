@@ -210,6 +210,11 @@ def visible_outcome(battle: Battle, viewer: Viewer) -> dict | None:
 class Pf2eView(BattleView):
     """A Pathfinder 2e battle as a viewpoint may see it (see the module docstring)."""
 
+    lines_kept = True  # its sentences: the event, viewer, names and setup alone
+
+    def lines_key(self) -> tuple:
+        return (self.viewer,)
+
     @cached_property
     def viewer(self) -> Viewer:
         return pf2e_viewer(self.battle, self.viewpoint)

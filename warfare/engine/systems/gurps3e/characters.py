@@ -8,9 +8,10 @@ weapon skill, reputation entries and Military Rank. `role` says what he commands
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from warfare.engine.frozen import replace
 from warfare.engine.systems.gurps3e.house_rules import house_value
 
 TROOPER, UNIT_COMMANDER, ARMY_COMMANDER = "trooper", "unit_commander", "army_commander"

@@ -9,9 +9,10 @@ over its units.
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from warfare.engine.frozen import replace
 from warfare.engine.systems.gurps3e.characters import int_field
 from warfare.engine.systems.gurps3e.house_rules import house_value
 

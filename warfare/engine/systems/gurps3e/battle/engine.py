@@ -61,7 +61,6 @@ battle.ended.
 """
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from warfare.engine.battle.protocol import (
@@ -78,6 +77,7 @@ from warfare.engine.battle.protocol import (
 )
 from warfare.engine.checks import quick_contest, success_roll
 from warfare.engine.dice import DiceError
+from warfare.engine.frozen import per_setup, replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.gurps3e.battle.state import (
     CASUALTIES,
@@ -335,9 +335,21 @@ def _opening(state: BattleState) -> tuple[Event, ...]:
 
 def start(setup: Mapping[str, Any], seed: int) -> BattleState:
     """Validate `setup` and set up day 1 (no dice are rolled at the start of a 3e battle)."""
-    problems = validate_setup(setup)
+    problems, state = _started(setup)
     if problems:
         raise SetupError(problems)
+    assert state is not None
+    return state
+
+
+@per_setup()
+def _started(setup: Mapping[str, Any]) -> tuple[tuple[Problem, ...], BattleState | None]:
+    """(the set-up's problems, the battle's first state): `start` without the seed, which it
+    does not read, worked out once per set-up (a forecast starts hundreds of battles from
+    one; the state is immutable)."""
+    problems = validate_setup(setup)
+    if problems:
+        return tuple(problems), None
     state = BattleState(
         forces=tuple(Force.from_dict(side) for side in setup["sides"]),
         characters=tuple(
@@ -350,7 +362,7 @@ def start(setup: Mapping[str, Any], seed: int) -> BattleState:
         intensity=int(setup.get("intensity", 0)),
         winner_rule=str(setup.get("winner_rule", LAST_DAY)),
     )
-    return replace(state, opening=_opening(state))
+    return (), replace(state, opening=_opening(state))
 
 
 # --- what each actor may do --------------------------------------------------------------------
@@ -366,8 +378,8 @@ def _leaders_down(state: BattleState) -> set[str]:
     return {c.side for c in state.characters if c.role != TROOPER and c.status != FIT}
 
 
-def _previews(character: Character, risk: int) -> tuple[CheckPreview, ...]:
-    skill, _ = combat_skill(character)
+def _previews(skill: int, risk: int) -> tuple[CheckPreview, ...]:
+    """The Survival and Glory rolls of Combat Skill `skill` at `risk`."""
     base = (("combat_skill", skill),)
     return (
         CheckPreview("survival", skill + risk, (*base, ("risk", risk)), None),
@@ -393,8 +405,9 @@ def legal_actions(state: BattleState, actor: str) -> list[ActionSpec]:
     if character.status != FIT:
         return []
     low, high = risk_range(character)
+    skill, _ = combat_skill(character)
     options = tuple(
-        ActionOption({"risk": risk}, _previews(character, risk)) for risk in range(low, high + 1)
+        ActionOption({"risk": risk}, _previews(skill, risk)) for risk in range(low, high + 1)
     )
     optional = ("use_luck",) if character.luck > 0 else ()
     return [ActionSpec(CHOOSE_RISK, 0, (), options, optional)]
@@ -430,21 +443,37 @@ def _problems(state: BattleState, command: Command) -> list[Problem]:
         return [_p("unknown_command", kind=kind)]
     if state.phase != CHOICES:
         return [_p("wrong_phase", phase=state.phase)]
-    specs = legal_actions(state, actor) if isinstance(actor, str) else []
-    spec = next((s for s in specs if s.key == kind), None)
-    if spec is None:
+    choice = _choice(state, actor) if isinstance(actor, str) else None
+    if choice is None or choice[0] != kind:
         return [_p("not_your_choice", actor=actor, kind=kind)]
     if set(params) - {"risk", "use_luck"}:
         return [_p("unknown_params", params=sorted(set(params) - {"risk", "use_luck"}))]
     if kind == COMMIT:
         return [_p("unknown_params", params=sorted(params))] if params else []
+    _, risks, luck = choice
     risk = params.get("risk")
-    if not _is_int(risk) or not any(option.params["risk"] == risk for option in spec.options):
+    if not _is_int(risk) or risk not in risks:
         return [_p("risk_not_allowed", pc=actor, risk=params.get("risk"))]
     use_luck = params.get("use_luck", False)
-    if not isinstance(use_luck, bool) or (use_luck and "use_luck" not in spec.optional_params):
+    if not isinstance(use_luck, bool) or (use_luck and not luck):
         return [_p("no_luck", pc=actor)]
     return []
+
+
+def _choice(state: BattleState, actor: str) -> tuple[str, range, bool] | None:
+    """What `actor` may choose now, as `legal_actions` lists it without its previews: (the
+    command, the Risks it allows, whether he may use Luck), or None (nothing)."""
+    if state.phase != CHOICES:
+        return None
+    if actor in state.sides:
+        return None if actor in state.committed else (COMMIT, range(0), False)
+    if not state.has_character(actor) or actor in state.risks:
+        return None
+    character = state.character(actor)
+    if character.status != FIT:
+        return None
+    low, high = risk_range(character)
+    return CHOOSE_RISK, range(low, high + 1), character.luck > 0
 
 
 def _modifier_problems(state: BattleState, params: Mapping[str, Any]) -> list[Problem]:

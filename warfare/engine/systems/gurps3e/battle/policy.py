@@ -29,7 +29,7 @@ from warfare.engine.systems.gurps3e.battle.engine import (
 )
 from warfare.engine.systems.gurps3e.battle.state import CASUALTIES, CHOICES, BattleState
 from warfare.engine.systems.gurps3e.casualties import house_percent
-from warfare.engine.systems.gurps3e.characters import Character, combat_skill
+from warfare.engine.systems.gurps3e.characters import Character, combat_skill, risk_range
 from warfare.engine.systems.gurps3e.glory import GLORY_TABLE, glory_row, strategy_modifier
 from warfare.engine.systems.gurps3e.house_rules import house_value
 from warfare.engine.systems.gurps3e.survival import (
@@ -135,7 +135,21 @@ def suggest(state: BattleState, actor: str | None) -> Command:
         raise ValueError(f"gurps3e: {actor!r} is not awaited")
     spec = specs[CHOOSE_RISK]
     risk = _risk(state, actor, [int(option.params["risk"]) for option in spec.options])
+    return _risk_command(actor, risk, "use_luck" in spec.optional_params)
+
+
+def _risk_command(actor: str, risk: int, luck: bool) -> Command:
     params: dict[str, Any] = {"risk": risk}
-    if "use_luck" in spec.optional_params:
+    if luck:
         params["use_luck"] = True
     return Command(actor, CHOOSE_RISK, params)
+
+
+def choose_risk(state: BattleState, actor: str) -> Command:
+    """`suggest` for a fit PC who has not chosen his Risk yet (the forecast's play-out asks
+    only those): his options read from his limits (`risk_range`) and his Luck, as
+    `legal_actions` lists them, without their previews."""
+    character = state.character(actor)
+    low, high = risk_range(character)
+    risk = _risk(state, actor, list(range(low, high + 1)))
+    return _risk_command(actor, risk, character.luck > 0)

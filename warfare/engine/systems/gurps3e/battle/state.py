@@ -1,10 +1,11 @@
 """The state of a GURPS 3e battle: frozen dataclasses that serialise to plain JSON."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from warfare.engine.events import Event
+from warfare.engine.frozen import replace
 from warfare.engine.systems.gurps3e.characters import Character
 from warfare.engine.systems.gurps3e.forces import Force
 

@@ -797,10 +797,18 @@ def _cmd_choose_strategy(state, command, dice, events):
     problems = _strategy_problems(state, index, choice.strategy, choice.desperate)
     if problems:
         return problems
+    return choose_strategy(state, index, choice, dice, events)
+
+
+def choose_strategy(
+    state: BattleState, index: int, choice: SideChoice, dice: Dice, events: list[Event]
+) -> BattleState:
+    """Side `index` chose `choice` (checked: `_cmd_choose_strategy`); the round resolves
+    when it was the last choice it waited for."""
     choices = list(state.choices)
     choices[index] = choice
     state = replace(state, choices=(choices[0], choices[1]))
-    events.append(Event("gurps4e.strategy_chosen", {"side": command.actor, "secret": True}))
+    events.append(Event("gurps4e.strategy_chosen", {"side": SIDE_KEYS[index], "secret": True}))
     return _maybe_resolve(state, dice, events)
 
 
@@ -868,11 +876,14 @@ def _cmd_answer_parley(state, command, dice, events):
 
 def _cmd_change_strategy(state, command, dice, events):
     index = _side_index(command.actor)
-    if state.phase != CHANGE or index != rules.slow_change_side(*_chosen(state), _refused(state)):
+    if (
+        state.phase != CHANGE
+        or index is None
+        or index != rules.slow_change_side(*_chosen(state), _refused(state))
+    ):
         return [_p("command.not_your_choice", kind=command.kind)]
     if command.kind == "keep_strategy":
-        events.append(Event("gurps4e.strategy_kept", {"side": command.actor}))
-        return _maybe_resolve(replace(state, changed=True), dice, events)
+        return change_strategy(state, index, None, dice, events)
     choice = _choice_from(command.params)
     if isinstance(choice, list):
         return choice
@@ -881,11 +892,21 @@ def _cmd_change_strategy(state, command, dice, events):
         problems.append(_p("strategy.no_parley_after_reveal"))
     if problems:
         return problems
+    return change_strategy(state, index, choice, dice, events)
+
+
+def change_strategy(
+    state: BattleState, index: int, choice: SideChoice | None, dice: Dice, events: list[Event]
+) -> BattleState:
+    """Side `index` makes its one-time change to `choice` (None: keeps its strategy), checked
+    (`_cmd_change_strategy`); then the round resolves."""
+    side = SIDE_KEYS[index]
+    if choice is None:
+        events.append(Event("gurps4e.strategy_kept", {"side": side}))
+        return _maybe_resolve(replace(state, changed=True), dice, events)
     choices = list(state.choices)
     choices[index] = choice
-    events.append(
-        Event("gurps4e.strategy_changed", {"side": command.actor, "strategy": choice.strategy})
-    )
+    events.append(Event("gurps4e.strategy_changed", {"side": side, "strategy": choice.strategy}))
     state = replace(state, choices=(choices[0], choices[1]), changed=True)
     return _maybe_resolve(state, dice, events)
 

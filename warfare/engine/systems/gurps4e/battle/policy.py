@@ -73,6 +73,7 @@ from warfare.engine.systems.gurps4e.strategies import (
 from warfare.engine.systems.gurps4e.strategies import (
     PARLEY as PARLEY_S,
 )
+from warfare.engine.systems.gurps4e.tables import casualty_penalty
 
 PB_WEIGHT = 2.0
 """Casualty points one Position Bonus point is worth (it adds to the next rolls)."""
@@ -134,7 +135,6 @@ def _casualties(
     return cas[0], cas[1], result["crt"]["pb"]
 
 
-@lru_cache(maxsize=65536)
 def _round_value(
     me: int,
     strategies: tuple[str, str],
@@ -147,36 +147,111 @@ def _round_value(
     """Expected value of a round for side `me` (see the module docstring), `difference` =
     its effective skill minus the enemy's; `strategies` in side order as fought; `uses`
     whether each side used Indirect Attack before (0 or 1: all the margin adjustment reads).
+    `_Skills.mean` keeps these values by what they read (`_Values`)."""
+    first, second, fought = rules.pair(*strategies)
+    if not fought:
+        return 0.0
+    return _value(me, _outcomes((first, second), desperate, uses, pb, overrides), difference)
+
+
+def _value(me: int, known: "_Outcomes", difference: int) -> float:
+    """The sum of `_round_value`: the chance of each difference of the two 3d6 rolls times
+    the round's outcome for side `me`, in the order of `_DIFFERENCES`, from 0.0 (the same
+    sum, to the last bit, however the outcomes are looked up).
 
     The terms are the `_outcome`s of side 0 by the margin difference (side 0's margin − side
     1's), shared by both sides: what side 1 gets at difference d is exactly the opposite of
     what side 0 gets at −d (the same contest, seen from the other side)."""
-    first, second, fought = rules.pair(*strategies)
-    if not fought:
-        return 0.0
-    effective = (first, second)
-    known = _outcomes(effective, desperate, uses, pb, overrides)
-    sign = 1 if me == 0 else -1
-    value = 0.0
+    low = difference - _SPREAD + _REACH
+    if low >= 0 and low + _TERMS <= len(known.side0):
+        terms = (known.side0 if me == 0 else known.side1)[low : low + _TERMS]
+        if None in terms:
+            known.fill(me, difference)
+            terms = (known.side0 if me == 0 else known.side1)[low : low + _TERMS]
+        value = 0.0
+        for chance, outcome in zip(_CHANCES, terms, strict=True):
+            value += chance * outcome
+        return value
+    value = 0.0  # a skill difference beyond the lists: one outcome at a time
     for offset, chance in _DIFFERENCES:
-        diff = sign * (difference + offset)
-        outcome = known.get(diff)
-        if outcome is None:
-            outcome = known[diff] = _outcome(effective, desperate, uses, pb, diff, overrides)
+        diff = difference + offset if me == 0 else -(difference + offset)
+        outcome = known.outcome(diff)
         value += chance * (outcome if me == 0 else -outcome)
     return value
 
 
-@lru_cache(maxsize=4096)
+_SPREAD = 15
+"""The largest difference of two 3d6 rolls."""
+_CHANCES = tuple(chance for _, chance in _DIFFERENCES)
+_TERMS = len(_CHANCES)
+_REACH = 64
+"""The margin differences `_Outcomes` keeps in its lists: −_REACH to +_REACH."""
+
+
+class _Outcomes:
+    """The `_outcome`s of one fought pairing (its effective strategies, Desperate flags,
+    Indirect Attack uses, PB and house rules) by margin difference, worked out as they are
+    needed: `side0[_REACH + d]` is side 0's at difference d, `side1[_REACH + d]` side 1's
+    (−side 0's at −d); None where not worked out yet."""
+
+    __slots__ = ("args", "side0", "side1")
+
+    def __init__(self, args: tuple[Any, ...]) -> None:
+        self.args = args
+        self.side0: list[float | None] = [None] * (2 * _REACH + 1)
+        self.side1: list[float | None] = [None] * (2 * _REACH + 1)
+
+    def outcome(self, diff: int) -> float:
+        """Side 0's outcome at margin difference `diff`."""
+        if -_REACH <= diff <= _REACH:
+            known = self.side0[_REACH + diff]
+            if known is not None:
+                return known
+        effective, desperate, uses, pb, overrides = self.args
+        outcome = _outcome(effective, desperate, uses, pb, diff, overrides)
+        if -_REACH <= diff <= _REACH:
+            self.side0[_REACH + diff] = outcome
+            self.side1[_REACH - diff] = -outcome
+        return outcome
+
+    def fill(self, me: int, difference: int) -> None:
+        """Work out the outcomes side `me`'s sum at skill difference `difference` needs."""
+        side0, side1 = self.side0, self.side1
+        side = side0 if me == 0 else side1
+        effective, desperate, uses, pb, overrides = self.args
+        low = difference - _SPREAD + _REACH
+        for index in range(low, low + _TERMS):
+            if side[index] is None:
+                diff = index - _REACH if me == 0 else _REACH - index
+                outcome = _outcome(effective, desperate, uses, pb, diff, overrides)
+                side0[_REACH + diff] = outcome
+                side1[_REACH - diff] = -outcome
+
+
+_PAIRINGS: dict[tuple[Any, ...], _Outcomes] = {}
+
+
 def _outcomes(
     effective: tuple[str, str],
     desperate: tuple[bool, bool],
     uses: tuple[int, int],
     pb: tuple[int, int],
     overrides: Any,
-) -> dict[int, float]:
-    """The `_outcome`s of one fought pairing, by margin difference, as they are worked out."""
-    return {}
+) -> _Outcomes:
+    """The `_Outcomes` of one fought pairing (kept across decisions)."""
+    key = (effective, desperate, uses, pb, overrides)
+    try:
+        return _PAIRINGS[key]
+    except KeyError:
+        pass
+    if len(_PAIRINGS) >= CACHE_SIZE:
+        _PAIRINGS.clear()
+    known = _PAIRINGS[key] = _Outcomes(key)
+    return known
+
+
+_CONTESTS: dict[tuple[Any, ...], tuple[int | None, int, int]] = {}
+_GAINS: dict[tuple[Any, ...], int] = {}
 
 
 def _outcome(
@@ -189,25 +264,79 @@ def _outcome(
 ) -> float:
     """The value for side 0 of a fought round whose margins differ by `diff` (side 0's margin
     − side 1's): one term of `_round_value`, shared by every skill difference whose contest
-    can end this way (and, negated, by side 1's)."""
-    winner = None if diff == 0 else (0 if diff > 0 else 1)
-    margin = abs(diff)
-    if winner is not None:
-        margin, _ = rules.adjusted_margin(margin, effective[winner], uses[winner])
-    cas0, cas1, crt_pb = _casualties(effective, winner, margin, desperate, overrides)
-    pb_after, _ = rules.position_bonus(pb, effective, winner, crt_pb)
-    gained = (pb_after[0] - pb_after[1]) - (pb[0] - pb[1])
-    return cas1 - cas0 + PB_WEIGHT * gained
+    can end this way (and, negated, by side 1's). Its two parts are kept on what each reads:
+    the casualties (not the PB) and the PB gained (not the margin)."""
+    key = (effective, desperate, uses, diff, overrides)
+    try:
+        winner, casualties, crt_pb = _CONTESTS[key]
+    except KeyError:
+        winner = None if diff == 0 else (0 if diff > 0 else 1)
+        margin = abs(diff)
+        if winner is not None:
+            margin, _ = rules.adjusted_margin(margin, effective[winner], uses[winner])
+        cas0, cas1, crt_pb = _casualties(effective, winner, margin, desperate, overrides)
+        casualties = cas1 - cas0
+        if len(_CONTESTS) >= CACHE_SIZE:
+            _CONTESTS.clear()
+        _CONTESTS[key] = (winner, casualties, crt_pb)
+    pb_key = (pb, effective, winner, crt_pb)
+    try:
+        gained = _GAINS[pb_key]
+    except KeyError:
+        pb_after, _ = rules.position_bonus(pb, effective, winner, crt_pb)
+        gained = (pb_after[0] - pb_after[1]) - (pb[0] - pb[1])
+        if len(_GAINS) >= CACHE_SIZE:
+            _GAINS.clear()
+        _GAINS[pb_key] = gained
+    return casualties + PB_WEIGHT * gained
+
+
+class _Values(dict):
+    """The `_round_value`s of side `me` for one pairing (`strategies` and `desperate` in side
+    order, with the decision's `uses`, `pb` and house rules), by skill difference, as they
+    are worked out (`work`)."""
+
+    __slots__ = ("args",)
+
+    def work(self, difference: int) -> float:
+        me, strategies, desperate, uses, pb, overrides = self.args
+        value = self[difference] = _round_value(
+            me, strategies, desperate, uses, pb, difference, overrides
+        )
+        return value
+
+
+_Tables = tuple[dict[tuple[Any, ...], _Values], dict[tuple[Any, ...], list[_Values]]]
+_TABLES: dict[tuple[Any, ...], _Tables] = {}
+
+
+def _tables(uses: tuple[int, int], pb: tuple[int, int], overrides: Any) -> _Tables:
+    """The `_Values` of every pairing seen with these Indirect Attack uses, PB and house
+    rules, by (me, own strategy, own Desperate, enemy strategy, enemy Desperate), and the
+    rows of them `_Skills.mean` reads, by (me, own option, the enemy's options…)."""
+    key = (uses, pb, overrides)
+    try:
+        return _TABLES[key]
+    except KeyError:
+        pass
+    if len(_TABLES) >= CACHE_SIZE // 100:
+        _TABLES.clear()
+    found: _Tables = ({}, {})
+    _TABLES[key] = found
+    return found
 
 
 def _options(state: BattleState, index: int, *, after_reveal: bool = False):
     """(strategy, desperate) the side may choose now (`engine._strategy_problems`; kept on
-    what those checks read, so the thousands of equal checks of a forecast are made once)."""
+    what those checks read, so the thousands of equal checks of a forecast are made once:
+    of the round only whether it is the first, of the casualties only whether they allow
+    Desperate strategies, `rounds.strategy_problems`)."""
     side, enemy = state.sides[index], state.sides[1 - index]
+    overrides = _frozen(state.overrides)
     key = (
-        state.round, state.kind, side.force.mobile, side.confused, side.started_confused,
-        side.ambusher, side.db, state.siege, side.casualties, enemy.casualties,
-        _frozen(state.overrides),
+        state.round == 1, state.kind, side.force.mobile, side.confused, side.started_confused,
+        side.ambusher, side.db, state.siege, overrides,
+        rules.desperate_allowed(side.casualties, enemy.casualties, state.overrides),
     )  # fmt: skip
     try:
         return list(_OPTIONS[key])
@@ -232,15 +361,23 @@ _SKILLS: dict[tuple[Any, ...], int] = {}
 
 def _skill_inputs(state: BattleState, index: int) -> tuple[Any, ...]:
     """What `engine._skill_terms` reads of the state for side `index` (but the strategies
-    and the choice)."""
+    and the choice): of the casualties only the penalty they give."""
     side = state.sides[index]
     officer = side.officer
     return (
         officer.tactics if officer else None, officer.strategy if officer else None,
-        side.force.elements <= 4, side.bsm, side.casualties, _frozen(side.superiority),
+        side.force.elements <= 4, side.bsm, casualty_penalty(side.casualties),
+        _frozen(side.superiority),
         side.db, side.ambusher and state.round == 1, _significant_total(state, index),
         side.confused, side.previous, side.pb, side.circumstance,
     )  # fmt: skip
+
+
+@lru_cache(maxsize=1024)
+def side_choice(strategy: str, desperate: bool = False, risk: int = 0) -> SideChoice:
+    """`SideChoice(strategy, desperate, risk)`, one object per choice (they are immutable:
+    the thousands of equal choices of a forecast need not be built one by one)."""
+    return SideChoice(strategy, desperate, risk)
 
 
 class _Skills:
@@ -256,6 +393,8 @@ class _Skills:
         sides = state.sides
         self.uses = (min(sides[0].indirect_uses, 1), min(sides[1].indirect_uses, 1))
         self.pb = (sides[0].pb, sides[1].pb)
+        self.tables, self.rows = _tables(self.uses, self.pb, self.overrides)
+        self.enemy_skills: dict[tuple[Any, ...], list[int]] = {}
 
     def skill(self, index: int, strategy: str, enemy: str, desperate: bool, risk: int = 0):
         halved = enemy == "deliberate_attack"
@@ -265,7 +404,7 @@ class _Skills:
                 self.inputs[index] = _skill_inputs(self.state, index)
             kept = (self.inputs[index], strategy, desperate, risk, halved, self.overrides)
             if kept not in _SKILLS:
-                choice = SideChoice(strategy, desperate, risk)
+                choice = side_choice(strategy, desperate, risk)
                 terms = _skill_terms(self.state, index, strategy, enemy, choice)
                 if len(_SKILLS) >= CACHE_SIZE:
                     _SKILLS.clear()
@@ -283,29 +422,66 @@ class _Skills:
             index, strategies, desperate, self.uses, self.pb, difference, self.overrides
         )
 
+    def table(self, index: int, mine: tuple[str, bool], theirs: tuple[str, bool]) -> _Values:
+        """The `_Values` of side `index` choosing `mine` against `theirs`."""
+        key = (index, *mine, *theirs)
+        try:
+            return self.tables[key]
+        except KeyError:
+            pass
+        if index == 0:
+            pair, both = (mine[0], theirs[0]), (mine[1], theirs[1])
+        else:
+            pair, both = (theirs[0], mine[0]), (theirs[1], mine[1])
+        table = self.tables[key] = _Values()
+        table.args = (index, pair, both, self.uses, self.pb, self.overrides)
+        return table
+
+    def row(self, index: int, mine: tuple[str, bool], theirs: list[tuple[str, bool]]):
+        """The `table`s of `mine` against each of `theirs`, in their order."""
+        key = (index, mine, *theirs)
+        try:
+            return self.rows[key]
+        except KeyError:
+            pass
+        found = self.rows[key] = [self.table(index, mine, option) for option in theirs]
+        return found
+
+    def _enemy(self, index: int, theirs: list[tuple[str, bool]], halved: bool) -> list[int]:
+        """The enemy's effective skill with each of `theirs` against a strategy that halves
+        its DB (Deliberate Attack) or not."""
+        key = (index, halved, *theirs)
+        try:
+            return self.enemy_skills[key]
+        except KeyError:
+            pass
+        against = "deliberate_attack" if halved else ""
+        found = self.enemy_skills[key] = [
+            self.skill(index, other, against, other_desperate) for other, other_desperate in theirs
+        ]
+        return found
+
     def mean(self, index: int, mine: tuple[str, bool], theirs: list[tuple[str, bool]], risk: int):
         """The average `value` of `mine` over the enemy's options `theirs` (the same sum in
         the same order, its lookups made once per option rather than once per pair)."""
         strategy, desperate = mine
-        enemy = 1 - index
+        enemy_skills = self._enemy(1 - index, theirs, strategy == "deliberate_attack")
         plain = self.skill(index, strategy, "", desperate, risk)
         halved = None
         values = []
-        for other, other_desperate in theirs:
-            if other == "deliberate_attack":
+        tables = self.row(index, mine, theirs)
+        for option, enemy_skill, table in zip(theirs, enemy_skills, tables, strict=True):
+            if option[0] == "deliberate_attack":
                 if halved is None:
-                    halved = self.skill(index, strategy, other, desperate, risk)
+                    halved = self.skill(index, strategy, "deliberate_attack", desperate, risk)
                 own = halved
             else:
                 own = plain
-            difference = own - self.skill(enemy, other, strategy, other_desperate)
-            if index == 0:
-                pair, both = (strategy, other), (desperate, other_desperate)
-            else:
-                pair, both = (other, strategy), (other_desperate, desperate)
-            values.append(
-                _round_value(index, pair, both, self.uses, self.pb, difference, self.overrides)
-            )
+            difference = own - enemy_skill
+            value = table.get(difference)
+            if value is None:
+                value = table.work(difference)
+            values.append(value)
         return sum(values) / len(theirs)
 
 
@@ -434,11 +610,23 @@ def _harm(state: BattleState, pc: Any, risk: int) -> float:
     return odds[2] * 6 + odds[3] * 21  # 2d6-1 and 6d6 on average
 
 
+_PC_CHOICE = "gurps4e.policy_pc_choice"
+
+
 def _pc_command(state: BattleState, actor: str) -> Command:
+    """The PC's choice (`_pc_choice`): it reads the PC and its force only, so it is kept in
+    the PC object (`state_memo`) per force (`_force_token`), and across PCs on the numbers
+    it reads."""
     pc = state.pc(actor)
-    shared = _pc_shared(state, pc, 0)
-    key = ("pc", pc.skill_15, pc.commands_element, *sorted(shared.items()))
-    kind, risk = _memo(key, lambda: _pc_choice(state, pc))
+    force = state.sides[pc.side].force
+    memo = state_memo(pc)
+    mine = (_PC_CHOICE, _force_token(force))
+    try:
+        kind, risk = memo[mine]
+    except KeyError:
+        shared = _pc_shared(state, pc, 0)
+        key = ("pc", pc.skill_15, pc.commands_element, *sorted(shared.items()))
+        kind, risk = memo[mine] = _memo(key, lambda: _pc_choice(state, pc))
     return Command(actor, kind, {"risk": risk})
 
 
@@ -476,6 +664,22 @@ def suggest(state: BattleState, actor: str | None) -> Command:
     """The policy's command for `actor` ("a"/"b" or a PC key), who must be awaited."""
     if actor is None or actor not in {w.actor for w in awaiting(state)}:
         raise ValueError(f"gurps4e: {actor!r} is not awaited")
+    return choose(state, actor)
+
+
+def strategy_choice(state: BattleState, index: int) -> tuple[str, bool, int]:
+    """(strategy, desperate, risk) side `index` chooses for the round (phase "choosing")."""
+    return _memo(_public_key(state, index, CHOOSING), lambda: _best_strategy(state, index))
+
+
+def strategy_change(state: BattleState, index: int) -> tuple[str, bool] | None:
+    """The strategy side `index` changes to after the reveal (phase "change"; None: keeps
+    its own)."""
+    return _memo(_public_key(state, index, CHANGE), lambda: _change(state, index))
+
+
+def choose(state: BattleState, actor: str) -> Command:
+    """`suggest` for an actor known to be awaited (the forecast's play-out asks only those)."""
     index = _side_index(actor)
     if index is None:
         return _pc_command(state, actor)
@@ -484,9 +688,7 @@ def suggest(state: BattleState, actor: str | None) -> Command:
         avoid = pre.may_avoid_battle(own.force, enemy.force) and enemy.ts >= AVOID_RATIO * own.ts
         return Command(actor, "choose_battle_kind", {"kind": "avoid" if avoid else pre.PITCHED})
     if state.phase == CHOOSING:
-        strategy, desperate, risk = _memo(
-            _public_key(state, index, CHOOSING), lambda: _best_strategy(state, index)
-        )
+        strategy, desperate, risk = strategy_choice(state, index)
         params: dict[str, Any] = {"strategy": strategy, "desperate": desperate}
         if risk:
             params["risk"] = risk
@@ -495,7 +697,7 @@ def suggest(state: BattleState, actor: str | None) -> Command:
         own, enemy = state.sides[index], state.sides[1 - index]
         return Command(actor, "answer_parley", {"accept": own.casualties > enemy.casualties})
     if state.phase == CHANGE:
-        change = _memo(_public_key(state, index, CHANGE), lambda: _change(state, index))
+        change = strategy_change(state, index)
         if change is None:
             return Command(actor, "keep_strategy")
         return Command(actor, "change_strategy", {"strategy": change[0], "desperate": change[1]})
