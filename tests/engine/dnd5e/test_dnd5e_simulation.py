@@ -14,8 +14,10 @@ from tests.engine.dnd5e.helpers import setup, unit
 from tests.engine.dnd5e.test_dnd5e_policy import random_play
 from tests.engine.dnd5e.test_dnd5e_properties import battles
 from warfare.engine.battle import forecast
-from warfare.engine.systems.dnd5e.battle import SYSTEM
-from warfare.engine.systems.dnd5e.battle.simulation import LeanDice, play_out
+from warfare.engine.dice import LeanDice
+from warfare.engine.systems.dnd5e.battle import SYSTEM, policy
+from warfare.engine.systems.dnd5e.battle.policy import suggest
+from warfare.engine.systems.dnd5e.battle.simulation import _actor, apply_suggested, play_out
 
 FULL = dataclasses.replace(SYSTEM, play_out=None)
 """The same system without its lean play-out: the forecast's generic loop."""
@@ -89,7 +91,7 @@ def test_the_lean_dice_draw_what_the_simulation_dice_draw():
         assert lean.roll(8) == full.roll(8)
         one, other = lean.roll_expr(expression), full.roll_expr(expression)
         assert (one.results, one.total) == (other.results, other.total)
-    assert lean.log == ()
+    assert lean.log == LeanDice.log  # no record of the draws: the one fixed seeded die
 
 
 def test_the_forecast_plays_with_the_lean_play_out_and_gives_the_full_engines_odds():
@@ -98,3 +100,42 @@ def test_the_forecast_plays_with_the_lean_play_out_and_gives_the_full_engines_od
     lean = forecast.forecast(SYSTEM, setup=data, simulations=12, seed=4)
     full = forecast.forecast(FULL, setup=data, simulations=12, seed=4)
     assert lean.to_dict() == full.to_dict()
+
+
+def _forget_the_policys_choices():
+    for kept in (policy._ATTACKS, policy._CHOSEN, policy._UNIT_MOVES, policy._DASHES,
+                 policy._IN_REACH, policy._MOVES, policy._FIELDS):  # fmt: skip
+        kept.clear()
+
+
+def _commands(state, seed, forget):
+    """The policy's commands playing the battle on (lean), forgetting what it kept before
+    each one if `forget`."""
+    dice, commands = LeanDice(random.Random(seed)), []
+    for _ in range(400):
+        if state.phase == "ended" or SYSTEM.outcome(state) is not None:
+            break
+        anybody, actor = _actor(state)
+        if not anybody:
+            break
+        if forget:
+            _forget_the_policys_choices()
+        command = suggest(state, actor)
+        commands.append(command)
+        state = apply_suggested(state, command, dice)
+    return commands, state
+
+
+def test_the_choices_the_policy_keeps_between_commands_and_battles_change_none():
+    """Its choices kept per what they read (`_ATTACKS`, `_CHOSEN`, `_UNIT_MOVES`, `_DASHES`,
+    `_IN_REACH`: warm from many battles of the same set-up) give the commands it works out
+    afresh for every state."""
+    data = _mixed()
+    forecast.forecast(SYSTEM, setup=data, simulations=20, seed=9)  # warm
+    for seed in range(12):
+        start = SYSTEM.start(data, seed)
+        warm, last = _commands(start, seed, forget=False)
+        cold, cold_last = _commands(start, seed, forget=True)
+        assert warm == cold, seed
+        assert last == cold_last
+        assert len(warm) > 20

@@ -58,12 +58,14 @@ from warfare.engine.systems.dnd5e.battle.engine import (
 from warfare.engine.systems.dnd5e.creatures import range_squares
 from warfare.engine.systems.dnd5e.grid import adjacent, squares_of, steps
 from warfare.engine.systems.dnd5e.rules import (
+    _profile_number,
     attack_profile,
     base_speed,
     creature_of,
     layout,
     objective_square,
     size_of,
+    speed,
     squares,
 )
 from warfare.engine.systems.dnd5e.state import (
@@ -119,20 +121,20 @@ def _value(state: BattleState, target: str, damage: float) -> float:
     return damage * (FINISH_BONUS if 0 < hp <= damage else 1.0)
 
 
-def _attack_value(
+def _attack_damage(
     state: BattleState,
     piece: Stand | Solo,
     form: Any,
     target: str,
     profiles: dict,
     distance: int,
-) -> float:
-    """Expected (weighted) damage of one attack on a target `distance` steps away;
-    `profiles` remembers the attack profile of each (target, melee, long range) for the
-    piece's other attack forms."""
+) -> float | None:
+    """Expected damage of one attack on a target `distance` steps away (None: out of its
+    reach); `profiles` remembers the attack profile of each (target, melee, long range) for
+    the piece's other attack forms. `_value` weighs it."""
     geometry = geometry_at(form, distance)  # `attack_geometry`, the distance known
     if geometry is None:
-        return -1.0
+        return None
     melee, long = geometry
     turn = _turn(state)
     if (target, melee, long) not in profiles:
@@ -143,29 +145,61 @@ def _attack_value(
     profile = profiles[(target, melee, long)]
     chance = 1.0 if profile.auto_hit else _hit_chance(form.to_hit, profile.ac, profile.mode)
     rolls = 1 if turn.attacks.get(piece.key, 0) >= 1 else form.count
-    damage = chance * _average(form.damage) * rolls * (2 if profile.double_damage else 1)
-    return _value(state, target, damage)
+    return chance * _average(form.damage) * rolls * (2 if profile.double_damage else 1)
+
+
+def _attack_choices(
+    state: BattleState, piece: Stand | Solo, aimed: tuple[str, ...]
+) -> tuple[tuple[str, str, float], ...]:
+    """(target, attack form, expected damage before `_value`) of each attack `piece` can
+    make now, in the order `_best_attack` weighs them. It reads only what
+    `_profile_number` numbers (the squares, hence the distances, and the profiles), the
+    turn's count of the piece's attacks and Aid, and the targets: kept per those
+    (`_ATTACKS`); the HP a finishing blow reads is weighed by the caller."""
+    mine = squares(state, piece.key)
+    forms = _attack_forms(state, piece)
+    reach = max(
+        [1] + [range_squares(f.long_ft or f.range_ft) for f in forms if f.ranged and f.range_ft]
+    )
+    profiles: dict = {}
+    found = []
+    for target in aimed:
+        distance = steps(mine, squares(state, target))
+        if distance > reach:
+            continue  # out of reach of every form (`attack_geometry`)
+        for form in forms:
+            damage = _attack_damage(state, piece, form, target, profiles, distance)
+            if damage is not None:
+                found.append((target, form.key, damage))
+    return tuple(found)
+
+
+ATTACKS_KEPT = 16384
+_ATTACKS: dict[tuple, tuple[tuple[str, str, float], ...]] = {}
 
 
 def _best_attack(state: BattleState, actor: str) -> tuple[float, Command] | None:
     best: tuple[float, Command] | None = None
+    turn = _turn(state)
+    number = None
     for piece in attackers(state, actor):
         side = state.side_of(piece.key)
-        mine = squares(state, piece.key)
-        forms = _attack_forms(state, piece)
-        reach = max(
-            [1] + [range_squares(f.long_ft or f.range_ft) for f in forms if f.ranged and f.range_ft]
-        )
-        profiles: dict = {}
-        for target in targets(state, side):
-            distance = steps(mine, squares(state, target))
-            if distance > reach:
-                continue  # out of reach of every form (`attack_geometry`)
-            for form in forms:
-                value = _attack_value(state, piece, form, target, profiles, distance)
-                if value > 0 and (best is None or value > best[0]):
-                    params = {"piece": piece.key, "attack": form.key, "target": target}
-                    best = (value, Command(actor, "attack", params))
+        if number is None:
+            number = _profile_number(state)
+        aimed = targets(state, side)
+        key = (number, piece.key, turn.attacks.get(piece.key, 0) >= 1,
+               piece.key in turn.aided.values(), aimed)  # fmt: skip
+        choices = _ATTACKS.get(key)
+        if choices is None:
+            choices = _attack_choices(state, piece, aimed)
+            if len(_ATTACKS) >= ATTACKS_KEPT:
+                _ATTACKS.clear()
+            _ATTACKS[key] = choices
+        for target, form_key, damage in choices:
+            value = _value(state, target, damage)
+            if value > 0 and (best is None or value > best[0]):
+                params = {"piece": piece.key, "attack": form_key, "target": target}
+                best = (value, Command(actor, "attack", params))
         if best is not None:
             return best  # stands attack in turn, each at its own best target
     for caster in casters(state, actor):
@@ -306,14 +340,60 @@ def _score(distances, mine, reach: int, near: set[tuple[int, int]] | None) -> in
 def _move(state: BattleState, actor: str) -> Command | None:
     """The first stand (nearest a goal first) whose best move brings it nearer."""
     side = state.side_of(actor)
-    distances = _distances(state, side)
+    number, distances = _goal_field(state, side)
     if not distances:
         return None
     turn = _turn(state)
+    unit = state.find(actor)
+    if type(unit) is Unit:  # the acting unit's (`_unit_turn`)
+        # Its `movers` and their speeds read only the squares of its stands, the turn's
+        # action, Dash, moves done and stands acted, and its configuration; with the
+        # goals and what has moved, that is all the choice reads (`_UNIT_MOVES`).
+        fast = (number, layout(state), actor, turn.action, turn.dashed, turn.done_moving,
+                turn.acted, tuple(turn.spent), unit.configuration)  # fmt: skip
+        try:
+            chosen = _UNIT_MOVES[fast]
+        except KeyError:
+            chosen = _UNIT_MOVES[fast] = _chosen(state, actor, number, distances, side)
+            if len(_UNIT_MOVES) >= MOVES_KEPT:
+                _UNIT_MOVES.clear()
+                _UNIT_MOVES[fast] = chosen
+    else:
+        chosen = _chosen(state, actor, number, distances, side)
+    if chosen is None:
+        return None
+    piece, x, y = chosen
+    return Command(actor, "move", {"piece": piece, "x": x, "y": y})
+
+
+_UNIT_MOVES: dict[tuple, tuple[str, int, int] | None] = {}
+
+
+def _chosen(state: BattleState, actor: str, number: int, distances: dict, side: str):
+    """(piece, x, y) of `_move` (None: no move), kept per what it reads (`_CHOSEN`)."""
+    turn = _turn(state)
+    dashed, retreat = turn.dashed, turn.action == "retreat"
+    pieces = [p for p in movers(state, actor) if p.key not in turn.spent]
+    # What the choice reads (`_best_square`'s `move_key` for each piece: nothing is spent
+    # yet, so its budget is its speed): kept per those (`_CHOSEN`).
+    key = (number, layout(state), retreat,
+           tuple((p.key, speed(state, p, dashed)) for p in pieces))  # fmt: skip
+    try:
+        chosen = _CHOSEN[key]
+    except KeyError:
+        chosen = _choose_move(state, pieces, distances, side)
+        if len(_CHOSEN) >= MOVES_KEPT:
+            _CHOSEN.clear()
+        _CHOSEN[key] = chosen
+    return chosen
+
+
+def _choose_move(
+    state: BattleState, pieces: list[Stand | Solo], distances: dict, side: str
+) -> tuple[str, int, int] | None:
+    """(piece, x, y) of `_move`, for its `pieces` not yet moved."""
     candidates = []
-    for piece in movers(state, actor):
-        if piece.key in turn.spent:
-            continue
+    for piece in pieces:
         reach, _ = _reach(state, piece)
         now = _gap(distances, squares(state, piece.key), reach)
         candidates.append((now, piece.key, piece, reach))
@@ -323,8 +403,11 @@ def _move(state: BattleState, actor: str) -> Command | None:
             continue
         best = _best_square(state, piece, reach, side)
         if best is not None:
-            return Command(actor, "move", {"piece": piece.key, "x": best[0], "y": best[1]})
+            return piece.key, best[0], best[1]
     return None
+
+
+_CHOSEN: dict[tuple, tuple[str, int, int] | None] = {}
 
 
 def _best_square(state: BattleState, piece: Stand | Solo, reach: int, side: str):
@@ -374,21 +457,51 @@ def _should_dash(state: BattleState, unit: Unit) -> bool:
     turn = _turn(state)
     if turn.action is not None or turn.spent or turn.acted:
         return False
-    distances = _distances(state, unit.side)
+    number, distances = _goal_field(state, unit.side)
     if not distances:
         return False
+    # It reads the goals and the squares of the unit's stands: kept per those (`_DASHES`).
+    key = (number, layout(state), unit.key)
+    try:
+        return _DASHES[key]
+    except KeyError:
+        pass
+    found = True
     for stand in state.stands_of(unit.key):
         if not stand.on_field:
             continue
         reach, _ = _reach(state, stand)
-        speed, _ = base_speed(creature_of(state, stand))
-        if _gap(distances, squares(state, stand.key), reach) <= speed:
-            return False
-    return True
+        speed_, _ = base_speed(creature_of(state, stand))
+        if _gap(distances, squares(state, stand.key), reach) <= speed_:
+            found = False
+            break
+    if len(_DASHES) >= MOVES_KEPT:
+        _DASHES.clear()
+    _DASHES[key] = found
+    return found
+
+
+_DASHES: dict[tuple, bool] = {}
 
 
 def _enemy_in_reach(state: BattleState, unit: Unit) -> bool:
-    """Can a stand of the unit reach an enemy piece (not an objective) with a full move?"""
+    """Can a stand of the unit reach an enemy piece (not an objective) with a full move?
+    It reads the squares (`layout`) and the targets: kept per those (`_IN_REACH`)."""
+    key = (layout(state), targets(state, unit.side), unit.key)
+    try:
+        return _IN_REACH[key]
+    except KeyError:
+        pass
+    if len(_IN_REACH) >= MOVES_KEPT:
+        _IN_REACH.clear()
+    found = _IN_REACH[key] = _work_enemy_in_reach(state, unit)
+    return found
+
+
+_IN_REACH: dict[tuple, bool] = {}
+
+
+def _work_enemy_in_reach(state: BattleState, unit: Unit) -> bool:
     enemy = tuple(sorted({sq for t in targets(state, unit.side) if not t.startswith("sq:")
                           for sq in squares(state, t)}))  # fmt: skip
     if not enemy:

@@ -17,13 +17,12 @@ returns the same last state, with less work per command:
 * the cyclic garbage collector waits until the battle is over (see `play_out`).
 """
 
-import gc
 import random
-from functools import lru_cache
 from typing import Any
 
+from warfare.engine.battle.lean import collector_paused
 from warfare.engine.battle.protocol import Command
-from warfare.engine.dice import DiceExpr, Roll, parse_expr
+from warfare.engine.dice import LeanDice
 from warfare.engine.frozen import replace
 from warfare.engine.systems.dnd5e.battle.actions import Ctx
 from warfare.engine.systems.dnd5e.battle.engine import _dispatch, _gm, awaiting
@@ -32,32 +31,6 @@ from warfare.engine.systems.dnd5e.state import ENDED, ROUND, BattleState
 
 MAX_COMMANDS = 20_000
 """As `autoplay.MAX_COMMANDS`: a guard against a policy that never ends a turn."""
-
-
-@lru_cache(maxsize=256)
-def _parsed(expression: str) -> DiceExpr:
-    return parse_expr(expression)
-
-
-class LeanDice:
-    """`SimulationDice` without the log: the same draws from the simulation's generator."""
-
-    log: tuple[Roll, ...] = ()
-
-    def __init__(self, rng: random.Random) -> None:
-        self._random = rng.random
-
-    def roll(self, sides: int, *, purpose: str = "") -> int:
-        return int(self._random() * sides) + 1
-
-    def d20(self, *, purpose: str = "") -> int:
-        return int(self._random() * 20) + 1
-
-    def roll_expr(self, expression: str | DiceExpr, *, purpose: str = "") -> Roll:
-        expr = _parsed(expression) if isinstance(expression, str) else expression
-        draw, sides = self._random, expr.sides
-        results = tuple(int(draw() * sides) + 1 for _ in range(expr.count))
-        return Roll("", sides, results, expr.modifier, purpose, "seeded")
 
 
 def _actor(state: BattleState) -> tuple[bool, str | None]:
@@ -87,14 +60,10 @@ def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleS
 
     The cyclic garbage collector waits meanwhile: a simulation makes no reference cycles
     (a forecast's collections found nothing to free), yet its thousands of short-lived
-    states would set off collections that walk the engine's caches (a tenth of the time)."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    states would set off collections that walk the engine's caches (a tenth of the time),
+    and after it the young objects it leaves would set off one more walking them all."""
+    with collector_paused():
         return _play_out(state, rng, max_rounds)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:

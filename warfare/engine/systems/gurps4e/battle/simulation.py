@@ -22,10 +22,10 @@ returns the same last state, with less work per command:
 * the cyclic garbage collector waits until the battle is over (as in D&D 5e's play-out).
 """
 
-import gc
 import random
 from typing import Any
 
+from warfare.engine.battle.lean import collector_paused
 from warfare.engine.dice import LeanDice
 from warfare.engine.systems.gurps4e.battle import policy
 from warfare.engine.systems.gurps4e.battle.engine import (
@@ -64,13 +64,8 @@ def step(state: BattleState, actor: str, dice: Any) -> BattleState:
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policies (see the module
     docstring), stopping `max_rounds` rounds after the first as the forecast does."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _play_out(state, rng, max_rounds)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:

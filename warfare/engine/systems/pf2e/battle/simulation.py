@@ -21,13 +21,12 @@ less work per command:
 * the cyclic garbage collector waits until the battle is over (as in D&D 5e's).
 """
 
-import gc
 import random
-from functools import lru_cache
 
 from warfare.engine.battle.autoplay import MAX_COMMANDS, PolicyError
+from warfare.engine.battle.lean import collector_paused
 from warfare.engine.battle.protocol import Command, Rejected
-from warfare.engine.dice import DiceExpr, Roll, SeededDice, parse_expr
+from warfare.engine.dice import LeanDice, SeededDice
 from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.battle.actions import Ctx
 from warfare.engine.systems.pf2e.battle.engine import (
@@ -40,32 +39,6 @@ from warfare.engine.systems.pf2e.battle.policy import suggest
 from warfare.engine.systems.pf2e.battle.reactions import Decider, Offered
 from warfare.engine.systems.pf2e.battle.rules import REACTIONS
 from warfare.engine.systems.pf2e.battle.state import BattleState
-
-
-@lru_cache(maxsize=256)
-def _parsed(expression: str) -> DiceExpr:
-    return parse_expr(expression)
-
-
-class LeanDice:
-    """`SimulationDice` without the log: the same draws from the simulation's generator."""
-
-    log: tuple[Roll, ...] = ()
-
-    def __init__(self, rng: random.Random) -> None:
-        self._random = rng.random
-
-    def roll(self, sides: int, *, purpose: str = "") -> int:
-        return int(self._random() * sides) + 1
-
-    def d20(self, *, purpose: str = "") -> int:
-        return int(self._random() * 20) + 1
-
-    def roll_expr(self, expression: str | DiceExpr, *, purpose: str = "") -> Roll:
-        expr = _parsed(expression) if isinstance(expression, str) else expression
-        draw, sides = self._random, expr.sides
-        results = tuple(int(draw() * sides) + 1 for _ in range(expr.count))
-        return Roll("", sides, results, expr.modifier, purpose, "seeded")
 
 
 class _Dice(SeededDice):
@@ -102,13 +75,8 @@ def _lean(state: BattleState, command: Command, dice: LeanDice) -> BattleState:
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policy (see the module
     docstring), stopping `max_rounds` rounds after the first as the forecast does."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _play_out(state, rng, max_rounds)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
