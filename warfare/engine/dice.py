@@ -197,6 +197,7 @@ class LeanDice:
     log: tuple[Roll, ...] = ()
 
     def __init__(self, rng: random.Random) -> None:
+        self.rng = rng  # for a play-out that puts draws back (Pathfinder's offered reaction)
         self._random = rng.random
 
     def roll(self, sides: int, *, purpose: str = "") -> int:

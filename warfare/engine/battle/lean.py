@@ -1,10 +1,47 @@
 """What every rule system's lean play-out for the forecast shares (the protocol's optional
-`play_out`; each system's `battle/simulation.py`). The dice are `warfare.engine.dice.LeanDice`.
+`play_out`; each system's `battle/simulation.py` gives `play` its three functions).
 """
 
 import gc
-from collections.abc import Iterator
+import random
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
+
+from warfare.engine.battle.autoplay import MAX_COMMANDS
+from warfare.engine.dice import LeanDice
+
+NOBODY = object()
+"""What a play-out's `next_actor` answers once the battle is over or waits for nobody (None
+is an actor: the GM)."""
+
+
+def play(
+    state: Any,
+    rng: random.Random,
+    max_rounds: int,
+    *,
+    clock: Callable[[Any], int],
+    next_actor: Callable[[Any], Any],
+    step: Callable[[Any, Any, LeanDice], Any],
+) -> Any:
+    """The last state of a battle played on from `state` by a system's policies with dice
+    drawn from `rng` (`LeanDice`), as the forecast's own loop plays it (`forecast._play_out`):
+    stopping `max_rounds` rounds (`clock`: the round, the day for GURPS 3e) after the first,
+    when `next_actor` answers `NOBODY`, or after `autoplay.MAX_COMMANDS` commands (a guard
+    against a policy that never ends a turn); `step(state, actor, dice)` is the state after
+    the actor's policy command."""
+    with collector_paused():
+        first = clock(state)
+        dice = LeanDice(rng)
+        for _ in range(MAX_COMMANDS):
+            if clock(state) - first >= max_rounds:
+                break
+            actor = next_actor(state)
+            if actor is NOBODY:
+                break
+            state = step(state, actor, dice)
+        return state
 
 
 @contextmanager

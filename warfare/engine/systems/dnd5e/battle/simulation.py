@@ -20,17 +20,13 @@ returns the same last state, with less work per command:
 import random
 from typing import Any
 
-from warfare.engine.battle.lean import collector_paused
+from warfare.engine.battle.lean import NOBODY, play
 from warfare.engine.battle.protocol import Command
-from warfare.engine.dice import LeanDice
 from warfare.engine.frozen import replace
 from warfare.engine.systems.dnd5e.battle.actions import Ctx
 from warfare.engine.systems.dnd5e.battle.engine import _dispatch, _gm, awaiting
 from warfare.engine.systems.dnd5e.battle.policy import suggest
 from warfare.engine.systems.dnd5e.state import ENDED, ROUND, BattleState
-
-MAX_COMMANDS = 20_000
-"""As `autoplay.MAX_COMMANDS`: a guard against a policy that never ends a turn."""
 
 
 def _actor(state: BattleState) -> tuple[bool, str | None]:
@@ -56,26 +52,20 @@ def apply_suggested(state: BattleState, command: Command, dice: Any) -> BattleSt
 
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policies (see the module
-    docstring), stopping `max_rounds` rounds after the first as the forecast does.
-
-    The cyclic garbage collector waits meanwhile: a simulation makes no reference cycles
-    (a forecast's collections found nothing to free), yet its thousands of short-lived
-    states would set off collections that walk the engine's caches (a tenth of the time),
-    and after it the young objects it leaves would set off one more walking them all."""
-    with collector_paused():
-        return _play_out(state, rng, max_rounds)
+    docstring), stopping `max_rounds` rounds after the first as the forecast does."""
+    return play(state, rng, max_rounds, clock=_round, next_actor=_next_actor, step=_step)
 
 
-def _play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
-    first = state.round
-    dice = LeanDice(rng)
-    for _ in range(MAX_COMMANDS):
-        if state.phase == ENDED and state.result is not None:
-            break
-        if state.round - first >= max_rounds:
-            break
-        anybody, actor = _actor(state)
-        if not anybody:
-            break
-        state = apply_suggested(state, suggest(state, actor), dice)
-    return state
+def _round(state: BattleState) -> int:
+    return state.round
+
+
+def _next_actor(state: BattleState) -> Any:
+    if state.phase == ENDED and state.result is not None:
+        return NOBODY
+    anybody, actor = _actor(state)
+    return actor if anybody else NOBODY
+
+
+def _step(state: BattleState, actor: str | None, dice: Any) -> BattleState:
+    return apply_suggested(state, suggest(state, actor), dice)

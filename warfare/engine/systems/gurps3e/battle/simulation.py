@@ -20,8 +20,8 @@ returns the same last state, with less work per command:
 import random
 from typing import Any
 
+from warfare.engine.battle.lean import NOBODY, play
 from warfare.engine.battle.protocol import Command
-from warfare.engine.dice import LeanDice
 from warfare.engine.systems.gurps3e.battle import policy
 from warfare.engine.systems.gurps3e.battle.engine import (
     COMMIT,
@@ -33,8 +33,6 @@ from warfare.engine.systems.gurps3e.battle.engine import (
 from warfare.engine.systems.gurps3e.battle.state import CASUALTIES, CHOICES, ENDED, BattleState
 from warfare.engine.systems.gurps3e.characters import FIT
 
-MAX_COMMANDS = 20_000
-"""As `autoplay.MAX_COMMANDS`: a guard against a policy that never ends a day."""
 GM = object()
 """`_first_actor`'s answer when the GM is awaited (casualties to enter)."""
 
@@ -71,13 +69,13 @@ def step(state: BattleState, actor: Any, dice: Any) -> BattleState:
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policies (see the module
     docstring), stopping `max_rounds` days after the first as the forecast does."""
-    first = state.day
-    dice = LeanDice(rng)
-    for _ in range(MAX_COMMANDS):
-        if state.phase == ENDED or state.day - first >= max_rounds:
-            break
-        actor = _first_actor(state)
-        if actor is None:
-            break
-        state = step(state, actor, dice)
-    return state
+    return play(state, rng, max_rounds, clock=_day, next_actor=_next_actor, step=step)
+
+
+def _day(state: BattleState) -> int:
+    return state.day
+
+
+def _next_actor(state: BattleState) -> Any:
+    actor = None if state.phase == ENDED else _first_actor(state)
+    return NOBODY if actor is None else actor

@@ -25,8 +25,7 @@ returns the same last state, with less work per command:
 import random
 from typing import Any
 
-from warfare.engine.battle.lean import collector_paused
-from warfare.engine.dice import LeanDice
+from warfare.engine.battle.lean import NOBODY, play
 from warfare.engine.systems.gurps4e.battle import policy
 from warfare.engine.systems.gurps4e.battle.engine import (
     _HANDLERS,
@@ -37,9 +36,6 @@ from warfare.engine.systems.gurps4e.battle.engine import (
     choose_strategy,
 )
 from warfare.engine.systems.gurps4e.battle.state import CHANGE, CHOOSING, SIDE_KEYS, BattleState
-
-MAX_COMMANDS = 20_000
-"""As `autoplay.MAX_COMMANDS`: a guard against a policy that never ends a round."""
 
 
 def step(state: BattleState, actor: str, dice: Any) -> BattleState:
@@ -64,21 +60,16 @@ def step(state: BattleState, actor: str, dice: Any) -> BattleState:
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policies (see the module
     docstring), stopping `max_rounds` rounds after the first as the forecast does."""
-    with collector_paused():
-        return _play_out(state, rng, max_rounds)
+    return play(state, rng, max_rounds, clock=_round, next_actor=_next_actor, step=step)
 
 
-def _play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
-    first = state.round
-    dice = LeanDice(rng)
-    for _ in range(MAX_COMMANDS):
-        if state.finished or state.round - first >= max_rounds:
-            break
-        actor = _first_actor(state)
-        if actor is None:
-            break
-        state = step(state, actor, dice)
-    return state
+def _round(state: BattleState) -> int:
+    return state.round
+
+
+def _next_actor(state: BattleState) -> Any:
+    actor = None if state.finished else _first_actor(state)
+    return NOBODY if actor is None else actor
 
 
 def _first_actor(state: BattleState) -> str | None:

@@ -22,9 +22,10 @@ less work per command:
 """
 
 import random
+from typing import Any
 
-from warfare.engine.battle.autoplay import MAX_COMMANDS, PolicyError
-from warfare.engine.battle.lean import collector_paused
+from warfare.engine.battle.autoplay import PolicyError
+from warfare.engine.battle.lean import NOBODY, play
 from warfare.engine.battle.protocol import Command, Rejected
 from warfare.engine.dice import LeanDice, SeededDice
 from warfare.engine.frozen import replace
@@ -75,30 +76,26 @@ def _lean(state: BattleState, command: Command, dice: LeanDice) -> BattleState:
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policy (see the module
     docstring), stopping `max_rounds` rounds after the first as the forecast does."""
-    with collector_paused():
-        return _play_out(state, rng, max_rounds)
+    return play(state, rng, max_rounds, clock=_round, next_actor=_next_actor, step=_step)
 
 
-def _play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
-    first = state.round
-    dice = LeanDice(rng)
-    for _ in range(MAX_COMMANDS):
-        if state.finished or state.round - first >= max_rounds:
-            break
-        actor = state.to_act
-        if actor is None:
-            break
-        command = suggest(state, actor)
-        if state.pending is not None or state.positions:
-            state = _full(state, command, rng)
-            continue
-        if all(entry.auto_reactions for entry in state.armies):
-            state = _lean(state, command, dice)  # no reaction can be offered
-            continue
-        before = rng.getstate()
-        try:
-            state = _lean(state, command, dice)
-        except Offered:
-            rng.setstate(before)
-            state = _full(state, command, rng)
-    return state
+def _round(state: BattleState) -> int:
+    return state.round
+
+
+def _next_actor(state: BattleState) -> Any:
+    return NOBODY if state.finished or state.to_act is None else state.to_act
+
+
+def _step(state: BattleState, actor: str, dice: LeanDice) -> BattleState:
+    command = suggest(state, actor)
+    if state.pending is not None or state.positions:
+        return _full(state, command, dice.rng)
+    if all(entry.auto_reactions for entry in state.armies):
+        return _lean(state, command, dice)  # no reaction can be offered
+    before = dice.rng.getstate()
+    try:
+        return _lean(state, command, dice)
+    except Offered:
+        dice.rng.setstate(before)
+        return _full(state, command, dice.rng)
