@@ -4,11 +4,13 @@ import random
 
 import pytest
 
+from warfare.engine.battle import forecast
 from warfare.engine.dice import (
     BadExpression,
     DiceExhausted,
     DiceExpr,
     DieOutOfRange,
+    LeanDice,
     Roll,
     ScriptedDice,
     SeededDice,
@@ -148,3 +150,20 @@ def test_typed_dice_running_out_inside_an_expression_are_completed_by_the_server
     assert dice.typed_remaining == ()
     whole = CommandDice(11, [2, 3]).roll_expr("2d6")
     assert (whole.results, whole.source) == ((2, 3), "typed")
+
+
+def test_the_lean_dice_draw_what_the_simulation_dice_draw():
+    """A forecast's lean play-outs (`LeanDice`) draw the dice of its logged simulations
+    (`forecast.SimulationDice`): one `random()` per die, in the same order, without a log."""
+    lean, full = LeanDice(random.Random(3)), forecast.SimulationDice(random.Random(3))
+    for expression in ("1d20", "2d6+3", "1d12-1", "3d6", "6d6"):
+        assert lean.d20() == full.d20()
+        assert lean.roll(8) == full.roll(8)
+        one, other = lean.roll_expr(expression), full.roll_expr(expression)
+        assert (one.results, one.total, one.expression) == (
+            other.results,
+            other.total,
+            other.expression,
+        )
+    assert len(full.log) == 15
+    assert [roll.source for roll in lean.log] == ["seeded"]  # one fixed die, not the draws

@@ -16,7 +16,6 @@ from bench.scenarios import pf2e_three_vs_three
 from tests.engine.battle.test_pf2e_properties import _legal_command, battles
 from warfare.engine.battle import forecast
 from warfare.engine.battle.protocol import Rejected, command_dice
-from warfare.engine.dice import LeanDice
 from warfare.engine.systems.pf2e.battle import SYSTEM
 from warfare.engine.systems.pf2e.battle.simulation import play_out
 
@@ -66,16 +65,6 @@ def test_from_random_set_ups_and_states_the_lean_play_out_is_the_full_engines(
     lean, full = _both(state, play, max_rounds=20)
     assert lean == full
     assert lean.to_dict() == full.to_dict()
-
-
-def test_the_lean_dice_draw_what_the_simulation_dice_draw():
-    lean, full = LeanDice(random.Random(3)), forecast.SimulationDice(random.Random(3))
-    for expression in ("1d20", "2d6+3", "1d12-1", "3d4"):
-        assert lean.d20() == full.d20()
-        assert lean.roll(8) == full.roll(8)
-        one, other = lean.roll_expr(expression), full.roll_expr(expression)
-        assert (one.results, one.total) == (other.results, other.total)
-    assert lean.log == LeanDice.log  # no record of the draws: the one fixed seeded die
 
 
 def test_the_forecast_plays_with_the_lean_play_out_and_gives_the_full_engines_odds():

@@ -84,16 +84,6 @@ def test_from_random_states_the_lean_play_out_is_the_full_engines(battle, data, 
     assert lean.to_dict() == full.to_dict()
 
 
-def test_the_lean_dice_draw_what_the_simulation_dice_draw():
-    lean, full = LeanDice(random.Random(3)), forecast.SimulationDice(random.Random(3))
-    for expression in ("1d20", "2d6+3", "1d12-1", "3d4"):
-        assert lean.d20() == full.d20()
-        assert lean.roll(8) == full.roll(8)
-        one, other = lean.roll_expr(expression), full.roll_expr(expression)
-        assert (one.results, one.total) == (other.results, other.total)
-    assert lean.log == LeanDice.log  # no record of the draws: the one fixed seeded die
-
-
 def test_the_forecast_plays_with_the_lean_play_out_and_gives_the_full_engines_odds():
     data = _mixed()
     assert SYSTEM.play_out is play_out

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from tests.engine.gurps4e.test_properties import _legal_command, setups
 from warfare.engine.battle import forecast
 from warfare.engine.battle.protocol import Rejected, command_dice
-from warfare.engine.dice import LeanDice
 from warfare.engine.systems.gurps4e.battle import SYSTEM
 from warfare.engine.systems.gurps4e.battle.simulation import play_out
 
@@ -66,19 +65,6 @@ def test_from_random_states_the_lean_play_out_is_the_full_engines(setup, seed, d
     lean, full = _both(state, seed)
     assert lean == full
     assert lean.to_dict() == full.to_dict()
-
-
-def test_the_lean_dice_draw_what_the_simulation_dice_draw():
-    lean, full = LeanDice(random.Random(3)), forecast.SimulationDice(random.Random(3))
-    for expression in ("3d6", "2d6-1", "6d6", "1d6"):
-        assert lean.roll(6) == full.roll(6)
-        one, other = lean.roll_expr(expression), full.roll_expr(expression)
-        assert (one.results, one.total, one.expression) == (
-            other.results,
-            other.total,
-            other.expression,
-        )
-    assert [roll.source for roll in lean.log] == ["seeded"]
 
 
 def test_the_forecast_plays_with_the_lean_play_out_and_gives_the_full_engines_odds():
