@@ -6,27 +6,22 @@ positions to choose, terrain, a fortification) and from states of random legal p
 the forecast uses it.
 """
 
-import dataclasses
-import random
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.scenarios import pf2e_three_vs_three
 from tests.engine.battle.test_pf2e_properties import _legal_command, battles
+from tests.engine.lean_checks import both, generic
 from warfare.engine.battle import forecast
 from warfare.engine.battle.protocol import Rejected, command_dice
 from warfare.engine.systems.pf2e.battle import SYSTEM
 from warfare.engine.systems.pf2e.battle.simulation import play_out
 
-FULL = dataclasses.replace(SYSTEM, play_out=None)
-"""The same system without its lean play-out: the forecast's generic loop."""
+FULL = generic(SYSTEM)
 
 
 def _both(state, seed, max_rounds=forecast.MAX_ROUNDS):
-    lean = play_out(state, random.Random(seed), max_rounds)
-    full = forecast._play_out(FULL, state, random.Random(seed), max_rounds)
-    return lean, full
+    return both(SYSTEM, state, seed, max_rounds)
 
 
 def test_the_lean_play_out_reaches_the_full_engines_last_state_for_many_seeds():

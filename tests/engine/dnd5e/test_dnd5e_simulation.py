@@ -4,7 +4,6 @@ very state the forecast's generic loop reaches (`awaiting`, `suggest`, `apply` w
 start of many battles and from random states of random legal play, and the forecast uses it.
 """
 
-import dataclasses
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -13,20 +12,18 @@ from hypothesis import strategies as st
 from tests.engine.dnd5e.helpers import setup, unit
 from tests.engine.dnd5e.test_dnd5e_policy import random_play
 from tests.engine.dnd5e.test_dnd5e_properties import battles
+from tests.engine.lean_checks import both, generic
 from warfare.engine.battle import forecast
 from warfare.engine.dice import LeanDice
 from warfare.engine.systems.dnd5e.battle import SYSTEM, policy
 from warfare.engine.systems.dnd5e.battle.policy import suggest
 from warfare.engine.systems.dnd5e.battle.simulation import _actor, apply_suggested, play_out
 
-FULL = dataclasses.replace(SYSTEM, play_out=None)
-"""The same system without its lean play-out: the forecast's generic loop."""
+FULL = generic(SYSTEM)
 
 
 def _both(state, seed, max_rounds=forecast.MAX_ROUNDS):
-    lean = play_out(state, random.Random(seed), max_rounds)
-    full = forecast._play_out(FULL, state, random.Random(seed), max_rounds)
-    return lean, full
+    return both(SYSTEM, state, seed, max_rounds)
 
 
 def _mixed():

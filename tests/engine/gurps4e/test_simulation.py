@@ -5,31 +5,22 @@ start of the demo battle and of random battles (PCs, PC commanders, recon, siege
 from random states of random legal play; and the forecast uses it.
 """
 
-import dataclasses
-import json
-import random
-from pathlib import Path
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.engine.gurps4e.test_properties import _legal_command, setups
+from tests.engine.lean_checks import both, demo_setup, generic
 from warfare.engine.battle import forecast
 from warfare.engine.battle.protocol import Rejected, command_dice
 from warfare.engine.systems.gurps4e.battle import SYSTEM
 from warfare.engine.systems.gurps4e.battle.simulation import play_out
 
-FULL = dataclasses.replace(SYSTEM, play_out=None)
-"""The same system without its lean play-out: the forecast's generic loop."""
-DEMO = json.loads(
-    (Path(__file__).resolve().parents[3] / "bench" / "fixtures" / "gurps4e_demo.json").read_text()
-)["setup"]
+FULL = generic(SYSTEM)
+DEMO = demo_setup("gurps4e")
 
 
 def _both(state, seed, max_rounds=forecast.MAX_ROUNDS):
-    lean = play_out(state, random.Random(seed), max_rounds)
-    full = forecast._play_out(FULL, state, random.Random(seed), max_rounds)
-    return lean, full
+    return both(SYSTEM, state, seed, max_rounds)
 
 
 def test_the_lean_play_out_reaches_the_full_engines_last_state_for_many_seeds():
