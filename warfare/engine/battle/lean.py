@@ -6,6 +6,7 @@ import gc
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any
 
 from warfare.engine.battle.autoplay import MAX_COMMANDS
@@ -21,13 +22,14 @@ def play(
     rng: random.Random,
     max_rounds: int,
     *,
-    clock: Callable[[Any], int],
+    clock: Callable[[Any], int] = attrgetter("round"),
     next_actor: Callable[[Any], Any],
     step: Callable[[Any, Any, LeanDice], Any],
 ) -> Any:
     """The last state of a battle played on from `state` by a system's policies with dice
     drawn from `rng` (`LeanDice`), as the forecast's own loop plays it (`forecast._play_out`):
-    stopping `max_rounds` rounds (`clock`: the round, the day for GURPS 3e) after the first,
+    stopping `max_rounds` rounds after the first (`clock`: the state's round by default, the
+    day for GURPS 3e),
     when `next_actor` answers `NOBODY`, or after `autoplay.MAX_COMMANDS` commands (a guard
     against a policy that never ends a turn); `step(state, actor, dice)` is the state after
     the actor's policy command."""

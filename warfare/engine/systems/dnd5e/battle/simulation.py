@@ -53,11 +53,7 @@ def apply_suggested(state: BattleState, command: Command, dice: Any) -> BattleSt
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policies (see the module
     docstring), stopping `max_rounds` rounds after the first as the forecast does."""
-    return play(state, rng, max_rounds, clock=_round, next_actor=_next_actor, step=_step)
-
-
-def _round(state: BattleState) -> int:
-    return state.round
+    return play(state, rng, max_rounds, next_actor=_next_actor, step=_step)
 
 
 def _next_actor(state: BattleState) -> Any:

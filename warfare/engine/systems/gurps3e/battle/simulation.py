@@ -18,6 +18,7 @@ returns the same last state, with less work per command:
 """
 
 import random
+from operator import attrgetter
 from typing import Any
 
 from warfare.engine.battle.lean import NOBODY, play
@@ -69,11 +70,7 @@ def step(state: BattleState, actor: Any, dice: Any) -> BattleState:
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policies (see the module
     docstring), stopping `max_rounds` days after the first as the forecast does."""
-    return play(state, rng, max_rounds, clock=_day, next_actor=_next_actor, step=step)
-
-
-def _day(state: BattleState) -> int:
-    return state.day
+    return play(state, rng, max_rounds, clock=attrgetter("day"), next_actor=_next_actor, step=step)
 
 
 def _next_actor(state: BattleState) -> Any:

@@ -60,11 +60,7 @@ def step(state: BattleState, actor: str, dice: Any) -> BattleState:
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policies (see the module
     docstring), stopping `max_rounds` rounds after the first as the forecast does."""
-    return play(state, rng, max_rounds, clock=_round, next_actor=_next_actor, step=step)
-
-
-def _round(state: BattleState) -> int:
-    return state.round
+    return play(state, rng, max_rounds, next_actor=_next_actor, step=step)
 
 
 def _next_actor(state: BattleState) -> Any:
