@@ -34,8 +34,12 @@ equal the distinct viewpoints, not the viewers.
 """
 
 import hashlib
+import json
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -51,7 +55,7 @@ from . import forecasting
 from .models import Battle
 from .plugins import plugin_for
 from .services import actor_factions, may_command
-from .visibility import viewpoint_of
+from .visibility import LogRow, render_rows, viewpoint_of
 
 #: The cache key counting real (not cached) board renders.
 RENDERS_KEY = "board-renders"
@@ -180,6 +184,89 @@ def board_key(battle: Battle, key: str) -> str:
     return f"board:{battle.pk}:{key}"
 
 
+def log_key(battle: Battle, version_: str) -> str:
+    """The live events the battle's boards read at `version_` (its newest log page…:
+    `visibility.RenderRows`), the same for every viewpoint, kept with the boards of that
+    version."""
+    return f"board-log:{battle.pk}:{version_}"
+
+
+# --- the log rows an action wrote -------------------------------------------------------------
+
+_WRITTEN: ContextVar[list | None] = ContextVar("board_written_events", default=None)
+
+
+def event_made(sender, instance, **kwargs) -> None:
+    """`post_init` of a BattleEvent: one made to be written (no id yet) while an action
+    collects them (`written_events`)."""
+    written = _WRITTEN.get()
+    if written is not None and instance.pk is None:
+        written.append(instance)
+
+
+@contextmanager
+def written_events() -> Iterator[list]:
+    """The BattleEvent rows made while the block (or the view it decorates: a board action)
+    runs: after its write, the new board's log is the board's log before with these on top,
+    not read again (`board_html_after`)."""
+    written: list = []
+    token = _WRITTEN.set(written)
+    try:
+        yield written
+    finally:
+        _WRITTEN.reset(token)
+
+
+def _stored(value):
+    """A JSON value as the database gives it back: PostgreSQL's `jsonb` orders an object's
+    keys (shorter first, then by their bytes); the other databases keep them as written."""
+    if isinstance(value, dict):
+        keys = list(value)
+        if connection.vendor == "postgresql":
+            keys.sort(key=lambda key: (len(key.encode()), key.encode()))
+        return {key: _stored(value[key]) for key in keys}
+    if isinstance(value, list):
+        return [_stored(item) for item in value]
+    return value
+
+
+def _rows_after(battle: Battle, before: dict | None, written: list | None) -> dict | None:
+    """The live events a board render reads (`visibility.RenderRows`) after an action: the
+    rows it wrote (`written`, as `written_events` collected them) on top of those of the
+    board it was sent from (`before`); None when they cannot be told for sure (a row not
+    written, of another battle or of no command, a command position made twice — a
+    transaction run again —, or rows before as new as the ones written: read then)."""
+    if not before or not written:
+        return None
+    commands: dict = {}
+    for event in written:
+        command = event.command if event.command_id is not None else None
+        if event.pk is None or event.battle_id != battle.pk or command is None:
+            return None
+        if commands.setdefault(command.position, command) is not command:
+            return None
+    first = min(event.pk for event in written)
+    silent = plugin_for(battle.system).silent_events
+    new = [
+        LogRow(e.pk, e.round, e.code, _stored(json.loads(json.dumps(e.params))))
+        for e in sorted(written, key=lambda event: event.pk, reverse=True)
+        if e.code not in silent
+    ]
+    rows = {}
+    for (kind, arg), old in before.items():
+        if any(row[0] >= first for row in old):
+            return None
+        if kind == "page":
+            rows[kind, arg] = (new + [LogRow._make(row) for row in old])[: arg + 1]
+        elif kind == "codes":
+            codes = set(arg)
+            rows[kind, arg] = [row for row in new if row.code in codes]
+            rows[kind, arg] += [LogRow._make(row) for row in old]
+        else:
+            return None
+    return rows
+
+
 def board_template(battle: Battle) -> str:
     return plugin_for(battle.system).board_template
 
@@ -210,14 +297,17 @@ def board_html(request, membership, battle: Battle, key: str | None = None) -> s
 def board_html_after(request, membership, battle: Battle, before: str, reads: dict):
     """After an action: (the new board as cached, the board of render key `before` that the
     action was sent from, None when it is no longer cached), looked up with the odds bar of
-    the new version in one round trip. `reads`: the `key_reads` of the board before (the
-    campaign's generation is the same; no forecast has run at the new version, or else it
-    is read again)."""
+    the new version and the log rows of the board before in one round trip. `reads`: the
+    `key_reads` of the board before (the campaign's generation is the same; no forecast has
+    run at the new version, or else it is read again). Within `written_events` (a board
+    action), the new log is drawn from the event rows the action wrote and the log before."""
+    written = _WRITTEN.get()
     generation, marker = generation_key(battle.campaign_id), forecasting.marker_key(battle)
     guess = {generation: reads.get(generation), marker: None}
     key = render_key(request, membership, battle, reads=guess)
     old_key = board_key(battle, before)
-    found = key_reads(battle, board_key(battle, key), old_key)
+    old_log = log_key(battle, before.rsplit(".", 1)[0])
+    found = key_reads(battle, board_key(battle, key), old_key, *([old_log] if written else ()))
     # A forecast of this version (an undo went back to it), a faction's visibility changed
     if found[generation] != guess[generation] or found[marker] is not None:
         key = render_key(request, membership, battle, reads=found)
@@ -226,11 +316,14 @@ def board_html_after(request, membership, battle: Battle, before: str, reads: di
     cache_key = board_key(battle, key)
     html = found.get(cache_key)
     if html is None:
-        html = _render_once(request, membership, battle, cache_key, new=True)
+        event_rows = _rows_after(battle, found.get(old_log), written)
+        html = _render_once(request, membership, battle, cache_key, new=True, event_rows=event_rows)
     return html, found[old_key]
 
 
-def _render_once(request, membership, battle: Battle, cache_key: str, *, new=False) -> str:
+def _render_once(
+    request, membership, battle: Battle, cache_key: str, *, new=False, event_rows=None
+) -> str:
     """Single flight: when many viewers of one viewpoint miss the cache at once (a change
     pushed to all of them), one renders under a short lock in the shared cache, on whichever
     app process, and the others wait for its entry (`RENDER_WAIT` at most: a renderer that
@@ -238,7 +331,9 @@ def _render_once(request, membership, battle: Battle, cache_key: str, *, new=Fal
 
     `new`: an action's new version, looked up a moment ago (its viewers are pushed the
     change once this render is done): the lock taken at once is not followed by a second
-    look — at worst a poll that rendered it in that moment has it rendered twice."""
+    look — at worst a poll that rendered it in that moment has it rendered twice. `event_rows`:
+    the live events the render reads, where known (`visibility.RenderRows`); what it read
+    is kept with the board for the next action from it (one round trip for both)."""
     lock = cache_key + ":rendering"
     owner = cache.add(lock, 1, timeout=LOCK_TIMEOUT)
     first = owner
@@ -257,14 +352,21 @@ def _render_once(request, membership, battle: Battle, cache_key: str, *, new=Fal
         # Rendered while we took the lock?
         html = cache.get(cache_key) if owner and not (new and first) else None
         if html is None:
-            context = board_context(membership, battle)
-            context["csrf_token"] = CSRF_PLACEHOLDER
-            # The URL every button of the board posts to, reversed once per render.
-            context.setdefault("act_url", reverse("battles:act", args=[battle.campaign_id,
-                                                                       battle.pk]))  # fmt: skip
-            html = render_to_string(board_template(battle) + "#board", context, request=request)
-            if _shareable(request, html):
-                cache.set(cache_key, html, timeout=TIMEOUT)
+            with render_rows(battle.pk, event_rows) as read:
+                context = board_context(membership, battle)
+                context["csrf_token"] = CSRF_PLACEHOLDER
+                # The URL every button of the board posts to, reversed once per render.
+                context.setdefault("act_url", reverse("battles:act", args=[battle.campaign_id,
+                                                                           battle.pk]))  # fmt: skip
+                html = render_to_string(board_template(battle) + "#board", context,
+                                        request=request)  # fmt: skip
+            kept = {cache_key: html} if _shareable(request, html) else {}
+            if read.rows:
+                kept[log_key(battle, version(battle))] = {
+                    key: [tuple(row) for row in rows] for key, rows in read.rows.items()
+                }
+            if kept:
+                cache.set_many(kept, timeout=TIMEOUT)
             count_render()
         return html
     finally:

@@ -15,10 +15,12 @@ state as the JSON API shows it. Each rule system's board plugin brings its own v
 (`BoardPlugin.view`, `BoardPlugin.viewpoint`).
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils.translation import get_language, gettext_lazy
 
@@ -34,6 +36,78 @@ LOG_LIMIT = 50
 #: (`BattleView.page_lines`), in this process; emptied when it grows past `LINES_KEPT`.
 _LINES: dict[tuple, str] = {}
 LINES_KEPT = 50_000
+
+
+class LogRow(NamedTuple):
+    """What a log line is made of: one live event's id, round, code and params (as stored)."""
+
+    pk: int
+    round: int
+    code: str
+    params: dict
+
+
+def page_key(limit: int) -> tuple:
+    """What a board render reads of the live events: the newest log page (`limit` + 1)."""
+    return ("page", limit)
+
+
+def codes_key(codes: Iterable[str]) -> tuple:
+    """What a board render reads of the live events: every one of `codes` (`live_rows`)."""
+    return ("codes", tuple(sorted(codes)))
+
+
+class RenderRows:
+    """The live events one board render of battle `battle_id` reads, newest first as
+    `LogRow`s, by what it reads (`rows`: {`page_key(limit)`: the newest log page, `limit` + 1
+    of them; `codes_key(codes)`: every one of some codes, a board's own summary}): given when
+    the render knows them already (`battles.rendering` keeps them in the shared cache with
+    the board they were read for; after an action, the rows it wrote are put on top), else
+    read once and left here for the render to keep."""
+
+    def __init__(self, battle_id: int, rows: dict | None = None):
+        self.battle_id, self.rows = battle_id, dict(rows or {})
+
+
+_RENDER_ROWS: ContextVar[RenderRows | None] = ContextVar("board_render_rows", default=None)
+
+
+@contextmanager
+def render_rows(battle_id: int, rows: dict | None = None) -> Iterator[RenderRows]:
+    """While a board of battle `battle_id` is drawn: the live events it reads are `rows`
+    where given (see `RenderRows`), else read once and kept in the object answered."""
+    known = RenderRows(battle_id, rows)
+    token = _RENDER_ROWS.set(known)
+    try:
+        yield known
+    finally:
+        _RENDER_ROWS.reset(token)
+
+
+def _rendered_rows(battle: Battle, key: tuple, read) -> list:
+    known = _RENDER_ROWS.get()
+    if known is None or known.battle_id != battle.pk:
+        return read()
+    rows = known.rows.get(key)
+    if rows is None:
+        rows = known.rows[key] = read()
+    return rows
+
+
+def _rows(events) -> list["LogRow"]:
+    return [LogRow._make(row) for row in events.values_list("pk", "round", "code", "params")]
+
+
+def live_rows(battle: Battle, codes: Iterable[str]) -> list["LogRow"]:
+    """The live events of `codes`, oldest first, as `LogRow`s (what a line is made of); read
+    once per board version (`RenderRows`)."""
+    codes = set(codes)
+    newest = _rendered_rows(
+        battle,
+        codes_key(codes),
+        lambda: _rows(live_events(battle).filter(code__in=codes).order_by("-pk")),
+    )
+    return newest[::-1]
 
 
 @dataclass(frozen=True)
@@ -209,11 +283,14 @@ class BattleView:
         shows one page however long the battle: its render costs the same at 1,000 commands
         as at 10."""
         limit = limit or LOG_LIMIT
-        # What a line is made of (`lines`: the code and params; the round, the cursor).
-        events = live_events(self.battle).order_by("-pk").only("pk", "round", "code", "params")
+        # What a line is made of (`LogRow`: the code and params, the round, the cursor).
+        events = live_events(self.battle).order_by("-pk")
         if before is not None:
-            events = events.filter(pk__lt=before)
-        rows = list(events[: limit + 1])
+            rows = _rows(events.filter(pk__lt=before)[: limit + 1])
+        elif limit != LOG_LIMIT:
+            rows = _rows(events[: limit + 1])
+        else:  # the board's page: read once per board version
+            rows = _rendered_rows(self.battle, page_key(limit), lambda: _rows(events[: limit + 1]))
         older = rows[limit - 1].pk if len(rows) > limit else None
         return self.page_lines(rows[:limit]), older
 

@@ -421,3 +421,79 @@ def test_a_viewer_renders_itself_when_the_render_under_way_never_comes(
     html = rendering.board_html(_request(membership), membership, battle, "k")
     assert 'id="board"' in html
     assert renders() == before + 1
+
+
+def _act_data(command, seq: int) -> dict:
+    """The POST a click on the board sends for `command` (each system's act form reads the
+    params as its own fields, the generic one as JSON)."""
+    import json
+
+    data = {"seq": seq, "actor": command.actor or "", "kind": command.kind,
+            "params": json.dumps(command.params)}  # fmt: skip
+    for name, value in command.params.items():
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        elif isinstance(value, dict | list):
+            data[name] = json.dumps(value)
+        elif value is not None:
+            data[name] = str(value)
+    return data
+
+
+def _without_tokens(html: bytes) -> str:
+    import re
+
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html.decode())
+
+
+@pytest.mark.parametrize("system", ["pf2e", "dnd5e", "gurps4e", "gurps3e"])
+def test_an_action_draws_its_new_log_from_the_rows_it_wrote_as_a_read_would(
+    client, gm, system, monkeypatch
+):
+    """After an action from a cached board, the new board's log is the log before with the
+    event rows the action wrote on top (`rendering.written_events`): no read of the events,
+    and the board byte for byte the one drawn from scratch (nothing cached, the log read),
+    its "older entries" link too (a page of 4 lines: the battle soon has more)."""
+    from battles import visibility
+    from battles.templatetags import board_fragments
+    from battles.visibility import _LINES
+    from tests.battle_worlds import system_campaign
+    from tests.battles.test_autoplay import create
+    from tests.caches import clear_cache
+    from warfare.engine.battle.registry import get_battle_system
+
+    monkeypatch.setattr(visibility, "LOG_LIMIT", 4)
+    player, rival = UserFactory(username="player"), UserFactory(username="rival")
+    campaign, body = system_campaign(system, gm=gm, player=player, rival=rival)
+    battle = create(gm, campaign, body)
+    engine = get_battle_system(system)
+    url = reverse("battles:act", args=[campaign.pk, battle.pk])
+    client.force_login(gm)
+    acted = swapped = older = 0
+    for _ in range(6):
+        battle = Battle.objects.get(pk=battle.pk)
+        state = engine.state_from_dict(battle.snapshot)
+        waits = engine.awaiting(state)
+        if battle.status != "active" or not waits:
+            break
+        assert board(client, battle).status_code == 200  # the board acted from, cached
+        command = engine.suggest(state, waits[0].actor)
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(url, _act_data(command, battle.seq), HTTP_HX_REQUEST="true")
+        assert response.status_code == 200, response.content[:500]
+        swapped += response.get("HX-Reswap") == "none"  # the fragments it changed
+        sql = [query["sql"] for query in captured.captured_queries]
+        assert not [s for s in sql if s.startswith("SELECT") and "battles_battleevent" in s]
+        acted += 1
+        after = Battle.objects.get(pk=battle.pk)
+        kept = board(client, after).content  # the action's render, from the cache
+        clear_cache()
+        board_fragments._DRAWN.clear()
+        _LINES.clear()
+        client.force_login(gm)
+        fresh = board(client, after).content
+        assert _without_tokens(kept) == _without_tokens(fresh)
+        assert b'id="board-log-lines"' in fresh
+        older += b"?before=" in fresh
+    assert acted >= 3 and swapped and older
