@@ -43,7 +43,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -92,6 +93,10 @@ def faction_changed(sender, instance, **kwargs) -> None:
 def count_render() -> None:
     """One more real board render (`RENDERS_KEY`, created if missing), when counted."""
     if not settings.BOARD_RENDER_COUNT:
+        return
+    shared = caches["default"]
+    if isinstance(shared, RedisCache):  # INCR makes the key: one round trip, not two
+        shared._cache.get_client(write=True).incr(shared.make_and_validate_key(RENDERS_KEY))
         return
     try:
         cache.incr(RENDERS_KEY)
@@ -333,7 +338,11 @@ def _render_once(
     change once this render is done): the lock taken at once is not followed by a second
     look — at worst a poll that rendered it in that moment has it rendered twice. `event_rows`:
     the live events the render reads, where known (`visibility.RenderRows`); what it read
-    is kept with the board for the next action from it (one round trip for both)."""
+    is kept with the board for the next action from it (one round trip for both).
+
+    The lock of a board kept for others is left to run out (`LOCK_TIMEOUT`) rather than
+    taken away, a round trip saved: whoever waits on it finds the board's entry; only were
+    the entry gone before the lock (evicted within seconds) would a viewer wait for it."""
     lock = cache_key + ":rendering"
     owner = cache.add(lock, 1, timeout=LOCK_TIMEOUT)
     first = owner
@@ -348,6 +357,7 @@ def _render_once(
                 return html
             if time.monotonic() > deadline:
                 break
+    shared = False
     try:
         # Rendered while we took the lock?
         html = cache.get(cache_key) if owner and not (new and first) else None
@@ -368,9 +378,10 @@ def _render_once(
             if kept:
                 cache.set_many(kept, timeout=TIMEOUT)
             count_render()
+            shared = cache_key in kept
         return html
     finally:
-        if owner:
+        if owner and not shared:
             cache.delete(lock)
 
 
@@ -410,9 +421,24 @@ class _Fragment:
     children: list["_Fragment"] = field(default_factory=list)
 
 
+#: The fragment trees of the boards parsed last, {HTML: tree}: an action's new board is the
+#: board the next action is sent from, parsed once for both.
+_PARSED: dict[str, "_Fragment | None"] = {}
+PARSED_KEPT = 32
+
+
 def _parse(html: str) -> _Fragment | None:
     """The fragment tree of a board (the root: the whole board); None if it is not well
-    formed (unbalanced, or one id twice)."""
+    formed (unbalanced, or one id twice). Kept for the last boards parsed (`_PARSED`)."""
+    if html in _PARSED:
+        return _PARSED[html]
+    if len(_PARSED) >= PARSED_KEPT:
+        del _PARSED[next(iter(_PARSED))]
+    tree = _PARSED[html] = _parse_tree(html)
+    return tree
+
+
+def _parse_tree(html: str) -> _Fragment | None:
     root = _Fragment("", 0, 0, len(html), len(html))
     stack, seen = [root], set()
     for match in _TOKEN.finditer(html):

@@ -15,6 +15,7 @@ state as the JSON API shows it. Each rule system's board plugin brings its own v
 (`BoardPlugin.view`, `BoardPlugin.viewpoint`).
 """
 
+import itertools
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -36,6 +37,10 @@ LOG_LIMIT = 50
 #: (`BattleView.page_lines`), in this process; emptied when it grows past `LINES_KEPT`.
 _LINES: dict[tuple, str] = {}
 LINES_KEPT = 50_000
+#: A short name of each (battle, viewpoint, language, names…) whose sentences `_LINES`
+#: keeps, {what it names: its number}: one look-up of that long key per page, not per line.
+_LINE_PREFIXES: dict[tuple, int] = {}
+_LINE_NUMBERS = itertools.count()
 
 
 class LogRow(NamedTuple):
@@ -302,7 +307,8 @@ class BattleView:
         """(round, sentence) of `events` (those with a sentence)."""
         if not self.lines_kept:
             return [(event.round, text) for event, _params, text in self.lines(events)]
-        return [(event.round, text) for event in events if (text := self.sentence(event))]
+        prefix = self._lines_prefix()
+        return [(event.round, text) for event in events if (text := self.sentence(event, prefix))]
 
     @cached_property
     def _lines_base(self) -> tuple:
@@ -311,14 +317,24 @@ class BattleView:
                 tuple(sorted(self.names.items())), tuple(sorted(self.hidden_names())),
                 self.lines_key())  # fmt: skip
 
-    def sentence(self, event) -> str:
+    def _lines_prefix(self) -> int:
+        """The short name of this view's kept sentences in the page language (`_LINES`)."""
+        base = (self._lines_base, get_language())
+        number = _LINE_PREFIXES.get(base)
+        if number is None:
+            if len(_LINE_PREFIXES) > LINES_KEPT:
+                _LINE_PREFIXES.clear()  # (numbers are never given twice: kept lines stay true)
+            number = _LINE_PREFIXES[base] = next(_LINE_NUMBERS)
+        return number
+
+    def sentence(self, event, prefix: int | None = None) -> str:
         """The sentence of one event as the viewpoint reads it ("": none). Worded once per
         viewpoint, language and names in this process when the view allows it
         (`lines_kept`): an event never changes, and a board shows the same lines again after
-        each action."""
+        each action. `prefix`: `_lines_prefix()`, where the caller has it."""
         if not self.lines_kept:
             return self.event(event.code, event.params)[1] or ""
-        key = (self._lines_base, get_language(), event.pk)
+        key = (self._lines_prefix() if prefix is None else prefix, event.pk)
         text = _LINES.get(key)
         if text is None:
             if len(_LINES) > LINES_KEPT:

@@ -497,3 +497,39 @@ def test_an_action_draws_its_new_log_from_the_rows_it_wrote_as_a_read_would(
         assert b'id="board-log-lines"' in fresh
         older += b"?before=" in fresh
     assert acted >= 3 and swapped and older
+
+
+def test_an_action_from_a_cached_board_makes_few_cache_round_trips(
+    client, world, gm, battle, redis_cache, monkeypatch
+):
+    """The action's cache round trips: the session; the render keys' reads before the write;
+    the new board's keys with the board acted from and its log rows; the render's lock; the
+    new board with its log rows (one pipeline); the render counted (the tests count renders).
+    (The seq the commit leaves in the cache is not written in a test's transaction.) The
+    render's lock is left to run out, not taken away; the log is not read again."""
+    import redis
+
+    client.force_login(gm)
+    assert board(client, battle).status_code == 200  # the board acted from, cached
+    trips = []
+    send, pipeline = redis.Redis.execute_command, redis.client.Pipeline.execute
+
+    def command(self, *args, **options):
+        trips.append(args[0])
+        return send(self, *args, **options)
+
+    def pipelined(self, *args, **options):
+        trips.append("PIPELINE")
+        return pipeline(self, *args, **options)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", command)
+    monkeypatch.setattr(redis.client.Pipeline, "execute", pipelined)
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    actor = battle.snapshot["order"][0]
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
+                               HTTP_HX_REQUEST="true")  # fmt: skip
+    assert response["HX-Reswap"] == "none"
+    assert trips == ["GET", "MGET", "MGET", "SET", "PIPELINE", "INCRBY"]
+    assert not [q for q in captured.captured_queries if "battles_battleevent" in q["sql"]
+                and q["sql"].startswith("SELECT")]  # fmt: skip
