@@ -288,14 +288,18 @@ class BattleView:
         shows one page however long the battle: its render costs the same at 1,000 commands
         as at 10."""
         limit = limit or LOG_LIMIT
+
         # What a line is made of (`LogRow`: the code and params, the round, the cursor).
-        events = live_events(self.battle).order_by("-pk")
-        if before is not None:
-            rows = _rows(events.filter(pk__lt=before)[: limit + 1])
-        elif limit != LOG_LIMIT:
-            rows = _rows(events[: limit + 1])
-        else:  # the board's page: read once per board version
-            rows = _rendered_rows(self.battle, page_key(limit), lambda: _rows(events[: limit + 1]))
+        def read():
+            events = live_events(self.battle).order_by("-pk")
+            if before is not None:
+                events = events.filter(pk__lt=before)
+            return _rows(events[: limit + 1])
+
+        if before is None and limit == LOG_LIMIT:  # the board's page: once per board version
+            rows = _rendered_rows(self.battle, page_key(limit), read)
+        else:
+            rows = read()
         older = rows[limit - 1].pk if len(rows) > limit else None
         return self.page_lines(rows[:limit]), older
 
@@ -307,7 +311,7 @@ class BattleView:
         """(round, sentence) of `events` (those with a sentence)."""
         if not self.lines_kept:
             return [(event.round, text) for event, _params, text in self.lines(events)]
-        prefix = self._lines_prefix()
+        prefix = self.lines_prefix()
         return [(event.round, text) for event in events if (text := self.sentence(event, prefix))]
 
     @cached_property
@@ -317,7 +321,7 @@ class BattleView:
                 tuple(sorted(self.names.items())), tuple(sorted(self.hidden_names())),
                 self.lines_key())  # fmt: skip
 
-    def _lines_prefix(self) -> int:
+    def lines_prefix(self) -> int:
         """The short name of this view's kept sentences in the page language (`_LINES`)."""
         base = (self._lines_base, get_language())
         number = _LINE_PREFIXES.get(base)
@@ -331,10 +335,10 @@ class BattleView:
         """The sentence of one event as the viewpoint reads it ("": none). Worded once per
         viewpoint, language and names in this process when the view allows it
         (`lines_kept`): an event never changes, and a board shows the same lines again after
-        each action. `prefix`: `_lines_prefix()`, where the caller has it."""
+        each action. `prefix`: `lines_prefix()`, where the caller has it."""
         if not self.lines_kept:
             return self.event(event.code, event.params)[1] or ""
-        key = (self._lines_prefix() if prefix is None else prefix, event.pk)
+        key = (self.lines_prefix() if prefix is None else prefix, event.pk)
         text = _LINES.get(key)
         if text is None:
             if len(_LINES) > LINES_KEPT:

@@ -419,7 +419,9 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     # the log shows one page.
     events = live_rows(battle, {*RESULT_CODES, "battle.ended"})
     # (event, params, sentence) as `view.lines`, each sentence worded once (`view.sentence`)
-    lines = [(e, view.params(e.code, e.params), text) for e in events if (text := view.sentence(e))]
+    prefix = view.lines_prefix()
+    lines = [(e, view.params(e.code, e.params), text) for e in events
+             if (text := view.sentence(e, prefix))]  # fmt: skip
     sides = [_side(state, force, view, membership, battle) for force in state.forces]
     pcs = [_pc(state, c, names_, membership, battle) for c in state.characters]
     fit = [pc for pc in pcs if pc["status"] == FIT]
