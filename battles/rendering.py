@@ -36,6 +36,7 @@ equal the distinct viewpoints, not the viewers.
 import hashlib
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -425,16 +426,20 @@ class _Fragment:
 #: board the next action is sent from, parsed once for both.
 _PARSED: dict[str, "_Fragment | None"] = {}
 PARSED_KEPT = 32
+_UNPARSED = object()
+_PARSED_LOCK = threading.Lock()
 
 
 def _parse(html: str) -> _Fragment | None:
     """The fragment tree of a board (the root: the whole board); None if it is not well
     formed (unbalanced, or one id twice). Kept for the last boards parsed (`_PARSED`)."""
-    if html in _PARSED:
-        return _PARSED[html]
-    if len(_PARSED) >= PARSED_KEPT:
-        del _PARSED[next(iter(_PARSED))]
-    tree = _PARSED[html] = _parse_tree(html)
+    tree = _PARSED.get(html, _UNPARSED)
+    if tree is _UNPARSED:
+        tree = _parse_tree(html)
+        with _PARSED_LOCK:  # (the request threads of one process share it)
+            if len(_PARSED) >= PARSED_KEPT:
+                del _PARSED[next(iter(_PARSED))]  # the oldest
+            _PARSED[html] = tree
     return tree
 
 
