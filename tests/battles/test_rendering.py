@@ -447,14 +447,18 @@ def _without_tokens(html: bytes) -> str:
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html.decode())
 
 
-@pytest.mark.parametrize("system", ["pf2e", "dnd5e", "gurps4e", "gurps3e"])
+@pytest.mark.parametrize(
+    ("system", "auto"),
+    [("pf2e", ""), ("dnd5e", ""), ("gurps4e", ""), ("gurps3e", ""), ("pf2e", "b"), ("dnd5e", "b")],
+)
 def test_an_action_draws_its_new_log_from_the_rows_it_wrote_as_a_read_would(
-    client, gm, system, monkeypatch
+    client, gm, system, auto, monkeypatch
 ):
     """After an action from a cached board, the new board's log is the log before with the
     event rows the action wrote on top (`rendering.written_events`): no read of the events,
     and the board byte for byte the one drawn from scratch (nothing cached, the log read),
-    its "older entries" link too (a page of 4 lines: the battle soon has more)."""
+    its "older entries" link too (a page of 4 lines: the battle soon has more). `auto`: a
+    side that plays itself (its commands written by the same action)."""
     from battles import visibility
     from battles.templatetags import board_fragments
     from battles.visibility import _LINES
@@ -467,6 +471,9 @@ def test_an_action_draws_its_new_log_from_the_rows_it_wrote_as_a_read_would(
     player, rival = UserFactory(username="player"), UserFactory(username="rival")
     campaign, body = system_campaign(system, gm=gm, player=player, rival=rival)
     battle = create(gm, campaign, body)
+    if auto:
+        battle.auto_sides = [auto]
+        battle.save(update_fields=["auto_sides"])
     engine = get_battle_system(system)
     url = reverse("battles:act", args=[campaign.pk, battle.pk])
     client.force_login(gm)
@@ -497,6 +504,10 @@ def test_an_action_draws_its_new_log_from_the_rows_it_wrote_as_a_read_would(
         assert b'id="board-log-lines"' in fresh
         older += b"?before=" in fresh
     assert acted >= 3 and swapped and older
+    if auto:  # the side played itself within the actions
+        from battles.models import BattleCommand
+
+        assert BattleCommand.objects.filter(battle=battle, batch__isnull=False).exists()
 
 
 def test_an_action_from_a_cached_board_makes_few_cache_round_trips(
