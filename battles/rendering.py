@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
-from django.db import connection
+from django.db import connection, transaction
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -86,9 +86,23 @@ def bump_generation(campaign_id: int) -> None:
 
 
 def faction_changed(sender, instance, **kwargs) -> None:
-    """`post_save` / `post_delete` of a Faction: its name or visibility may show on boards."""
+    """`post_save` / `post_delete` of a Faction: its name or visibility may show on boards.
+    Bumped at once and again once the change commits: a board drawn in between read the
+    factions as they were and kept them (`factions_key`) under the first bump."""
     if instance.campaign_id is not None:
         bump_generation(instance.campaign_id)
+        transaction.on_commit(lambda: bump_generation(instance.campaign_id))
+
+
+def factions_key(battle: Battle, generation) -> str | None:
+    """The campaign's factions as the boards read them (`visibility.campaign_factions`) at
+    board generation `generation` (the campaign's creation named too: a database made
+    again with the cache kept has other campaigns under the same ids); None when the
+    battle's campaign is not at hand (it would be a query)."""
+    if not Battle.campaign.is_cached(battle):
+        return None
+    created = int(battle.campaign.created_at.timestamp() * 1_000_000)
+    return f"board-factions:{battle.campaign_id}:{created}:{generation or 0}"
 
 
 def count_render() -> None:
@@ -313,7 +327,9 @@ def board_html_after(request, membership, battle: Battle, before: str, reads: di
     key = render_key(request, membership, battle, reads=guess)
     old_key = board_key(battle, before)
     old_log = log_key(battle, before.rsplit(".", 1)[0])
-    found = key_reads(battle, board_key(battle, key), old_key, *([old_log] if written else ()))
+    factions = factions_key(battle, guess[generation])
+    more = [key for key in (factions, old_log if written else None) if key]
+    found = key_reads(battle, board_key(battle, key), old_key, *more)
     # A forecast of this version (an undo went back to it), a faction's visibility changed
     if found[generation] != guess[generation] or found[marker] is not None:
         key = render_key(request, membership, battle, reads=found)
@@ -323,13 +339,18 @@ def board_html_after(request, membership, battle: Battle, before: str, reads: di
     html = found.get(cache_key)
     if html is None:
         event_rows = _rows_after(battle, found.get(old_log), written)
-        html = _render_once(request, membership, battle, cache_key, new=True, event_rows=event_rows)
+        if found[generation] != guess[generation]:  # (a faction changed meanwhile: read them)
+            factions = None
+        known = (factions, found.get(factions) if factions else None)
+        html = _render_once(request, membership, battle, cache_key, new=True,
+                            event_rows=event_rows, factions=known)  # fmt: skip
     return html, found[old_key]
 
 
 def _render_once(
-    request, membership, battle: Battle, cache_key: str, *, new=False, event_rows=None
-) -> str:
+    request, membership, battle: Battle, cache_key: str, *, new=False, event_rows=None,
+    factions=(None, None),
+) -> str:  # fmt: skip
     """Single flight: when many viewers of one viewpoint miss the cache at once (a change
     pushed to all of them), one renders under a short lock in the shared cache, on whichever
     app process, and the others wait for its entry (`RENDER_WAIT` at most: a renderer that
@@ -340,6 +361,8 @@ def _render_once(
     look — at worst a poll that rendered it in that moment has it rendered twice. `event_rows`:
     the live events the render reads, where known (`visibility.RenderRows`); what it read
     is kept with the board for the next action from it (one round trip for both).
+    `factions`: (the key of the campaign's factions at this board generation, or None; their
+    value when kept): read when not kept, and kept with the board.
 
     The lock of a board kept for others is left to run out (`LOCK_TIMEOUT`) rather than
     taken away, a round trip saved: whoever waits on it finds the board's entry; only were
@@ -363,7 +386,7 @@ def _render_once(
         # Rendered while we took the lock?
         html = cache.get(cache_key) if owner and not (new and first) else None
         if html is None:
-            with render_rows(battle.pk, event_rows) as read:
+            with render_rows(battle.pk, event_rows, factions[1]) as read:
                 context = board_context(membership, battle)
                 context["csrf_token"] = CSRF_PLACEHOLDER
                 # The URL every button of the board posts to, reversed once per render.
@@ -376,6 +399,8 @@ def _render_once(
                 kept[log_key(battle, version(battle))] = {
                     key: [tuple(row) for row in rows] for key, rows in read.rows.items()
                 }
+            if read.factions_read and factions[0] is not None:
+                kept[factions[0]] = read.factions
             if kept:
                 cache.set_many(kept, timeout=TIMEOUT)
             count_render()

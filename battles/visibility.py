@@ -70,18 +70,22 @@ class RenderRows:
     the board they were read for; after an action, the rows it wrote are put on top), else
     read once and left here for the render to keep."""
 
-    def __init__(self, battle_id: int, rows: dict | None = None):
+    def __init__(self, battle_id: int, rows: dict | None = None, factions=None):
         self.battle_id, self.rows = battle_id, dict(rows or {})
+        #: The campaign's factions (`campaign_factions`) when known, and whether this render
+        #: read them (for the render to keep).
+        self.factions, self.factions_read = factions, False
 
 
 _RENDER_ROWS: ContextVar[RenderRows | None] = ContextVar("board_render_rows", default=None)
 
 
 @contextmanager
-def render_rows(battle_id: int, rows: dict | None = None) -> Iterator[RenderRows]:
+def render_rows(battle_id: int, rows: dict | None = None, factions=None) -> Iterator[RenderRows]:
     """While a board of battle `battle_id` is drawn: the live events it reads are `rows`
-    where given (see `RenderRows`), else read once and kept in the object answered."""
-    known = RenderRows(battle_id, rows)
+    where given (see `RenderRows`), its campaign's factions `factions` where given, else
+    read once and kept in the object answered."""
+    known = RenderRows(battle_id, rows, factions)
     token = _RENDER_ROWS.set(known)
     try:
         yield known
@@ -208,7 +212,12 @@ class BattleView:
 
     @cached_property
     def factions(self) -> CampaignFactions:
-        return campaign_factions(self.battle.campaign_id)
+        known = _RENDER_ROWS.get()
+        if known is None or known.battle_id != self.battle.pk:
+            return campaign_factions(self.battle.campaign_id)
+        if known.factions is None:  # read once for the render, which may keep them
+            known.factions, known.factions_read = campaign_factions(self.battle.campaign_id), True
+        return known.factions
 
     # --- names -------------------------------------------------------------------------------
 

@@ -544,3 +544,41 @@ def test_an_action_from_a_cached_board_makes_few_cache_round_trips(
     assert trips == ["GET", "MGET", "MGET", "SET", "PIPELINE", "INCRBY"]
     assert not [q for q in captured.captured_queries if "battles_battleevent" in q["sql"]
                 and q["sql"].startswith("SELECT")]  # fmt: skip
+
+
+def test_a_players_actions_read_the_factions_once_per_board_generation(
+    client, world, gm, player, militia_to_act, militia, enemy_faction
+):
+    """A player's board names the sides by what the campaign's factions let them see: an
+    action reads the factions once, keeps them (`rendering.factions_key`), and the next
+    actions take them from the cache until a faction changes; then they are read again, and
+    a faction hidden from players is no more named on the player's new board."""
+    from warfare.engine.battle.registry import get_battle_system
+
+    engine = get_battle_system("pf2e")
+    url = reverse("battles:act", args=[world.pk, militia_to_act.pk])
+    client.force_login(player)
+
+    def player_acts(battle) -> tuple[int, str]:
+        """(the faction reads, the player's new board) of one action of the militia."""
+        state = engine.state_from_dict(battle.snapshot)
+        command = engine.suggest(state, str(militia.pk))
+        assert board(client, battle).status_code == 200  # the board acted from
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(url, _act_data(command, battle.seq), HTTP_HX_REQUEST="true")
+        assert response.status_code == 200, response.content[:300]
+        reads = sum('FROM "kingdoms_faction"' in q["sql"] for q in captured.captured_queries)
+        return reads, board(client, Battle.objects.get(pk=battle.pk)).content.decode()
+
+    battle = militia_to_act
+    first, page = player_acts(battle)
+    assert first == 1 and "Thornback Horde" in page
+    battle = Battle.objects.get(pk=battle.pk)
+    assert battle.snapshot["order"][battle.snapshot["turn"]] == str(militia.pk)  # acts on
+    again, _page = player_acts(battle)
+    assert again == 0
+    enemy_faction.known_to_players = False
+    enemy_faction.save()
+    battle = Battle.objects.get(pk=battle.pk)
+    hidden, page = player_acts(battle)
+    assert hidden == 1 and "Thornback Horde" not in page
