@@ -68,6 +68,10 @@ class ArmyState:
     def __post_init__(self) -> None:
         object.__setattr__(self, "timers", _pairs(self.timers))
 
+    post_init_fields = frozenset({"timers"})
+    """What `__post_init__` normalises (idempotently): `frozen.replace` copies an army with
+    other changes (its HP, status, spec) without it."""
+
     # --- reading -----------------------------------------------------------------------------
 
     @property

@@ -82,7 +82,7 @@ from warfare.engine.battle.protocol import (
     derive_seed,
 )
 from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
-from warfare.engine.frozen import per_setup, replace, state_memo
+from warfare.engine.frozen import per_setup, per_state, replace, state_memo
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
@@ -146,7 +146,7 @@ from warfare.engine.systems.pf2e.battle.state import (
 )
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.house_rules import house_value
-from warfare.engine.systems.pf2e.modifiers import Modifier
+from warfare.engine.systems.pf2e.modifiers import Modifier, Stat
 from warfare.engine.systems.pf2e.xp import kingdom_xp_for_defeated_army
 
 END_TURN, GM_CORRECTION, CHOOSE_START = "end_turn", "gm_correction", "choose_start"
@@ -264,8 +264,21 @@ def _flag_and_dice_problems(setup: Mapping[str, Any], armies: set[str]) -> list[
 
 
 def _initiative(state: BattleState, key: str, seed: int, typed: int | None) -> InitiativeRoll:
-    """§7.3 step 1: a Scouting check; Keen Eyed +2 status, Offensive Gambit circumstance,
-    Water Stride / Swamp Dwellers with swamp or water, darkness / fog / dim light penalties."""
+    """§7.3 step 1: a Scouting check (`_initiative_modifier`) with the army's own die."""
+    modifier = _initiative_modifier(state, key)
+    dice = CommandDice(derive_seed(seed, f"start:{key}"), [typed] if typed is not None else None)
+    die = dice.d20(purpose="initiative")
+    return InitiativeRoll(
+        key, die, dice.log[-1].source, modifier.value, modifier.breakdown, die + modifier.value
+    )
+
+
+@per_state()
+def _initiative_modifier(state: BattleState, key: str) -> Stat:
+    """§7.3 step 1: the Scouting modifier; Keen Eyed +2 status, Offensive Gambit
+    circumstance, Water Stride / Swamp Dwellers with swamp or water, darkness / fog / dim
+    light penalties. Kept for the state: `start` rolls from the state `_prepared` worked out
+    once per set-up."""
     entry = state.army(key)
     block = effective_block(state, key)
     whens = ["initiative"]
@@ -279,12 +292,7 @@ def _initiative(state: BattleState, key: str, seed: int, typed: int | None) -> I
         for feature, penalty in SCOUTING_PENALTY.items()
         if feature in state.terrain and not ignores(state, key, feature)
     ]
-    modifier = extend(block.scouting, extra)
-    dice = CommandDice(derive_seed(seed, f"start:{key}"), [typed] if typed is not None else None)
-    die = dice.d20(purpose="initiative")
-    return InitiativeRoll(
-        key, die, dice.log[-1].source, modifier.value, modifier.breakdown, die + modifier.value
-    )
+    return extend(block.scouting, extra)
 
 
 @per_setup()

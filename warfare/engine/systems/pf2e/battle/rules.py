@@ -202,26 +202,28 @@ def effective_block(
 ) -> StatBlock:
     """Army `key`'s stat block now (current HP, lasting + temporary conditions, terrain).
 
-    It reads only the army's entry (and the viewer's, whose vision may ignore terrain), the
-    effects and the terrain (`conditions_of`), and is cached for as long as those are the
-    very same objects: a command or a render asks it many times, and a command that changes
-    one army leaves the other armies' entries, so their blocks, as they were."""
+    It reads only the army's `ArmyState` and position (and the viewer's `ArmyState`, whose
+    tactics may ignore terrain), the effects and the terrain (`conditions_of`), and is
+    cached for as long as those are the very same objects: a command or a render asks it
+    many times, and a command leaves the `ArmyState`s it does not hurt or condition as they
+    were (a Strike counted for MAP, a reaction used, shots spent change only the entry)."""
     entry = state.army(key)
-    effects, terrain = state.effects, state.terrain
+    army, effects, terrain = entry.army, state.effects, state.terrain
     if attacker is None and viewer is None:  # the usual question: one key shape, no viewer
-        cache_key: tuple[Any, ...] = (key, id(entry), id(effects), id(terrain))
+        cache_key: tuple[Any, ...] = (key, id(army), entry.position, id(effects), id(terrain))
         seen = None
     else:
-        seen = state.army(viewer) if viewer is not None else None
-        cache_key = (key, attacker, viewer, id(entry), id(seen), id(effects), id(terrain))
+        seen = state.army(viewer).army if viewer is not None else None
+        cache_key = (key, attacker, viewer, id(army), entry.position, id(seen), id(effects),
+                     id(terrain))  # fmt: skip
     hit = _BLOCKS.get(cache_key)
     # The cache holds the parts it was keyed by, so no other object can have their ids
     # while the entry is there: the same ids are the very same objects.
     if hit is not None:
         return hit[4]
-    parts = (entry, seen, effects, terrain)
+    parts = (army, seen, effects, terrain)
     conditions = conditions_of(state, key, attacker=attacker, viewer=viewer)
-    block = block_with(entry.army.spec, conditions, entry.army.hp)
+    block = block_with(army.spec, conditions, army.hp)
     if len(_BLOCKS) >= BLOCKS_CACHED:
         _BLOCKS.clear()
     _BLOCKS[cache_key] = (*parts, block)
@@ -265,12 +267,27 @@ def _term_type(code: str) -> BonusType:
 
 def extend(stat: Stat, extra: Iterable[Modifier]) -> Stat:
     """`stat` plus situational modifiers, by PF2e stacking (a +1 status from PCs does not
-    stack with Bloodied but Unbroken's +1 status, and so on)."""
-    extra = [m for m in extra if m.value]
+    stack with Bloodied but Unbroken's +1 status, and so on).
+
+    Cached on the values (a stat and its modifiers are immutable, and a battle sees only a
+    few dozen distinct pairs: the same MAP, Guard or terrain terms on the same blocks)."""
+    extra = tuple(m for m in extra if m.value)
     if not extra:
         return stat
+    try:
+        return _extended(stat, extra)
+    except TypeError:  # pragma: no cover - something unhashable in a breakdown
+        return _extend(stat, extra)
+
+
+@lru_cache(maxsize=4096)
+def _extended(stat: Stat, extra: tuple[Modifier, ...]) -> Stat:
+    return _extend(stat, extra)
+
+
+def _extend(stat: Stat, extra: tuple[Modifier, ...]) -> Stat:
     base = [Modifier(code, value, _term_type(code)) for code, value in stat.breakdown]
-    result = combine(base + extra)
+    result = combine([*base, *extra])
     return Stat(result.value, result.breakdown, stat.ignored + result.ignored)
 
 
@@ -284,8 +301,10 @@ def situational(block: StatBlock, stats: Iterable[str], whens: Iterable[str]) ->
     ]
 
 
+@lru_cache(maxsize=1024)
 def as_dc(stat: Stat) -> Stat:
-    """The DC matching a modifier (§0.2): +10, with the 10 in the breakdown."""
+    """The DC matching a modifier (§0.2): +10, with the 10 in the breakdown (cached: a stat
+    is immutable)."""
     return Stat(stat.value + DC_BASE, (("dc_base", DC_BASE), *stat.breakdown), stat.ignored)
 
 

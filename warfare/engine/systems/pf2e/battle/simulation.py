@@ -76,19 +76,36 @@ def _lean(state: BattleState, command: Command, dice: LeanDice) -> BattleState:
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policy (see the module
     docstring), stopping `max_rounds` rounds after the first as the forecast does."""
-    return play(state, rng, max_rounds, next_actor=_next_actor, step=_step)
+    if not all(entry.auto_reactions for entry in state.armies):
+        return play(state, rng, max_rounds, next_actor=_next_actor, step=_step)
+    # Every side reacts automatically (a set-up flag no command changes): no reaction is
+    # ever offered, so one decider (its answers never read) serves every command.
+    token = REACTIONS.set(Decider(()))
+    try:
+        return play(state, rng, max_rounds, next_actor=_next_actor, step=_step_automatic)
+    finally:
+        REACTIONS.reset(token)
 
 
 def _next_actor(state: BattleState) -> Any:
     return NOBODY if state.finished or state.to_act is None else state.to_act
 
 
+def _step_automatic(state: BattleState, actor: str, dice: LeanDice) -> BattleState:
+    """`_step` when every side reacts automatically (the decider is set by `play_out`)."""
+    command = suggest(state, actor)
+    if state.pending is not None or state.positions:
+        return _full(state, command, dice.rng)
+    ctx = Ctx(dice)
+    if command.kind == END_TURN:
+        return replace(_end_turn(state, ctx), sequence=state.sequence + 1)
+    return replace(_war_action(state, command, ctx), sequence=state.sequence + 1)
+
+
 def _step(state: BattleState, actor: str, dice: LeanDice) -> BattleState:
     command = suggest(state, actor)
     if state.pending is not None or state.positions:
         return _full(state, command, dice.rng)
-    if all(entry.auto_reactions for entry in state.armies):
-        return _lean(state, command, dice)  # no reaction can be offered
     before = dice.rng.getstate()
     try:
         return _lean(state, command, dice)
