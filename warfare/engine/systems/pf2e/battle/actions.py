@@ -19,6 +19,7 @@ from warfare.engine.dice import Dice
 from warfare.engine.frozen import per_fields, replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
+from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.rules import (
     ADAPTABILITY_BONUS,
     BATTLEFIELD_MEDICINE_DC,
@@ -33,10 +34,12 @@ from warfare.engine.systems.pf2e.battle.rules import (
     MAP_PENALTIES,
     MAX_ENGAGEMENTS,
     PRESSURE_PENALTIES,
+    QUIET,
     REACTIONS,
     SENSORY_ASSAULT_PENALTY,
     STATUS,
     WIND,
+    Rolled,
     S,
     add_army_condition,
     add_effect,
@@ -181,7 +184,8 @@ def engage(state: BattleState, a: str, b: str, events: list[Event], reason: str)
     for key in (a, b):
         if state.army(key).position == DISTANT:
             state = state.with_army(replace(state.army(key), position=NEAR))
-    events.append(Event("battle.engaged", {"army": a, "target": b, "reason": reason}))
+    if events is not QUIET:
+        events.append(Event("battle.engaged", {"army": a, "target": b, "reason": reason}))
     return state.engage(a, b)
 
 
@@ -189,7 +193,11 @@ def engage(state: BattleState, a: str, b: str, events: list[Event], reason: str)
 
 
 def _attack_stat(state: BattleState, actor: str, weapon: str) -> Stat | None:
-    block = effective_block(state, actor)
+    return weapon_stat(effective_block(state, actor), weapon)
+
+
+def weapon_stat(block: StatBlock, weapon: str) -> Stat | None:
+    """The attack modifier of a block's `weapon` (None: it has no such Strike)."""
     return block.melee if weapon == MELEE else block.ranged
 
 
@@ -209,7 +217,7 @@ def strike_modifier(
     cached while they are the same (the policy weighs a Strike, then the engine rolls it)."""
     entry = state.army(actor)
     block = effective_block(state, actor)
-    stat = _attack_stat(state, actor, weapon)
+    stat = weapon_stat(block, weapon)
     assert stat is not None
     extra: list[Modifier] = []
     count = min(len(entry.attacks), 2)
@@ -311,8 +319,9 @@ def roll_strike(
     *,
     purpose: str,
     shots: int = 1,
-) -> tuple[BattleState, Degree, dict[str, Any]]:
-    """Roll a Strike (params: target or fortification, weapon) and count it for MAP."""
+) -> tuple[BattleState, Degree, Rolled]:
+    """Roll a Strike (params: target or fortification, weapon) and count it for MAP: the
+    new state, the degree, the check (its `record` for the event)."""
     weapon = params.get("weapon", MELEE)
     target, fortification = params.get("target"), params.get("fortification")
     modifier = strike_modifier(
@@ -325,7 +334,7 @@ def roll_strike(
     decider = REACTIONS.get()
     if weapon == MELEE and rolled.degree is CS and decider is not None:
         state = decider.melee_critical_hit(state, actor, purpose, ctx.events)  # §6.2 Revel
-    return state, rolled.degree, rolled.record
+    return state, rolled.degree, rolled
 
 
 def hit(
@@ -523,7 +532,11 @@ def _effect(
     return Effect(code, army, condition, value, by, against, boundary, owner, remaining)
 
 
-def _event(ctx: Ctx, key: str, actor: str, degree: Degree, record: dict[str, Any], **extra: Any):
+def _event(ctx: Ctx, key: str, actor: str, degree: Degree, rolled: Any, **extra: Any):
+    """The event of a war action's check (`rolled`: its `Rolled`, or the record itself)."""
+    if ctx.events is QUIET:
+        return
+    record = rolled.record if isinstance(rolled, Rolled) else rolled
     ctx.events.append(
         Event(f"battle.{key}", {"army": actor, "degree": degree.code, "check": record, **extra})
     )
@@ -587,7 +600,7 @@ def _advance(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Battle
     state = begin_maneuver(state, actor, params, ctx)
     modifier, dc = _advance_check(state, actor, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="advance", against=target)
-    _event(ctx, "advance", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "advance", actor, rolled.degree, rolled, target=target)
     distant = state.army(target).position == DISTANT
     if rolled.degree is CS or (rolled.degree is S and not distant):
         state = engage(state, actor, target, ctx.events, "advance")
@@ -696,7 +709,7 @@ def _shed_nets(state: BattleState, actor: str, scouts: str, ctx: Ctx) -> BattleS
     the net mired -2, success -1 (never more than the nets gave), critical failure +1."""
     rolled = roll_check(ctx.dice, "maneuver", maneuver(state, actor), maneuver_dc(state, scouts),
                         purpose="shed_nets", against=scouts)  # fmt: skip
-    _event(ctx, "shed_nets", actor, rolled.degree, rolled.record, target=scouts)
+    _event(ctx, "shed_nets", actor, rolled.degree, rolled, target=scouts)
     net = _net_value(state, actor, scouts)
     if rolled.degree in (CS, S):
         by = min(net, 2 if rolled.degree is CS else 1)
@@ -772,7 +785,7 @@ def _disengage(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Batt
             ctx.dice, "maneuver", modifier, dc, purpose="disengage", against=target,
             improvements=improvements,
         )  # fmt: skip
-        _event(ctx, "disengage", actor, rolled.degree, rolled.record, target=target)
+        _event(ctx, "disengage", actor, rolled.degree, rolled, target=target)
         if rolled.degree.succeeded:
             state = state.disengage(actor, target)
             ctx.events.append(Event("battle.disengaged", {"army": actor, "target": target}))
@@ -815,7 +828,7 @@ def _guard(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleSt
     state = begin_maneuver(state, actor, params, ctx)
     modifier, dc = maneuver(state, actor, ["guard"]), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="guard", against=target)
-    _event(ctx, "guard", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "guard", actor, rolled.degree, rolled, target=target)
     if rolled.degree is CS:
         effect = _effect("guard.critical_success", actor, "guarded", actor, value=2)
         state = add_effect(state, effect, ctx.events)
@@ -863,7 +876,7 @@ def _rally(state: BattleState, actor: str, params: Params, ctx: Ctx, key: str = 
     target = params["target"]
     modifier, dc = _rally_check(state, actor, target)
     rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose=key, against=target)
-    _event(ctx, key, actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, key, actor, rolled.degree, rolled, target=target)
     if rolled.degree.succeeded:
         ctx.morale_successes.append((actor, target, key))
     if rolled.degree is CS:
@@ -1002,7 +1015,7 @@ def _battlefield_medicine(state: BattleState, actor: str, params: Params, ctx: C
     scouting = effective_block(state, actor).scouting
     dc = Stat(preview.dc, preview.dc_breakdown)
     rolled = roll_check(ctx.dice, "scouting", scouting, dc, purpose="battlefield_medicine")
-    _event(ctx, "battlefield_medicine", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "battlefield_medicine", actor, rolled.degree, rolled, target=target)
     state = state.with_army(replace(state.army(target), treated=True))
     if rolled.degree is CS:
         state = heal_army(state, target, 2, ctx.events, "battlefield_medicine")
@@ -1093,7 +1106,7 @@ def _defensive_stance(state: BattleState, actor: str, params: Params, ctx: Ctx) 
     modifier, dc = maneuver(state, actor), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="defensive_stance",
                         against=target)  # fmt: skip
-    _event(ctx, "defensive_stance", actor, rolled.degree, rolled.record, target=target, ally=ally)
+    _event(ctx, "defensive_stance", actor, rolled.degree, rolled, target=target, ally=ally)
     if rolled.degree in (CS, S):
         ended = [
             e
@@ -1187,7 +1200,7 @@ def _feint(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleSt
         state = _record_attack(state, actor, target, MELEE, 0)
     modifier, dc = maneuver(state, actor), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="feint", against=target)
-    _event(ctx, "feint", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "feint", actor, rolled.degree, rolled, target=target)
     if rolled.degree is CS:
         effect = _effect("feint.critical_success", target, "outflanked", actor, by=actor,
                          boundary=TURN_END)  # fmt: skip
@@ -1222,7 +1235,7 @@ def _outflank(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Battl
     state = begin_maneuver(state, actor, params, ctx)
     modifier, dc = maneuver(state, actor), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="outflank", against=target)
-    _event(ctx, "outflank", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "outflank", actor, rolled.degree, rolled, target=target)
     if rolled.degree in (CS, S):
         effect = _effect(f"outflank.{rolled.degree.code}", target, "outflanked", actor, by=actor)
         state = add_effect(state, effect, ctx.events)
@@ -1407,7 +1420,7 @@ def _trampling_charge(state: BattleState, actor: str, params: Params, ctx: Ctx) 
     modifier, dc = maneuver(state, actor), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="trampling_charge",
                         against=target)  # fmt: skip
-    _event(ctx, "trampling_charge", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "trampling_charge", actor, rolled.degree, rolled, target=target)
     reason = "trampling_charge"
     amount = {CS: 2, S: 1, Degree.FAILURE: 1}.get(rolled.degree, 0)
     state = damage(state, target, amount, ctx.dice, ctx.events, reason)
@@ -1617,7 +1630,7 @@ def _primal_magic(state: BattleState, actor: str, params: Params, ctx: Ctx) -> B
     target = params["target"]
     modifier, dc = morale(state, actor), morale_dc(state, target)
     rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose="primal_magic", against=target)
-    _event(ctx, "primal_magic", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "primal_magic", actor, rolled.degree, rolled, target=target)
     degree = rolled.degree
     if not degree.succeeded:
         return state

@@ -112,6 +112,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     CS,
     FORTIFICATIONS,
     MAX_ENGAGEMENTS,
+    QUIET,
     REACTIONS,
     SCOUTING_PENALTY,
     TERRAIN,
@@ -528,9 +529,11 @@ def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleSta
             )
         state = replace(state, actions_left=ACTIONS_PER_TURN)
         if entry.present and not entry.defeated:
-            events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
+            if events is not QUIET:
+                events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
             return state
-        events.append(Event("battle.turn_skipped", {"army": key, "round": state.round}))
+        if events is not QUIET:
+            events.append(Event("battle.turn_skipped", {"army": key, "round": state.round}))
         state = _boundary(state, key, TURN_END, events)
         state = _advance(state, events, dice)
     return state
@@ -546,7 +549,8 @@ def _advance(state: BattleState, events: list[Event], dice: Any) -> BattleState:
     if state.finished:
         return replace(state, turn=0)
     state = replace(state, round=state.round + 1, turn=0)
-    events.append(Event("battle.round_started", {"round": state.round}))
+    if events is not QUIET:
+        events.append(Event("battle.round_started", {"round": state.round}))
     return state
 
 
@@ -554,7 +558,8 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
     """§7.3 step 3: every army at or below its RT makes a Morale check vs the highest Morale
     DC among the remaining enemy armies. CS: no more rout checks this encounter; F: shaken
     +1; CF: routed."""
-    events.append(Event("battle.round_ended", {"round": state.round}))
+    if events is not QUIET:
+        events.append(Event("battle.round_ended", {"round": state.round}))
     include_defeated = house_value("rout_check.include_defeated")
     for key in state.order:
         entry = state.army(key)
@@ -572,8 +577,9 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
         if dice is None:  # pragma: no cover - rounds only end inside commands
             raise RuntimeError("a rout check needs dice")
         rolled = roll_check(dice, "morale", modifier, dc, purpose="rout_check", against=against)
-        events.append(Event("battle.rout_check", {"army": key, "degree": rolled.degree.code,
-                                                  "check": rolled.record}))  # fmt: skip
+        if events is not QUIET:
+            events.append(Event("battle.rout_check", {"army": key, "degree": rolled.degree.code,
+                                                      "check": rolled.record}))  # fmt: skip
         if rolled.degree is CS:
             state = state.with_army(replace(state.army(key), rout_exempt=True))
         elif rolled.degree is F:
@@ -589,9 +595,13 @@ def _check_end(state: BattleState, events: list[Event]) -> BattleState:
     """§7.3 step 5: a side whose armies are all defeated or routed (or gone) has lost."""
     if state.finished:
         return state
-    beaten = [
-        side for side in state.sides if all(e.out_of_fight for e in state.armies if e.side == side)
-    ]
+    fighting = set()
+    for entry in state.armies:
+        if entry.side not in fighting and not entry.out_of_fight:
+            fighting.add(entry.side)
+    if len(fighting) == len(state.sides):
+        return state  # (the sides are distinct, and every army belongs to one)
+    beaten = [side for side in state.sides if side not in fighting]
     if not beaten:
         return state
     winners = [side for side in state.sides if side not in beaten]
@@ -904,11 +914,12 @@ def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
         state = state.with_army(replace(entry, next_attack_bonus=None))
     cost = cost_of(kind)
     state = replace(state, actions_left=state.actions_left - cost)
-    ctx.events.append(
-        Event("battle.action", {"army": actor, "action": kind, "cost": cost,
-                                "params": dict(command.params),
-                                "actions_left": state.actions_left})
-    )  # fmt: skip
+    if ctx.events is not QUIET:
+        ctx.events.append(
+            Event("battle.action", {"army": actor, "action": kind, "cost": cost,
+                                    "params": dict(command.params),
+                                    "actions_left": state.actions_left})
+        )  # fmt: skip
     if MANEUVER in traits_of(kind) and kind not in NO_COUNTERATTACK:
         state = counterattacks(state, actor, kind, ctx.dice, ctx.events)  # §8.2
         if not can_continue(state, actor):
@@ -924,7 +935,8 @@ def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
 
 def _end_turn(state: BattleState, ctx: Ctx) -> BattleState:
     key = str(state.current)
-    ctx.events.append(Event("battle.turn_ended", {"army": key, "round": state.round}))
+    if ctx.events is not QUIET:
+        ctx.events.append(Event("battle.turn_ended", {"army": key, "round": state.round}))
     state = _boundary(state, key, TURN_END, ctx.events)
     entry = state.army(key)
     if entry.attacks or entry.next_attack_bonus is not None:

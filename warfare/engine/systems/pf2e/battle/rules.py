@@ -9,7 +9,6 @@ situational modifiers (MAP, distance, wind, Guard, PCs alongside…) with PF2e s
 
 from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -349,13 +348,67 @@ def morale_dc(state: BattleState, key: str) -> Stat:
     return as_dc(effective_block(state, key).morale)
 
 
+# --- events nobody reads -----------------------------------------------------------------------
+
+
+class QuietEvents(list):
+    """The events of a simulated command, which nobody reads (a forecast's lean play-out,
+    `simulation`): the sites that make most of a command's events skip making them when
+    they are given `QUIET` (`events is QUIET`), and what the others append is dropped."""
+
+    def append(self, event: Any) -> None:
+        pass
+
+    def __iadd__(self, events: Any) -> "QuietEvents":
+        return self
+
+
+QUIET = QuietEvents()
+"""The one `QuietEvents` (the hot sites compare with it)."""
+
+
 # --- checks ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Rolled:
-    degree: Degree
-    record: dict[str, Any]
+    """A check rolled: its `degree`, and the `record` a log shows (everything about the
+    roll), built the first time it is read (a simulated command, whose events are never
+    made, never reads it)."""
+
+    __slots__ = ("_parts", "_record", "degree")
+
+    def __init__(self, degree: Degree, parts: tuple[Any, ...]) -> None:
+        self.degree = degree
+        self._parts = parts
+        self._record: dict[str, Any] | None = None
+
+    @property
+    def record(self) -> dict[str, Any]:
+        if self._record is None:
+            self._record = _record(*self._parts)
+        return self._record
+
+
+def _record(
+    stat: str, purpose: str, against: str | None, die: int, source: str, modifier: int,
+    modifier_breakdown: tuple, dc: int, dc_breakdown: tuple, total: int, rolled: Degree,
+    adjustments: list, degree: Degree,
+) -> dict[str, Any]:  # fmt: skip
+    return {
+        "stat": stat,
+        "purpose": purpose,
+        "against": against,
+        "die": die,
+        "source": source,
+        "modifier": modifier,
+        "modifier_breakdown": [list(t) for t in modifier_breakdown],
+        "dc": dc,
+        "dc_breakdown": [list(t) for t in dc_breakdown],
+        "total": total,
+        "rolled": rolled.code,
+        "adjustments": [list(t) for t in adjustments],
+        "degree": degree.code,
+    }
 
 
 def roll_check(
@@ -377,43 +430,23 @@ def roll_check(
     adjustments = [(code, steps) for code, steps in improvements if steps]
     for _, steps in adjustments:
         degree = improve(degree, steps)
-    record = {
-        "stat": stat,
-        "purpose": purpose,
-        "against": against,
-        "die": result.die,
-        "source": dice.log[-1].source if dice.log else "seeded",
-        "modifier": modifier.value,
-        "modifier_breakdown": [list(t) for t in modifier.breakdown],
-        "dc": dc.value,
-        "dc_breakdown": [list(t) for t in dc.breakdown],
-        "total": result.total,
-        "rolled": result.degree.code,
-        "adjustments": [list(t) for t in adjustments],
-        "degree": degree.code,
-    }
-    return Rolled(degree, record)
+    source = dice.log[-1].source if dice.log else "seeded"
+    return Rolled(
+        degree,
+        (stat, purpose, against, result.die, source, modifier.value, modifier.breakdown,
+         dc.value, dc.breakdown, result.total, result.degree, adjustments, degree),
+    )  # fmt: skip
 
 
 def roll_flat(dice: Dice, dc: int, *, purpose: str) -> Rolled:
     """A flat check (§0.1): bare d20 vs `dc`, success or failure."""
     result = flat_check(dice, dc, purpose=purpose)
-    record = {
-        "stat": "flat",
-        "purpose": purpose,
-        "against": None,
-        "die": result.die,
-        "source": dice.log[-1].source if dice.log else "seeded",
-        "modifier": 0,
-        "modifier_breakdown": [],
-        "dc": dc,
-        "dc_breakdown": [["flat", dc]],
-        "total": result.total,
-        "rolled": result.degree.code,
-        "adjustments": [],
-        "degree": result.degree.code,
-    }
-    return Rolled(result.degree, record)
+    source = dice.log[-1].source if dice.log else "seeded"
+    return Rolled(
+        result.degree,
+        ("flat", purpose, None, result.die, source, 0, (), dc, (("flat", dc),), result.total,
+         result.degree, [], result.degree),
+    )  # fmt: skip
 
 
 # --- conditions and damage ---------------------------------------------------------------------
@@ -486,13 +519,16 @@ def add_effect(state: BattleState, effect: Effect, events: list[Event]) -> Battl
         replaced = _shaken_reaction(state, effect.army, effect.value, events, effect.code)
         if replaced is not None:
             return replaced
-    events.append(Event("battle.effect_started", effect.to_dict()))
+    if events is not QUIET:
+        events.append(Event("battle.effect_started", effect.to_dict()))
     return replace(state, effects=(*state.effects, effect))
 
 
 def end_effects(
     state: BattleState, keep: "Iterable[Effect]", ended: "Iterable[Effect]", events: list[Event]
 ) -> BattleState:
+    if events is QUIET:
+        return replace(state, effects=tuple(keep))
     logged: list[dict] = []
     for effect in ended:
         if effect.to_dict() not in logged:  # two Guards vs the same army end as one line
@@ -544,28 +580,33 @@ def damage(
         return state
     if entry.defeated:
         flat = roll_flat(dice, DEFEATED_FLAT_DC, purpose="defeated_damaged")
-        events.append(
-            Event(
-                "battle.defeated_flat_check", {"army": key, "reason": reason, "check": flat.record}
-            )
-        )
+        if events is not QUIET:
+            events.append(
+                Event("battle.defeated_flat_check", {"army": key, "reason": reason,
+                                                     "check": flat.record})
+            )  # fmt: skip
         if not flat.degree.succeeded:
             state = destroy(state, key, events, "defeated_flat_check")
         return state
     now = max(0, entry.hp - amount)
-    events.append(
-        Event("battle.damaged", {"army": key, "by": entry.hp - now, "now": now, "reason": reason})
-    )
+    if events is not QUIET:
+        events.append(
+            Event("battle.damaged", {"army": key, "by": entry.hp - now, "now": now,
+                                     "reason": reason})
+        )  # fmt: skip
     state = state.with_army(replace(entry, army=replace(entry.army, hp=now), took_damage=True))
     if now == 0:
-        events.append(Event("battle.defeated", {"army": key, "reason": reason}))
+        if events is not QUIET:
+            events.append(Event("battle.defeated", {"army": key, "reason": reason}))
         return explosive_defeat(state, key, dice, events)
     shaken = dict(effective_block(state, key).conditions).get("shaken", 0)
     if shaken:
         flat = roll_flat(dice, SHAKEN_FLAT_DC, purpose="shaken_damaged")
-        events.append(
-            Event("battle.shaken_flat_check", {"army": key, "reason": reason, "check": flat.record})
-        )
+        if events is not QUIET:
+            events.append(
+                Event("battle.shaken_flat_check", {"army": key, "reason": reason,
+                                                   "check": flat.record})
+            )  # fmt: skip
         if not flat.degree.succeeded:
             state = add_army_condition(state, key, "shaken", 1, events, "shaken_flat_check")
     return state

@@ -9,6 +9,8 @@ less work per command:
   checked again (`apply`'s `_action_problems`): the policy proposes only legal commands
   (`test_pf2e_policy` holds every suggestion to `apply`'s check, and `test_pf2e_simulation`
   holds this loop to the generic one);
+* its events are not made (`rules.QUIET`: the sites that make most of them skip it, the
+  rest is dropped), nor the records of its checks (`rules.Rolled` builds one when read);
 * its dice (`LeanDice`) draw what `SimulationDice` draws through `apply`'s `_ResumeDice`,
   one `rng.random()` per die in the same order, without a log of `Roll`s (nobody reads it:
   no events are stored, no die was typed in);
@@ -36,9 +38,9 @@ from warfare.engine.systems.pf2e.battle.engine import (
     _war_action,
     apply,
 )
-from warfare.engine.systems.pf2e.battle.policy import suggest
+from warfare.engine.systems.pf2e.battle.policy import suggest, turn_command
 from warfare.engine.systems.pf2e.battle.reactions import Decider, Offered
-from warfare.engine.systems.pf2e.battle.rules import REACTIONS
+from warfare.engine.systems.pf2e.battle.rules import QUIET, REACTIONS
 from warfare.engine.systems.pf2e.battle.state import BattleState
 
 
@@ -61,7 +63,7 @@ def _full(state: BattleState, command: Command, rng: random.Random) -> BattleSta
 def _lean(state: BattleState, command: Command, dice: LeanDice) -> BattleState:
     """`apply(state, command, dice)[0]` for the policy's war action or end of turn when no
     reaction is offered on the way (else `Offered` is raised)."""
-    ctx = Ctx(dice)
+    ctx = Ctx(dice, QUIET)
     token = REACTIONS.set(Decider(()))
     try:
         if command.kind == END_TURN:
@@ -93,10 +95,10 @@ def _next_actor(state: BattleState) -> Any:
 
 def _step_automatic(state: BattleState, actor: str, dice: LeanDice) -> BattleState:
     """`_step` when every side reacts automatically (the decider is set by `play_out`)."""
-    command = suggest(state, actor)
     if state.pending is not None or state.positions:
-        return _full(state, command, dice.rng)
-    ctx = Ctx(dice)
+        return _full(state, suggest(state, actor), dice.rng)
+    command = turn_command(state, actor)  # `suggest`'s answer (`actor` is the army awaited)
+    ctx = Ctx(dice, QUIET)
     if command.kind == END_TURN:
         return replace(_end_turn(state, ctx), sequence=state.sequence + 1)
     return replace(_war_action(state, command, ctx), sequence=state.sequence + 1)

@@ -147,8 +147,8 @@ class BattleArmy:
 
     @property
     def present(self) -> bool:
-        """Still on the battlefield (not fled, not destroyed)."""
-        return not self.fled and not self.destroyed
+        """Still on the battlefield (not `fled`, not `destroyed`)."""
+        return self.position != FLED and self.army.status != DESTROYED
 
     @property
     def defeated(self) -> bool:
