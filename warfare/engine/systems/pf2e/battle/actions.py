@@ -11,12 +11,13 @@ that validate, so every button the board shows is accepted by `apply`.
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any
 
 from warfare.engine.battle.protocol import CheckPreview
 from warfare.engine.checks import Degree, degree_of_success
 from warfare.engine.dice import Dice
-from warfare.engine.frozen import per_fields, replace
+from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.armies import StatBlock
@@ -201,7 +202,56 @@ def weapon_stat(block: StatBlock, weapon: str) -> Stat | None:
     return block.melee if weapon == MELEE else block.ranged
 
 
-@per_fields("armies", "effects", "terrain")
+def _per_strike(*, attacks: bool = False, fortifications: bool = False):
+    """Decorator of `strike_modifier` and `strike_dc`: each result kept while what it reads
+    of the state is the very same: the attacker's and the target's `ArmyState` (their
+    spec, tactics, conditions and HP: their stat blocks) and position, the effects and the
+    terrain (and, with `attacks`, the attacker's attacks this turn; with `fortifications`,
+    the fortifications). A command changes few of these (a Strike that misses none but the
+    attacks), and a forecast's battles start from the same armies, so the same Strike is
+    worked out once for many states; the policy weighs a Strike, then the engine rolls it."""
+
+    def decorate(function):
+        cache: dict[tuple[Any, ...], tuple[tuple[Any, ...], Stat]] = {}
+
+        @wraps(function)
+        def cached(state: BattleState, actor: str, weapon: str, **kwargs: Any) -> Stat:
+            entry = state.army(actor)
+            target = kwargs.get("target")
+            aimed = state.army(target) if target is not None else None
+            held = (
+                entry.army,
+                aimed.army if aimed is not None else None,
+                state.effects,
+                state.terrain,
+                state.fortifications if fortifications else None,
+            )
+            key = (
+                actor, weapon, tuple(kwargs.items()), entry.position,
+                entry.attacks if attacks else None,
+                aimed.position if aimed is not None else None, *map(id, held),
+            )  # fmt: skip
+            # The cache holds the parts it was keyed by, so no other object can have their
+            # ids while the entry is there: the same ids are the very same objects.
+            hit = cache.get(key)
+            if hit is not None:
+                return hit[1]
+            value = function(state, actor, weapon, **kwargs)
+            if len(cache) >= STRIKES_CACHED:
+                cache.clear()
+            cache[key] = (held, value)
+            return value
+
+        cached.cache_clear = cache.clear  # type: ignore[attr-defined]
+        return cached
+
+    return decorate
+
+
+STRIKES_CACHED = 4096
+
+
+@_per_strike(attacks=True)
 def strike_modifier(
     state: BattleState,
     actor: str,
@@ -213,8 +263,7 @@ def strike_modifier(
 ) -> Stat:
     """Attack modifier of a Strike now: MAP (Keep up the Pressure), distance, wind (Primal
     Storm's too), concealment, tactics' situational bonuses, Ambush / Swamp Charge, All-Out
-    Assault, Sensory Assault. It reads only the armies, the effects and the terrain, and is
-    cached while they are the same (the policy weighs a Strike, then the engine rolls it)."""
+    Assault, Sensory Assault. Kept while what it reads is the same (`_per_strike`)."""
     entry = state.army(actor)
     block = effective_block(state, actor)
     stat = weapon_stat(block, weapon)
@@ -263,7 +312,7 @@ def strike_modifier(
     return extend(stat, extra)
 
 
-@per_fields("armies", "effects", "terrain", "fortifications")
+@_per_strike(fortifications=True)
 def strike_dc(
     state: BattleState,
     actor: str,
