@@ -483,6 +483,8 @@ def _start_option(
 def _boundary(state: BattleState, key: str, boundary: str, events: list[Event]) -> BattleState:
     """Effects timed on `key`'s turn start/end count down; the ones reaching 0 end.
     "next_strike" effects owned by `key` end with its turn."""
+    if not state.effects:
+        return state
     keep, ended = [], []
     for effect in state.effects:
         matches = effect.owner == key and (

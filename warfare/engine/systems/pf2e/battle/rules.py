@@ -12,7 +12,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
-from warfare.engine.checks import Degree, check, flat_check, improve
+from warfare.engine.checks import Degree, flat_check, improve, roll_d20
 from warfare.engine.dice import Dice
 from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.activities.events import Event
@@ -425,16 +425,16 @@ def roll_check(
 
     `improvements`: (code, steps) applied after the natural 20/1 (e.g. Flight, §0.1).
     """
-    result = check(dice, modifier, dc.value, purpose=purpose)
-    degree = result.degree
+    die, total, rolled = roll_d20(dice, modifier.value, dc.value, purpose=purpose)
+    degree = rolled
     adjustments = [(code, steps) for code, steps in improvements if steps]
     for _, steps in adjustments:
         degree = improve(degree, steps)
     source = dice.log[-1].source if dice.log else "seeded"
     return Rolled(
         degree,
-        (stat, purpose, against, result.die, source, modifier.value, modifier.breakdown,
-         dc.value, dc.breakdown, result.total, result.degree, adjustments, degree),
+        (stat, purpose, against, die, source, modifier.value, modifier.breakdown, dc.value,
+         dc.breakdown, total, rolled, adjustments, degree),
     )  # fmt: skip
 
 
