@@ -11,9 +11,10 @@ they are used by `resolve` and `upkeep`.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.armies import (
     ArmySpec,

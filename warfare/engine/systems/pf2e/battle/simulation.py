@@ -90,7 +90,8 @@ def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleS
 
 
 def _next_actor(state: BattleState) -> Any:
-    return NOBODY if state.finished or state.to_act is None else state.to_act
+    actor = state.to_act
+    return NOBODY if state.finished or actor is None else actor
 
 
 def _step_automatic(state: BattleState, actor: str, dice: LeanDice) -> BattleState:
