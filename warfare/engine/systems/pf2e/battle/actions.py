@@ -61,6 +61,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     maneuver_dc,
     morale,
     morale_dc,
+    own_effects,
     reduce_army_condition,
     remove_army_condition,
     roll_check,
@@ -205,9 +206,10 @@ def weapon_stat(block: StatBlock, weapon: str) -> Stat | None:
 def _per_strike(*, attacks: bool = False, fortifications: bool = False):
     """Decorator of `strike_modifier` and `strike_dc`: each result kept while what it reads
     of the state is the very same: the attacker's and the target's `ArmyState` (their
-    spec, tactics, conditions and HP: their stat blocks) and position, the effects and the
-    terrain (and, with `attacks`, the attacker's attacks this turn; with `fortifications`,
-    the fortifications). A command changes few of these (a Strike that misses none but the
+    spec, tactics, conditions and HP: their stat blocks) and position, their own effects
+    (`own_effects`: by value; a Strike reads no other army's) and the terrain (and, with
+    `attacks`, the attacker's attacks this turn; with `fortifications`, the
+    fortifications). A command changes few of these (a Strike that misses none but the
     attacks), and a forecast's battles start from the same armies, so the same Strike is
     worked out once for many states; the policy weighs a Strike, then the engine rolls it."""
 
@@ -222,14 +224,14 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
             held = (
                 entry.army,
                 aimed.army if aimed is not None else None,
-                state.effects,
                 state.terrain,
                 state.fortifications if fortifications else None,
             )
             key = (
                 actor, weapon, tuple(kwargs.items()), entry.position,
                 entry.attacks if attacks else None,
-                aimed.position if aimed is not None else None, *map(id, held),
+                aimed.position if aimed is not None else None, own_effects(state, actor),
+                own_effects(state, target) if target is not None else (), *map(id, held),
             )  # fmt: skip
             # The cache holds the parts it was keyed by, so no other object can have their
             # ids while the entry is there: the same ids are the very same objects.
@@ -343,10 +345,13 @@ def _record_attack(
     state: BattleState, actor: str, aim: str, weapon: str, shots: int
 ) -> BattleState:
     entry = state.army(actor)
-    entry = replace(entry, attacks=(*entry.attacks, aim))
     if weapon == RANGED:
-        entry = replace(entry, shots=entry.shots - shots)
+        entry = replace(entry, attacks=(*entry.attacks, aim), shots=entry.shots - shots)
+    else:
+        entry = replace(entry, attacks=(*entry.attacks, aim))
     state = state.with_army(entry)
+    if not state.effects:
+        return state
     # One-shot effects tied to this target end with the Strike.
     used = [
         e

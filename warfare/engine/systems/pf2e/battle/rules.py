@@ -107,6 +107,28 @@ def has_effect(state: BattleState, key: str, condition: str) -> bool:
     return (key, condition) in last[1]
 
 
+def own_effects(state: BattleState, key: str) -> tuple[Effect, ...]:
+    """The temporary effects on army `key` (`Effect.army`), in their order: all that its
+    stat block and its Strikes read of the effects (`conditions_of`, `has_effect` ask only
+    an army's own)."""
+    effects = state.effects
+    if not effects:
+        return ()
+    global _OWN_EFFECTS
+    last = _OWN_EFFECTS
+    if last[0] is not effects:
+        grouped: dict[str, list[Effect]] = {}
+        for effect in effects:
+            grouped.setdefault(effect.army, []).append(effect)
+        last = _OWN_EFFECTS = (effects, {k: tuple(v) for k, v in grouped.items()})
+    return last[1].get(key, ())
+
+
+_OWN_EFFECTS: tuple[Any, dict[str, tuple[Effect, ...]]] = ((), {})
+"""`own_effects` per army of the last effects tuple it read, with that tuple (held, as
+`_EFFECT_PAIRS`)."""
+
+
 _EFFECT_PAIRS: tuple[Any, frozenset[tuple[str, str]]] = ((), frozenset())
 """`has_effect`'s (army, condition) pairs of the last effects tuple it read, with that
 tuple (held, so the identity check cannot match another tuple): the effects change seldom,
@@ -202,14 +224,18 @@ def effective_block(
     """Army `key`'s stat block now (current HP, lasting + temporary conditions, terrain).
 
     It reads only the army's `ArmyState` and position (and the viewer's `ArmyState`, whose
-    tactics may ignore terrain), the effects and the terrain (`conditions_of`), and is
+    tactics may ignore terrain), the effects (without an attacker or a viewer: only its own,
+    `own_effects`) and the terrain (`conditions_of`), and is
     cached for as long as those are the very same objects: a command or a render asks it
     many times, and a command leaves the `ArmyState`s it does not hurt or condition as they
     were (a Strike counted for MAP, a reaction used, shots spent change only the entry)."""
     entry = state.army(key)
     army, effects, terrain = entry.army, state.effects, state.terrain
     if attacker is None and viewer is None:  # the usual question: one key shape, no viewer
-        cache_key: tuple[Any, ...] = (key, id(army), entry.position, id(effects), id(terrain))
+        # Without an attacker or a viewer it reads only the army's own effects (by value:
+        # they outlast many effects tuples, each new effect on another army makes one).
+        own = own_effects(state, key)
+        cache_key: tuple[Any, ...] = (key, id(army), entry.position, own, id(terrain))
         seen = None
     else:
         seen = state.army(viewer).army if viewer is not None else None

@@ -388,7 +388,11 @@ class BattleState:
         raise KeyError(key)
 
     def has_army(self, key: object) -> bool:
-        return any(entry.key == key for entry in self.armies)
+        try:
+            self.army(key)  # type: ignore[arg-type]
+        except KeyError:
+            return False
+        return True
 
     def fortification(self, key: str) -> Fortification:
         for entry in self.fortifications:
