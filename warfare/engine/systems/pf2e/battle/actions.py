@@ -230,8 +230,10 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
             key = (
                 actor, weapon, tuple(kwargs.items()), entry.position,
                 entry.attacks if attacks else None,
-                aimed.position if aimed is not None else None, own_effects(state, actor),
-                own_effects(state, target) if target is not None else (), *map(id, held),
+                aimed.position if aimed is not None else None,
+                own_effects(state, actor) if state.effects else (),
+                own_effects(state, target) if target is not None and state.effects else (),
+                *map(id, held),
             )  # fmt: skip
             # The cache holds the parts it was keyed by, so no other object can have their
             # ids while the entry is there: the same ids are the very same objects.

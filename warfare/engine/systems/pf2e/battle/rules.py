@@ -234,7 +234,7 @@ def effective_block(
     if attacker is None and viewer is None:  # the usual question: one key shape, no viewer
         # Without an attacker or a viewer it reads only the army's own effects (by value:
         # they outlast many effects tuples, each new effect on another army makes one).
-        own = own_effects(state, key)
+        own = own_effects(state, key) if effects else ()
         cache_key: tuple[Any, ...] = (key, id(army), entry.position, own, id(terrain))
         seen = None
     else:
