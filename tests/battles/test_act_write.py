@@ -148,3 +148,20 @@ def test_a_state_read_back_from_its_json_equals_it(system_key):
 def test_a_pathfinder_state_read_back_from_its_json_equals_it(battle):
     system = get_battle_system("pf2e")
     assert _round_trips(system, system.state_from_dict(battle.snapshot), battle.seed) > 3
+
+
+def test_the_api_action_reads_the_member_and_the_battle_once(as_role, world, battle):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    client = as_role("gm")
+    body = {"seq": 0, "actor": battle.snapshot["order"][0], "kind": "end_turn", "params": {}}
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(reverse("api:battle-actions", args=[world.pk, battle.pk]), body,
+                               format="json")  # fmt: skip
+    assert response.status_code == 200, response.content
+    sql = [query["sql"] for query in captured.captured_queries]
+    assert sum('FROM "kingdoms_membership"' in s for s in sql) == 1
+    assert sum(s.startswith("SELECT") and 'FROM "battles_battle"' in s for s in sql) == 1
+    assert not any("FOR NO KEY UPDATE" in s or "SAVEPOINT" in s for s in sql)
