@@ -30,7 +30,15 @@ from warfare.engine.systems.dnd5e.battle import legal_actions
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.rules import balance_hint, squares
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
-from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND, Solo, Stand
+from warfare.engine.systems.dnd5e.state import (
+    CASUALTIES,
+    DEPLOY,
+    DRAW,
+    ROUND,
+    Solo,
+    Stand,
+    snapshot_key,
+)
 from warfare.systems.dnd5e import models
 from warfare.systems.dnd5e.labels import attack_name
 
@@ -369,10 +377,43 @@ def _cells_of(state, key: str) -> list[tuple[int, int]]:
     return list(squares(state, key))
 
 
+#: Board contexts built (`board_context`), per process, the oldest forgotten first.
+CONTEXTS_SIZE = 32
+_CONTEXTS: OrderedDict[tuple, dict] = OrderedDict()
+#: The entries of a context that are the request's own objects, set on every use.
+_OWN = ("battle", "campaign", "membership", "state")
+
+
 def board_context(membership: Membership, battle: Battle) -> dict:
     """Everything the board template draws, as `membership` may see it: the content from its
-    viewpoint's `Dnd5eView`, the actions from what the member commands."""
+    viewpoint's `Dnd5eView`, the actions from what the member commands.
+
+    Built once per process for a version of the battle (its seq, last save, status, whether
+    players may act and its snapshot), what the member may see and do (GM or not, their
+    faction), the language and the names the viewpoint reads (a faction shown or hidden):
+    a board drawn again for that version — another piece selected (`?sel=`), the poll of
+    another viewer — reuses it, the log's read included. The values are shared: read them,
+    never change them."""
     view = Dnd5eView(battle, viewpoint_of(membership, battle))
+    key = (
+        battle.pk, battle.seed, battle.seq, battle.updated_at, battle.status,
+        battle.players_may_act, membership.is_gm, membership.faction_id, get_language(),
+        tuple(sorted(view.names.items())), snapshot_key(battle.snapshot),
+    )  # fmt: skip
+    found = _CONTEXTS.get(key)
+    if found is None:
+        built = _board_context(membership, battle, view)
+        found = {name: value for name, value in built.items() if name not in _OWN}
+        with _LINES_LOCK:
+            _CONTEXTS[key] = found
+            while len(_CONTEXTS) > CONTEXTS_SIZE:
+                _CONTEXTS.popitem(last=False)
+    own = {"battle": battle, "campaign": battle.campaign, "membership": membership,
+           "state": view.engine_state}  # fmt: skip
+    return {**found, **own}
+
+
+def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> dict:
     state = view.engine_state
     names = view.names
     sides = view.sides

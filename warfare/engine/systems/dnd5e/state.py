@@ -391,7 +391,7 @@ class BattleState(_Plain):
         a board's render, the action sent from it and every viewer's board read the battle
         row's JSON, and what one of them worked out for the state (its `per_state` memo: the
         options, the board) serves the others."""
-        key = _snapshot_key(d)
+        key = snapshot_key(d)
         state = _READ.get(key) if key is not None else None
         if state is None:
             state = cls._read(d)
@@ -432,7 +432,7 @@ class BattleState(_Plain):
         )
 
 
-def _snapshot_key(data: Any) -> bytes | None:
+def snapshot_key(data: Any) -> bytes | None:
     """A faithful copy of plain JSON data (`marshal`, in C: equal bytes, equal data, key
     order included); None for anything else."""
     try:
@@ -445,7 +445,7 @@ def _creatures(data: Mapping[str, Any]) -> Mapping[str, Creature]:
     """The stat blocks of a snapshot, read once per process for the same JSON (a battle's
     creatures never change, every snapshot holds them all): the same mapping of the same
     (frozen) creatures."""
-    key = _snapshot_key(data)
+    key = snapshot_key(data)
     found = _CREATURES.get(key) if key is not None else None
     if found is None:
         found = {k: Creature.from_dict(v) for k, v in data.items()}
@@ -474,7 +474,7 @@ def _plain_kept(value: Any) -> Any:
 
 READ_KEPT = 64
 _PLAIN: dict[int, tuple[Any, bytes]] = {}
-#: {snapshot JSON (`_snapshot_key`): the state read from it}; and the same for creatures.
+#: {snapshot JSON (`snapshot_key`): the state read from it}; and the same for creatures.
 _READ: dict[bytes, "BattleState"] = {}
 _CREATURES: dict[bytes, Mapping[str, Creature]] = {}
 
