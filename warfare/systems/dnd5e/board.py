@@ -634,6 +634,10 @@ def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> d
         "selectable": selectable,
         "width": state.grid.width,
         "sides": side_rows,
+        # (the head's score: drawn again when a VP changes, not with every HP)
+        "vp_score": [
+            {"key": side["key"], "name": side["name"], "vp": side["vp"]} for side in side_rows
+        ],
         "order": order,
         "actor_actions": actor_actions,
         "piece_actions": piece_actions,
