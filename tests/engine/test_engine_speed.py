@@ -22,7 +22,8 @@ from warfare.engine.frozen import replace
 from warfare.engine.systems.dnd5e.battle import SYSTEM as DND5E
 from warfare.engine.systems.pf2e import armies
 from warfare.engine.systems.pf2e.battle import SYSTEM as PF2E
-from warfare.engine.systems.pf2e.battle.rules import conditions_of, effective_block
+from warfare.engine.systems.pf2e.battle.actions import strike_dc, strike_modifier, weapon_stat
+from warfare.engine.systems.pf2e.battle.rules import conditions_of, effective_block, own_effects
 from warfare.engine.systems.pf2e.battle.state import Effect
 
 
@@ -201,3 +202,52 @@ def test_every_cached_block_of_random_play_is_the_fresh_one(data, battle, seed):
         result = PF2E.apply(state, command, command_dice(seed, index, command.typed_dice))
         assert not isinstance(result, Rejected), (command, result.problems)
         state, _ = result
+
+
+def _strikes(state):
+    """Every Strike's (attacker, weapon, params) the state could be asked for: each army
+    with that weapon against every other army, with and without an All-Out Assault bonus."""
+    for entry in state.armies:
+        block = effective_block(state, entry.key)
+        for weapon in ("melee", "ranged"):
+            if weapon_stat(block, weapon) is None:
+                continue
+            for other in state.armies:
+                if other.key != entry.key:
+                    yield entry.key, weapon, {"target": other.key}
+            for fort in state.fortifications:
+                yield entry.key, weapon, {"fortification": fort.key}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), battle=pf2e_battles(), seed=st.integers(0, 2**31))
+def test_every_kept_strike_of_random_play_is_the_fresh_one(data, battle, seed):
+    """Random legal play: at every state, the kept modifier and AC of every Strike (each
+    army's weapons against every other army and fortification) equal the ones worked out
+    afresh for that state: what they are kept per (`actions._per_strike`) names all they
+    read (the armies' state and position, the attacks for MAP, their own effects…)."""
+    state = PF2E.start(battle, seed)
+    for index in range(data.draw(st.integers(1, 30))):
+        for actor, weapon, params in _strikes(state):
+            for bonus in (None, ("nobody", 2)):
+                extra = {} if "fortification" in params else {"aoa_bonus": bonus}
+                kept = strike_modifier(state, actor, weapon, **params, **extra)
+                assert kept == strike_modifier.__wrapped__(state, actor, weapon, **params, **extra)
+            kept_dc = strike_dc(state, actor, weapon, **params)
+            assert kept_dc == strike_dc.__wrapped__(state, actor, weapon, **params)
+        if state.finished:
+            break
+        command = pf2e_command(data.draw, state)
+        result = PF2E.apply(state, command, command_dice(seed, index, command.typed_dice))
+        assert not isinstance(result, Rejected), (command, result.problems)
+        state, _ = result
+
+
+def test_own_effects_are_the_effects_on_that_army_in_their_order():
+    state = _pf2e_start()
+    first, other, second = (Effect("x", "b1", "outflanked"), Effect("y", "a1", "mired"),
+                            Effect("z", "b1", "guarded", against="a1"))  # fmt: skip
+    mixed = replace(state, effects=(first, other, second))
+    assert own_effects(mixed, "b1") == (first, second)
+    assert own_effects(mixed, "a1") == (other,)
+    assert own_effects(mixed, "a2") == () and own_effects(state, "b1") == ()

@@ -30,6 +30,19 @@ class Slotted:
     b: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class PartlyNormalised:
+    a: tuple[int, ...]
+    b: int = 0
+    calls = [0]
+
+    def __post_init__(self) -> None:
+        self.calls[0] += 1
+        object.__setattr__(self, "a", tuple(sorted(self.a)))
+
+    post_init_fields = frozenset({"a"})
+
+
 def test_replace_is_dataclasses_replace():
     plain = Plain(1, (2,), {"x": 1})
     assert replace(plain, a=5) == dataclasses.replace(plain, a=5)
@@ -46,6 +59,20 @@ def test_replace_is_dataclasses_replace():
         replace(plain, nonsense=1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         replace(plain, a=2).a = 3  # type: ignore[misc]
+
+
+def test_a_change_beside_the_normalised_fields_skips_post_init_and_gives_the_same():
+    """`post_init_fields`: a change of another field copies the normalised ones as they
+    are (what `__post_init__` would make of them again); a change of one of them still runs
+    `__post_init__`."""
+    one = PartlyNormalised((3, 1))
+    before = PartlyNormalised.calls[0]
+    other = replace(one, b=7)
+    assert PartlyNormalised.calls[0] == before  # the fast path
+    assert other == dataclasses.replace(one, b=7) == PartlyNormalised((1, 3), 7)
+    assert type(other) is PartlyNormalised
+    assert replace(one, a=(9, 2)).a == (2, 9)  # __post_init__ ran
+    assert PartlyNormalised.calls[0] > before
 
 
 def test_per_state_keeps_results_in_the_state_only():

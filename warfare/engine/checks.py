@@ -120,17 +120,23 @@ def check(
     if not isinstance(modifier, int):
         breakdown = modifier.breakdown
         modifier = modifier.value
-    die = dice.d20(purpose=purpose)
-    total = die + modifier
+    die, total, degree = roll_d20(dice, modifier, dc, purpose=purpose)
     return CheckResult(
         die=die,
         modifier=modifier,
         total=total,
         dc=dc,
-        degree=degree_of_success(total, dc, die),
+        degree=degree,
         purpose=purpose,
         breakdown=tuple((str(code), int(value)) for code, value in breakdown),
     )
+
+
+def roll_d20(dice: Dice, modifier: int, dc: int, *, purpose: str) -> tuple[int, int, Degree]:
+    """`check`'s roll alone: (the d20, the total, the degree) of d20 + `modifier` vs `dc`."""
+    die = dice.d20(purpose=purpose)
+    total = die + modifier
+    return die, total, degree_of_success(total, dc, die)
 
 
 def flat_check(dice: Dice, dc: int, *, purpose: str = "flat_check") -> CheckResult:

@@ -6,7 +6,10 @@
   class with `__slots__`: it sets each field of a new instance). A class with a
   `__post_init__` (which may normalise what it is given) or a field not set by `__init__`
   goes through `dataclasses.replace` unchanged, and so does a change naming something that
-  is not a field (it raises the same error).
+  is not a field (it raises the same error); a class whose `__post_init__` only normalises
+  some fields, idempotently, may name them in `post_init_fields` (a frozenset): a change
+  that leaves them alone takes the fast path too (the normalised values are copied as
+  they are, which is what `__post_init__` would make of them again).
 * `per_fields(*names)`: the same for a function that reads only some fields of the state,
   for as long as those fields are the very same objects (see below).
 * `per_state(function)`: remembers the results of a function of an (immutable) state and
@@ -30,11 +33,16 @@ _PLANS: dict[type, frozenset[str] | None] = {}
 
 
 def _plan(cls: type) -> frozenset[str] | None:
-    """The init field names of `cls` if the fast path is exact for it, else None."""
+    """The field names `cls`'s changes may name for the fast path to be exact, else None
+    (all its init fields; without those its `__post_init__` normalises)."""
     if not dataclasses.is_dataclass(cls):
         return _GENERIC
+    normalised: frozenset[str] = frozenset()
     if getattr(cls, "__post_init__", None) is not None:
-        return _GENERIC
+        declared = getattr(cls, "post_init_fields", None)
+        if not isinstance(declared, frozenset):
+            return _GENERIC
+        normalised = declared
     names = set()
     for f in dataclasses.fields(cls):
         if not f.init:
@@ -45,7 +53,9 @@ def _plan(cls: type) -> frozenset[str] | None:
         for name, value in getattr(cls, "__dataclass_fields__", {}).items()
         if value._field_type is not dataclasses._FIELD  # type: ignore[attr-defined]
     ]
-    return _GENERIC if init_vars else frozenset(names)
+    if init_vars or not normalised <= names:
+        return _GENERIC
+    return frozenset(names - normalised)
 
 
 def replace(obj: T, /, **changes: Any) -> T:
@@ -58,7 +68,7 @@ def replace(obj: T, /, **changes: Any) -> T:
     if names is None or not names.issuperset(changes):
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     if "__slots__" in cls.__dict__:
-        return _replace_slotted(obj, cls, names, changes)
+        return _replace_slotted(obj, cls, changes)
     new = object.__new__(cls)
     values = obj.__dict__.copy()
     memo = values.pop(MEMO, None)  # what `per_state` remembered belongs to the old state
@@ -76,14 +86,14 @@ def replace(obj: T, /, **changes: Any) -> T:
     return new
 
 
-def _replace_slotted(obj: T, cls: type, names: frozenset[str], changes: dict[str, Any]) -> T:
+def _replace_slotted(obj: T, cls: type, changes: dict[str, Any]) -> T:
     """`replace` for a dataclass with `__slots__` (no `__dict__` to copy): each field of a
     new instance set from the changes or the instance, through the slots' own setters (as a
     frozen dataclass's `__init__` sets them, past its `__setattr__`)."""
     try:
         fields, read, setters = _SLOTTED[cls]
     except KeyError:
-        fields = tuple(sorted(names))
+        fields = tuple(sorted(f.name for f in dataclasses.fields(cls)))  # type: ignore[arg-type]
         read = attrgetter(*fields) if len(fields) > 1 else (lambda o: (getattr(o, fields[0]),))
         setters = tuple(_slot_setter(cls, name) for name in fields)
         _SLOTTED[cls] = (fields, read, setters)

@@ -15,6 +15,8 @@ from tests.engine.lean_checks import both, generic
 from warfare.engine.battle import forecast
 from warfare.engine.battle.protocol import Rejected, command_dice
 from warfare.engine.systems.pf2e.battle import SYSTEM
+from warfare.engine.systems.pf2e.battle.policy import suggest
+from warfare.engine.systems.pf2e.battle.rules import QUIET
 from warfare.engine.systems.pf2e.battle.simulation import play_out
 
 FULL = generic(SYSTEM)
@@ -68,3 +70,20 @@ def test_the_forecast_plays_with_the_lean_play_out_and_gives_the_full_engines_od
     lean = forecast.forecast(SYSTEM, setup=data, simulations=12, seed=4)
     full = forecast.forecast(FULL, setup=data, simulations=12, seed=4)
     assert lean.to_dict() == full.to_dict()
+
+
+def test_a_simulated_battle_makes_no_events_and_a_played_one_the_same_as_before():
+    """The lean play-out's commands make no events (`rules.QUIET` stays empty); `apply`
+    still logs every check with its record (`rules.Rolled` builds it when the event is)."""
+    data = pf2e_three_vs_three()
+    state = SYSTEM.start(data, 3)
+    lean, full = _both(state, 5)
+    assert lean == full and len(QUIET) == 0
+    command = suggest(state, state.to_act)
+    result = SYSTEM.apply(state, command, command_dice(3, 0))
+    assert not isinstance(result, Rejected)
+    checks = [e.params["check"] for e in result[1] if "check" in e.params]
+    assert checks, command
+    for check in checks:
+        assert {"die", "modifier", "dc", "total", "degree", "modifier_breakdown"} <= set(check)
+        assert check["total"] == check["die"] + check["modifier"]

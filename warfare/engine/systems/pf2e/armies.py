@@ -62,6 +62,10 @@ class ArmySpec:
             self, "conditions", tuple(sorted((str(k), int(v)) for k, v in conditions))
         )
 
+    post_init_fields = frozenset({"type", "gear", "tactics", "conditions"})
+    """What `__post_init__` normalises (idempotently): `frozen.replace` copies a spec with
+    another level or current HP without it."""
+
     @property
     def condition_values(self) -> dict[str, int]:
         return dict(self.conditions)  # type: ignore[arg-type]

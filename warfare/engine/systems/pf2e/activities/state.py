@@ -11,9 +11,10 @@ they are used by `resolve` and `upkeep`.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.armies import (
     ArmySpec,
@@ -67,6 +68,10 @@ class ArmyState:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "timers", _pairs(self.timers))
+
+    post_init_fields = frozenset({"timers"})
+    """What `__post_init__` normalises (idempotently): `frozen.replace` copies an army with
+    other changes (its HP, status, spec) without it."""
 
     # --- reading -----------------------------------------------------------------------------
 

@@ -11,14 +11,16 @@ that validate, so every button the board shows is accepted by `apply`.
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any
 
 from warfare.engine.battle.protocol import CheckPreview
 from warfare.engine.checks import Degree, degree_of_success
 from warfare.engine.dice import Dice
-from warfare.engine.frozen import per_fields, replace
+from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
+from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.rules import (
     ADAPTABILITY_BONUS,
     BATTLEFIELD_MEDICINE_DC,
@@ -33,10 +35,12 @@ from warfare.engine.systems.pf2e.battle.rules import (
     MAP_PENALTIES,
     MAX_ENGAGEMENTS,
     PRESSURE_PENALTIES,
+    QUIET,
     REACTIONS,
     SENSORY_ASSAULT_PENALTY,
     STATUS,
     WIND,
+    Rolled,
     S,
     add_army_condition,
     add_effect,
@@ -57,6 +61,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     maneuver_dc,
     morale,
     morale_dc,
+    own_effects,
     reduce_army_condition,
     remove_army_condition,
     roll_check,
@@ -181,7 +186,8 @@ def engage(state: BattleState, a: str, b: str, events: list[Event], reason: str)
     for key in (a, b):
         if state.army(key).position == DISTANT:
             state = state.with_army(replace(state.army(key), position=NEAR))
-    events.append(Event("battle.engaged", {"army": a, "target": b, "reason": reason}))
+    if events is not QUIET:
+        events.append(Event("battle.engaged", {"army": a, "target": b, "reason": reason}))
     return state.engage(a, b)
 
 
@@ -189,11 +195,67 @@ def engage(state: BattleState, a: str, b: str, events: list[Event], reason: str)
 
 
 def _attack_stat(state: BattleState, actor: str, weapon: str) -> Stat | None:
-    block = effective_block(state, actor)
+    return weapon_stat(effective_block(state, actor), weapon)
+
+
+def weapon_stat(block: StatBlock, weapon: str) -> Stat | None:
+    """The attack modifier of a block's `weapon` (None: it has no such Strike)."""
     return block.melee if weapon == MELEE else block.ranged
 
 
-@per_fields("armies", "effects", "terrain")
+def _per_strike(*, attacks: bool = False, fortifications: bool = False):
+    """Decorator of `strike_modifier` and `strike_dc`: each result kept while what it reads
+    of the state is the very same: the attacker's and the target's `ArmyState` (their
+    spec, tactics, conditions and HP: their stat blocks) and position, their own effects
+    (`own_effects`: by value; a Strike reads no other army's) and the terrain (and, with
+    `attacks`, the attacker's attacks this turn; with `fortifications`, the
+    fortifications). A command changes few of these (a Strike that misses none but the
+    attacks), and a forecast's battles start from the same armies, so the same Strike is
+    worked out once for many states; the policy weighs a Strike, then the engine rolls it."""
+
+    def decorate(function):
+        cache: dict[tuple[Any, ...], tuple[tuple[Any, ...], Stat]] = {}
+
+        @wraps(function)
+        def cached(state: BattleState, actor: str, weapon: str, **kwargs: Any) -> Stat:
+            entry = state.army(actor)
+            target = kwargs.get("target")
+            aimed = state.army(target) if target is not None else None
+            held = (
+                entry.army,
+                aimed.army if aimed is not None else None,
+                state.terrain,
+                state.fortifications if fortifications else None,
+            )
+            key = (
+                actor, weapon, tuple(kwargs.items()), entry.position,
+                entry.attacks if attacks else None,
+                aimed.position if aimed is not None else None,
+                own_effects(state, actor) if state.effects else (),
+                own_effects(state, target) if target is not None and state.effects else (),
+                *map(id, held),
+            )  # fmt: skip
+            # The cache holds the parts it was keyed by, so no other object can have their
+            # ids while the entry is there: the same ids are the very same objects.
+            hit = cache.get(key)
+            if hit is not None:
+                return hit[1]
+            value = function(state, actor, weapon, **kwargs)
+            if len(cache) >= STRIKES_CACHED:
+                cache.clear()
+            cache[key] = (held, value)
+            return value
+
+        cached.cache_clear = cache.clear  # type: ignore[attr-defined]
+        return cached
+
+    return decorate
+
+
+STRIKES_CACHED = 4096
+
+
+@_per_strike(attacks=True)
 def strike_modifier(
     state: BattleState,
     actor: str,
@@ -205,11 +267,10 @@ def strike_modifier(
 ) -> Stat:
     """Attack modifier of a Strike now: MAP (Keep up the Pressure), distance, wind (Primal
     Storm's too), concealment, tactics' situational bonuses, Ambush / Swamp Charge, All-Out
-    Assault, Sensory Assault. It reads only the armies, the effects and the terrain, and is
-    cached while they are the same (the policy weighs a Strike, then the engine rolls it)."""
+    Assault, Sensory Assault. Kept while what it reads is the same (`_per_strike`)."""
     entry = state.army(actor)
     block = effective_block(state, actor)
-    stat = _attack_stat(state, actor, weapon)
+    stat = weapon_stat(block, weapon)
     assert stat is not None
     extra: list[Modifier] = []
     count = min(len(entry.attacks), 2)
@@ -255,7 +316,7 @@ def strike_modifier(
     return extend(stat, extra)
 
 
-@per_fields("armies", "effects", "terrain", "fortifications")
+@_per_strike(fortifications=True)
 def strike_dc(
     state: BattleState,
     actor: str,
@@ -286,10 +347,13 @@ def _record_attack(
     state: BattleState, actor: str, aim: str, weapon: str, shots: int
 ) -> BattleState:
     entry = state.army(actor)
-    entry = replace(entry, attacks=(*entry.attacks, aim))
     if weapon == RANGED:
-        entry = replace(entry, shots=entry.shots - shots)
+        entry = replace(entry, attacks=(*entry.attacks, aim), shots=entry.shots - shots)
+    else:
+        entry = replace(entry, attacks=(*entry.attacks, aim))
     state = state.with_army(entry)
+    if not state.effects:
+        return state
     # One-shot effects tied to this target end with the Strike.
     used = [
         e
@@ -311,8 +375,9 @@ def roll_strike(
     *,
     purpose: str,
     shots: int = 1,
-) -> tuple[BattleState, Degree, dict[str, Any]]:
-    """Roll a Strike (params: target or fortification, weapon) and count it for MAP."""
+) -> tuple[BattleState, Degree, Rolled]:
+    """Roll a Strike (params: target or fortification, weapon) and count it for MAP: the
+    new state, the degree, the check (its `record` for the event)."""
     weapon = params.get("weapon", MELEE)
     target, fortification = params.get("target"), params.get("fortification")
     modifier = strike_modifier(
@@ -325,7 +390,7 @@ def roll_strike(
     decider = REACTIONS.get()
     if weapon == MELEE and rolled.degree is CS and decider is not None:
         state = decider.melee_critical_hit(state, actor, purpose, ctx.events)  # §6.2 Revel
-    return state, rolled.degree, rolled.record
+    return state, rolled.degree, rolled
 
 
 def hit(
@@ -523,7 +588,11 @@ def _effect(
     return Effect(code, army, condition, value, by, against, boundary, owner, remaining)
 
 
-def _event(ctx: Ctx, key: str, actor: str, degree: Degree, record: dict[str, Any], **extra: Any):
+def _event(ctx: Ctx, key: str, actor: str, degree: Degree, rolled: Any, **extra: Any):
+    """The event of a war action's check (`rolled`: its `Rolled`, or the record itself)."""
+    if ctx.events is QUIET:
+        return
+    record = rolled.record if isinstance(rolled, Rolled) else rolled
     ctx.events.append(
         Event(f"battle.{key}", {"army": actor, "degree": degree.code, "check": record, **extra})
     )
@@ -587,7 +656,7 @@ def _advance(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Battle
     state = begin_maneuver(state, actor, params, ctx)
     modifier, dc = _advance_check(state, actor, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="advance", against=target)
-    _event(ctx, "advance", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "advance", actor, rolled.degree, rolled, target=target)
     distant = state.army(target).position == DISTANT
     if rolled.degree is CS or (rolled.degree is S and not distant):
         state = engage(state, actor, target, ctx.events, "advance")
@@ -696,7 +765,7 @@ def _shed_nets(state: BattleState, actor: str, scouts: str, ctx: Ctx) -> BattleS
     the net mired -2, success -1 (never more than the nets gave), critical failure +1."""
     rolled = roll_check(ctx.dice, "maneuver", maneuver(state, actor), maneuver_dc(state, scouts),
                         purpose="shed_nets", against=scouts)  # fmt: skip
-    _event(ctx, "shed_nets", actor, rolled.degree, rolled.record, target=scouts)
+    _event(ctx, "shed_nets", actor, rolled.degree, rolled, target=scouts)
     net = _net_value(state, actor, scouts)
     if rolled.degree in (CS, S):
         by = min(net, 2 if rolled.degree is CS else 1)
@@ -772,7 +841,7 @@ def _disengage(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Batt
             ctx.dice, "maneuver", modifier, dc, purpose="disengage", against=target,
             improvements=improvements,
         )  # fmt: skip
-        _event(ctx, "disengage", actor, rolled.degree, rolled.record, target=target)
+        _event(ctx, "disengage", actor, rolled.degree, rolled, target=target)
         if rolled.degree.succeeded:
             state = state.disengage(actor, target)
             ctx.events.append(Event("battle.disengaged", {"army": actor, "target": target}))
@@ -815,7 +884,7 @@ def _guard(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleSt
     state = begin_maneuver(state, actor, params, ctx)
     modifier, dc = maneuver(state, actor, ["guard"]), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="guard", against=target)
-    _event(ctx, "guard", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "guard", actor, rolled.degree, rolled, target=target)
     if rolled.degree is CS:
         effect = _effect("guard.critical_success", actor, "guarded", actor, value=2)
         state = add_effect(state, effect, ctx.events)
@@ -863,7 +932,7 @@ def _rally(state: BattleState, actor: str, params: Params, ctx: Ctx, key: str = 
     target = params["target"]
     modifier, dc = _rally_check(state, actor, target)
     rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose=key, against=target)
-    _event(ctx, key, actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, key, actor, rolled.degree, rolled, target=target)
     if rolled.degree.succeeded:
         ctx.morale_successes.append((actor, target, key))
     if rolled.degree is CS:
@@ -1002,7 +1071,7 @@ def _battlefield_medicine(state: BattleState, actor: str, params: Params, ctx: C
     scouting = effective_block(state, actor).scouting
     dc = Stat(preview.dc, preview.dc_breakdown)
     rolled = roll_check(ctx.dice, "scouting", scouting, dc, purpose="battlefield_medicine")
-    _event(ctx, "battlefield_medicine", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "battlefield_medicine", actor, rolled.degree, rolled, target=target)
     state = state.with_army(replace(state.army(target), treated=True))
     if rolled.degree is CS:
         state = heal_army(state, target, 2, ctx.events, "battlefield_medicine")
@@ -1093,7 +1162,7 @@ def _defensive_stance(state: BattleState, actor: str, params: Params, ctx: Ctx) 
     modifier, dc = maneuver(state, actor), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="defensive_stance",
                         against=target)  # fmt: skip
-    _event(ctx, "defensive_stance", actor, rolled.degree, rolled.record, target=target, ally=ally)
+    _event(ctx, "defensive_stance", actor, rolled.degree, rolled, target=target, ally=ally)
     if rolled.degree in (CS, S):
         ended = [
             e
@@ -1187,7 +1256,7 @@ def _feint(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleSt
         state = _record_attack(state, actor, target, MELEE, 0)
     modifier, dc = maneuver(state, actor), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="feint", against=target)
-    _event(ctx, "feint", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "feint", actor, rolled.degree, rolled, target=target)
     if rolled.degree is CS:
         effect = _effect("feint.critical_success", target, "outflanked", actor, by=actor,
                          boundary=TURN_END)  # fmt: skip
@@ -1222,7 +1291,7 @@ def _outflank(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Battl
     state = begin_maneuver(state, actor, params, ctx)
     modifier, dc = maneuver(state, actor), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="outflank", against=target)
-    _event(ctx, "outflank", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "outflank", actor, rolled.degree, rolled, target=target)
     if rolled.degree in (CS, S):
         effect = _effect(f"outflank.{rolled.degree.code}", target, "outflanked", actor, by=actor)
         state = add_effect(state, effect, ctx.events)
@@ -1407,7 +1476,7 @@ def _trampling_charge(state: BattleState, actor: str, params: Params, ctx: Ctx) 
     modifier, dc = maneuver(state, actor), maneuver_dc(state, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="trampling_charge",
                         against=target)  # fmt: skip
-    _event(ctx, "trampling_charge", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "trampling_charge", actor, rolled.degree, rolled, target=target)
     reason = "trampling_charge"
     amount = {CS: 2, S: 1, Degree.FAILURE: 1}.get(rolled.degree, 0)
     state = damage(state, target, amount, ctx.dice, ctx.events, reason)
@@ -1617,7 +1686,7 @@ def _primal_magic(state: BattleState, actor: str, params: Params, ctx: Ctx) -> B
     target = params["target"]
     modifier, dc = morale(state, actor), morale_dc(state, target)
     rolled = roll_check(ctx.dice, "morale", modifier, dc, purpose="primal_magic", against=target)
-    _event(ctx, "primal_magic", actor, rolled.degree, rolled.record, target=target)
+    _event(ctx, "primal_magic", actor, rolled.degree, rolled, target=target)
     degree = rolled.degree
     if not degree.succeeded:
         return state

@@ -82,7 +82,7 @@ from warfare.engine.battle.protocol import (
     derive_seed,
 )
 from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
-from warfare.engine.frozen import per_setup, replace, state_memo
+from warfare.engine.frozen import per_setup, per_state, replace, state_memo
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
@@ -112,6 +112,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     CS,
     FORTIFICATIONS,
     MAX_ENGAGEMENTS,
+    QUIET,
     REACTIONS,
     SCOUTING_PENALTY,
     TERRAIN,
@@ -146,7 +147,7 @@ from warfare.engine.systems.pf2e.battle.state import (
 )
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.house_rules import house_value
-from warfare.engine.systems.pf2e.modifiers import Modifier
+from warfare.engine.systems.pf2e.modifiers import Modifier, Stat
 from warfare.engine.systems.pf2e.xp import kingdom_xp_for_defeated_army
 
 END_TURN, GM_CORRECTION, CHOOSE_START = "end_turn", "gm_correction", "choose_start"
@@ -264,8 +265,21 @@ def _flag_and_dice_problems(setup: Mapping[str, Any], armies: set[str]) -> list[
 
 
 def _initiative(state: BattleState, key: str, seed: int, typed: int | None) -> InitiativeRoll:
-    """§7.3 step 1: a Scouting check; Keen Eyed +2 status, Offensive Gambit circumstance,
-    Water Stride / Swamp Dwellers with swamp or water, darkness / fog / dim light penalties."""
+    """§7.3 step 1: a Scouting check (`_initiative_modifier`) with the army's own die."""
+    modifier = _initiative_modifier(state, key)
+    dice = CommandDice(derive_seed(seed, f"start:{key}"), [typed] if typed is not None else None)
+    die = dice.d20(purpose="initiative")
+    return InitiativeRoll(
+        key, die, dice.log[-1].source, modifier.value, modifier.breakdown, die + modifier.value
+    )
+
+
+@per_state()
+def _initiative_modifier(state: BattleState, key: str) -> Stat:
+    """§7.3 step 1: the Scouting modifier; Keen Eyed +2 status, Offensive Gambit
+    circumstance, Water Stride / Swamp Dwellers with swamp or water, darkness / fog / dim
+    light penalties. Kept for the state: `start` rolls from the state `_prepared` worked out
+    once per set-up."""
     entry = state.army(key)
     block = effective_block(state, key)
     whens = ["initiative"]
@@ -279,12 +293,7 @@ def _initiative(state: BattleState, key: str, seed: int, typed: int | None) -> I
         for feature, penalty in SCOUTING_PENALTY.items()
         if feature in state.terrain and not ignores(state, key, feature)
     ]
-    modifier = extend(block.scouting, extra)
-    dice = CommandDice(derive_seed(seed, f"start:{key}"), [typed] if typed is not None else None)
-    die = dice.d20(purpose="initiative")
-    return InitiativeRoll(
-        key, die, dice.log[-1].source, modifier.value, modifier.breakdown, die + modifier.value
-    )
+    return extend(block.scouting, extra)
 
 
 @per_setup()
@@ -474,6 +483,8 @@ def _start_option(
 def _boundary(state: BattleState, key: str, boundary: str, events: list[Event]) -> BattleState:
     """Effects timed on `key`'s turn start/end count down; the ones reaching 0 end.
     "next_strike" effects owned by `key` end with its turn."""
+    if not state.effects:
+        return state
     keep, ended = [], []
     for effect in state.effects:
         matches = effect.owner == key and (
@@ -520,9 +531,11 @@ def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleSta
             )
         state = replace(state, actions_left=ACTIONS_PER_TURN)
         if entry.present and not entry.defeated:
-            events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
+            if events is not QUIET:
+                events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
             return state
-        events.append(Event("battle.turn_skipped", {"army": key, "round": state.round}))
+        if events is not QUIET:
+            events.append(Event("battle.turn_skipped", {"army": key, "round": state.round}))
         state = _boundary(state, key, TURN_END, events)
         state = _advance(state, events, dice)
     return state
@@ -538,7 +551,8 @@ def _advance(state: BattleState, events: list[Event], dice: Any) -> BattleState:
     if state.finished:
         return replace(state, turn=0)
     state = replace(state, round=state.round + 1, turn=0)
-    events.append(Event("battle.round_started", {"round": state.round}))
+    if events is not QUIET:
+        events.append(Event("battle.round_started", {"round": state.round}))
     return state
 
 
@@ -546,7 +560,8 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
     """§7.3 step 3: every army at or below its RT makes a Morale check vs the highest Morale
     DC among the remaining enemy armies. CS: no more rout checks this encounter; F: shaken
     +1; CF: routed."""
-    events.append(Event("battle.round_ended", {"round": state.round}))
+    if events is not QUIET:
+        events.append(Event("battle.round_ended", {"round": state.round}))
     include_defeated = house_value("rout_check.include_defeated")
     for key in state.order:
         entry = state.army(key)
@@ -564,8 +579,9 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
         if dice is None:  # pragma: no cover - rounds only end inside commands
             raise RuntimeError("a rout check needs dice")
         rolled = roll_check(dice, "morale", modifier, dc, purpose="rout_check", against=against)
-        events.append(Event("battle.rout_check", {"army": key, "degree": rolled.degree.code,
-                                                  "check": rolled.record}))  # fmt: skip
+        if events is not QUIET:
+            events.append(Event("battle.rout_check", {"army": key, "degree": rolled.degree.code,
+                                                      "check": rolled.record}))  # fmt: skip
         if rolled.degree is CS:
             state = state.with_army(replace(state.army(key), rout_exempt=True))
         elif rolled.degree is F:
@@ -581,9 +597,13 @@ def _check_end(state: BattleState, events: list[Event]) -> BattleState:
     """§7.3 step 5: a side whose armies are all defeated or routed (or gone) has lost."""
     if state.finished:
         return state
-    beaten = [
-        side for side in state.sides if all(e.out_of_fight for e in state.armies if e.side == side)
-    ]
+    fighting = set()
+    for entry in state.armies:
+        if entry.side not in fighting and not entry.out_of_fight:
+            fighting.add(entry.side)
+    if len(fighting) == len(state.sides):
+        return state  # (the sides are distinct, and every army belongs to one)
+    beaten = [side for side in state.sides if side not in fighting]
     if not beaten:
         return state
     winners = [side for side in state.sides if side not in beaten]
@@ -896,11 +916,12 @@ def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
         state = state.with_army(replace(entry, next_attack_bonus=None))
     cost = cost_of(kind)
     state = replace(state, actions_left=state.actions_left - cost)
-    ctx.events.append(
-        Event("battle.action", {"army": actor, "action": kind, "cost": cost,
-                                "params": dict(command.params),
-                                "actions_left": state.actions_left})
-    )  # fmt: skip
+    if ctx.events is not QUIET:
+        ctx.events.append(
+            Event("battle.action", {"army": actor, "action": kind, "cost": cost,
+                                    "params": dict(command.params),
+                                    "actions_left": state.actions_left})
+        )  # fmt: skip
     if MANEUVER in traits_of(kind) and kind not in NO_COUNTERATTACK:
         state = counterattacks(state, actor, kind, ctx.dice, ctx.events)  # §8.2
         if not can_continue(state, actor):
@@ -916,7 +937,8 @@ def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
 
 def _end_turn(state: BattleState, ctx: Ctx) -> BattleState:
     key = str(state.current)
-    ctx.events.append(Event("battle.turn_ended", {"army": key, "round": state.round}))
+    if ctx.events is not QUIET:
+        ctx.events.append(Event("battle.turn_ended", {"army": key, "round": state.round}))
     state = _boundary(state, key, TURN_END, ctx.events)
     entry = state.army(key)
     if entry.attacks or entry.next_attack_bonus is not None:

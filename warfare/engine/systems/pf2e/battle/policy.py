@@ -43,6 +43,7 @@ from typing import Any
 from warfare.engine.battle.protocol import Command
 from warfare.engine.checks import Degree
 from warfare.engine.odds import d20_odds
+from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.actions import (
     MELEE,
     RANGED,
@@ -56,7 +57,7 @@ from warfare.engine.systems.pf2e.battle.engine import (
     ENGAGED,
     NEAR,
     USE_REACTION,
-    _action_problems,
+    _problems_of_action,
     _start_options,
     cost_of,
 )
@@ -87,7 +88,7 @@ STRIKES: dict[str, dict[Degree, int]] = {
 
 
 def _legal(state: BattleState, command: Command) -> bool:
-    return not _action_problems(state, command)
+    return not _problems_of_action(state, command)
 
 
 def _answer(state: BattleState, actor: str) -> Command:
@@ -137,11 +138,10 @@ def _odds(state: BattleState, actor: str, params: Mapping[str, Any]) -> dict[Deg
     return d20_odds(modifier.value, dc.value)
 
 
-def _best_strike(state: BattleState, actor: str, targets: list[str], weapon: str):
+def _best_strike(state: BattleState, actor: str, block: StatBlock, targets: list[str], weapon: str):
     """(expected damage per action, command) of the best legal Strike on the weakest of
     `targets` that it may Strike, or None (the value is 0 when there was only one Strike to
-    choose)."""
-    block = effective_block(state, actor)
+    choose); `block`: the actor's `effective_block`."""
     kinds = [
         kind
         for kind in STRIKES
@@ -149,7 +149,9 @@ def _best_strike(state: BattleState, actor: str, targets: list[str], weapon: str
         and cost_of(kind) <= state.actions_left
         and (kind == "battle" or weapon == MELEE)
     ]
-    for target in sorted(targets, key=lambda key: _weakness(state, key)):
+    if len(targets) > 1:  # (one needs no sort key)
+        targets = sorted(targets, key=lambda key: _weakness(state, key))
+    for target in targets:
         commands = [Command(actor, kind, {"target": target, "weapon": weapon}) for kind in kinds]
         legal = [command for command in commands if _legal(state, command)]
         if len(legal) == 1:  # nothing to weigh
@@ -162,7 +164,9 @@ def _best_strike(state: BattleState, actor: str, targets: list[str], weapon: str
     return None
 
 
-def _turn(state: BattleState, actor: str) -> Command:
+def turn_command(state: BattleState, actor: str) -> Command:
+    """`suggest` on the turn of `actor`, the army whose turn it is (no reaction nor starting
+    position waiting): a lean play-out reads the army awaited from the state itself."""
     if state.actions_left <= 0:
         return Command(actor, END_TURN)
     entry = state.army(actor)
@@ -188,7 +192,7 @@ def _turn(state: BattleState, actor: str) -> Command:
         return Command(actor, END_TURN)
     fighting = [k for k in state.engaged_with(actor) if not state.army(k).out_of_fight]
     if fighting and block.melee is not None:
-        best = _best_strike(state, actor, fighting, MELEE)
+        best = _best_strike(state, actor, block, fighting, MELEE)
         if best is not None:
             params = dict(best[1].params)
             if state.actions_left == 1 and _hit_chance(state, actor, params) < LOW_HIT_CHANCE:
@@ -198,7 +202,7 @@ def _turn(state: BattleState, actor: str) -> Command:
             return best[1]
     beaten = [k for k in state.engaged_with(actor) if state.army(k).present]
     if not fighting and beaten and block.melee is not None:
-        best = _best_strike(state, actor, beaten, MELEE)  # finish it off (§9 Defeated)
+        best = _best_strike(state, actor, block, beaten, MELEE)  # finish it off (§9 Defeated)
         if best is not None:
             return best[1]
     shoot = block.ranged is not None and entry.shots > 0
@@ -207,7 +211,7 @@ def _turn(state: BattleState, actor: str) -> Command:
     if shoot and (advance is None or block.melee is None):
         near = [e.key for e in enemies if e.position != DISTANT and not e.out_of_fight]
         far = [e.key for e in enemies if not e.out_of_fight]
-        best = _best_strike(state, actor, near or far, RANGED)
+        best = _best_strike(state, actor, block, near or far, RANGED)
         if best is not None:
             return best[1]
     if advance is not None:
@@ -244,7 +248,8 @@ def _routed_options(state: BattleState, actor: str, enemies: list) -> list[Comma
 def _advance(state: BattleState, actor: str, enemies: list) -> Command | None:
     """Advance on the nearest enemy it may engage (near first, then the weakest)."""
     candidates = [e for e in enemies if not e.out_of_fight]
-    candidates.sort(key=lambda e: (e.position == DISTANT, *_weakness(state, e.key)))
+    if len(candidates) > 1:  # (one needs no sort key)
+        candidates.sort(key=lambda e: (e.position == DISTANT, *_weakness(state, e.key)))
     for enemy in candidates:
         command = Command(actor, "advance", {"target": enemy.key})
         if _legal(state, command):
@@ -270,4 +275,4 @@ def suggest(state: BattleState, actor: str | None) -> Command:
         raise ValueError(f"pf2e: {actor!r} is not awaited")
     if state.pending is not None or state.positions:
         return _answer(state, actor)
-    return _turn(state, actor)
+    return turn_command(state, actor)

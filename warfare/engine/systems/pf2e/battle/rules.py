@@ -9,11 +9,10 @@ situational modifiers (MAP, distance, wind, Guard, PCs alongside…) with PF2e s
 
 from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from warfare.engine.checks import Degree, check, flat_check, improve
+from warfare.engine.checks import Degree, flat_check, improve, roll_d20
 from warfare.engine.dice import Dice
 from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.activities.events import Event
@@ -106,6 +105,28 @@ def has_effect(state: BattleState, key: str, condition: str) -> bool:
     if last[0] is not effects:
         last = _EFFECT_PAIRS = (effects, frozenset((e.army, e.condition) for e in effects))
     return (key, condition) in last[1]
+
+
+def own_effects(state: BattleState, key: str) -> tuple[Effect, ...]:
+    """The temporary effects on army `key` (`Effect.army`), in their order: all that its
+    stat block and its Strikes read of the effects (`conditions_of`, `has_effect` ask only
+    an army's own)."""
+    effects = state.effects
+    if not effects:
+        return ()
+    global _OWN_EFFECTS
+    last = _OWN_EFFECTS
+    if last[0] is not effects:
+        grouped: dict[str, list[Effect]] = {}
+        for effect in effects:
+            grouped.setdefault(effect.army, []).append(effect)
+        last = _OWN_EFFECTS = (effects, {k: tuple(v) for k, v in grouped.items()})
+    return last[1].get(key, ())
+
+
+_OWN_EFFECTS: tuple[Any, dict[str, tuple[Effect, ...]]] = ((), {})
+"""`own_effects` per army of the last effects tuple it read, with that tuple (held, as
+`_EFFECT_PAIRS`)."""
 
 
 _EFFECT_PAIRS: tuple[Any, frozenset[tuple[str, str]]] = ((), frozenset())
@@ -202,26 +223,32 @@ def effective_block(
 ) -> StatBlock:
     """Army `key`'s stat block now (current HP, lasting + temporary conditions, terrain).
 
-    It reads only the army's entry (and the viewer's, whose vision may ignore terrain), the
-    effects and the terrain (`conditions_of`), and is cached for as long as those are the
-    very same objects: a command or a render asks it many times, and a command that changes
-    one army leaves the other armies' entries, so their blocks, as they were."""
+    It reads only the army's `ArmyState` and position (and the viewer's `ArmyState`, whose
+    tactics may ignore terrain), the effects (without an attacker or a viewer: only its own,
+    `own_effects`) and the terrain (`conditions_of`), and is
+    cached for as long as those are the very same objects: a command or a render asks it
+    many times, and a command leaves the `ArmyState`s it does not hurt or condition as they
+    were (a Strike counted for MAP, a reaction used, shots spent change only the entry)."""
     entry = state.army(key)
-    effects, terrain = state.effects, state.terrain
+    army, effects, terrain = entry.army, state.effects, state.terrain
     if attacker is None and viewer is None:  # the usual question: one key shape, no viewer
-        cache_key: tuple[Any, ...] = (key, id(entry), id(effects), id(terrain))
+        # Without an attacker or a viewer it reads only the army's own effects (by value:
+        # they outlast many effects tuples, each new effect on another army makes one).
+        own = own_effects(state, key) if effects else ()
+        cache_key: tuple[Any, ...] = (key, id(army), entry.position, own, id(terrain))
         seen = None
     else:
-        seen = state.army(viewer) if viewer is not None else None
-        cache_key = (key, attacker, viewer, id(entry), id(seen), id(effects), id(terrain))
+        seen = state.army(viewer).army if viewer is not None else None
+        cache_key = (key, attacker, viewer, id(army), entry.position, id(seen), id(effects),
+                     id(terrain))  # fmt: skip
     hit = _BLOCKS.get(cache_key)
     # The cache holds the parts it was keyed by, so no other object can have their ids
     # while the entry is there: the same ids are the very same objects.
     if hit is not None:
         return hit[4]
-    parts = (entry, seen, effects, terrain)
+    parts = (army, seen, effects, terrain)
     conditions = conditions_of(state, key, attacker=attacker, viewer=viewer)
-    block = block_with(entry.army.spec, conditions, entry.army.hp)
+    block = block_with(army.spec, conditions, army.hp)
     if len(_BLOCKS) >= BLOCKS_CACHED:
         _BLOCKS.clear()
     _BLOCKS[cache_key] = (*parts, block)
@@ -265,12 +292,27 @@ def _term_type(code: str) -> BonusType:
 
 def extend(stat: Stat, extra: Iterable[Modifier]) -> Stat:
     """`stat` plus situational modifiers, by PF2e stacking (a +1 status from PCs does not
-    stack with Bloodied but Unbroken's +1 status, and so on)."""
-    extra = [m for m in extra if m.value]
+    stack with Bloodied but Unbroken's +1 status, and so on).
+
+    Cached on the values (a stat and its modifiers are immutable, and a battle sees only a
+    few dozen distinct pairs: the same MAP, Guard or terrain terms on the same blocks)."""
+    extra = tuple(m for m in extra if m.value)
     if not extra:
         return stat
+    try:
+        return _extended(stat, extra)
+    except TypeError:  # pragma: no cover - something unhashable in a breakdown
+        return _extend(stat, extra)
+
+
+@lru_cache(maxsize=4096)
+def _extended(stat: Stat, extra: tuple[Modifier, ...]) -> Stat:
+    return _extend(stat, extra)
+
+
+def _extend(stat: Stat, extra: tuple[Modifier, ...]) -> Stat:
     base = [Modifier(code, value, _term_type(code)) for code, value in stat.breakdown]
-    result = combine(base + extra)
+    result = combine([*base, *extra])
     return Stat(result.value, result.breakdown, stat.ignored + result.ignored)
 
 
@@ -284,8 +326,10 @@ def situational(block: StatBlock, stats: Iterable[str], whens: Iterable[str]) ->
     ]
 
 
+@lru_cache(maxsize=1024)
 def as_dc(stat: Stat) -> Stat:
-    """The DC matching a modifier (§0.2): +10, with the 10 in the breakdown."""
+    """The DC matching a modifier (§0.2): +10, with the 10 in the breakdown (cached: a stat
+    is immutable)."""
     return Stat(stat.value + DC_BASE, (("dc_base", DC_BASE), *stat.breakdown), stat.ignored)
 
 
@@ -330,13 +374,67 @@ def morale_dc(state: BattleState, key: str) -> Stat:
     return as_dc(effective_block(state, key).morale)
 
 
+# --- events nobody reads -----------------------------------------------------------------------
+
+
+class QuietEvents(list):
+    """The events of a simulated command, which nobody reads (a forecast's lean play-out,
+    `simulation`): the sites that make most of a command's events skip making them when
+    they are given `QUIET` (`events is QUIET`), and what the others append is dropped."""
+
+    def append(self, event: Any) -> None:
+        pass
+
+    def __iadd__(self, events: Any) -> "QuietEvents":
+        return self
+
+
+QUIET = QuietEvents()
+"""The one `QuietEvents` (the hot sites compare with it)."""
+
+
 # --- checks ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Rolled:
-    degree: Degree
-    record: dict[str, Any]
+    """A check rolled: its `degree`, and the `record` a log shows (everything about the
+    roll), built the first time it is read (a simulated command, whose events are never
+    made, never reads it)."""
+
+    __slots__ = ("_parts", "_record", "degree")
+
+    def __init__(self, degree: Degree, parts: tuple[Any, ...]) -> None:
+        self.degree = degree
+        self._parts = parts
+        self._record: dict[str, Any] | None = None
+
+    @property
+    def record(self) -> dict[str, Any]:
+        if self._record is None:
+            self._record = _record(*self._parts)
+        return self._record
+
+
+def _record(
+    stat: str, purpose: str, against: str | None, die: int, source: str, modifier: int,
+    modifier_breakdown: tuple, dc: int, dc_breakdown: tuple, total: int, rolled: Degree,
+    adjustments: list, degree: Degree,
+) -> dict[str, Any]:  # fmt: skip
+    return {
+        "stat": stat,
+        "purpose": purpose,
+        "against": against,
+        "die": die,
+        "source": source,
+        "modifier": modifier,
+        "modifier_breakdown": [list(t) for t in modifier_breakdown],
+        "dc": dc,
+        "dc_breakdown": [list(t) for t in dc_breakdown],
+        "total": total,
+        "rolled": rolled.code,
+        "adjustments": [list(t) for t in adjustments],
+        "degree": degree.code,
+    }
 
 
 def roll_check(
@@ -353,48 +451,28 @@ def roll_check(
 
     `improvements`: (code, steps) applied after the natural 20/1 (e.g. Flight, §0.1).
     """
-    result = check(dice, modifier, dc.value, purpose=purpose)
-    degree = result.degree
+    die, total, rolled = roll_d20(dice, modifier.value, dc.value, purpose=purpose)
+    degree = rolled
     adjustments = [(code, steps) for code, steps in improvements if steps]
     for _, steps in adjustments:
         degree = improve(degree, steps)
-    record = {
-        "stat": stat,
-        "purpose": purpose,
-        "against": against,
-        "die": result.die,
-        "source": dice.log[-1].source if dice.log else "seeded",
-        "modifier": modifier.value,
-        "modifier_breakdown": [list(t) for t in modifier.breakdown],
-        "dc": dc.value,
-        "dc_breakdown": [list(t) for t in dc.breakdown],
-        "total": result.total,
-        "rolled": result.degree.code,
-        "adjustments": [list(t) for t in adjustments],
-        "degree": degree.code,
-    }
-    return Rolled(degree, record)
+    source = dice.log[-1].source if dice.log else "seeded"
+    return Rolled(
+        degree,
+        (stat, purpose, against, die, source, modifier.value, modifier.breakdown, dc.value,
+         dc.breakdown, total, rolled, adjustments, degree),
+    )  # fmt: skip
 
 
 def roll_flat(dice: Dice, dc: int, *, purpose: str) -> Rolled:
     """A flat check (§0.1): bare d20 vs `dc`, success or failure."""
     result = flat_check(dice, dc, purpose=purpose)
-    record = {
-        "stat": "flat",
-        "purpose": purpose,
-        "against": None,
-        "die": result.die,
-        "source": dice.log[-1].source if dice.log else "seeded",
-        "modifier": 0,
-        "modifier_breakdown": [],
-        "dc": dc,
-        "dc_breakdown": [["flat", dc]],
-        "total": result.total,
-        "rolled": result.degree.code,
-        "adjustments": [],
-        "degree": result.degree.code,
-    }
-    return Rolled(result.degree, record)
+    source = dice.log[-1].source if dice.log else "seeded"
+    return Rolled(
+        result.degree,
+        ("flat", purpose, None, result.die, source, 0, (), dc, (("flat", dc),), result.total,
+         result.degree, [], result.degree),
+    )  # fmt: skip
 
 
 # --- conditions and damage ---------------------------------------------------------------------
@@ -467,13 +545,16 @@ def add_effect(state: BattleState, effect: Effect, events: list[Event]) -> Battl
         replaced = _shaken_reaction(state, effect.army, effect.value, events, effect.code)
         if replaced is not None:
             return replaced
-    events.append(Event("battle.effect_started", effect.to_dict()))
+    if events is not QUIET:
+        events.append(Event("battle.effect_started", effect.to_dict()))
     return replace(state, effects=(*state.effects, effect))
 
 
 def end_effects(
     state: BattleState, keep: "Iterable[Effect]", ended: "Iterable[Effect]", events: list[Event]
 ) -> BattleState:
+    if events is QUIET:
+        return replace(state, effects=tuple(keep))
     logged: list[dict] = []
     for effect in ended:
         if effect.to_dict() not in logged:  # two Guards vs the same army end as one line
@@ -525,28 +606,33 @@ def damage(
         return state
     if entry.defeated:
         flat = roll_flat(dice, DEFEATED_FLAT_DC, purpose="defeated_damaged")
-        events.append(
-            Event(
-                "battle.defeated_flat_check", {"army": key, "reason": reason, "check": flat.record}
-            )
-        )
+        if events is not QUIET:
+            events.append(
+                Event("battle.defeated_flat_check", {"army": key, "reason": reason,
+                                                     "check": flat.record})
+            )  # fmt: skip
         if not flat.degree.succeeded:
             state = destroy(state, key, events, "defeated_flat_check")
         return state
     now = max(0, entry.hp - amount)
-    events.append(
-        Event("battle.damaged", {"army": key, "by": entry.hp - now, "now": now, "reason": reason})
-    )
+    if events is not QUIET:
+        events.append(
+            Event("battle.damaged", {"army": key, "by": entry.hp - now, "now": now,
+                                     "reason": reason})
+        )  # fmt: skip
     state = state.with_army(replace(entry, army=replace(entry.army, hp=now), took_damage=True))
     if now == 0:
-        events.append(Event("battle.defeated", {"army": key, "reason": reason}))
+        if events is not QUIET:
+            events.append(Event("battle.defeated", {"army": key, "reason": reason}))
         return explosive_defeat(state, key, dice, events)
     shaken = dict(effective_block(state, key).conditions).get("shaken", 0)
     if shaken:
         flat = roll_flat(dice, SHAKEN_FLAT_DC, purpose="shaken_damaged")
-        events.append(
-            Event("battle.shaken_flat_check", {"army": key, "reason": reason, "check": flat.record})
-        )
+        if events is not QUIET:
+            events.append(
+                Event("battle.shaken_flat_check", {"army": key, "reason": reason,
+                                                   "check": flat.record})
+            )  # fmt: skip
         if not flat.degree.succeeded:
             state = add_army_condition(state, key, "shaken", 1, events, "shaken_flat_check")
     return state

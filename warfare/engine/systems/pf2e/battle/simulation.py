@@ -9,6 +9,8 @@ less work per command:
   checked again (`apply`'s `_action_problems`): the policy proposes only legal commands
   (`test_pf2e_policy` holds every suggestion to `apply`'s check, and `test_pf2e_simulation`
   holds this loop to the generic one);
+* its events are not made (`rules.QUIET`: the sites that make most of them skip it, the
+  rest is dropped), nor the records of its checks (`rules.Rolled` builds one when read);
 * its dice (`LeanDice`) draw what `SimulationDice` draws through `apply`'s `_ResumeDice`,
   one `rng.random()` per die in the same order, without a log of `Roll`s (nobody reads it:
   no events are stored, no die was typed in);
@@ -36,9 +38,9 @@ from warfare.engine.systems.pf2e.battle.engine import (
     _war_action,
     apply,
 )
-from warfare.engine.systems.pf2e.battle.policy import suggest
+from warfare.engine.systems.pf2e.battle.policy import suggest, turn_command
 from warfare.engine.systems.pf2e.battle.reactions import Decider, Offered
-from warfare.engine.systems.pf2e.battle.rules import REACTIONS
+from warfare.engine.systems.pf2e.battle.rules import QUIET, REACTIONS
 from warfare.engine.systems.pf2e.battle.state import BattleState
 
 
@@ -61,7 +63,7 @@ def _full(state: BattleState, command: Command, rng: random.Random) -> BattleSta
 def _lean(state: BattleState, command: Command, dice: LeanDice) -> BattleState:
     """`apply(state, command, dice)[0]` for the policy's war action or end of turn when no
     reaction is offered on the way (else `Offered` is raised)."""
-    ctx = Ctx(dice)
+    ctx = Ctx(dice, QUIET)
     token = REACTIONS.set(Decider(()))
     try:
         if command.kind == END_TURN:
@@ -76,19 +78,37 @@ def _lean(state: BattleState, command: Command, dice: LeanDice) -> BattleState:
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
     """The last state of the battle played on from `state` by the policy (see the module
     docstring), stopping `max_rounds` rounds after the first as the forecast does."""
-    return play(state, rng, max_rounds, next_actor=_next_actor, step=_step)
+    if not all(entry.auto_reactions for entry in state.armies):
+        return play(state, rng, max_rounds, next_actor=_next_actor, step=_step)
+    # Every side reacts automatically (a set-up flag no command changes): no reaction is
+    # ever offered, so one decider (its answers never read) serves every command.
+    token = REACTIONS.set(Decider(()))
+    try:
+        return play(state, rng, max_rounds, next_actor=_next_actor, step=_step_automatic)
+    finally:
+        REACTIONS.reset(token)
 
 
 def _next_actor(state: BattleState) -> Any:
-    return NOBODY if state.finished or state.to_act is None else state.to_act
+    actor = state.to_act
+    return NOBODY if state.finished or actor is None else actor
+
+
+def _step_automatic(state: BattleState, actor: str, dice: LeanDice) -> BattleState:
+    """`_step` when every side reacts automatically (the decider is set by `play_out`)."""
+    if state.pending is not None or state.positions:
+        return _full(state, suggest(state, actor), dice.rng)
+    command = turn_command(state, actor)  # `suggest`'s answer (`actor` is the army awaited)
+    ctx = Ctx(dice, QUIET)
+    if command.kind == END_TURN:
+        return replace(_end_turn(state, ctx), sequence=state.sequence + 1)
+    return replace(_war_action(state, command, ctx), sequence=state.sequence + 1)
 
 
 def _step(state: BattleState, actor: str, dice: LeanDice) -> BattleState:
     command = suggest(state, actor)
     if state.pending is not None or state.positions:
         return _full(state, command, dice.rng)
-    if all(entry.auto_reactions for entry in state.armies):
-        return _lean(state, command, dice)  # no reaction can be offered
     before = dice.rng.getstate()
     try:
         return _lean(state, command, dice)

@@ -147,8 +147,8 @@ class BattleArmy:
 
     @property
     def present(self) -> bool:
-        """Still on the battlefield (not fled, not destroyed)."""
-        return not self.fled and not self.destroyed
+        """Still on the battlefield (not `fled`, not `destroyed`)."""
+        return self.position != FLED and self.army.status != DESTROYED
 
     @property
     def defeated(self) -> bool:
@@ -388,7 +388,11 @@ class BattleState:
         raise KeyError(key)
 
     def has_army(self, key: object) -> bool:
-        return any(entry.key == key for entry in self.armies)
+        try:
+            self.army(key)  # type: ignore[arg-type]
+        except KeyError:
+            return False
+        return True
 
     def fortification(self, key: str) -> Fortification:
         for entry in self.fortifications:
