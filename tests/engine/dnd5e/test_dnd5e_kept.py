@@ -5,13 +5,14 @@ Kept across states: a piece's destinations and the policy's best square per (pie
 move left, retreat, layout), attack profiles per (layout, options, configurations, hidden
 pieces, joined solos), the goals' distance fields, the set-up built once per set-up, and the
 board's results (squares, occupancy, isolation, targets) handed on from a state to the next
-one when a hit changed only a stand's HP, or nothing but the turn changed. From random
-reachable states (the engine property test's set-ups, random legal commands) every kept
-answer equals the one worked out with nothing kept.
+one when a piece changed only what the board does not read (a stand's or solo's HP, a
+unit's flags, an engine's HP, an objective square's HP short of 0), or nothing but the turn
+changed. From random reachable states (the engine property test's set-ups, random legal
+commands) every kept answer equals the one worked out with nothing kept.
 """
 
 import json
-from dataclasses import fields
+from dataclasses import fields, replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,7 +27,7 @@ from warfare.engine.events import plain
 from warfare.engine.systems.dnd5e import state as dnd_state
 from warfare.engine.systems.dnd5e.battle import SYSTEM, board
 from warfare.engine.systems.dnd5e.battle.engine import _prepared
-from warfare.engine.systems.dnd5e.state import BattleState
+from warfare.engine.systems.dnd5e.state import BattleState, board_memo
 
 
 def _fresh(state: BattleState) -> BattleState:
@@ -135,3 +136,52 @@ def next_setup():
         [unit("b1", "goblin", [(9, 1), (9, 2)], kind="skirmisher"), unit("b2", "orc", [(10, 5)])],
     )
     return data, 7
+
+
+def _board_answers(state: BattleState) -> dict:
+    """What the board keeps (`board_memo`), read from this state."""
+    found: dict = {"occupancy": dict(rules.occupancy(state))}
+    for key in (*(s.key for s in state.stands), *(s.key for s in state.solos),
+                *(e.key for e in state.engines)):  # fmt: skip
+        found[("board", key)] = (rules.squares(state, key), rules.is_isolated(state, key))
+    for side in state.sides:
+        found[("targets", side)] = actions.targets(state, side)
+        found[("distances", side)] = policy._distances(state, side)
+    return found
+
+
+def test_put_hands_the_board_on_only_when_the_piece_keeps_its_place():
+    """A solo's HP, a unit's flags, an engine's HP, an objective square's HP short of 0 keep
+    the board (`state._same_place`, `_live_squares`); a dead solo, a destroyed engine, a
+    square at 0 HP, a new configuration do not, and every answer is the fresh one."""
+    data = setup(
+        [unit("a1", "orc", [(1, 1), (1, 2)])],
+        [unit("b1", "goblin", [(9, 1), (9, 2)])],
+        a_solos=[{"key": "hero", "creature": "knight", "pos": [3, 3]}],
+        objectives=[{"key": "tower", "type": "destruction", "side": "a",
+                     "squares": [{"x": 8, "y": 3, "hp": 20, "vp": 3}]}],
+        engines=[{"key": "bal", "kind": "ballista", "side": "b", "pos": [10, 6], "crew": "b1"}],
+    )  # fmt: skip
+    state = SYSTEM.start(data, 3)
+    _board_answers(state)  # worked out, to be handed on or not
+    place = board_memo(state)
+    hero, a1, bal = state.solo("hero"), state.unit("a1"), state.engine("bal")
+    tower = state.objectives[0]
+    square = tower.squares[0]
+    kept = [
+        replace(hero, hp=hero.hp - 5),
+        replace(a1, broken=True, prepared=2, morale_checked=True),
+        replace(bal, hp=bal.hp - 1, loaded=1),
+        replace(tower, squares=(replace(square, hp=5),)),
+    ]
+    changed = [
+        replace(hero, hp=0, dead=True),
+        replace(a1, configuration="defend"),
+        replace(bal, hp=0, destroyed=True),
+        replace(tower, squares=(replace(square, hp=0),)),
+    ]
+    for item in kept + changed:
+        new = state.put(item)
+        assert (board_memo(new) is place) == any(item is k for k in kept), item
+        assert _board_answers(new) == _board_answers(_fresh(new)), item
+        assert new.find(getattr(item, "key", "")) in (item, None)

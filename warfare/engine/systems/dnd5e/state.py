@@ -20,6 +20,10 @@ AID, DEFEND, MARCH = "aid", "defend", "march"
 CONFIGURATIONS = (AID, DEFEND, MARCH)
 
 
+INCAPACITATING = frozenset(("incapacitated", "unconscious", "paralyzed", "stunned", "petrified"))
+"""Conditions under which a solo cannot act."""
+
+
 def _pos(value: Any) -> Pos | None:
     return None if value is None else (int(value[0]), int(value[1]))
 
@@ -130,10 +134,9 @@ class Solo(_Plain):
 
     @property
     def can_act(self) -> bool:
-        incapacitating = {"incapacitated", "unconscious", "paralyzed", "stunned", "petrified"}
         return (
             self.hp > 0 and not self.dead and self.gone is None
-            and not incapacitating & set(self.conditions)
+            and INCAPACITATING.isdisjoint(self.conditions)
         )  # fmt: skip
 
     @property
@@ -315,18 +318,21 @@ class BattleState(_Plain):
         objectives, the options and the sides as they are (a new turn, round, score…)."""
         if not _PIECE_FIELDS.isdisjoint(changes):
             return None
-        return {key: memo[key] for key in (_PIECES, _BOARD, _PLACE) if key in memo}
+        return {key: memo[key] for key in (_PIECES, _BOARD, _PLACE, _INDEX) if key in memo}
 
     # --- lookups -----------------------------------------------------------------------------
 
     def unit(self, key: str) -> Unit:
-        return _of_type(self, key, Unit)
+        item = self.find(key)
+        return item if type(item) is Unit else _of_type(self, key, Unit)
 
     def stand(self, key: str) -> Stand:
-        return _of_type(self, key, Stand)
+        item = self.find(key)
+        return item if type(item) is Stand else _of_type(self, key, Stand)
 
     def solo(self, key: str) -> Solo:
-        return _of_type(self, key, Solo)
+        item = self.find(key)
+        return item if type(item) is Solo else _of_type(self, key, Solo)
 
     def engine(self, key: str) -> Engine:
         return _of_type(self, key, Engine)
@@ -354,7 +360,8 @@ class BattleState(_Plain):
     def side_of(self, key: str) -> str:
         item = self.find(key)
         if isinstance(item, Stand):
-            return self.unit(item.unit).side
+            unit = self.find(item.unit)
+            return (unit if type(unit) is Unit else self.unit(item.unit)).side
         if item is None:
             raise KeyError(key)
         return item.side
@@ -366,21 +373,45 @@ class BattleState(_Plain):
     # --- updates -----------------------------------------------------------------------------
 
     def put(self, item: Unit | Stand | Solo | Engine | Objective) -> "BattleState":
-        name = {Unit: "units", Stand: "stands", Solo: "solos", Engine: "engines",
-                Objective: "objectives"}[type(item)]  # fmt: skip
+        name = _GROUPS[type(item)]
         group = getattr(self, name)
-        new = replace(self, **{name: tuple(item if i.key == item.key else i for i in group)})
-        if name != "objectives":
-            # `find`'s pieces of the new state: those of this one with the item replaced.
-            pieces = self.__dict__.get(MEMO, {}).get(_PIECES)
-            if pieces is not None and getattr(pieces.get(item.key), "key", None) == item.key:
-                old = pieces[item.key]
-                if type(old) is type(item):  # the group's first of that key, as `_pieces`
-                    found = dict(pieces)
-                    found[item.key] = item
-                    state_memo(new)[_PIECES] = found
-                    if type(item) is Stand and _same_place(old, item):
-                        _carry_board(self, new)
+        kept = self.__dict__.get(MEMO, {})
+        index = kept.get(_INDEX)
+        if index is None:
+            index = _group_index(self)
+        at = index[name].get(item.key)
+        if at is None:  # not in the group, or a key held twice: every one of that key
+            changed = tuple(item if i.key == item.key else i for i in group)
+        else:
+            items = list(group)
+            items[at] = item
+            changed = tuple(items)
+        new = replace(self, **{name: changed})
+        memo = state_memo(new)
+        memo[_INDEX] = index  # `put` keeps every group's keys where they are
+        # The new state's `pieces_memo`: its group is a new tuple, so no other state holds
+        # these very pieces (a copy of this state made by `replace` is handed this dict).
+        board = memo[_BOARD] = {}
+        pieces = kept.get(_PIECES)
+        same = False
+        if name == "objectives":
+            if pieces is not None:
+                memo[_PIECES] = board[_PIECES] = pieces  # `find` reads no objective
+            old_objective = next((o for o in group if o.key == item.key), None)
+            same = old_objective is not None and _live_squares(old_objective) == _live_squares(
+                item)  # fmt: skip
+        # `find`'s pieces of the new state: those of this one with the item replaced.
+        elif pieces is not None and getattr(pieces.get(item.key), "key", None) == item.key:
+            old = pieces[item.key]
+            if type(old) is type(item):  # the group's first of that key, as `_pieces`
+                found = dict(pieces)
+                found[item.key] = item
+                memo[_PIECES] = board[_PIECES] = found
+                same = _same_place(old, item)
+        if same:  # the same board: hand on what was worked out for it (`board_memo`)
+            place = kept.get(_PLACE)
+            if place is not None:
+                memo[_PLACE] = board[_PLACE] = place
         return new
 
     # --- JSON --------------------------------------------------------------------------------
@@ -478,6 +509,9 @@ _PLAIN: dict[int, tuple[Any, bytes]] = {}
 _READ: dict[bytes, "BattleState"] = {}
 _CREATURES: dict[bytes, Mapping[str, Creature]] = {}
 
+_GROUPS = {Unit: "units", Stand: "stands", Solo: "solos", Engine: "engines",
+           Objective: "objectives"}  # fmt: skip
+"""The field of a state holding each kind of piece (`put`)."""
 BOARDS_KEPT = 256
 _PIECE_FIELDS = frozenset(("units", "stands", "solos", "engines", "creatures", "grid",
                            "objectives", "options", "sides"))  # fmt: skip
@@ -531,17 +565,52 @@ def board_memo(state: BattleState) -> dict[Any, Any]:
     return found
 
 
-def _same_place(old: "Stand", new: "Stand") -> bool:
-    """The two differ at most in HP and the casualty flag (see `board_memo`)."""
-    return (old.pos, old.gone, old.hidden, old.unit, old.creature) == (
-        new.pos, new.gone, new.hidden, new.unit, new.creature)  # fmt: skip
+def _same_place(old: Any, new: Any) -> bool:
+    """The two pieces differ at most in what the board does not read (see `board_memo`:
+    the squares, the occupancy and layout, isolation, the targets and the attack profiles'
+    `_profile_number` read positions, who is on the field, joins, the hidden flags and a
+    unit's configuration and Incite): a stand's HP and casualty flag; a solo's HP, death
+    saves, conditions and spells (not whether it is dead); a unit's other flags and
+    counts; an engine's HP and loading (not whether it is destroyed)."""
+    kind = type(new)
+    if kind is Stand:
+        return (old.pos, old.gone, old.hidden, old.unit, old.creature) == (
+            new.pos, new.gone, new.hidden, new.unit, new.creature)  # fmt: skip
+    if kind is Solo:
+        return (old.pos, old.joined, old.gone, old.dead, old.hidden, old.side,
+                old.creature) == (new.pos, new.joined, new.gone, new.dead, new.hidden,
+                                  new.side, new.creature)  # fmt: skip
+    if kind is Unit:
+        return (old.side, old.kind, old.configuration, old.incited) == (
+            new.side, new.kind, new.configuration, new.incited)  # fmt: skip
+    if kind is Engine:
+        return (old.pos, old.kind, old.side, old.destroyed) == (
+            new.pos, new.kind, new.side, new.destroyed)  # fmt: skip
+    return False
 
 
-def _carry_board(state: BattleState, new: BattleState) -> None:
-    """`new`'s board is `state`'s (see `board_memo`): hand on what was worked out for it."""
-    place = state.__dict__.get(MEMO, {}).get(_PLACE)
-    if place is not None:
-        pieces_memo(new).setdefault(_PLACE, place)
+def _group_index(state: BattleState) -> dict[str, dict[str, int]]:
+    """Per group of pieces (`_GROUPS`), key -> position in it (a key held twice left out),
+    for `put`: the same for every state of a battle, kept in the state's memo (`_INDEX`)."""
+    index = {}
+    for name in _GROUPS.values():
+        found: dict[str, int] = {}
+        twice = set()
+        for n, item in enumerate(getattr(state, name)):
+            if item.key in found:
+                twice.add(item.key)
+            found[item.key] = n
+        for key in twice:
+            del found[key]
+        index[name] = found
+    return index
+
+
+def _live_squares(objective: "Objective") -> tuple[Any, ...]:
+    """What the board reads of an objective (its side, type and squares with HP left: the
+    targets; their AC: the attack profiles)."""
+    return (objective.side, objective.type,
+            tuple((s.x, s.y, s.ac) for s in objective.squares if s.hp > 0))  # fmt: skip
 
 
 def _pieces(state: BattleState) -> dict[str, Any]:
@@ -561,7 +630,7 @@ def _pieces(state: BattleState) -> dict[str, Any]:
     return found
 
 
-_PIECES, _STANDS_OF = "dnd5e.pieces", "dnd5e.stands_of"
+_PIECES, _STANDS_OF, _INDEX = "dnd5e.pieces", "dnd5e.stands_of", "dnd5e.index"
 
 
 def _of_type(state: BattleState, key: str, kind: type) -> Any:
