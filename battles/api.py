@@ -188,7 +188,9 @@ class _StaleBoard:
 class BattleApiView(_StaleBoard, ApiView):
     def battle(self, request: Request, campaign_id: int, battle_id: int, *, gm=False) -> Battle:
         self.membership = access_campaign(request.user, campaign_id, gm=gm)
-        return get_object_or_404(Battle, campaign=self.membership.campaign, pk=battle_id)
+        battle = get_object_or_404(Battle, campaign=self.membership.campaign, pk=battle_id)
+        battle.campaign = self.membership.campaign  # read with the membership
+        return battle
 
 
 #: The 201 of a created battle names its URL (the battle's state: GET it again, poll it).
@@ -279,9 +281,9 @@ class BattleActionApi(BattleApiView):
     def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
         """Take one action on the board (a war action, the end of a turn; the GM's
         `gm_correction`). Players act only for their own armies, if the battle lets them."""
-        self.battle(request, campaign_id, battle_id)
+        battle = self.battle(request, campaign_id, battle_id)
         data = _input(BattleActionInput, request)
-        battle, _events = services.battle_act(
+        battle, _events = services.battle_act(  # the member and the battle not read again
             user=request.user,
             campaign_id=campaign_id,
             battle_id=battle_id,
@@ -292,6 +294,8 @@ class BattleActionApi(BattleApiView):
                 "params": data["params"],
                 "typed_dice": data["typed_dice"],
             },
+            membership=self.membership,
+            battle=battle,
         )
         return Response(battle_state(self.membership, battle))
 

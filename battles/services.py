@@ -1,9 +1,11 @@
 """Battle use cases: create, act, undo, apply, verify. Each user action is one transaction.
 
 Locking contract (the order of kingdoms.transactions: campaign → kingdoms → forces →
-battle): an action or an undo locks only the battle row (`SELECT … FOR NO KEY UPDATE`) and
-checks the `seq` the client saw; a stale click gets `StaleBoard` (HTTP 409 with the current
-board), so two people clicking at once never apply the same action twice. Setting a battle up
+battle): an action or an undo locks only the battle row and checks the `seq` the client saw;
+a stale click gets `StaleBoard` (HTTP 409 with the current board), so two people clicking at
+once never apply the same action twice. An undo locks it first (`SELECT … FOR NO KEY
+UPDATE`); an action writes in one statement whose conditional `UPDATE` of the version it
+read takes the same lock (`battle_act`, `ACT_SQL`). Setting a battle up
 locks the campaign, then the forces it takes; applying the results locks the campaign, the
 kingdoms, the forces, and the battle row last (`apply_begin`, `apply_lock`).
 """
@@ -12,9 +14,13 @@ import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection, transaction
+from django.db.models import FilteredRelation, Q
+from django.db.models.signals import post_save
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -23,7 +29,7 @@ from django.utils.translation import gettext_lazy
 
 from kingdoms.access import access_campaign
 from kingdoms.models import Membership
-from kingdoms.transactions import write_transaction
+from kingdoms.transactions import Contention, write_statement, write_transaction
 from warfare.engine.battle.protocol import (
     MAX_FORCED,
     Command,
@@ -259,7 +265,50 @@ def apply_lock(battle: Battle, expected_seq: int) -> Battle:
     return battle
 
 
-@write_transaction
+#: How many times an action is tried on a battle row that changed between its read and its
+#: write with the same `seq` (another kind of change: the GM let players act, shared a
+#: forecast) before the action gives up (`Contention`, "try again").
+ACT_ATTEMPTS = 3
+
+
+def access_battle(user, campaign_id: int, battle_id: int) -> tuple[Membership, Battle]:
+    """(the user's membership of the campaign, the battle) in one query, the campaign (and
+    the member's faction) read with them; a non-member, or a battle of another campaign or
+    none, is a 404 (`kingdoms.access.access_campaign` reads the membership alone)."""
+    if not user.is_authenticated:
+        raise Http404
+    member = FilteredRelation(
+        "campaign__memberships", condition=Q(campaign__memberships__user=user)
+    )
+    rows = (
+        Battle.objects.annotate(member=member)
+        .select_related("campaign", "member__faction")
+        .filter(campaign_id=campaign_id, pk=battle_id, member__isnull=False)
+    )
+    battle = rows.first()
+    if battle is None:
+        raise Http404
+    membership = battle.member
+    membership.campaign = battle.campaign
+    del battle.member  # (the membership is the caller's, not the battle's)
+    return membership, battle
+
+
+@dataclass
+class _Act:
+    """One action's write: the battle's new values and the rows to insert."""
+
+    battle: Battle  # as read; changed once the write is done (`_acted`)
+    seq: int
+    snapshot: dict
+    state: Any  # the engine state of `snapshot`
+    status: str
+    outcome: dict | None
+    commands: list[BattleCommand]
+    events: list[BattleEvent]
+    engine_events: list
+
+
 def battle_act(
     *,
     user,
@@ -270,11 +319,43 @@ def battle_act(
     membership: Membership | None = None,
     battle: Battle | None = None,
 ) -> tuple[Battle, list]:
-    """Apply one command (a war action, an end of turn, a GM correction) to the board.
-    `membership`, `battle`: as the caller read them (`_lock`), not read again. Saves only
-    the columns a command changes."""
-    membership, battle = _lock(user, campaign_id, battle_id, membership=membership,
-                               battle=battle)  # fmt: skip
+    """Apply one command (a war action, an end of turn, a GM correction) to the board: the
+    new battle and the engine's events. `membership`, `battle`: as the caller read them (else
+    read here in one query, `access_battle`), not read again.
+
+    The command is checked and applied to the battle as read, then written in one statement
+    (`_write_act`): the battle's changed columns, conditional on the version read (`seq` and
+    `updated_at`; every save moves `updated_at`), its command rows and their events. That
+    `UPDATE` takes the row's lock, so a second click on the same board waits for the first,
+    finds the version gone and is stale (409). When the row changed meanwhile without a new
+    command (same `seq`), it is read again and the command applied to it. A battle whose
+    sides play themselves answers the command in the same transaction."""
+    if (
+        membership is None
+        or battle is None
+        or membership.user_id != user.pk
+        or membership.campaign_id != campaign_id
+        or battle.pk != battle_id
+    ):
+        membership, battle = access_battle(user, campaign_id, battle_id)
+    for _attempt in range(ACT_ATTEMPTS):
+        act = _act(user, membership, battle, expected_seq, command)
+        if battle.auto_sides and act.status == BattleStatus.ACTIVE:
+            written = _write_act_and_reply(act, user)
+        else:
+            written = _write_act(act)
+        if written:
+            return act.battle, act.engine_events
+        battle = Battle.objects.filter(campaign_id=campaign_id, pk=battle_id).first()
+        if battle is None:
+            raise Http404
+        battle.campaign = membership.campaign
+    raise Contention(f"battle {battle_id}: its row changed at every attempt of an action")
+
+
+def _act(user, membership: Membership, battle: Battle, expected_seq: int, command) -> _Act:
+    """Check `command` on `battle` as read and apply it: what the action writes (nothing is
+    written, `battle` is not changed)."""
     if battle.seq != expected_seq:
         raise StaleBoard(battle)
     if battle.status != BattleStatus.ACTIVE:
@@ -288,40 +369,157 @@ def battle_act(
     if not may_command(membership, battle, cmd.actor):
         raise PermissionDenied(_("You cannot act for this army."))
     system = get_battle_system(battle.system)
-    state = system.state_from_dict(battle.snapshot)
-    dice = command_dice(battle.seed, battle.seq, cmd.typed_dice)
+    state = battle.engine_state()  # (read once per snapshot: the board's forms read it too)
+    seq = battle.seq
+    dice = command_dice(battle.seed, seq, cmd.typed_dice)
     result = system.apply(state, cmd, dice)
     if isinstance(result, Rejected):
         _refuse(result.problems, battle)
     _refuse_unused_dice(battle, cmd, dice.typed_remaining)
     new_state, events = result
-    row = BattleCommand(battle=battle, position=battle.seq, command=cmd.to_dict(), actor=user)
+    row = BattleCommand(battle=battle, position=seq, command=cmd.to_dict(), actor=user)
     given = [(row, events, state_round(state))]  # each command row, its events, its round
-    battle.seq += 1
+    seq += 1
     # What the board does by itself next (Pathfinder: the end of a turn with no action
     # left), as ordinary commands after this one, marked "forced" for undo.
-    for forced, after, more in forced_commands(system, new_state, battle.seed, battle.seq):
-        row = BattleCommand(battle=battle, position=battle.seq, actor=user,
+    for forced, after, more in forced_commands(system, new_state, battle.seed, seq):
+        row = BattleCommand(battle=battle, position=seq, actor=user,
                             command={**forced.to_dict(), FORCED: True})  # fmt: skip
         given.append((row, more, state_round(new_state)))
         new_state, events = after, [*events, *more]
-        battle.seq += 1
-    BattleCommand.objects.bulk_create([row for row, _more, _round in given])  # one INSERT
+        seq += 1
     rows = []
     for row, more, round_ in given:
         rows += _event_rows(battle, row, more, round_)
-    BattleEvent.objects.bulk_create(rows)
-    battle.snapshot = new_state.to_dict()
-    battle.autoplay_batch = None  # the last command is a person's (battles.autoplay)
-    changed = ["snapshot", "seq", "updated_at", "autoplay_batch"]
     outcome = system.outcome(new_state)
-    if outcome is not None:
-        battle.status = BattleStatus.FINISHED
-        battle.outcome = outcome.to_dict()
+    return _Act(
+        battle=battle,
+        seq=seq,
+        snapshot=new_state.to_dict(),
+        state=new_state,
+        status=BattleStatus.ACTIVE if outcome is None else BattleStatus.FINISHED,
+        outcome=battle.outcome if outcome is None else outcome.to_dict(),
+        commands=[row for row, _more, _round in given],
+        events=rows,
+        engine_events=events,
+    )
+
+
+@write_transaction
+def _write_act_and_reply(act: _Act, user) -> bool:
+    """`_write_act`, and the sides that play themselves answer, in one transaction."""
+    if not _write_act(act):
+        return False
+    _auto_sides_reply(act.battle, user)
+    return True
+
+
+#: The board action's write on PostgreSQL (`_write_act`): the battle row updated if it is
+#: still the version read (which locks it), then its commands inserted for that row only, and
+#: their events, each with the id of its command (matched by position). The events are
+#: inserted in the order given, so their ids (the log's order) follow it, as Django's
+#: `bulk_create` relies on for the ids it returns.
+ACT_SQL = """
+WITH saved AS (
+    UPDATE battles_battle
+    SET snapshot = %(snapshot)s, seq = %(seq)s, status = %(status)s, outcome = %(outcome)s,
+        autoplay_batch = NULL, updated_at = %(now)s
+    WHERE id = %(battle)s AND seq = %(read_seq)s AND updated_at = %(read_at)s
+    RETURNING id
+), commands AS (
+    INSERT INTO battles_battlecommand
+        (battle_id, position, command, actor_id, created_at, undone_at, batch)
+    SELECT saved.id, given.position, given.command, %(actor)s, %(now)s, NULL, NULL
+    FROM saved, UNNEST(%(positions)s::integer[], %(commands)s::jsonb[])
+        AS given(position, command)
+    ORDER BY given.position
+    RETURNING id, position
+), events AS (
+    INSERT INTO battles_battleevent (battle_id, command_id, round, code, params, created_at)
+    SELECT %(battle)s, commands.id, event.round, event.code, event.params, %(now)s
+    FROM commands JOIN UNNEST(%(event_positions)s::integer[], %(rounds)s::integer[],
+                              %(codes)s::varchar[], %(params)s::jsonb[])
+        WITH ORDINALITY AS event(position, round, code, params, n)
+        ON event.position = commands.position
+    ORDER BY event.n
+)
+SELECT count(*) FROM saved
+"""
+
+
+@write_statement
+def _write_act(act: _Act) -> bool:
+    """Write the action if the battle row is still the version read: one statement on
+    PostgreSQL (`ACT_SQL`), its own transaction outside the caller's; else a transaction
+    of the same conditional `UPDATE` and the inserts (`_write_act_orm`). False: the row
+    changed since it was read, nothing written. Then the battle is the new one, and saved
+    as any save is (`post_save`: the live board's announcement)."""
+    battle, now = act.battle, timezone.now()
+    if connection.vendor != "postgresql":
+        written = _write_act_orm(act, now)
+    else:
+        field = Battle._meta.get_field
+        params = {
+            "snapshot": field("snapshot").get_db_prep_save(act.snapshot, connection),
+            "seq": act.seq,
+            "status": act.status,
+            "outcome": field("outcome").get_db_prep_save(act.outcome, connection),
+            "now": now,
+            "battle": battle.pk,
+            "read_seq": battle.seq,
+            "read_at": battle.updated_at,
+            "actor": act.commands[0].actor_id,
+            "positions": [row.position for row in act.commands],
+            "commands": [_json(BattleCommand, "command", row.command) for row in act.commands],
+            "event_positions": [row.command.position for row in act.events],
+            "rounds": [row.round for row in act.events],
+            "codes": [row.code for row in act.events],
+            "params": [_json(BattleEvent, "params", row.params) for row in act.events],
+        }
+        with connection.cursor() as cursor:
+            cursor.execute(ACT_SQL, params)
+            written = cursor.fetchone()[0] == 1
+    if written:
+        _acted(act, now)
+    return written
+
+
+def _json(model, name: str, value):
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
+
+
+def _write_act_orm(act: _Act, now) -> bool:
+    """`ACT_SQL` with the ORM, for a database without data-modifying `WITH` (SQLite under
+    `make run`): one transaction of the conditional `UPDATE`, then the inserts."""
+    battle = act.battle
+    with transaction.atomic():
+        written = Battle.objects.filter(
+            pk=battle.pk, seq=battle.seq, updated_at=battle.updated_at
+        ).update(snapshot=act.snapshot, seq=act.seq, status=act.status, outcome=act.outcome,
+                 autoplay_batch=None, updated_at=now)  # fmt: skip
+        if not written:
+            return False
+        for row in act.commands:
+            row.created_at = now
+        BattleCommand.objects.bulk_create(act.commands)  # one INSERT
+        BattleEvent.objects.bulk_create(act.events)
+    return True
+
+
+def _acted(act: _Act, now) -> None:
+    """The battle as the action wrote it, announced as saved (`post_save`, as `save()`
+    would send it: `battles.live.announce`)."""
+    battle = act.battle
+    changed = ["snapshot", "seq", "updated_at", "autoplay_batch"]
+    if act.status != battle.status:
         changed += ["status", "outcome"]
-    battle.save(update_fields=changed)
-    _auto_sides_reply(battle, user)
-    return battle, events
+    battle.snapshot, battle.seq, battle.status = act.snapshot, act.seq, act.status
+    battle.outcome, battle.autoplay_batch, battle.updated_at = act.outcome, None, now
+    # The board drawn next reads the new state: it is the one just computed (a state and
+    # its read-back JSON are equal: tests/battles/test_act_write.py).
+    battle.__dict__["_engine_state"] = (battle.snapshot, act.state)
+    post_save.send(sender=Battle, instance=battle, created=False,
+                   update_fields=frozenset(changed), raw=False, using=connection.alias)  # fmt: skip
 
 
 def _auto_sides_reply(battle: Battle, user) -> None:

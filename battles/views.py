@@ -14,7 +14,7 @@ from django.http import (
     HttpResponseNotModified,
     StreamingHttpResponse,
 )
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 from django.utils.safestring import mark_safe
@@ -32,10 +32,8 @@ from .visibility import battle_view, viewpoint_of
 
 
 def _battle(request, campaign_id: int, battle_id: int):
-    membership = access_campaign(request.user, campaign_id)
-    battle = get_object_or_404(Battle, campaign=membership.campaign, pk=battle_id)
-    battle.campaign = membership.campaign  # read with the membership: no second query
-    return membership, battle
+    """(membership, battle) of a member (404 otherwise), in one query."""
+    return services.access_battle(request.user, campaign_id, battle_id)
 
 
 def setup_page(request: HttpRequest, membership, template: str, form, start, *, success=None):

@@ -17,6 +17,11 @@ Two services following it can wait for each other but never deadlock: the kingdo
 (campaign → kingdom → its armies) and an army activity (kingdom → the army) used to take the
 kingdom and the army in opposite orders, and PostgreSQL broke the deadlock with an error.
 
+**One statement.** A write that is a single statement (the board action's, `battles.services`)
+needs no `atomic`: outside one, PostgreSQL runs it as its own transaction, all of it or none,
+and its `UPDATE` takes the row's lock as `FOR NO KEY UPDATE` does, at the same place in the
+order (`write_statement`).
+
 **Retry.** A deadlock or serialization failure that still happens (another order somewhere,
 a lock taken by the database itself) rolls the whole transaction back: `write_transaction`
 runs it once more, and if that fails too raises `Contention`, which pages and the API answer
@@ -54,12 +59,26 @@ def is_contention(error: BaseException) -> bool:
 def write_transaction(func: Callable[P, R]) -> Callable[P, R]:
     """`transaction.atomic` for a service, retried once after a deadlock or serialization
     failure when it is the outermost transaction; then `Contention`."""
+    return _retried(func, atomic=True)
 
+
+def write_statement(func: Callable[P, R]) -> Callable[P, R]:
+    """For a write that is one SQL statement, which PostgreSQL runs as its own transaction
+    outside `atomic` (no `BEGIN`, no `COMMIT` round trip; inside a caller's transaction it is
+    part of that one): retried once after a deadlock or serialization failure when it is not
+    inside a transaction; then `Contention`. `func` may read before its statement, never
+    write before it (a retry would write twice)."""
+    return _retried(func, atomic=False)
+
+
+def _retried(func: Callable[P, R], *, atomic: bool) -> Callable[P, R]:
     @functools.wraps(func)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         attempts = 1 if connection.in_atomic_block else 2
         for attempt in range(1, attempts + 1):
             try:
+                if not atomic:
+                    return func(*args, **kwargs)
                 with transaction.atomic():
                     return func(*args, **kwargs)
             except OperationalError as error:

@@ -5,10 +5,14 @@ Kept across states: a piece's destinations and the policy's best square per (pie
 move left, retreat, layout), attack profiles per (layout, options, configurations, hidden
 pieces, joined solos), the goals' distance fields, the set-up built once per set-up, and the
 board's results (squares, occupancy, isolation, targets) handed on from a state to the next
-one when a hit changed only a stand's HP, or nothing but the turn changed. From random
-reachable states (the engine property test's set-ups, random legal commands) every kept
-answer equals the one worked out with nothing kept.
+one when a piece changed only what the board does not read (a stand's or solo's HP, a
+unit's flags, an engine's HP, an objective square's HP short of 0), or nothing but the turn
+changed. From random reachable states (the engine property test's set-ups, random legal
+commands) every kept answer equals the one worked out with nothing kept.
 """
+
+import json
+from dataclasses import fields, replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,13 +23,18 @@ import warfare.engine.systems.dnd5e.rules as rules
 from tests.engine.dnd5e.helpers import setup, unit
 from tests.engine.dnd5e.test_dnd5e_policy import random_play
 from tests.engine.dnd5e.test_dnd5e_properties import battles
-from warfare.engine.systems.dnd5e.battle import SYSTEM
+from warfare.engine.events import plain
+from warfare.engine.systems.dnd5e import state as dnd_state
+from warfare.engine.systems.dnd5e.battle import SYSTEM, board
 from warfare.engine.systems.dnd5e.battle.engine import _prepared
-from warfare.engine.systems.dnd5e.state import BattleState
+from warfare.engine.systems.dnd5e.state import BattleState, board_memo
 
 
 def _fresh(state: BattleState) -> BattleState:
-    """The same state with nothing remembered: rebuilt from its plain data."""
+    """The same state with nothing remembered: rebuilt from its plain data (not the state
+    or the creatures read before from the same JSON)."""
+    dnd_state._READ.clear()
+    dnd_state._CREATURES.clear()
     return BattleState.from_dict(state.to_dict())
 
 
@@ -51,6 +60,7 @@ def _answers(state: BattleState) -> dict:
     for params, checks in actions.attack_options(state, actor):
         found[("attack", *params.values())] = checks
     found["suggestion"] = SYSTEM.suggest(state, actor)
+    found["board"] = board(state)
     return found
 
 
@@ -87,9 +97,91 @@ def test_a_set_up_is_built_once_and_each_start_rolls_its_own_initiative():
     assert first.initiative == SYSTEM.start(setup_, 1).initiative
 
 
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(battle=battles(), data=st.data())
+def test_a_state_writes_the_plain_data_of_each_field_and_reads_back_once(battle, data):
+    """`to_dict` is `plain` of each field in order, a copy of its own each time (the parts
+    written once per object too); reading a snapshot's JSON again gives the state read
+    before, other JSON a state of its own, equal to reading it afresh."""
+    for _position, state in random_play(battle, data, most=12):
+        written = state.to_dict()
+        expected = {f.name: plain(getattr(state, f.name)) for f in fields(state)}
+        assert json.dumps(written) == json.dumps(expected)  # the same keys in the same order
+        again = state.to_dict()
+        assert again == written and again["opening"] is not written["opening"]
+        again["creatures"].clear()
+        assert state.to_dict() == written  # what a caller does to its copy stays there
+        stored = json.loads(json.dumps(written))
+        read = BattleState.from_dict(stored)
+        assert read == state
+        assert BattleState.from_dict(json.loads(json.dumps(written))) is read
+        assert read == _fresh(state) and _fresh(state) is not read
+
+
+def test_a_stat_block_is_read_once_for_the_same_json():
+    setup_, seed = next_setup()
+    data = SYSTEM.start(setup_, seed).to_dict()
+    first = BattleState.from_dict(data)
+    hurt = json.loads(json.dumps(data))
+    hurt["stands"][0]["hp"] -= 1
+    second = BattleState.from_dict(hurt)
+    assert second is not first and second.stands[0].hp == first.stands[0].hp - 1
+    assert second.creatures is first.creatures  # the same JSON of the creatures
+    assert second == _fresh(second) and _fresh(second).creatures is not first.creatures
+
+
 def next_setup():
     data = setup(
         [unit("a1", "orc", [(1, 1), (1, 2)]), unit("a2", "scout", [(0, 5)], kind="skirmisher")],
         [unit("b1", "goblin", [(9, 1), (9, 2)], kind="skirmisher"), unit("b2", "orc", [(10, 5)])],
     )
     return data, 7
+
+
+def _board_answers(state: BattleState) -> dict:
+    """What the board keeps (`board_memo`), read from this state."""
+    found: dict = {"occupancy": dict(rules.occupancy(state))}
+    for key in (*(s.key for s in state.stands), *(s.key for s in state.solos),
+                *(e.key for e in state.engines)):  # fmt: skip
+        found[("board", key)] = (rules.squares(state, key), rules.is_isolated(state, key))
+    for side in state.sides:
+        found[("targets", side)] = actions.targets(state, side)
+        found[("distances", side)] = policy._distances(state, side)
+    return found
+
+
+def test_put_hands_the_board_on_only_when_the_piece_keeps_its_place():
+    """A solo's HP, a unit's flags, an engine's HP, an objective square's HP short of 0 keep
+    the board (`state._same_place`, `_live_squares`); a dead solo, a destroyed engine, a
+    square at 0 HP, a new configuration do not, and every answer is the fresh one."""
+    data = setup(
+        [unit("a1", "orc", [(1, 1), (1, 2)])],
+        [unit("b1", "goblin", [(9, 1), (9, 2)])],
+        a_solos=[{"key": "hero", "creature": "knight", "pos": [3, 3]}],
+        objectives=[{"key": "tower", "type": "destruction", "side": "a",
+                     "squares": [{"x": 8, "y": 3, "hp": 20, "vp": 3}]}],
+        engines=[{"key": "bal", "kind": "ballista", "side": "b", "pos": [10, 6], "crew": "b1"}],
+    )  # fmt: skip
+    state = SYSTEM.start(data, 3)
+    _board_answers(state)  # worked out, to be handed on or not
+    place = board_memo(state)
+    hero, a1, bal = state.solo("hero"), state.unit("a1"), state.engine("bal")
+    tower = state.objectives[0]
+    square = tower.squares[0]
+    kept = [
+        replace(hero, hp=hero.hp - 5),
+        replace(a1, broken=True, prepared=2, morale_checked=True),
+        replace(bal, hp=bal.hp - 1, loaded=1),
+        replace(tower, squares=(replace(square, hp=5),)),
+    ]
+    changed = [
+        replace(hero, hp=0, dead=True),
+        replace(a1, configuration="defend"),
+        replace(bal, hp=0, destroyed=True),
+        replace(tower, squares=(replace(square, hp=0),)),
+    ]
+    for item in kept + changed:
+        new = state.put(item)
+        assert (board_memo(new) is place) == any(item is k for k in kept), item
+        assert _board_answers(new) == _board_answers(_fresh(new)), item
+        assert new.find(getattr(item, "key", "")) in (item, None)

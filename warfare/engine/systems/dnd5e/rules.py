@@ -138,10 +138,14 @@ def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ..
     try:
         return memo[(_FIELD, side)]
     except KeyError:
-        found = memo[(_FIELD, side)] = tuple(
-            s for s in state.stands
-            if s.on_field and (side is None or state.unit(s.unit).side == side)
-        )  # fmt: skip
+        if side is None:
+            found = tuple(s for s in state.stands if s.on_field)
+        else:
+            sides = {}
+            for unit in state.units:
+                sides.setdefault(unit.key, unit.side)  # the first of a key, as `state.unit`
+            found = tuple(s for s in state.stands if s.on_field and sides[s.unit] == side)
+        memo[(_FIELD, side)] = found
         return found
 
 
@@ -409,31 +413,38 @@ def damage_stand(
     amount: int,
     choices: Sequence[str] = (),
     seen: tuple[str, ...] = (),
+    quiet: bool = False,
 ) -> tuple[BattleState, list[Event]]:
     """Apply `amount` to a stand: HP never below 0; at 0 it is a casualty (§6.1) that counts
     as 1 HP (house `casualty.absorbs`); the excess passes to one adjacent identical stand of
-    its unit (the attacker's `choices` in order, else the first by key) and on [inferred]."""
+    its unit (the attacker's `choices` in order, else the first by key) and on [inferred].
+    `quiet`: no events (nobody reads them: a simulated battle)."""
     stand = state.stand(key)
     events: list[Event] = []
     if stand.casualty:
         absorbed = min(amount, house_value("casualty.absorbs"))
         left = amount - absorbed
-        events.append(Event("dnd5e.damage", {"target": key, "amount": absorbed, "hp": 0}))
+        if not quiet:
+            events.append(Event("dnd5e.damage", {"target": key, "amount": absorbed, "hp": 0}))
     else:
         hp = max(0, stand.hp - amount)
         left = amount - (stand.hp - hp)
         state = state.put(replace(stand, hp=hp, casualty=hp == 0))
-        events.append(Event("dnd5e.damage", {"target": key, "amount": amount - left, "hp": hp}))
-        if hp == 0:
-            events.append(Event("dnd5e.casualty", {"stand": key}))
+        if not quiet:
+            events.append(Event("dnd5e.damage", {"target": key, "amount": amount - left,
+                                                 "hp": hp}))  # fmt: skip
+            if hp == 0:
+                events.append(Event("dnd5e.casualty", {"stand": key}))
     if left > 0 and (not seen or house_value("overflow.chain")):
         seen = (*seen, key)
         candidates = [c for c in overflow_candidates(state, stand) if c.key not in seen]
         if candidates:
             by_key = {c.key: c for c in candidates}
             pick = next((by_key[c] for c in choices if c in by_key), candidates[0])
-            events.append(Event("dnd5e.overflow", {"from": key, "to": pick.key, "amount": left}))
-            state, more = damage_stand(state, pick.key, left, choices, seen)
+            if not quiet:
+                events.append(Event("dnd5e.overflow", {"from": key, "to": pick.key,
+                                                       "amount": left}))  # fmt: skip
+            state, more = damage_stand(state, pick.key, left, choices, seen, quiet)
             events.extend(more)
     return state, events
 

@@ -4,6 +4,7 @@ Every piece has a key unique in the battle: units, stands, solos, siege engines;
 square is addressed as "sq:X:Y". Positions are the top-left square of a piece's space.
 """
 
+import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -19,15 +20,37 @@ AID, DEFEND, MARCH = "aid", "defend", "march"
 CONFIGURATIONS = (AID, DEFEND, MARCH)
 
 
+INCAPACITATING = frozenset(("incapacitated", "unconscious", "paralyzed", "stunned", "petrified"))
+"""Conditions under which a solo cannot act."""
+
+
 def _pos(value: Any) -> Pos | None:
     return None if value is None else (int(value[0]), int(value[1]))
+
+
+#: The values `to_dict` writes as they are (`plain` would give them back unchanged).
+_AS_IS = frozenset((str, int, bool, float, type(None)))
+#: {class: its field names in order}: `dataclasses.fields` builds its tuple on every call.
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 class _Plain:
     """`to_dict` of a flat dataclass whose fields are JSON values, tuples and mappings."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+        cls = type(self)
+        try:
+            names = _FIELD_NAMES[cls]
+        except KeyError:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+        values, kept = self.__dict__, self._kept_plain
+        return {name: value if type(value := values[name]) in _AS_IS else
+                _plain_kept(value) if name in kept else plain(value)
+                for name in names}  # fmt: skip
+
+    #: Fields that are the very same objects from state to state (never changed by a
+    #: command): their JSON is worked out once per object (`_plain_kept`).
+    _kept_plain: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -111,10 +134,9 @@ class Solo(_Plain):
 
     @property
     def can_act(self) -> bool:
-        incapacitating = {"incapacitated", "unconscious", "paralyzed", "stunned", "petrified"}
         return (
             self.hp > 0 and not self.dead and self.gone is None
-            and not incapacitating & set(self.conditions)
+            and INCAPACITATING.isdisjoint(self.conditions)
         )  # fmt: skip
 
     @property
@@ -262,6 +284,8 @@ class Options(_Plain):
 
 @dataclass(frozen=True)
 class BattleState(_Plain):
+    _kept_plain = frozenset(("creatures", "opening"))
+
     grid: Grid
     creatures: Mapping[str, Creature]
     sides: tuple[str, ...]
@@ -294,18 +318,21 @@ class BattleState(_Plain):
         objectives, the options and the sides as they are (a new turn, round, score…)."""
         if not _PIECE_FIELDS.isdisjoint(changes):
             return None
-        return {key: memo[key] for key in (_PIECES, _BOARD, _PLACE) if key in memo}
+        return {key: memo[key] for key in (_PIECES, _BOARD, _PLACE, _INDEX) if key in memo}
 
     # --- lookups -----------------------------------------------------------------------------
 
     def unit(self, key: str) -> Unit:
-        return _of_type(self, key, Unit)
+        item = self.find(key)
+        return item if type(item) is Unit else _of_type(self, key, Unit)
 
     def stand(self, key: str) -> Stand:
-        return _of_type(self, key, Stand)
+        item = self.find(key)
+        return item if type(item) is Stand else _of_type(self, key, Stand)
 
     def solo(self, key: str) -> Solo:
-        return _of_type(self, key, Solo)
+        item = self.find(key)
+        return item if type(item) is Solo else _of_type(self, key, Solo)
 
     def engine(self, key: str) -> Engine:
         return _of_type(self, key, Engine)
@@ -333,7 +360,8 @@ class BattleState(_Plain):
     def side_of(self, key: str) -> str:
         item = self.find(key)
         if isinstance(item, Stand):
-            return self.unit(item.unit).side
+            unit = self.find(item.unit)
+            return (unit if type(unit) is Unit else self.unit(item.unit)).side
         if item is None:
             raise KeyError(key)
         return item.side
@@ -345,31 +373,71 @@ class BattleState(_Plain):
     # --- updates -----------------------------------------------------------------------------
 
     def put(self, item: Unit | Stand | Solo | Engine | Objective) -> "BattleState":
-        name = {Unit: "units", Stand: "stands", Solo: "solos", Engine: "engines",
-                Objective: "objectives"}[type(item)]  # fmt: skip
+        name = _GROUPS[type(item)]
         group = getattr(self, name)
-        new = replace(self, **{name: tuple(item if i.key == item.key else i for i in group)})
-        if name != "objectives":
-            # `find`'s pieces of the new state: those of this one with the item replaced.
-            pieces = self.__dict__.get(MEMO, {}).get(_PIECES)
-            if pieces is not None and getattr(pieces.get(item.key), "key", None) == item.key:
-                old = pieces[item.key]
-                if type(old) is type(item):  # the group's first of that key, as `_pieces`
-                    found = dict(pieces)
-                    found[item.key] = item
-                    state_memo(new)[_PIECES] = found
-                    if type(item) is Stand and _same_place(old, item):
-                        _carry_board(self, new)
+        kept = self.__dict__.get(MEMO, {})
+        index = kept.get(_INDEX)
+        if index is None:
+            index = _group_index(self)
+        at = index[name].get(item.key)
+        if at is None:  # not in the group, or a key held twice: every one of that key
+            changed = tuple(item if i.key == item.key else i for i in group)
+        else:
+            items = list(group)
+            items[at] = item
+            changed = tuple(items)
+        new = replace(self, **{name: changed})
+        memo = state_memo(new)
+        memo[_INDEX] = index  # `put` keeps every group's keys where they are
+        # The new state's `pieces_memo`: its group is a new tuple, so no other state holds
+        # these very pieces (a copy of this state made by `replace` is handed this dict).
+        board = memo[_BOARD] = {}
+        pieces = kept.get(_PIECES)
+        same = False
+        if name == "objectives":
+            if pieces is not None:
+                memo[_PIECES] = board[_PIECES] = pieces  # `find` reads no objective
+            old_objective = next((o for o in group if o.key == item.key), None)
+            same = old_objective is not None and _live_squares(old_objective) == _live_squares(
+                item)  # fmt: skip
+        # `find`'s pieces of the new state: those of this one with the item replaced.
+        elif pieces is not None and getattr(pieces.get(item.key), "key", None) == item.key:
+            old = pieces[item.key]
+            if type(old) is type(item):  # the group's first of that key, as `_pieces`
+                found = dict(pieces)
+                found[item.key] = item
+                memo[_PIECES] = board[_PIECES] = found
+                same = _same_place(old, item)
+        if same:  # the same board: hand on what was worked out for it (`board_memo`)
+            place = kept.get(_PLACE)
+            if place is not None:
+                memo[_PLACE] = board[_PLACE] = place
         return new
 
     # --- JSON --------------------------------------------------------------------------------
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "BattleState":
+        """The state of a snapshot; the same state object for the same snapshot (`_READ`):
+        a board's render, the action sent from it and every viewer's board read the battle
+        row's JSON, and what one of them worked out for the state (its `per_state` memo: the
+        options, the board) serves the others."""
+        key = snapshot_key(d)
+        state = _READ.get(key) if key is not None else None
+        if state is None:
+            state = cls._read(d)
+            if key is not None:
+                if len(_READ) >= READ_KEPT:
+                    _READ.clear()
+                _READ[key] = state
+        return state
+
+    @classmethod
+    def _read(cls, d: Mapping[str, Any]) -> "BattleState":
         turn = d.get("turn")
         return cls(
             grid=Grid.from_dict(d["grid"]),
-            creatures={k: Creature.from_dict(v) for k, v in d["creatures"].items()},
+            creatures=_creatures(d["creatures"]),
             sides=tuple(d["sides"]),
             units=tuple(Unit.from_dict(u) for u in d["units"]),
             stands=tuple(Stand.from_dict(s) for s in d["stands"]),
@@ -395,6 +463,55 @@ class BattleState(_Plain):
         )
 
 
+def snapshot_key(data: Any) -> bytes | None:
+    """A faithful copy of plain JSON data (`marshal`, in C: equal bytes, equal data, key
+    order included); None for anything else."""
+    try:
+        return marshal.dumps(data, 2)  # (version 2: no references, no interning marks)
+    except ValueError:
+        return None
+
+
+def _creatures(data: Mapping[str, Any]) -> Mapping[str, Creature]:
+    """The stat blocks of a snapshot, read once per process for the same JSON (a battle's
+    creatures never change, every snapshot holds them all): the same mapping of the same
+    (frozen) creatures."""
+    key = snapshot_key(data)
+    found = _CREATURES.get(key) if key is not None else None
+    if found is None:
+        found = {k: Creature.from_dict(v) for k, v in data.items()}
+        if key is not None:
+            if len(_CREATURES) >= READ_KEPT:
+                _CREATURES.clear()
+            _CREATURES[key] = found
+    return found
+
+
+def _plain_kept(value: Any) -> Any:
+    """`plain(value)` of a part that is the very same object from state to state: worked
+    out once per object and kept as a `marshal` copy, so each answer is data of its own."""
+    hit = _PLAIN.get(id(value))
+    if hit is None or hit[0] is not value:
+        data = plain(value)
+        try:
+            copy = marshal.dumps(data, 2)
+        except ValueError:
+            return data
+        if len(_PLAIN) >= READ_KEPT:
+            _PLAIN.clear()
+        hit = _PLAIN[id(value)] = (value, copy)  # (held: while kept, the id names it)
+    return marshal.loads(hit[1])  # noqa: S302 (bytes this process wrote)
+
+
+READ_KEPT = 64
+_PLAIN: dict[int, tuple[Any, bytes]] = {}
+#: {snapshot JSON (`snapshot_key`): the state read from it}; and the same for creatures.
+_READ: dict[bytes, "BattleState"] = {}
+_CREATURES: dict[bytes, Mapping[str, Creature]] = {}
+
+_GROUPS = {Unit: "units", Stand: "stands", Solo: "solos", Engine: "engines",
+           Objective: "objectives"}  # fmt: skip
+"""The field of a state holding each kind of piece (`put`)."""
 BOARDS_KEPT = 256
 _PIECE_FIELDS = frozenset(("units", "stands", "solos", "engines", "creatures", "grid",
                            "objectives", "options", "sides"))  # fmt: skip
@@ -448,17 +565,52 @@ def board_memo(state: BattleState) -> dict[Any, Any]:
     return found
 
 
-def _same_place(old: "Stand", new: "Stand") -> bool:
-    """The two differ at most in HP and the casualty flag (see `board_memo`)."""
-    return (old.pos, old.gone, old.hidden, old.unit, old.creature) == (
-        new.pos, new.gone, new.hidden, new.unit, new.creature)  # fmt: skip
+def _same_place(old: Any, new: Any) -> bool:
+    """The two pieces differ at most in what the board does not read (see `board_memo`:
+    the squares, the occupancy and layout, isolation, the targets and the attack profiles'
+    `_profile_number` read positions, who is on the field, joins, the hidden flags and a
+    unit's configuration and Incite): a stand's HP and casualty flag; a solo's HP, death
+    saves, conditions and spells (not whether it is dead); a unit's other flags and
+    counts; an engine's HP and loading (not whether it is destroyed)."""
+    kind = type(new)
+    if kind is Stand:
+        return (old.pos, old.gone, old.hidden, old.unit, old.creature) == (
+            new.pos, new.gone, new.hidden, new.unit, new.creature)  # fmt: skip
+    if kind is Solo:
+        return (old.pos, old.joined, old.gone, old.dead, old.hidden, old.side,
+                old.creature) == (new.pos, new.joined, new.gone, new.dead, new.hidden,
+                                  new.side, new.creature)  # fmt: skip
+    if kind is Unit:
+        return (old.side, old.kind, old.configuration, old.incited) == (
+            new.side, new.kind, new.configuration, new.incited)  # fmt: skip
+    if kind is Engine:
+        return (old.pos, old.kind, old.side, old.destroyed) == (
+            new.pos, new.kind, new.side, new.destroyed)  # fmt: skip
+    return False
 
 
-def _carry_board(state: BattleState, new: BattleState) -> None:
-    """`new`'s board is `state`'s (see `board_memo`): hand on what was worked out for it."""
-    place = state.__dict__.get(MEMO, {}).get(_PLACE)
-    if place is not None:
-        pieces_memo(new).setdefault(_PLACE, place)
+def _group_index(state: BattleState) -> dict[str, dict[str, int]]:
+    """Per group of pieces (`_GROUPS`), key -> position in it (a key held twice left out),
+    for `put`: the same for every state of a battle, kept in the state's memo (`_INDEX`)."""
+    index = {}
+    for name in _GROUPS.values():
+        found: dict[str, int] = {}
+        twice = set()
+        for n, item in enumerate(getattr(state, name)):
+            if item.key in found:
+                twice.add(item.key)
+            found[item.key] = n
+        for key in twice:
+            del found[key]
+        index[name] = found
+    return index
+
+
+def _live_squares(objective: "Objective") -> tuple[Any, ...]:
+    """What the board reads of an objective (its side, type and squares with HP left: the
+    targets; their AC: the attack profiles)."""
+    return (objective.side, objective.type,
+            tuple((s.x, s.y, s.ac) for s in objective.squares if s.hp > 0))  # fmt: skip
 
 
 def _pieces(state: BattleState) -> dict[str, Any]:
@@ -478,7 +630,7 @@ def _pieces(state: BattleState) -> dict[str, Any]:
     return found
 
 
-_PIECES, _STANDS_OF = "dnd5e.pieces", "dnd5e.stands_of"
+_PIECES, _STANDS_OF, _INDEX = "dnd5e.pieces", "dnd5e.stands_of", "dnd5e.index"
 
 
 def _of_type(state: BattleState, key: str, kind: type) -> Any:

@@ -65,9 +65,27 @@ from warfare.engine.systems.dnd5e.state import (
 Params = dict[str, Any]
 
 
+class _Quiet(list):
+    """An events sink that keeps nothing (`QUIET`)."""
+
+    __slots__ = ()
+
+    def append(self, item: Any) -> None:
+        pass
+
+    def extend(self, items: Any) -> None:
+        pass
+
+
+QUIET: list[Event] = _Quiet()
+"""The events of a command nobody reads (a simulated battle, `simulation.apply_suggested`):
+appending to it keeps nothing, and the hot sites (an attack's rolls, a move, the action,
+a turn's end and start) check `events is QUIET` and do not build them at all."""
+
+
 @dataclass
 class Ctx:
-    """What one command accumulates: its dice and events."""
+    """What one command accumulates: its dice and events (`QUIET`: none are kept)."""
 
     dice: Dice
     events: list[Event] = field(default_factory=list)
@@ -87,9 +105,13 @@ def acting_unit(state: BattleState, actor: str) -> str | None:
 def acting_solo(state: BattleState, actor: str) -> Solo | None:
     """`actor` as a solo that may act now: the current unattached solo, or a solo joined to
     a stand of the current unit (joined solos act on their unit's turn, §5.2)."""
-    if not state.turn or not any(s.key == actor for s in state.solos):
+    if not state.turn:
         return None
-    solo = state.solo(actor)
+    solo = state.find(actor)
+    if type(solo) is not Solo:  # `find` gives a unit, stand or engine of the key first
+        if not any(s.key == actor for s in state.solos):
+            return None
+        solo = state.solo(actor)
     if not solo.can_act or actor in state.solos_done:
         return None  # a solo takes one turn a round, joined or not
     if state.turn.actor == actor and not solo.joined:
@@ -187,14 +209,23 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
     )
 
 
+def held(state: BattleState, unit: Unit) -> bool:
+    """None of the unit's stands may move now: a regiment moves only before or with a moving
+    action (Dash, Retreat), unless the house rule `regiment.split_move` lets it split."""
+    return (
+        unit.kind == REGIMENT
+        and _turn(state).action not in (None, "dash", "retreat")
+        and not house_value("regiment.split_move")
+    )
+
+
 def _may_move(state: BattleState, piece: Stand | Solo) -> bool:
     turn = _turn(state)
     if piece.key in turn.done_moving or not piece.pos or piece.gone:
         return False
     if isinstance(piece, Stand):
         unit = state.unit(piece.unit)
-        moving_action = turn.action in (None, "dash", "retreat")
-        if unit.kind == REGIMENT and not moving_action and not house_value("regiment.split_move"):
+        if held(state, unit):
             return False
         if piece.key in turn.acted and unit.kind == REGIMENT:
             return False
@@ -254,6 +285,8 @@ _ROUTES: dict[tuple, dict[Pos, tuple[int, bool]]] = {}
 def movers(state: BattleState, actor: str) -> list[Stand | Solo]:
     unit = acting_unit(state, actor)
     if unit:
+        if held(state, state.unit(unit)):
+            return []
         return [s for s in state.stands_of(unit) if s.on_field and _may_move(state, s)]
     solo = acting_solo(state, actor)
     if solo and not solo.joined and _may_move(state, solo):
@@ -296,8 +329,9 @@ def resolve_move(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Ba
             state = state.put(replace(solo, joined=None, gone="fled"))
         ctx.events.append(Event("dnd5e.fled", {"piece": piece.key}))
         return state
-    ctx.events.append(Event("dnd5e.moved", {"piece": piece.key, "to": list(pos), "cost": cost,
-                                            "road": road}))  # fmt: skip
+    if ctx.events is not QUIET:
+        ctx.events.append(Event("dnd5e.moved", {"piece": piece.key, "to": list(pos),
+                                                "cost": cost, "road": road}))  # fmt: skip
     return state.put(replace(piece, pos=pos))
 
 
@@ -307,34 +341,37 @@ def resolve_move(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Ba
 def _attack_allowed(state: BattleState, actor: str) -> bool:
     unit = acting_unit(state, actor)
     if unit:
-        u = state.unit(unit)
-        if u.broken or u.configuration == DEFEND:
-            return False
-        return _turn(state).action in (None, "attack")
+        return _unit_may_attack(state, unit)
     return acting_solo(state, actor) is not None
 
 
+def _unit_may_attack(state: BattleState, unit: str) -> bool:
+    """The acting unit may still attack (§4.3 Defend, §6.2 broken, §5.4 its one action)."""
+    u = state.unit(unit)
+    if u.broken or u.configuration == DEFEND:
+        return False
+    return _turn(state).action in (None, "attack")
+
+
 def attackers(state: BattleState, actor: str) -> list[Stand | Solo]:
-    if not _attack_allowed(state, actor):
-        return []
-    turn = _turn(state)
     unit = acting_unit(state, actor)
     if unit:
+        if not _unit_may_attack(state, unit):
+            return []
+        turn = _turn(state)
         result: list[Stand | Solo] = []
         for stand in state.stands_of(unit):
-            allowed = 1 + (1 if creature_of(state, stand).reach_bonus_attack else 0)
-            if (
-                stand.on_field
-                and stand.key not in turn.aided
-                and (
-                    turn.attacks.get(stand.key, 0) < allowed
-                    and (stand.key not in turn.acted or turn.attacks.get(stand.key, 0))
-                )
-            ):
-                result.append(stand)
+            if not stand.on_field or stand.key in turn.aided:
+                continue
+            made = turn.attacks.get(stand.key, 0)
+            if not made:  # none made yet: unless it used its action otherwise
+                if stand.key not in turn.acted:
+                    result.append(stand)
+            elif made < 1 + (1 if creature_of(state, stand).reach_bonus_attack else 0):
+                result.append(stand)  # the reach bonus attack (§5.4)
         return result
     solo = acting_solo(state, actor)
-    return [solo] if solo and solo.key not in turn.acted else []
+    return [solo] if solo and solo.key not in _turn(state).acted else []
 
 
 def targets(state: BattleState, side: str) -> tuple[str, ...]:
@@ -478,7 +515,7 @@ def apply_damage(
     if isinstance(item, Stand):
         if damage_type in creature_of(state, item).immunities:
             return state
-        state, events = damage_stand(state, target, amount, overflow)
+        state, events = damage_stand(state, target, amount, overflow, quiet=ctx.events is QUIET)
     else:
         assert isinstance(item, Solo)
         if damage_type in creature_of(state, item).immunities:
@@ -526,14 +563,17 @@ def resolve_attack(state: BattleState, actor: str, params: Params, ctx: Ctx) -> 
         if hit:
             amount = roll_damage(ctx.dice, form.damage, crit=crit, double=profile.double_damage,
                                  purpose="damage")  # fmt: skip
-        ctx.events.append(Event("dnd5e.attack", {
-            "piece": piece.key, "attack": form.key, "target": target, "die": die,
-            "dice": list(dice_), "to_hit": form.to_hit, "ac": profile.ac,
-            "advantage": list(profile.advantage), "disadvantage": list(profile.disadvantage),
-            "hit": hit, "critical": crit, "damage": amount, "bonus_attack": bonus}))  # fmt: skip
+        if ctx.events is not QUIET:
+            ctx.events.append(Event("dnd5e.attack", {
+                "piece": piece.key, "attack": form.key, "target": target, "die": die,
+                "dice": list(dice_), "to_hit": form.to_hit, "ac": profile.ac,
+                "advantage": list(profile.advantage),
+                "disadvantage": list(profile.disadvantage), "hit": hit, "critical": crit,
+                "damage": amount, "bonus_attack": bonus}))  # fmt: skip
         if hit and amount:
             state = apply_damage(state, target, amount, crit, form.damage_type, ctx, overflow)
-    return _reveal(state, piece.key)
+    # The attacker's own flag (nothing in the attack hides or reveals it).
+    return _reveal(state, piece.key) if piece.hidden else state
 
 
 # --- aid, configure, dash, retreat, hide (§4.3, §5.6) ---------------------------------------------

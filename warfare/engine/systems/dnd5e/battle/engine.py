@@ -72,6 +72,7 @@ from warfare.engine.problems import Problem
 from warfare.engine.systems.dnd5e.battle.actions import (
     COSTS,
     OPTIONAL,
+    QUIET,
     TURN_ACTIONS,
     Ctx,
     acting_solo,
@@ -87,6 +88,7 @@ from warfare.engine.systems.dnd5e.rules import (
     creature_of,
     death_saves,
     end_band,
+    field_stands,
     is_isolated,
     lost_more_than_half,
     occupancy,
@@ -117,6 +119,7 @@ from warfare.engine.systems.dnd5e.state import (
     Stand,
     Turn,
     Unit,
+    pieces_memo,
 )
 
 END_TURN, PLACE, BEGIN, SLIDE_IN, REJOIN, DONE = (
@@ -517,7 +520,8 @@ def _advance(state: BattleState, events: list[Event], dice: Any) -> BattleState:
                 events.append(Event("dnd5e.surprised", {"actor": key, "round": 1}))
             else:
                 state = replace(state, turn_index=index, turn=Turn(key))
-                events.append(Event("dnd5e.turn", {"actor": key, "round": state.round}))
+                if events is not QUIET:
+                    events.append(Event("dnd5e.turn", {"actor": key, "round": state.round}))
                 return _start_of_turn(state, key, events, dice)
         index += 1
     return _end_of_round(replace(state, turn=None, turn_index=len(state.order)), events, dice)
@@ -552,10 +556,12 @@ def _end_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState
     if isinstance(item, Unit) and (item.prepared or item.incited):
         state = state.put(replace(item, prepared=max(0, item.prepared - 1),
                                   incited=max(0, item.incited - 1)))  # fmt: skip
-    events.append(Event("dnd5e.turn_end", {"actor": actor}))
+    if events is not QUIET:
+        events.append(Event("dnd5e.turn_end", {"actor": actor}))
     assert state.turn is not None
     done = [*state.turn.solos, *([actor] if isinstance(item, Solo) else [])]
-    state = replace(state, solos_done=tuple(dict.fromkeys((*state.solos_done, *done))))
+    if done:  # (`_advance` makes a new state in any case)
+        state = replace(state, solos_done=tuple(dict.fromkeys((*state.solos_done, *done))))
     return _advance(state, events, dice)
 
 
@@ -564,7 +570,8 @@ def _end_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState
 
 def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleState:
     """Step 1: remove casualties; offer slide-ins and rejoins (then wait) or go on."""
-    events.append(Event("dnd5e.end_of_round", {"round": state.round}))
+    if events is not QUIET:
+        events.append(Event("dnd5e.end_of_round", {"round": state.round}))
     offers: list[Offer] = []
     for stand in state.stands:
         if not (stand.casualty and stand.on_field):
@@ -573,7 +580,8 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
         assert pos is not None
         freed = state.joined_to(stand.key)
         state = state.put(replace(stand, gone="eliminated"))
-        events.append(Event("dnd5e.eliminated", {"stand": stand.key}))
+        if events is not QUIET:
+            events.append(Event("dnd5e.eliminated", {"stand": stand.key}))
         for solo in freed:  # §5.7: stays in play in the vacated space unless it rejoins
             state = state.put(replace(solo, joined=None, pos=pos))
             events.append(Event("dnd5e.freed", {"solo": solo.key, "stand": stand.key}))
@@ -603,9 +611,7 @@ def _slides(state: BattleState, unit: str) -> Iterator[dict[str, Any]]:
         if offer.unit != unit:
             continue
         space = squares_of(offer.pos, offer.size)
-        for stand in state.stands:
-            if not stand.on_field or state.unit(stand.unit).side != side:
-                continue
+        for stand in field_stands(state, side):
             size = size_of(state, stand)
             new = squares_of(offer.pos, size)
             if size > offer.size or not adjacent(squares(state, stand.key), space):
@@ -677,7 +683,7 @@ def _finish_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
 
 def _present(state: BattleState, side: str) -> bool:
     """The army still has a stand on the field or a solo able to act."""
-    if any(s.on_field and state.unit(s.unit).side == side for s in state.stands):
+    if field_stands(state, side):
         return True
     return any(s.side == side and s.can_act and (s.on_field or s.joined) for s in state.solos)
 
@@ -884,8 +890,9 @@ def _dispatch(state: BattleState, actor: str, kind: str, params: dict, ctx: Ctx)
         return state if state.pending else _finish_round(state, ctx.events, ctx.dice)
     if kind == END_TURN:
         return _end_turn(state, ctx.events, ctx.dice)
-    ctx.events.append(Event("dnd5e.action", {"actor": actor, "kind": kind,
-                                             "params": dict(params)}))  # fmt: skip
+    if ctx.events is not QUIET:
+        ctx.events.append(Event("dnd5e.action", {"actor": actor, "kind": kind,
+                                                 "params": dict(params)}))  # fmt: skip
     if actor != state.current and actor not in state.turn.solos:  # a joined solo acting
         state = replace(state, turn=replace(state.turn, solos=(*state.turn.solos, actor)))
     return TURN_ACTIONS[kind][1](state, actor, params, ctx)
@@ -983,7 +990,23 @@ def outcome(state: BattleState) -> Outcome | None:
 def board(state: BattleState) -> list[list[dict[str, Any]]]:
     """The grid as rows of cells for a template to draw (renders nothing): per square its
     terrain, difficult flag, elevation, occupant (kind, key, side, unit, HP, casualty,
-    hidden, joined solos, isolated) and objective (key, HP)."""
+    hidden, joined solos, isolated) and objective (key, HP).
+
+    Worked out once for the same pieces (`pieces_memo`: a command that changes only the
+    turn, the round or the score reuses it), so the rows are shared: read them, never
+    change them."""
+    memo = pieces_memo(state)
+    try:
+        return memo[_BOARD_ROWS]
+    except KeyError:
+        rows = memo[_BOARD_ROWS] = _board(state)
+        return rows
+
+
+_BOARD_ROWS = "dnd5e.board_rows"
+
+
+def _board(state: BattleState) -> list[list[dict[str, Any]]]:
     occ = occupancy(state)
     objectives: dict[Pos, dict[str, Any]] = {}
     for o in state.objectives:

@@ -41,6 +41,7 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     casters,
     destinations,
     geometry_at,
+    held,
     move_key,
     movers,
     siege_options,
@@ -117,7 +118,7 @@ def _value(state: BattleState, target: str, damage: float) -> float:
     Destruction square `OBJECTIVE_WEIGHT` per 5 VP."""
     if target.startswith("sq:"):
         return damage * OBJECTIVE_WEIGHT * objective_square(state, target).vp / 5
-    hp = _target_hp(state, target)
+    hp = getattr(state.find(target), "hp", 0)  # `_target_hp` of a piece
     return damage * (FINISH_BONUS if 0 < hp <= damage else 1.0)
 
 
@@ -195,13 +196,14 @@ def _best_attack(state: BattleState, actor: str) -> tuple[float, Command] | None
             if len(_ATTACKS) >= ATTACKS_KEPT:
                 _ATTACKS.clear()
             _ATTACKS[key] = choices
+        found = None
         for target, form_key, damage in choices:
             value = _value(state, target, damage)
-            if value > 0 and (best is None or value > best[0]):
-                params = {"piece": piece.key, "attack": form_key, "target": target}
-                best = (value, Command(actor, "attack", params))
-        if best is not None:
-            return best  # stands attack in turn, each at its own best target
+            if value > 0 and (found is None or value > found[0]):
+                found = (value, form_key, target)
+        if found is not None:  # stands attack in turn, each at its own best target
+            params = {"piece": piece.key, "attack": found[1], "target": found[2]}
+            return found[0], Command(actor, "attack", params)
     for caster in casters(state, actor):
         for spell in creature_of(state, caster).spells:
             if spell.area is not None or not _spell_left(caster, spell, state):
@@ -339,12 +341,14 @@ def _score(distances, mine, reach: int, near: set[tuple[int, int]] | None) -> in
 
 def _move(state: BattleState, actor: str) -> Command | None:
     """The first stand (nearest a goal first) whose best move brings it nearer."""
+    unit = state.find(actor)
+    if type(unit) is Unit and held(state, unit):
+        return None  # `movers` is empty
     side = state.side_of(actor)
     number, distances = _goal_field(state, side)
     if not distances:
         return None
     turn = _turn(state)
-    unit = state.find(actor)
     if type(unit) is Unit:  # the acting unit's (`_unit_turn`)
         # Its `movers` and their speeds read only the squares of its stands, the turn's
         # action, Dash, moves done and stands acted, and its configuration; with the
@@ -374,6 +378,8 @@ def _chosen(state: BattleState, actor: str, number: int, distances: dict, side: 
     turn = _turn(state)
     dashed, retreat = turn.dashed, turn.action == "retreat"
     pieces = [p for p in movers(state, actor) if p.key not in turn.spent]
+    if not pieces:
+        return None  # `_choose_move` of no pieces
     # What the choice reads (`_best_square`'s `move_key` for each piece: nothing is spent
     # yet, so its budget is its speed): kept per those (`_CHOSEN`).
     key = (number, layout(state), retreat,
@@ -557,9 +563,8 @@ def _siege(state: BattleState, actor: str) -> Command | None:
 
 def _unit_turn(state: BattleState, actor: str) -> Command:
     unit = state.unit(actor)
-    end = Command(actor, END_TURN)
     if unit.broken:
-        return _fall_back(state, actor) or end
+        return _fall_back(state, actor) or Command(actor, END_TURN)
     turn = _turn(state)
     crew = any(e.crew == actor and not e.destroyed for e in state.engines)
     if crew and turn.action in (None, "siege") and not _enemy_in_reach(state, unit):
@@ -567,7 +572,7 @@ def _unit_turn(state: BattleState, actor: str) -> Command:
         if siege is not None:
             return siege
     if turn.action == "siege":
-        return end
+        return Command(actor, END_TURN)
     if _should_dash(state, unit):
         return Command(actor, "dash")
     move = _move(state, actor)
@@ -581,7 +586,7 @@ def _unit_turn(state: BattleState, actor: str) -> Command:
             best = _best_attack(state, solo.key)
             if best is not None:
                 return best[1]
-    return end
+    return Command(actor, END_TURN)
 
 
 def _solo_turn(state: BattleState, actor: str) -> Command:

@@ -14,6 +14,10 @@ returns the same last state, with less work per command:
   typed in);
 * who acts next is read from the state (`awaiting`'s first actor) without building the
   `Waiting` tuples, and the end of the battle from its phase (`outcome`);
+* no events are made: the command's `Ctx` (one for the battle) has the `actions.QUIET` sink,
+  which keeps nothing, and the hot sites (an attack's rolls, damage to a stand, a move, the
+  action, a turn's end and start, the end of the round) do not build them;
+* the sequence number is set in the command's new state instead of copying it once more;
 * the cyclic garbage collector waits until the battle is over (see `play_out`).
 """
 
@@ -23,7 +27,7 @@ from typing import Any
 from warfare.engine.battle.lean import NOBODY, play
 from warfare.engine.battle.protocol import Command
 from warfare.engine.frozen import replace
-from warfare.engine.systems.dnd5e.battle.actions import Ctx
+from warfare.engine.systems.dnd5e.battle.actions import QUIET, Ctx
 from warfare.engine.systems.dnd5e.battle.engine import _dispatch, _gm, awaiting
 from warfare.engine.systems.dnd5e.battle.policy import suggest
 from warfare.engine.systems.dnd5e.state import ENDED, ROUND, BattleState
@@ -46,8 +50,21 @@ def apply_suggested(state: BattleState, command: Command, dice: Any) -> BattleSt
             raise ValueError(f"dnd5e: the GM's {command.kind} was rejected")
         return result[0]
     params = dict(command.params)
-    state = _dispatch(state, str(command.actor), command.kind, params, Ctx(dice))
-    return replace(state, sequence=state.sequence + 1)
+    ctx = _CTX[0]
+    if ctx is None or ctx.dice is not dice:
+        ctx = _CTX[0] = Ctx(dice, QUIET)  # one for the battle: it keeps no events
+    new = _dispatch(state, str(command.actor), command.kind, params, ctx)
+    if new is state:
+        return replace(new, sequence=new.sequence + 1)
+    # `replace(new, sequence=…)` without a second copy: `new` is this command's own copy
+    # (the resolutions make new states, they never hand out a kept one), nobody has seen it
+    # yet, and nothing kept for it reads the sequence.
+    object.__setattr__(new, "sequence", new.sequence + 1)
+    return new
+
+
+_CTX: list[Ctx | None] = [None]
+"""The `Ctx` of the battle being played (its dice, no events)."""
 
 
 def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleState:
