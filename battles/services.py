@@ -442,9 +442,14 @@ WITH saved AS (
         WITH ORDINALITY AS event(position, round, code, params, n)
         ON event.position = commands.position
     ORDER BY event.n
+    RETURNING id
 )
-SELECT count(*) FROM saved
+SELECT (SELECT count(*) FROM saved),
+       (SELECT array_agg(id ORDER BY position) FROM commands),
+       (SELECT array_agg(id ORDER BY id) FROM events)
 """
+# The rows are inserted in the order of their SELECT (`ORDER BY`), so their ids, drawn from
+# the sequence as they are inserted, rise in the order of `act.commands` and `act.events`.
 
 
 @write_statement
@@ -478,10 +483,23 @@ def _write_act(act: _Act) -> bool:
         }
         with connection.cursor() as cursor:
             cursor.execute(ACT_SQL, params)
-            written = cursor.fetchone()[0] == 1
+            count, command_ids, event_ids = cursor.fetchone()
+        written = count == 1
+        if written:
+            _put_ids(act, now, command_ids or [], event_ids or [])
     if written:
         _acted(act, now)
     return written
+
+
+def _put_ids(act: _Act, now, command_ids: list[int], event_ids: list[int]) -> None:
+    """The ids `ACT_SQL` gave the rows, on them as `bulk_create` puts them: the new board's
+    log is drawn from these rows, not read again (`rendering.written_events`)."""
+    for row, pk in zip(act.commands, command_ids, strict=True):
+        row.pk, row.created_at = pk, now
+    for row, pk in zip(act.events, event_ids, strict=True):
+        row.pk, row.created_at = pk, now
+        row.command = row.command  # its command's id, given only now (the object kept)
 
 
 def _json(model, name: str, value):

@@ -548,11 +548,6 @@ def test_an_action_from_a_cached_board_makes_few_cache_round_trips(
     assert trips == ["GET", "MGET", "MGET", "SET", "PIPELINE", "INCRBY"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the action's one-statement write (services.ACT_SQL) returns no event ids, so "
-    "rendering.written_events gets rows without them and the new log is read again",
-)
 def test_an_action_from_a_cached_board_reads_no_events(client, world, gm, battle):
     """The new board's log: the rows the action wrote on top of the board's log before."""
     client.force_login(gm)
