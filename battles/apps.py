@@ -10,14 +10,14 @@ class BattlesConfig(AppConfig):
     def ready(self) -> None:
         # Imported at ready, not at the top: an app's models load only once the app registry
         # is being set up (Django's rule for apps.py).
-        from django.db.models.signals import post_delete, post_save
+        from django.db.models.signals import post_delete, post_init, post_save
 
         from kingdoms import portability
         from kingdoms.models import Faction, Membership
 
         from . import live, rendering
         from . import portability as battles_portability
-        from .models import Battle
+        from .models import Battle, BattleEvent
 
         # Every saved change of a board is announced to its live viewers (battles.live).
         post_save.connect(live.announce, sender=Battle, dispatch_uid="battles.live.announce")
@@ -36,3 +36,6 @@ class BattlesConfig(AppConfig):
         for signal in (post_save, post_delete):
             signal.connect(rendering.faction_changed, sender=Faction,
                            dispatch_uid=f"battles.rendering.{signal is post_save}")  # fmt: skip
+        # The event rows a board action writes: its new board's log is drawn from them.
+        post_init.connect(rendering.event_made, sender=BattleEvent,
+                          dispatch_uid="battles.rendering.event_made")  # fmt: skip

@@ -34,13 +34,19 @@ equal the distinct viewpoints, not the viewers.
 """
 
 import hashlib
+import json
 import re
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.core.cache import cache
-from django.db import connection
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import connection, transaction
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -51,7 +57,7 @@ from . import forecasting
 from .models import Battle
 from .plugins import plugin_for
 from .services import actor_factions, may_command
-from .visibility import viewpoint_of
+from .visibility import LogRow, render_rows, viewpoint_of
 
 #: The cache key counting real (not cached) board renders.
 RENDERS_KEY = "board-renders"
@@ -80,14 +86,32 @@ def bump_generation(campaign_id: int) -> None:
 
 
 def faction_changed(sender, instance, **kwargs) -> None:
-    """`post_save` / `post_delete` of a Faction: its name or visibility may show on boards."""
+    """`post_save` / `post_delete` of a Faction: its name or visibility may show on boards.
+    Bumped at once and again once the change commits: a board drawn in between read the
+    factions as they were and kept them (`factions_key`) under the first bump."""
     if instance.campaign_id is not None:
         bump_generation(instance.campaign_id)
+        transaction.on_commit(lambda: bump_generation(instance.campaign_id))
+
+
+def factions_key(battle: Battle, generation) -> str | None:
+    """The campaign's factions as the boards read them (`visibility.campaign_factions`) at
+    board generation `generation` (the campaign's creation named too: a database made
+    again with the cache kept has other campaigns under the same ids); None when the
+    battle's campaign is not at hand (it would be a query)."""
+    if not Battle.campaign.is_cached(battle):
+        return None
+    created = int(battle.campaign.created_at.timestamp() * 1_000_000)
+    return f"board-factions:{battle.campaign_id}:{created}:{generation or 0}"
 
 
 def count_render() -> None:
     """One more real board render (`RENDERS_KEY`, created if missing), when counted."""
     if not settings.BOARD_RENDER_COUNT:
+        return
+    shared = caches["default"]
+    if isinstance(shared, RedisCache):  # INCR makes the key: one round trip, not two
+        shared._cache.get_client(write=True).incr(shared.make_and_validate_key(RENDERS_KEY))
         return
     try:
         cache.incr(RENDERS_KEY)
@@ -180,6 +204,89 @@ def board_key(battle: Battle, key: str) -> str:
     return f"board:{battle.pk}:{key}"
 
 
+def log_key(battle: Battle, version_: str) -> str:
+    """The live events the battle's boards read at `version_` (its newest log page…:
+    `visibility.RenderRows`), the same for every viewpoint, kept with the boards of that
+    version."""
+    return f"board-log:{battle.pk}:{version_}"
+
+
+# --- the log rows an action wrote -------------------------------------------------------------
+
+_WRITTEN: ContextVar[list | None] = ContextVar("board_written_events", default=None)
+
+
+def event_made(sender, instance, **kwargs) -> None:
+    """`post_init` of a BattleEvent: one made to be written (no id yet) while an action
+    collects them (`written_events`)."""
+    written = _WRITTEN.get()
+    if written is not None and instance.pk is None:
+        written.append(instance)
+
+
+@contextmanager
+def written_events() -> Iterator[list]:
+    """The BattleEvent rows made while the block (or the view it decorates: a board action)
+    runs: after its write, the new board's log is the board's log before with these on top,
+    not read again (`board_html_after`)."""
+    written: list = []
+    token = _WRITTEN.set(written)
+    try:
+        yield written
+    finally:
+        _WRITTEN.reset(token)
+
+
+def _stored(value):
+    """A JSON value as the database gives it back: PostgreSQL's `jsonb` orders an object's
+    keys (shorter first, then by their bytes); the other databases keep them as written."""
+    if isinstance(value, dict):
+        keys = list(value)
+        if connection.vendor == "postgresql":
+            keys.sort(key=lambda key: (len(key.encode()), key.encode()))
+        return {key: _stored(value[key]) for key in keys}
+    if isinstance(value, list):
+        return [_stored(item) for item in value]
+    return value
+
+
+def _rows_after(battle: Battle, before: dict | None, written: list | None) -> dict | None:
+    """The live events a board render reads (`visibility.RenderRows`) after an action: the
+    rows it wrote (`written`, as `written_events` collected them) on top of those of the
+    board it was sent from (`before`); None when they cannot be told for sure (a row not
+    written, of another battle or of no command, a command position made twice — a
+    transaction run again —, or rows before as new as the ones written: read then)."""
+    if not before or not written:
+        return None
+    commands: dict = {}
+    for event in written:
+        command = event.command if event.command_id is not None else None
+        if event.pk is None or event.battle_id != battle.pk or command is None:
+            return None
+        if commands.setdefault(command.position, command) is not command:
+            return None
+    first = min(event.pk for event in written)
+    silent = plugin_for(battle.system).silent_events
+    new = [
+        LogRow(e.pk, e.round, e.code, _stored(json.loads(json.dumps(e.params))))
+        for e in sorted(written, key=lambda event: event.pk, reverse=True)
+        if e.code not in silent
+    ]
+    rows = {}
+    for (kind, arg), old in before.items():
+        if any(row[0] >= first for row in old):
+            return None
+        if kind == "page":
+            rows[kind, arg] = (new + [LogRow._make(row) for row in old])[: arg + 1]
+        elif kind == "codes":
+            codes = set(arg)
+            rows[kind, arg] = [row for row in new if row.code in codes]
+            rows[kind, arg] += [LogRow._make(row) for row in old]
+        else:
+            return None
+    return rows
+
+
 def board_template(battle: Battle) -> str:
     return plugin_for(battle.system).board_template
 
@@ -210,14 +317,19 @@ def board_html(request, membership, battle: Battle, key: str | None = None) -> s
 def board_html_after(request, membership, battle: Battle, before: str, reads: dict):
     """After an action: (the new board as cached, the board of render key `before` that the
     action was sent from, None when it is no longer cached), looked up with the odds bar of
-    the new version in one round trip. `reads`: the `key_reads` of the board before (the
-    campaign's generation is the same; no forecast has run at the new version, or else it
-    is read again)."""
+    the new version and the log rows of the board before in one round trip. `reads`: the
+    `key_reads` of the board before (the campaign's generation is the same; no forecast has
+    run at the new version, or else it is read again). Within `written_events` (a board
+    action), the new log is drawn from the event rows the action wrote and the log before."""
+    written = _WRITTEN.get()
     generation, marker = generation_key(battle.campaign_id), forecasting.marker_key(battle)
     guess = {generation: reads.get(generation), marker: None}
     key = render_key(request, membership, battle, reads=guess)
     old_key = board_key(battle, before)
-    found = key_reads(battle, board_key(battle, key), old_key)
+    old_log = log_key(battle, before.rsplit(".", 1)[0])
+    factions = factions_key(battle, guess[generation])
+    more = [key for key in (factions, old_log if written else None) if key]
+    found = key_reads(battle, board_key(battle, key), old_key, *more)
     # A forecast of this version (an undo went back to it), a faction's visibility changed
     if found[generation] != guess[generation] or found[marker] is not None:
         key = render_key(request, membership, battle, reads=found)
@@ -226,11 +338,19 @@ def board_html_after(request, membership, battle: Battle, before: str, reads: di
     cache_key = board_key(battle, key)
     html = found.get(cache_key)
     if html is None:
-        html = _render_once(request, membership, battle, cache_key, new=True)
+        event_rows = _rows_after(battle, found.get(old_log), written)
+        if found[generation] != guess[generation]:  # (a faction changed meanwhile: read them)
+            factions = None
+        known = (factions, found.get(factions) if factions else None)
+        html = _render_once(request, membership, battle, cache_key, new=True,
+                            event_rows=event_rows, factions=known)  # fmt: skip
     return html, found[old_key]
 
 
-def _render_once(request, membership, battle: Battle, cache_key: str, *, new=False) -> str:
+def _render_once(
+    request, membership, battle: Battle, cache_key: str, *, new=False, event_rows=None,
+    factions=(None, None),
+) -> str:  # fmt: skip
     """Single flight: when many viewers of one viewpoint miss the cache at once (a change
     pushed to all of them), one renders under a short lock in the shared cache, on whichever
     app process, and the others wait for its entry (`RENDER_WAIT` at most: a renderer that
@@ -238,7 +358,15 @@ def _render_once(request, membership, battle: Battle, cache_key: str, *, new=Fal
 
     `new`: an action's new version, looked up a moment ago (its viewers are pushed the
     change once this render is done): the lock taken at once is not followed by a second
-    look — at worst a poll that rendered it in that moment has it rendered twice."""
+    look — at worst a poll that rendered it in that moment has it rendered twice. `event_rows`:
+    the live events the render reads, where known (`visibility.RenderRows`); what it read
+    is kept with the board for the next action from it (one round trip for both).
+    `factions`: (the key of the campaign's factions at this board generation, or None; their
+    value when kept): read when not kept, and kept with the board.
+
+    The lock of a board kept for others is left to run out (`LOCK_TIMEOUT`) rather than
+    taken away, a round trip saved: whoever waits on it finds the board's entry; only were
+    the entry gone before the lock (evicted within seconds) would a viewer wait for it."""
     lock = cache_key + ":rendering"
     owner = cache.add(lock, 1, timeout=LOCK_TIMEOUT)
     first = owner
@@ -253,22 +381,33 @@ def _render_once(request, membership, battle: Battle, cache_key: str, *, new=Fal
                 return html
             if time.monotonic() > deadline:
                 break
+    shared = False
     try:
         # Rendered while we took the lock?
         html = cache.get(cache_key) if owner and not (new and first) else None
         if html is None:
-            context = board_context(membership, battle)
-            context["csrf_token"] = CSRF_PLACEHOLDER
-            # The URL every button of the board posts to, reversed once per render.
-            context.setdefault("act_url", reverse("battles:act", args=[battle.campaign_id,
-                                                                       battle.pk]))  # fmt: skip
-            html = render_to_string(board_template(battle) + "#board", context, request=request)
-            if _shareable(request, html):
-                cache.set(cache_key, html, timeout=TIMEOUT)
+            with render_rows(battle.pk, event_rows, factions[1]) as read:
+                context = board_context(membership, battle)
+                context["csrf_token"] = CSRF_PLACEHOLDER
+                # The URL every button of the board posts to, reversed once per render.
+                context.setdefault("act_url", reverse("battles:act", args=[battle.campaign_id,
+                                                                           battle.pk]))  # fmt: skip
+                html = render_to_string(board_template(battle) + "#board", context,
+                                        request=request)  # fmt: skip
+            kept = {cache_key: html} if _shareable(request, html) else {}
+            if read.rows:
+                kept[log_key(battle, version(battle))] = {
+                    key: [tuple(row) for row in rows] for key, rows in read.rows.items()
+                }
+            if read.factions_read and factions[0] is not None:
+                kept[factions[0]] = read.factions
+            if kept:
+                cache.set_many(kept, timeout=TIMEOUT)
             count_render()
+            shared = cache_key in kept
         return html
     finally:
-        if owner:
+        if owner and not shared:
             cache.delete(lock)
 
 
@@ -308,9 +447,28 @@ class _Fragment:
     children: list["_Fragment"] = field(default_factory=list)
 
 
+#: The fragment trees of the boards parsed last, {HTML: tree}: an action's new board is the
+#: board the next action is sent from, parsed once for both.
+_PARSED: dict[str, "_Fragment | None"] = {}
+PARSED_KEPT = 32
+_UNPARSED = object()
+_PARSED_LOCK = threading.Lock()
+
+
 def _parse(html: str) -> _Fragment | None:
     """The fragment tree of a board (the root: the whole board); None if it is not well
-    formed (unbalanced, or one id twice)."""
+    formed (unbalanced, or one id twice). Kept for the last boards parsed (`_PARSED`)."""
+    tree = _PARSED.get(html, _UNPARSED)
+    if tree is _UNPARSED:
+        tree = _parse_tree(html)
+        with _PARSED_LOCK:  # (the request threads of one process share it)
+            if len(_PARSED) >= PARSED_KEPT:
+                del _PARSED[next(iter(_PARSED))]  # the oldest
+            _PARSED[html] = tree
+    return tree
+
+
+def _parse_tree(html: str) -> _Fragment | None:
     root = _Fragment("", 0, 0, len(html), len(html))
     stack, seen = [root], set()
     for match in _TOKEN.finditer(html):

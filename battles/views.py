@@ -172,6 +172,7 @@ def board_log(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRes
 @login_required
 @require_POST
 @live.held()  # the change pushed once the answer is rendered
+@rendering.written_events()  # the new board's log lines: the rows written, not read again
 def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """One war action / end of turn. Answers the new board (or 409 with the current one)."""
     membership, battle = _battle(request, campaign_id, battle_id)

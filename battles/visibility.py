@@ -15,10 +15,13 @@ state as the JSON API shows it. Each rule system's board plugin brings its own v
 (`BoardPlugin.view`, `BoardPlugin.viewpoint`).
 """
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils.translation import get_language, gettext_lazy
 
@@ -34,6 +37,86 @@ LOG_LIMIT = 50
 #: (`BattleView.page_lines`), in this process; emptied when it grows past `LINES_KEPT`.
 _LINES: dict[tuple, str] = {}
 LINES_KEPT = 50_000
+#: A short name of each (battle, viewpoint, language, names…) whose sentences `_LINES`
+#: keeps, {what it names: its number}: one look-up of that long key per page, not per line.
+_LINE_PREFIXES: dict[tuple, int] = {}
+_LINE_NUMBERS = itertools.count()
+
+
+class LogRow(NamedTuple):
+    """What a log line is made of: one live event's id, round, code and params (as stored)."""
+
+    pk: int
+    round: int
+    code: str
+    params: dict
+
+
+def page_key(limit: int) -> tuple:
+    """What a board render reads of the live events: the newest log page (`limit` + 1)."""
+    return ("page", limit)
+
+
+def codes_key(codes: Iterable[str]) -> tuple:
+    """What a board render reads of the live events: every one of `codes` (`live_rows`)."""
+    return ("codes", tuple(sorted(codes)))
+
+
+class RenderRows:
+    """The live events one board render of battle `battle_id` reads, newest first as
+    `LogRow`s, by what it reads (`rows`: {`page_key(limit)`: the newest log page, `limit` + 1
+    of them; `codes_key(codes)`: every one of some codes, a board's own summary}): given when
+    the render knows them already (`battles.rendering` keeps them in the shared cache with
+    the board they were read for; after an action, the rows it wrote are put on top), else
+    read once and left here for the render to keep."""
+
+    def __init__(self, battle_id: int, rows: dict | None = None, factions=None):
+        self.battle_id, self.rows = battle_id, dict(rows or {})
+        #: The campaign's factions (`campaign_factions`) when known, and whether this render
+        #: read them (for the render to keep).
+        self.factions, self.factions_read = factions, False
+
+
+_RENDER_ROWS: ContextVar[RenderRows | None] = ContextVar("board_render_rows", default=None)
+
+
+@contextmanager
+def render_rows(battle_id: int, rows: dict | None = None, factions=None) -> Iterator[RenderRows]:
+    """While a board of battle `battle_id` is drawn: the live events it reads are `rows`
+    where given (see `RenderRows`), its campaign's factions `factions` where given, else
+    read once and kept in the object answered."""
+    known = RenderRows(battle_id, rows, factions)
+    token = _RENDER_ROWS.set(known)
+    try:
+        yield known
+    finally:
+        _RENDER_ROWS.reset(token)
+
+
+def _rendered_rows(battle: Battle, key: tuple, read) -> list:
+    known = _RENDER_ROWS.get()
+    if known is None or known.battle_id != battle.pk:
+        return read()
+    rows = known.rows.get(key)
+    if rows is None:
+        rows = known.rows[key] = read()
+    return rows
+
+
+def _rows(events) -> list["LogRow"]:
+    return [LogRow._make(row) for row in events.values_list("pk", "round", "code", "params")]
+
+
+def live_rows(battle: Battle, codes: Iterable[str]) -> list["LogRow"]:
+    """The live events of `codes`, oldest first, as `LogRow`s (what a line is made of); read
+    once per board version (`RenderRows`)."""
+    codes = set(codes)
+    newest = _rendered_rows(
+        battle,
+        codes_key(codes),
+        lambda: _rows(live_events(battle).filter(code__in=codes).order_by("-pk")),
+    )
+    return newest[::-1]
 
 
 @dataclass(frozen=True)
@@ -129,7 +212,12 @@ class BattleView:
 
     @cached_property
     def factions(self) -> CampaignFactions:
-        return campaign_factions(self.battle.campaign_id)
+        known = _RENDER_ROWS.get()
+        if known is None or known.battle_id != self.battle.pk:
+            return campaign_factions(self.battle.campaign_id)
+        if known.factions is None:  # read once for the render, which may keep them
+            known.factions, known.factions_read = campaign_factions(self.battle.campaign_id), True
+        return known.factions
 
     # --- names -------------------------------------------------------------------------------
 
@@ -209,11 +297,18 @@ class BattleView:
         shows one page however long the battle: its render costs the same at 1,000 commands
         as at 10."""
         limit = limit or LOG_LIMIT
-        # What a line is made of (`lines`: the code and params; the round, the cursor).
-        events = live_events(self.battle).order_by("-pk").only("pk", "round", "code", "params")
-        if before is not None:
-            events = events.filter(pk__lt=before)
-        rows = list(events[: limit + 1])
+
+        # What a line is made of (`LogRow`: the code and params, the round, the cursor).
+        def read():
+            events = live_events(self.battle).order_by("-pk")
+            if before is not None:
+                events = events.filter(pk__lt=before)
+            return _rows(events[: limit + 1])
+
+        if before is None and limit == LOG_LIMIT:  # the board's page: once per board version
+            rows = _rendered_rows(self.battle, page_key(limit), read)
+        else:
+            rows = read()
         older = rows[limit - 1].pk if len(rows) > limit else None
         return self.page_lines(rows[:limit]), older
 
@@ -225,7 +320,8 @@ class BattleView:
         """(round, sentence) of `events` (those with a sentence)."""
         if not self.lines_kept:
             return [(event.round, text) for event, _params, text in self.lines(events)]
-        return [(event.round, text) for event in events if (text := self.sentence(event))]
+        prefix = self.lines_prefix()
+        return [(event.round, text) for event in events if (text := self.sentence(event, prefix))]
 
     @cached_property
     def _lines_base(self) -> tuple:
@@ -234,14 +330,24 @@ class BattleView:
                 tuple(sorted(self.names.items())), tuple(sorted(self.hidden_names())),
                 self.lines_key())  # fmt: skip
 
-    def sentence(self, event) -> str:
+    def lines_prefix(self) -> int:
+        """The short name of this view's kept sentences in the page language (`_LINES`)."""
+        base = (self._lines_base, get_language())
+        number = _LINE_PREFIXES.get(base)
+        if number is None:
+            if len(_LINE_PREFIXES) > LINES_KEPT:
+                _LINE_PREFIXES.clear()  # (numbers are never given twice: kept lines stay true)
+            number = _LINE_PREFIXES[base] = next(_LINE_NUMBERS)
+        return number
+
+    def sentence(self, event, prefix: int | None = None) -> str:
         """The sentence of one event as the viewpoint reads it ("": none). Worded once per
         viewpoint, language and names in this process when the view allows it
         (`lines_kept`): an event never changes, and a board shows the same lines again after
-        each action."""
+        each action. `prefix`: `lines_prefix()`, where the caller has it."""
         if not self.lines_kept:
             return self.event(event.code, event.params)[1] or ""
-        key = (self._lines_base, get_language(), event.pk)
+        key = (self.lines_prefix() if prefix is None else prefix, event.pk)
         text = _LINES.get(key)
         if text is None:
             if len(_LINES) > LINES_KEPT:

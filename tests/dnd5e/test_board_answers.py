@@ -101,6 +101,7 @@ def test_the_parts_kept_draw_the_board_as_drawn_anew(client, gm, player, guards_
             client.force_login(user)
             board_fragments._DRAWN.clear()
             dnd_board._LINES.clear()
+            dnd_board._CONTEXTS.clear()
             assert page(user, sel) == kept
 
     for user in (gm, player):
@@ -117,3 +118,36 @@ def test_the_parts_kept_draw_the_board_as_drawn_anew(client, gm, player, guards_
     compare()
     battle = _end_turns_until(gm, battle, lambda b: b.snapshot["turn"]["actor"] != guards)
     compare()
+
+
+def test_a_board_drawn_again_for_its_version_reuses_what_it_was_built_from(
+    client, gm, player, enemy_faction, guards_turn
+):
+    """Another piece selected at the same version: the board's context (its log's read
+    included) is the one built for that version; a new version, or a faction hidden from
+    the players (the names a viewpoint reads), builds it again."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    battle, guards = guards_turn
+    client.force_login(gm)
+    client.get(_board(battle), HTTP_HX_REQUEST="true")
+
+    def log_read(user, sel) -> bool:
+        client.force_login(user)
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(_board(battle), {"sel": sel}, HTTP_HX_REQUEST="true")
+        assert page.status_code == 200
+        return any("battles_battleevent" in q["sql"] for q in captured.captured_queries)
+
+    assert not log_read(gm, f"{guards}.2")
+    client.force_login(player)
+    shown = client.get(_board(battle), HTTP_HX_REQUEST="true").content.decode()
+    assert "Unknown force" not in shown
+    enemy_faction.known_to_players = False
+    enemy_faction.save()
+    assert log_read(player, f"{guards}.1")  # other names: built again
+    hidden = client.get(_board(battle), HTTP_HX_REQUEST="true").content.decode()
+    assert "Unknown force" in hidden and "Thornback Horde" not in hidden
+    battle = _end_turns_until(gm, battle, lambda b: b.snapshot["turn"]["actor"] != guards)
+    assert log_read(gm, "")  # a new version

@@ -24,10 +24,12 @@ from tests.engine.gurps4e.helpers import force_data, row
 from warfare.engine.battle.autoplay import play_out
 from warfare.engine.battle.forecast import (
     MAX_ROUNDS,
+    WARM_UP,
     SimulationDice,
     forecast,
     histogram,
     simulate,
+    warm_up,
     wilson,
 )
 from warfare.engine.battle.protocol import SetupError, command_dice
@@ -159,13 +161,21 @@ def test_rounds_are_days_for_gurps_3e_and_cavalry_counts_in_pathfinder():
 @pytest.mark.parametrize("key", sorted(SETUPS))
 def test_workers_give_the_same_forecast_in_every_system(key):
     """However the simulations are shared out (batches taken by whichever process is free),
-    each is played from its own seed: 23 simulations (a warm-up of 2, batches of 5 and a last
-    one of 1) give the forecast one process gives."""
+    each is played from its own seed: 23 simulations (a warm-up of 2, or of 1 in Pathfinder, then
+    batches of 5 and a shorter last one) give the forecast one process gives."""
     system, build = SETUPS[key]
     data = build(2, 2)
     one = forecast(system, setup=data, simulations=23, seed=4, workers=1)
     two = forecast(system, setup=data, simulations=23, seed=4, workers=2)
     assert one.to_dict() == two.to_dict()
+
+
+def test_pathfinder_warms_up_on_one_simulation_and_the_others_on_a_tenth():
+    """Before forking its workers a forecast plays alone only what fills the caches every
+    simulation shares: one Pathfinder battle; a tenth where each battle adds kept choices."""
+    assert [warm_up(PF2E, n) for n in (0, 1, 500)] == [0, 1, 1]
+    assert [warm_up(DND5E, n) for n in (0, 9, 500)] == [0, 0, 50]
+    assert warm_up(GURPS4E, 500) == warm_up(GURPS3E, 500) == 500 // WARM_UP
 
 
 @pytest.mark.parametrize("key", sorted(SETUPS))

@@ -11,7 +11,8 @@ changed. From random reachable states (the engine property test's set-ups, rando
 commands) every kept answer equals the one worked out with nothing kept.
 """
 
-from dataclasses import replace
+import json
+from dataclasses import fields, replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,13 +23,18 @@ import warfare.engine.systems.dnd5e.rules as rules
 from tests.engine.dnd5e.helpers import setup, unit
 from tests.engine.dnd5e.test_dnd5e_policy import random_play
 from tests.engine.dnd5e.test_dnd5e_properties import battles
-from warfare.engine.systems.dnd5e.battle import SYSTEM
+from warfare.engine.events import plain
+from warfare.engine.systems.dnd5e import state as dnd_state
+from warfare.engine.systems.dnd5e.battle import SYSTEM, board
 from warfare.engine.systems.dnd5e.battle.engine import _prepared
 from warfare.engine.systems.dnd5e.state import BattleState, board_memo
 
 
 def _fresh(state: BattleState) -> BattleState:
-    """The same state with nothing remembered: rebuilt from its plain data."""
+    """The same state with nothing remembered: rebuilt from its plain data (not the state
+    or the creatures read before from the same JSON)."""
+    dnd_state._READ.clear()
+    dnd_state._CREATURES.clear()
     return BattleState.from_dict(state.to_dict())
 
 
@@ -54,6 +60,7 @@ def _answers(state: BattleState) -> dict:
     for params, checks in actions.attack_options(state, actor):
         found[("attack", *params.values())] = checks
     found["suggestion"] = SYSTEM.suggest(state, actor)
+    found["board"] = board(state)
     return found
 
 
@@ -88,6 +95,39 @@ def test_a_set_up_is_built_once_and_each_start_rolls_its_own_initiative():
     assert first.stands is second.stands
     assert first.order != second.order or first.initiative != second.initiative
     assert first.initiative == SYSTEM.start(setup_, 1).initiative
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(battle=battles(), data=st.data())
+def test_a_state_writes_the_plain_data_of_each_field_and_reads_back_once(battle, data):
+    """`to_dict` is `plain` of each field in order, a copy of its own each time (the parts
+    written once per object too); reading a snapshot's JSON again gives the state read
+    before, other JSON a state of its own, equal to reading it afresh."""
+    for _position, state in random_play(battle, data, most=12):
+        written = state.to_dict()
+        expected = {f.name: plain(getattr(state, f.name)) for f in fields(state)}
+        assert json.dumps(written) == json.dumps(expected)  # the same keys in the same order
+        again = state.to_dict()
+        assert again == written and again["opening"] is not written["opening"]
+        again["creatures"].clear()
+        assert state.to_dict() == written  # what a caller does to its copy stays there
+        stored = json.loads(json.dumps(written))
+        read = BattleState.from_dict(stored)
+        assert read == state
+        assert BattleState.from_dict(json.loads(json.dumps(written))) is read
+        assert read == _fresh(state) and _fresh(state) is not read
+
+
+def test_a_stat_block_is_read_once_for_the_same_json():
+    setup_, seed = next_setup()
+    data = SYSTEM.start(setup_, seed).to_dict()
+    first = BattleState.from_dict(data)
+    hurt = json.loads(json.dumps(data))
+    hurt["stands"][0]["hp"] -= 1
+    second = BattleState.from_dict(hurt)
+    assert second is not first and second.stands[0].hp == first.stands[0].hp - 1
+    assert second.creatures is first.creatures  # the same JSON of the creatures
+    assert second == _fresh(second) and _fresh(second).creatures is not first.creatures
 
 
 def next_setup():

@@ -263,9 +263,10 @@ def _run(args: tuple[str, int, Any, Any, int, Iterable[int]]) -> list[Simulated]
 
 
 WARM_UP = 10
-"""With worker processes, this process first plays one simulation in `WARM_UP` alone, so
-what the engines and policies keep from one simulation to the next (a set-up worked out
-once, the GURPS 4e strategy choices…) is there before the workers are forked from it."""
+"""With worker processes, this process first plays one simulation in `WARM_UP` alone (or the
+system's own `warm_up` number of them, protocol), so what the engines and policies keep from
+one simulation to the next (a set-up worked out once, the GURPS 4e strategy choices…) is
+there before the workers are forked from it."""
 BATCH = 5
 """Simulations a process takes at a time from the ones left (see `_in_processes`)."""
 
@@ -277,7 +278,7 @@ def _in_processes(job: tuple[Any, ...], simulations: int, workers: int) -> list[
     (the other core busy with another request or program) plays fewer of them instead of
     keeping the others waiting; which process plays a simulation does not change it (its
     dice come from its own seed), so the results, in index order, are the same."""
-    warm = simulations // WARM_UP
+    warm = warm_up(get_battle_system(job[0]), simulations)
     results: list[Simulated | None] = [None] * simulations
     results[:warm] = _run((*job, range(warm)))
     batches = [range(i, min(i + BATCH, simulations)) for i in range(warm, simulations, BATCH)]
@@ -293,6 +294,12 @@ def _in_processes(job: tuple[Any, ...], simulations: int, workers: int) -> list[
         for index, simulated in part:
             results[index] = simulated
     return results  # type: ignore[return-value]
+
+
+def warm_up(system: BattleSystem, simulations: int) -> int:
+    """How many of `simulations` this process plays alone before forking (`WARM_UP`)."""
+    own = getattr(system, "warm_up", None)
+    return simulations // WARM_UP if own is None else min(own, simulations)
 
 
 _taken: Any = None

@@ -67,6 +67,12 @@ For forecasts (optional, default: none):
     loop over `awaiting`, `suggest` and `apply` reaches (`forecast._play_out`), with less
     work (a system's lean simulation: no events, no log, no re-check of its own policy's
     commands). The forecast uses it where a system has one.
+``warm_up: int``
+    The simulations a forecast with worker processes plays alone before it forks them (so
+    what the engine keeps from one simulation to the next is inherited; see
+    `forecast.WARM_UP`): few where what it keeps is the same for every simulation (a set-up
+    worked out once), many where each simulation adds to it (choices kept per situation).
+    Without it, a tenth of the simulations.
 
 For the board (optional, default: never):
 
@@ -359,6 +365,7 @@ class FunctionSystem:
     standing: Callable[[Any], Standing]
     forced: Callable[[Any], "Command | None"] = lambda state: None
     play_out: Callable[[Any, Any, int], Any] | None = None
+    warm_up: int | None = None
 
     def start_events(self, state: Any) -> list[Any]:
         return list(state.opening)
@@ -371,14 +378,16 @@ class FunctionSystem:
         key: str,
         suggest: Callable[[Any, str | None], Command],
         play_out: Callable[[Any, Any, int], Any] | None = None,
+        warm_up: int | None = None,
     ):
         """The system of an engine module written to the protocol's names (`start`,
         `legal_actions`, `apply`, `outcome`, `awaiting`, `clock`, `standing`, `forced` if it
         has one, `BattleState.from_dict`), with its auto-play policy's `suggest` (and its
-        lean `play_out` for forecasts, if it has one)."""
+        lean `play_out` and `warm_up` for forecasts, if it has them)."""
         forced = getattr(engine, "forced", None)
         return cls(
             play_out=play_out,
+            warm_up=warm_up,
             key=key,
             start=engine.start,
             legal_actions=engine.legal_actions,

@@ -30,7 +30,15 @@ from warfare.engine.systems.dnd5e.battle import legal_actions
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.rules import balance_hint, squares
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
-from warfare.engine.systems.dnd5e.state import CASUALTIES, DEPLOY, DRAW, ROUND, Solo, Stand
+from warfare.engine.systems.dnd5e.state import (
+    CASUALTIES,
+    DEPLOY,
+    DRAW,
+    ROUND,
+    Solo,
+    Stand,
+    snapshot_key,
+)
 from warfare.systems.dnd5e import models
 from warfare.systems.dnd5e.labels import attack_name
 
@@ -68,6 +76,37 @@ PHASE_LABELS = {
 }
 #: Kinds whose options put a piece on a square (the highlighted cells of the selected piece).
 SQUARE_KINDS = ("place", "move", "leave")
+
+
+def _words() -> dict:
+    """The board's fixed words in the page language, translated once per language and
+    process (a lazy text costs a catalogue look-up each time it is read; a board reads
+    them for every option, square and card): the labels of actions, configurations, siege
+    steps, terrain and phases, and the words of the options' previews."""
+    language = get_language() or ""
+    found = _WORDS.get(language)
+    if found is None:
+        found = _WORDS[language] = {
+            "action": {key: str(label) for key, label in ACTION_LABELS.items()},
+            "configuration": {key: str(label) for key, label in CONFIGURATION_LABELS.items()},
+            "siege": {key: str(label) for key, label in SIEGE_ACTIONS.items()},
+            "terrain": {key: str(label) for key, label in TERRAIN_LABELS.items()},
+            "phase": {key: str(label) for key, label in PHASE_LABELS.items()},
+            "auto_hit": gettext("hits automatically"),
+            "save": gettext("save"),
+            "ac": pgettext("dnd5e", "AC"),
+            "dc": gettext("DC"),
+            "vs": gettext("vs"),
+            "advantage": gettext("advantage"),
+            "disadvantage": gettext("disadvantage"),
+            "double_damage": gettext("double damage"),
+            "solo_bonus": gettext("%(solo)s: %(action)s (bonus action)"),
+            "solo": gettext("%(solo)s: %(action)s"),
+        }
+    return found
+
+
+_WORDS: dict[str, dict] = {}
 
 
 def _state(battle: Battle):
@@ -277,35 +316,32 @@ def _candidate_actors(state) -> list[str]:
 
 def _preview_text(checks) -> str:
     parts = []
+    words = _words()
     for check in checks:
         advantage = [t[0].split(".", 1)[1] for t in check.modifier_breakdown
                      if t[0].startswith("advantage.")]  # fmt: skip
         disadvantage = [t[0].split(".", 1)[1] for t in check.modifier_breakdown
                         if t[0].startswith("disadvantage.")]  # fmt: skip
         if any(t[0] == "auto_hit" for t in check.modifier_breakdown):
-            parts.append(gettext("hits automatically"))
+            parts.append(words["auto_hit"])
             continue
-        text = f"{check.modifier:+d}" if check.stat != "spell_save" else gettext("save")
+        text = f"{check.modifier:+d}" if check.stat != "spell_save" else words["save"]
         if check.dc is not None:
-            dc_word = (
-                pgettext("dnd5e", "AC")
-                if check.stat in ("attack", "spell_attack")
-                else gettext("DC")
-            )
-            versus = gettext("vs")  # a literal call, for makemessages (not in an f-string)
-            text += f" {versus} {dc_word} {check.dc}"
+            dc_word = words["ac"] if check.stat in ("attack", "spell_attack") else words["dc"]
+            text += f" {words['vs']} {dc_word} {check.dc}"
         if advantage:
-            text += " · " + gettext("advantage")
+            text += " · " + words["advantage"]
         if disadvantage:
-            text += " · " + gettext("disadvantage")
+            text += " · " + words["disadvantage"]
         if any(t[0] == "double_damage" for t in check.modifier_breakdown):
-            text += " · " + gettext("double damage")
+            text += " · " + words["double_damage"]
         parts.append(text)
     return "; ".join(parts)
 
 
 def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
-    label = str(ACTION_LABELS.get(kind, kind))
+    words = _words()
+    label = words["action"].get(kind, kind)
     details = []
     if "attack" in params:
         details.append(attack_name(str(params["attack"])))
@@ -320,11 +356,11 @@ def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
                 else gettext("objective (%(xy)s)") % {"xy": value[3:].replace(":", ", ")}
             )
     if "configuration" in params:
-        details.append(str(CONFIGURATION_LABELS.get(params["configuration"])))
+        details.append(str(words["configuration"].get(params["configuration"])))
     if "engine" in params:
         details.insert(0, names.get(params["engine"], params["engine"]))
     if "step" in params:
-        details.insert(1, str(SIEGE_ACTIONS.get(params["step"], params["step"])))
+        details.insert(1, str(words["siege"].get(params["step"], params["step"])))
     if "x" in params and kind not in SQUARE_KINDS:
         details.append(f"({params['x']}, {params['y']})" + (
             f" {params['direction']}" if "direction" in params else ""))  # fmt: skip
@@ -344,9 +380,10 @@ def _joined_stand(state, actor: str) -> str | None:
 def _solo_label(solo: str, kind: str, label: str) -> str:
     """A joined solo's option names the solo ("Sir Aldric: Incite (bonus action)"): it is
     listed with its unit's (§5.2)."""
+    words = _words()
     if kind in BONUS_ACTIONS:
-        return gettext("%(solo)s: %(action)s (bonus action)") % {"solo": solo, "action": label}
-    return gettext("%(solo)s: %(action)s") % {"solo": solo, "action": label}
+        return words["solo_bonus"] % {"solo": solo, "action": label}
+    return words["solo"] % {"solo": solo, "action": label}
 
 
 def _piece_of(kind: str, actor: str, params: dict) -> str:
@@ -369,10 +406,43 @@ def _cells_of(state, key: str) -> list[tuple[int, int]]:
     return list(squares(state, key))
 
 
+#: Board contexts built (`board_context`), per process, the oldest forgotten first.
+CONTEXTS_SIZE = 32
+_CONTEXTS: OrderedDict[tuple, dict] = OrderedDict()
+#: The entries of a context that are the request's own objects, set on every use.
+_OWN = ("battle", "campaign", "membership", "state")
+
+
 def board_context(membership: Membership, battle: Battle) -> dict:
     """Everything the board template draws, as `membership` may see it: the content from its
-    viewpoint's `Dnd5eView`, the actions from what the member commands."""
+    viewpoint's `Dnd5eView`, the actions from what the member commands.
+
+    Built once per process for a version of the battle (its seq, last save, status, whether
+    players may act and its snapshot), what the member may see and do (GM or not, their
+    faction), the language and the names the viewpoint reads (a faction shown or hidden):
+    a board drawn again for that version — another piece selected (`?sel=`), the poll of
+    another viewer — reuses it, the log's read included. The values are shared: read them,
+    never change them."""
     view = Dnd5eView(battle, viewpoint_of(membership, battle))
+    key = (
+        battle.pk, battle.seed, battle.seq, battle.updated_at, battle.status,
+        battle.players_may_act, membership.is_gm, membership.faction_id, get_language(),
+        tuple(sorted(view.names.items())), snapshot_key(battle.snapshot),
+    )  # fmt: skip
+    found = _CONTEXTS.get(key)
+    if found is None:
+        built = _board_context(membership, battle, view)
+        found = {name: value for name, value in built.items() if name not in _OWN}
+        with _LINES_LOCK:
+            _CONTEXTS[key] = found
+            while len(_CONTEXTS) > CONTEXTS_SIZE:
+                _CONTEXTS.popitem(last=False)
+    own = {"battle": battle, "campaign": battle.campaign, "membership": membership,
+           "state": view.engine_state}  # fmt: skip
+    return {**found, **own}
+
+
+def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> dict:
     state = view.engine_state
     names = view.names
     sides = view.sides
@@ -435,7 +505,8 @@ def board_context(membership: Membership, battle: Battle) -> dict:
                         here[piece] = {**entry, "css": "target"}
     # --- the grid --------------------------------------------------------------------------
     zones = state.zones if state.phase == DEPLOY else {}
-    terrain_labels = {key: str(label) for key, label in TERRAIN_LABELS.items()}  # once each
+    words = _words()
+    terrain_labels = words["terrain"]
     grid = []
     for row in rows:
         line = []
@@ -489,8 +560,8 @@ def board_context(membership: Membership, battle: Battle) -> dict:
             stands = state.stands_of(unit.key)
             units.append({
                 "key": unit.key, "name": names.get(unit.key, unit.key),
-                "kind": unit.kind, "configuration": str(CONFIGURATION_LABELS.get(
-                    unit.configuration, "")) if unit.configuration else "",
+                "kind": unit.kind, "configuration": words["configuration"].get(
+                    unit.configuration, "") if unit.configuration else "",
                 "left": len(stands), "start": unit.start_stands, "broken": unit.broken,
                 "commander": names.get(unit.commander, "") if unit.commander else "",
                 "stands": [{"key": s.key, "name": names.get(s.key, s.key),
@@ -552,7 +623,7 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         "finished": finished,
         "next_piece": next_piece,
         "zones": [{"side": side, "name": names[f"side:{side}"]} for side in zones],
-        "phase": str(PHASE_LABELS.get(state.phase, state.phase)),
+        "phase": words["phase"].get(state.phase, state.phase),
         "deploying": state.phase == DEPLOY,
         "all_placed": not unplaced,
         "tied": state.phase == DRAW,
@@ -563,6 +634,10 @@ def board_context(membership: Membership, battle: Battle) -> dict:
         "selectable": selectable,
         "width": state.grid.width,
         "sides": side_rows,
+        # (the head's score: drawn again when a VP changes, not with every HP)
+        "vp_score": [
+            {"key": side["key"], "name": side["name"], "vp": side["vp"]} for side in side_rows
+        ],
         "order": order,
         "actor_actions": actor_actions,
         "piece_actions": piece_actions,

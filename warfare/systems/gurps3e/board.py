@@ -27,7 +27,7 @@ from battles.forms import parse_dice
 from battles.models import Battle, BattleStatus
 from battles.plugins import BoardPlugin, register
 from battles.schema import form_input, state_output
-from battles.visibility import BYSTANDER, BattleView, Viewpoint, live_events, viewpoint_of
+from battles.visibility import BYSTANDER, BattleView, Viewpoint, live_rows, viewpoint_of
 from kingdoms.models import Membership
 from kingdoms.transactions import write_transaction
 from warfare.engine.battle.registry import get_battle_system
@@ -415,10 +415,13 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     state = battle.engine_state()
     view = Gurps3eView(battle, viewpoint_of(membership, battle))
     names_ = view.names
-    # The day results and the ending need their own events only; the log shows one page.
-    events = live_events(battle).filter(code__in={*RESULT_CODES, "battle.ended"})
+    # The day results and the ending need their own events only (read once per version);
+    # the log shows one page.
+    events = live_rows(battle, {*RESULT_CODES, "battle.ended"})
     # (event, params, sentence) as `view.lines`, each sentence worded once (`view.sentence`)
-    lines = [(e, view.params(e.code, e.params), text) for e in events if (text := view.sentence(e))]
+    prefix = view.lines_prefix()
+    lines = [(e, view.params(e.code, e.params), text) for e in events
+             if (text := view.sentence(e, prefix))]  # fmt: skip
     sides = [_side(state, force, view, membership, battle) for force in state.forces]
     pcs = [_pc(state, c, names_, membership, battle) for c in state.characters]
     fit = [pc for pc in pcs if pc["status"] == FIT]

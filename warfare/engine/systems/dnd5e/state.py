@@ -4,6 +4,7 @@ Every piece has a key unique in the battle: units, stands, solos, siege engines;
 square is addressed as "sq:X:Y". Positions are the top-left square of a piece's space.
 """
 
+import marshal
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -27,11 +28,29 @@ def _pos(value: Any) -> Pos | None:
     return None if value is None else (int(value[0]), int(value[1]))
 
 
+#: The values `to_dict` writes as they are (`plain` would give them back unchanged).
+_AS_IS = frozenset((str, int, bool, float, type(None)))
+#: {class: its field names in order}: `dataclasses.fields` builds its tuple on every call.
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 class _Plain:
     """`to_dict` of a flat dataclass whose fields are JSON values, tuples and mappings."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+        cls = type(self)
+        try:
+            names = _FIELD_NAMES[cls]
+        except KeyError:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+        values, kept = self.__dict__, self._kept_plain
+        return {name: value if type(value := values[name]) in _AS_IS else
+                _plain_kept(value) if name in kept else plain(value)
+                for name in names}  # fmt: skip
+
+    #: Fields that are the very same objects from state to state (never changed by a
+    #: command): their JSON is worked out once per object (`_plain_kept`).
+    _kept_plain: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -265,6 +284,8 @@ class Options(_Plain):
 
 @dataclass(frozen=True)
 class BattleState(_Plain):
+    _kept_plain = frozenset(("creatures", "opening"))
+
     grid: Grid
     creatures: Mapping[str, Creature]
     sides: tuple[str, ...]
@@ -397,10 +418,26 @@ class BattleState(_Plain):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "BattleState":
+        """The state of a snapshot; the same state object for the same snapshot (`_READ`):
+        a board's render, the action sent from it and every viewer's board read the battle
+        row's JSON, and what one of them worked out for the state (its `per_state` memo: the
+        options, the board) serves the others."""
+        key = snapshot_key(d)
+        state = _READ.get(key) if key is not None else None
+        if state is None:
+            state = cls._read(d)
+            if key is not None:
+                if len(_READ) >= READ_KEPT:
+                    _READ.clear()
+                _READ[key] = state
+        return state
+
+    @classmethod
+    def _read(cls, d: Mapping[str, Any]) -> "BattleState":
         turn = d.get("turn")
         return cls(
             grid=Grid.from_dict(d["grid"]),
-            creatures={k: Creature.from_dict(v) for k, v in d["creatures"].items()},
+            creatures=_creatures(d["creatures"]),
             sides=tuple(d["sides"]),
             units=tuple(Unit.from_dict(u) for u in d["units"]),
             stands=tuple(Stand.from_dict(s) for s in d["stands"]),
@@ -425,6 +462,52 @@ class BattleState(_Plain):
             opening=tuple(Event.from_dict(e) for e in d["opening"]),
         )
 
+
+def snapshot_key(data: Any) -> bytes | None:
+    """A faithful copy of plain JSON data (`marshal`, in C: equal bytes, equal data, key
+    order included); None for anything else."""
+    try:
+        return marshal.dumps(data, 2)  # (version 2: no references, no interning marks)
+    except ValueError:
+        return None
+
+
+def _creatures(data: Mapping[str, Any]) -> Mapping[str, Creature]:
+    """The stat blocks of a snapshot, read once per process for the same JSON (a battle's
+    creatures never change, every snapshot holds them all): the same mapping of the same
+    (frozen) creatures."""
+    key = snapshot_key(data)
+    found = _CREATURES.get(key) if key is not None else None
+    if found is None:
+        found = {k: Creature.from_dict(v) for k, v in data.items()}
+        if key is not None:
+            if len(_CREATURES) >= READ_KEPT:
+                _CREATURES.clear()
+            _CREATURES[key] = found
+    return found
+
+
+def _plain_kept(value: Any) -> Any:
+    """`plain(value)` of a part that is the very same object from state to state: worked
+    out once per object and kept as a `marshal` copy, so each answer is data of its own."""
+    hit = _PLAIN.get(id(value))
+    if hit is None or hit[0] is not value:
+        data = plain(value)
+        try:
+            copy = marshal.dumps(data, 2)
+        except ValueError:
+            return data
+        if len(_PLAIN) >= READ_KEPT:
+            _PLAIN.clear()
+        hit = _PLAIN[id(value)] = (value, copy)  # (held: while kept, the id names it)
+    return marshal.loads(hit[1])  # noqa: S302 (bytes this process wrote)
+
+
+READ_KEPT = 64
+_PLAIN: dict[int, tuple[Any, bytes]] = {}
+#: {snapshot JSON (`snapshot_key`): the state read from it}; and the same for creatures.
+_READ: dict[bytes, "BattleState"] = {}
+_CREATURES: dict[bytes, Mapping[str, Creature]] = {}
 
 _GROUPS = {Unit: "units", Stand: "stands", Solo: "solos", Engine: "engines",
            Objective: "objectives"}  # fmt: skip

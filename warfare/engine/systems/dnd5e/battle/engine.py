@@ -119,6 +119,7 @@ from warfare.engine.systems.dnd5e.state import (
     Stand,
     Turn,
     Unit,
+    pieces_memo,
 )
 
 END_TURN, PLACE, BEGIN, SLIDE_IN, REJOIN, DONE = (
@@ -989,7 +990,23 @@ def outcome(state: BattleState) -> Outcome | None:
 def board(state: BattleState) -> list[list[dict[str, Any]]]:
     """The grid as rows of cells for a template to draw (renders nothing): per square its
     terrain, difficult flag, elevation, occupant (kind, key, side, unit, HP, casualty,
-    hidden, joined solos, isolated) and objective (key, HP)."""
+    hidden, joined solos, isolated) and objective (key, HP).
+
+    Worked out once for the same pieces (`pieces_memo`: a command that changes only the
+    turn, the round or the score reuses it), so the rows are shared: read them, never
+    change them."""
+    memo = pieces_memo(state)
+    try:
+        return memo[_BOARD_ROWS]
+    except KeyError:
+        rows = memo[_BOARD_ROWS] = _board(state)
+        return rows
+
+
+_BOARD_ROWS = "dnd5e.board_rows"
+
+
+def _board(state: BattleState) -> list[list[dict[str, Any]]]:
     occ = occupancy(state)
     objectives: dict[Pos, dict[str, Any]] = {}
     for o in state.objectives:
