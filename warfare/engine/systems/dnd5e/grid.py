@@ -157,11 +157,12 @@ class MoveRules:
 _STEPS = tuple(DIRECTIONS.values())
 
 
-def _remembering(grid: Grid, rules: MoveRules) -> MoveRules:
-    """`rules` whose checks (and `_enterable`) remember their answers for one search: they
-    are pure for a given board, and the search asks each square from up to four sides."""
-    entered: dict[Pos, bool] = {}
-    stops: dict[Pos, bool] = {}
+def _remembering(
+    grid: Grid, rules: MoveRules, entered: dict[Pos, bool], stops: dict[Pos, bool]
+) -> MoveRules:
+    """`rules` whose checks (and `_enterable`) remember their answers for one search in
+    `entered` and `stops` (the search reads those directly): they are pure for a given
+    board, and the search asks each square from up to four sides."""
     stopping: dict[Pos, bool] = {}
 
     def passable(pos: Pos) -> bool:
@@ -186,10 +187,13 @@ def _remembering(grid: Grid, rules: MoveRules) -> MoveRules:
 def _enterable(grid: Grid, anchor: Pos, rules: MoveRules) -> bool:
     if rules.remembered:
         return rules.passable(anchor)
-    if rules.size == 1:  # the same checks, for the one square
-        if not grid.inside(anchor):
+    if rules.size == 1:  # the same checks, for the one square (`inside`, `at` inline)
+        x, y = anchor
+        if not (0 <= x < grid.width and 0 <= y < grid.height):
             return False
-        if not (rules.swim or rules.ignore_terrain) and grid.at(anchor).terrain == "water_deep":
+        if not (rules.swim or rules.ignore_terrain) and (
+            grid.squares.get(anchor, CLEAR).terrain == "water_deep"
+        ):
             return False
         return rules.passable(anchor)
     if not grid.fits(anchor, rules.size):
@@ -210,7 +214,10 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
     is left (the bonus step's cost is reported as `budget`, using up the move).
     Off-grid squares next to a reachable edge anchor are included (leaving = fleeing, §5.3).
     """
-    rules = _remembering(grid, rules)
+    # The remembered answers, read here without a call when known (`_remembering`).
+    entered: dict[Pos, bool] = {}
+    stopped: dict[Pos, bool] = {}
+    rules = _remembering(grid, rules, entered, stopped)
     enterable, stops = rules.passable, rules.stops_at
     size, ignore = rules.size, rules.ignore_terrain
     at = grid.squares.get
@@ -221,18 +228,24 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
         cost, pos = pop(heap)
         if cost > best.get(pos, 1 << 30):
             continue
-        if pos != start and stops(pos):
-            continue
+        if pos != start:
+            held = stopped.get(pos)
+            if held if held is not None else stops(pos):
+                continue
         x, y = pos
+        elevation = None
         for dx, dy in _STEPS:
             nxt = (x + dx, y + dy)
-            if not enterable(nxt):
+            free = entered.get(nxt)
+            if not (free if free is not None else enterable(nxt)):
                 continue
             if ignore:
                 new = cost + 1
             elif size == 1:  # `enter_cost`, inline
                 square = at(nxt, CLEAR)
-                rise = square.elevation - at(pos, CLEAR).elevation
+                if elevation is None:
+                    elevation = at(pos, CLEAR).elevation
+                rise = square.elevation - elevation
                 step = 1 + rise if rise > 0 else 1
                 new = cost + (step * 2 if square.is_difficult else step)
             else:
@@ -245,8 +258,12 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
     for pos in list(best):
         if pos == start:
             continue  # the bonus follows a move that ENDS on a road
-        road = all(grid.at(p).terrain == "road" and not grid.at(p).difficult
-                   for p in squares_of(pos, rules.size))  # fmt: skip
+        if size == 1:  # the same check, for the one square
+            square = at(pos, CLEAR)
+            road = square.terrain == "road" and not square.difficult
+        else:
+            road = all(grid.at(p).terrain == "road" and not grid.at(p).difficult
+                       for p in squares_of(pos, rules.size))  # fmt: skip
         if not road or rules.stops_at(pos):
             continue
         for dx, dy in DIRECTIONS.values():
@@ -254,12 +271,16 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
             fresh = nxt not in result and nxt != start
             if fresh and _enterable(grid, nxt, rules) and rules.can_stop(nxt):
                 result[nxt] = (budget, True)
+    width, height = grid.width - size, grid.height - size
     for pos, (cost, _road) in list(result.items()) + [(start, (0, False))]:
         if cost >= budget or (pos != start and rules.stops_at(pos)):
             continue
-        for dx, dy in DIRECTIONS.values():
-            nxt = (pos[0] + dx, pos[1] + dy)
-            if nxt not in result and not grid.fits(nxt, rules.size):
+        x, y = pos
+        for dx, dy in _STEPS:
+            nxt = (x + dx, y + dy)
+            if nxt in result:
+                continue
+            if not (0 <= nxt[0] <= width and 0 <= nxt[1] <= height):  # `grid.fits`, inline
                 result[nxt] = (budget, False)
     return result
 
