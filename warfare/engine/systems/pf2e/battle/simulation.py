@@ -20,6 +20,9 @@ less work per command:
   reaction records the command's rolls);
 * the army awaited is read from the state (`awaiting`'s actor) and the end of the battle
   from `finished` (`outcome`);
+* when every side reacts automatically, one `Ctx` serves the whole battle (reset as a new
+  one would be) and the sequence number is set in the command's new state instead of
+  copying it once more;
 * the cyclic garbage collector waits until the battle is over (as in D&D 5e's).
 """
 
@@ -99,10 +102,25 @@ def _step_automatic(state: BattleState, actor: str, dice: LeanDice) -> BattleSta
     if state.pending is not None or state.positions:
         return _full(state, suggest(state, actor), dice.rng)
     command = turn_command(state, actor)  # `suggest`'s answer (`actor` is the army awaited)
-    ctx = Ctx(dice, QUIET)
-    if command.kind == END_TURN:
-        return replace(_end_turn(state, ctx), sequence=state.sequence + 1)
-    return replace(_war_action(state, command, ctx), sequence=state.sequence + 1)
+    ctx = _CTX[0]
+    if ctx is None or ctx.dice is not dice:
+        ctx = _CTX[0] = Ctx(dice, QUIET)  # one for the battle: it keeps no events
+    else:  # as a new one: no All-Out Assault bonus carried, no Morale successes
+        ctx.aoa_bonus = None
+        if ctx.morale_successes:
+            ctx.morale_successes = []
+    new = _end_turn(state, ctx) if command.kind == END_TURN else _war_action(state, command, ctx)
+    if new is state:  # (never: a war action spends actions, an end of turn moves the turn)
+        return replace(new, sequence=state.sequence + 1)
+    # `replace(new, sequence=…)` without a second copy: `new` is this command's own copy (an
+    # end of turn or a war action makes new states, it never hands out a kept one), nobody
+    # has seen it yet, and nothing kept for it reads the sequence.
+    object.__setattr__(new, "sequence", state.sequence + 1)
+    return new
+
+
+_CTX: list[Ctx | None] = [None]
+"""The `Ctx` of the battle being played (its dice, no events)."""
 
 
 def _step(state: BattleState, actor: str, dice: LeanDice) -> BattleState:
