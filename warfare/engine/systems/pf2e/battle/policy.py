@@ -170,9 +170,8 @@ def turn_command(state: BattleState, actor: str) -> Command:
     if state.actions_left <= 0:
         return Command(actor, END_TURN)
     entry = state.army(actor)
-    enemies = [e for e in state.enemies(actor) if e.present]
     if entry.routed:
-        for command in _routed_options(state, actor, enemies):
+        for command in _routed_options(state, actor, _present_enemies(state, actor)):
             if _legal(state, command):
                 return command
         return Command(actor, END_TURN)
@@ -180,7 +179,10 @@ def turn_command(state: BattleState, actor: str) -> Command:
     shaken = dict(block.conditions).get("shaken", 0)
     threshold = block.rout_threshold
     at_risk = threshold is not None and entry.hp <= threshold.value
-    if (shaken >= ROUT_SHAKEN or (shaken and at_risk)) and enemies:
+    enemies: list | None = None  # (the enemies present, once a choice reads them)
+    if (shaken >= ROUT_SHAKEN or (shaken and at_risk)) and (
+        enemies := _present_enemies(state, actor)
+    ):
         target = min(enemies, key=lambda e: (morale_dc(state, e.key).value, e.key))
         command = Command(actor, "rally", {"target": target.key})
         if _legal(state, command):
@@ -207,6 +209,8 @@ def turn_command(state: BattleState, actor: str) -> Command:
             return best[1]
     shoot = block.ranged is not None and entry.shots > 0
     can_advance = block.melee is not None and not fighting
+    if enemies is None:
+        enemies = _present_enemies(state, actor)
     advance = _advance(state, actor, enemies) if can_advance else None
     if shoot and (advance is None or block.melee is None):
         near = [e.key for e in enemies if e.position != DISTANT and not e.out_of_fight]
@@ -232,6 +236,10 @@ def turn_command(state: BattleState, actor: str) -> Command:
     if idle and _legal(state, Command(actor, "retreat")):
         return Command(actor, "retreat")  # nothing to do, for rounds: it withdraws
     return Command(actor, END_TURN)
+
+
+def _present_enemies(state: BattleState, actor: str) -> list:
+    return [e for e in state.enemies(actor) if e.present]
 
 
 def _routed_options(state: BattleState, actor: str, enemies: list) -> list[Command]:
