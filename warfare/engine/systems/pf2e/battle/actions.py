@@ -207,13 +207,13 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
     """Decorator of `strike_modifier` and `strike_dc`: each result kept while what it reads
     of the state is the very same: of the attacker's and the target's `ArmyState` only its
     spec (the very same object: tactics, lasting conditions) and HP (all that their stat
-    blocks and conditions read), their positions, their own effects (`own_effects`: the
-    very same tuples, which it interns; a Strike reads no other army's) and the terrain
-    (and, with `attacks`, the attacker's attacks this turn; with `fortifications`, the
-    fortifications). A command changes few of these (a Strike that misses none but the
-    attacks), and a forecast's battles start from the same specs, so the same Strike is
-    worked out once for many states, also at an HP an army passes through again in a later
-    battle; the policy weighs a Strike, then the engine rolls it."""
+    blocks and conditions read), their positions, their own effects (`own_effects`: by
+    value; a Strike reads no other army's) and the terrain (and, with `attacks`, the
+    attacker's attacks this turn; with `fortifications`, the fortifications). A command
+    changes few of these (a Strike that misses none but the attacks), and a forecast's
+    battles start from the same specs, so the same Strike is worked out once for many
+    states, also at an HP an army passes through again in a later battle; the policy weighs
+    a Strike, then the engine rolls it."""
 
     def decorate(function):
         cache: dict[tuple[Any, ...], tuple[tuple[Any, ...], Stat]] = {}
@@ -223,21 +223,19 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
             entry = state.army(actor)
             target = kwargs.get("target")
             aimed = state.army(target) if target is not None else None
-            effects = state.effects
             held = (
                 entry.army.spec,
                 aimed.army.spec if aimed is not None else None,
                 state.terrain,
                 state.fortifications if fortifications else None,
-                # (interned by `own_effects`: equal ones are mostly the same tuple)
-                own_effects(state, actor) if effects else (),
-                own_effects(state, target) if target is not None and effects else (),
             )
             key = (
                 actor, weapon, tuple(kwargs.items()), entry.position, entry.army.hp,
                 entry.attacks if attacks else None,
                 aimed.position if aimed is not None else None,
                 aimed.army.hp if aimed is not None else None,
+                own_effects(state, actor) if state.effects else (),
+                own_effects(state, target) if target is not None and state.effects else (),
                 *map(id, held),
             )  # fmt: skip
             # The cache holds the parts it was keyed by, so no other object can have their

@@ -120,22 +120,13 @@ def own_effects(state: BattleState, key: str) -> tuple[Effect, ...]:
         grouped: dict[str, list[Effect]] = {}
         for effect in effects:
             grouped.setdefault(effect.army, []).append(effect)
-        if len(_OWN_INTERNED) >= OWN_INTERNED:
-            _OWN_INTERNED.clear()
-        own = {k: _OWN_INTERNED.setdefault(tuple(v), tuple(v)) for k, v in grouped.items()}
-        last = _OWN_EFFECTS = (effects, own)
+        last = _OWN_EFFECTS = (effects, {k: tuple(v) for k, v in grouped.items()})
     return last[1].get(key, ())
 
 
 _OWN_EFFECTS: tuple[Any, dict[str, tuple[Effect, ...]]] = ((), {})
 """`own_effects` per army of the last effects tuple it read, with that tuple (held, as
 `_EFFECT_PAIRS`)."""
-
-OWN_INTERNED = 4096
-_OWN_INTERNED: dict[tuple[Effect, ...], tuple[Effect, ...]] = {}
-"""One tuple per value of the own effects `own_effects` has given (while this holds it):
-equal own effects of two effects tuples are then mostly the very same tuple, so the caches
-keyed by them (`actions._per_strike`) compare them by identity, holding them."""
 
 
 _EFFECT_PAIRS: tuple[Any, frozenset[tuple[str, str]]] = ((), frozenset())
