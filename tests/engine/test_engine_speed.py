@@ -181,6 +181,27 @@ def test_an_effect_or_the_terrain_changes_the_cached_block():
     assert effective_block(state, "b1") is before
 
 
+def test_a_block_carried_by_an_entry_is_not_served_to_an_entry_made_from_it():
+    """An army's entry carries its block, and `frozen.replace` copies it to the entries made
+    from it: a new position, `ArmyState` or own effect is served its own block (§7.4: distant
+    in dim light, concealed; §5 gear; §9 outflanked), another army's effect not."""
+    state = replace(_pf2e_start(), terrain=("dim_light",))
+    near = effective_block(state, "b1")
+    assert "concealed" not in dict(near.conditions)
+    far = state.with_army(replace(state.army("b1"), position="distant"))
+    assert "concealed" in dict(effective_block(far, "b1").conditions)
+    assert effective_block(far, "b1") == _fresh_block(far, "b1")
+    entry = state.army("b1")
+    armed_spec = replace(entry.army.spec, gear=RANGED_WEAPON)
+    armed = state.with_army(replace(entry, army=dataclasses.replace(entry.army, spec=armed_spec)))
+    assert near.ranged is None and effective_block(armed, "b1").ranged is not None
+    flanked = replace(state, effects=(Effect("x", "b1", "outflanked", owner="b1"),))
+    assert dict(effective_block(flanked, "b1").conditions)["outflanked"] == 1
+    other = replace(state, effects=(Effect("x", "a1", "outflanked", owner="a1"),))
+    assert effective_block(other, "b1") is near
+    assert effective_block(state, "b1") is near
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), battle=pf2e_battles(), seed=st.integers(0, 2**31))
 def test_every_cached_block_of_random_play_is_the_fresh_one(data, battle, seed):
