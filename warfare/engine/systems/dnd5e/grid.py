@@ -53,6 +53,8 @@ CLEAR = Square()
 def squares_of(anchor: Pos, size: int) -> tuple[Pos, ...]:
     """The squares a piece of `size` × `size` squares with top-left `anchor` covers."""
     x, y = anchor
+    if size == 1:  # the one square, without the generator
+        return ((x, y),)
     return tuple((x + dx, y + dy) for dy in range(size) for dx in range(size))
 
 

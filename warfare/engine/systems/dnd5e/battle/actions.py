@@ -172,7 +172,7 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
 
     def blocked_by(pos: Pos) -> str | None:
         """The first reason the piece cannot be on `pos` (None: free)."""
-        for p in squares_of(pos, size):
+        for p in (pos,) if size == 1 else squares_of(pos, size):
             other = occ.get(p)
             if other is None or other == piece.key:
                 continue
@@ -187,8 +187,8 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
             return False
         if size == 1:  # `_next_to` for the one square
             x, y = pos
-            near = {(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)}
-            return not near.isdisjoint(enemy_squares)
+            return ((x, y - 1) in enemy_squares or (x + 1, y) in enemy_squares
+                    or (x, y + 1) in enemy_squares or (x - 1, y) in enemy_squares)  # fmt: skip
         return _next_to(squares_of(pos, size), enemy_squares)
 
     def can_stop(pos: Pos) -> bool:
