@@ -141,7 +141,12 @@ def _enemy_stand_squares(state: BattleState, side: str) -> set[Pos]:
 
 
 def _next_to(squares_: tuple[Pos, ...], others: set[Pos]) -> bool:
-    return any((x + dx, y + dy) in others for x, y in squares_ for dx, dy in DIRECTIONS.values())
+    """Is a square orthogonally next to one of `squares_` in `others`?"""
+    for x, y in squares_:
+        if ((x, y - 1) in others or (x + 1, y) in others or (x, y + 1) in others
+                or (x - 1, y) in others):  # fmt: skip
+            return True
+    return False
 
 
 def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str | None = None):
@@ -196,12 +201,20 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
             return bool(set(squares_of(pos, size)) & join_squares) and blocked_by(pos) is None
         return blocked_by(pos) is None
 
+    def passable(pos: Pos) -> bool:
+        if size == 1:  # `blocked_by` of the one square, inline
+            other = occ.get(pos)
+            if other is None or other == piece.key or pos in join_squares:
+                return True
+            return reason(other) != "enemy"
+        return blocked_by(pos) != "enemy"
+
     creature = creature_of(state, piece)
     _, mode = base_speed(creature)
     flying = mode == "fly" and bool(house_value("fly.ignores_terrain"))
     return MoveRules(
         size=size,
-        passable=lambda pos: blocked_by(pos) != "enemy",
+        passable=passable,
         can_stop=can_stop,
         stops_at=stops_at,
         swim=bool(creature.speeds.get("swim")) or flying,
