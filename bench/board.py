@@ -311,10 +311,14 @@ def reset(board: Board) -> None:
 
 
 def form_data(board: Board) -> dict:
-    """The POST a click on the board sends for the command (each system's act form reads
-    the params as its own fields)."""
-    command = board.command
-    data = {"seq": board.battle.seq, "actor": command.actor or "", "kind": command.kind,
+    """The POST a click on the board sends for the board's command."""
+    return act_data(board.command, board.battle.seq)
+
+
+def act_data(command, seq: int) -> dict:
+    """The POST a click on the board sends for `command` (each system's act form reads the
+    params as its own fields, the generic one as JSON); the tests post the same."""
+    data = {"seq": seq, "actor": command.actor or "", "kind": command.kind,
             "params": json.dumps(command.params)}  # fmt: skip
     for name, value in command.params.items():
         if isinstance(value, bool):

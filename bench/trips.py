@@ -2,7 +2,10 @@
 trips (each statement, `BEGIN` and `COMMIT` included: Django logs them), the cache round trips
 and the Python function calls of `--actions` actions per system, each sent like a click from
 the board of the 10-command battle of `bench/board.py` (rendered just before, as a member's
-board is) and taken back afterwards (not counted).
+board is, its selection sent along) and taken back afterwards (not counted). The battles'
+seeds are fixed, so two versions of the code play and count the same battles; the median
+time of the action and of its answer's render (`views._board_response`) are printed too
+(profiled, and noisy on a shared machine).
 
 Usage: DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/trips.py
        [--actions 10] [--sql] [--profile N] [SYSTEM...]
@@ -15,10 +18,13 @@ as `bench.settings` has it, a render counts itself in the cache: two commands of
 
 import argparse
 import cProfile
+import itertools
 import logging
 import pstats
+import secrets
 import statistics
 import sys
+import time
 import traceback
 from collections import Counter
 from contextlib import contextmanager
@@ -26,7 +32,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.board import SYSTEMS, copy_battle, demo_battles, form_data, prepare, reset  # noqa: E402
+from bench.board import (  # noqa: E402
+    _DATA_SEL,
+    SYSTEMS,
+    copy_battle,
+    demo_battles,
+    form_data,
+    prepare,
+    reset,
+)
 from bench.common import scratch_database, setup_django  # noqa: E402
 
 
@@ -102,8 +116,22 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
+    from battles import views
     from kingdoms.demo import demo_accounts
 
+    seeds = itertools.count(1000)
+    secrets.randbits = lambda bits: next(seeds)  # fixed seeds: the same battles every run
+    answer_ms: list[float] = []
+    board_response = views._board_response
+
+    def timed_response(*arguments, **options):
+        start = time.perf_counter()
+        try:
+            return board_response(*arguments, **options)
+        finally:
+            answer_ms.append((time.perf_counter() - start) * 1000)
+
+    views._board_response = timed_response
     with scratch_database("bench_trips"):
         demos = demo_battles()
         client = Client()
@@ -114,20 +142,25 @@ def main() -> None:
             board_url = reverse("battles:board", args=[battle.campaign_id, battle.pk])
             act_url = reverse("battles:act", args=[battle.campaign_id, battle.pk])
             htmx = {"HTTP_HX_REQUEST": "true"}
-            queries, trips, times = [], [], []
+            queries, trips, times, wall = [], [], [], []
+            answer_ms.clear()
             profile = cProfile.Profile()
             last_sql: list[str] = []
             for _ in range(args.actions + 1):  # the first one warms up
                 response = client.get(board_url, **htmx)
                 assert response.status_code == 200
+                found = _DATA_SEL.search(response.content.decode())
+                headers = {**htmx, "HTTP_X_BOARD_SEL": found[1]} if found else htmx
                 with (
                     cache_trips(trace=args.sql) as commands,
                     CaptureQueriesContext(connection) as captured,
                     statement_times() as durations,
                 ):
+                    start = time.perf_counter()
                     profile.enable()
-                    response = client.post(act_url, data=form_data(board), **htmx)
+                    response = client.post(act_url, data=form_data(board), **headers)
                     profile.disable()
+                    wall.append((time.perf_counter() - start) * 1000)
                 sql = [query["sql"] for query in captured.captured_queries]
                 times.append(list(durations))
                 assert response.status_code == 200, (system, response.status_code)
@@ -145,6 +178,8 @@ def main() -> None:
             print(f"  cache commands: {dict(Counter(c.split()[0] for t in trips[1:] for c in t))}")
             traced = " (cache commands traced: more calls)" if args.sql else ""
             print(f"Python function calls per action: {calls // args.actions}{traced}")
+            print(f"median ms (profiled): the action {statistics.median(wall[1:]):.1f}, "
+                  f"its answer's render {statistics.median(answer_ms[1:]):.1f}")  # fmt: skip
             if args.sql:
                 same = [
                     t

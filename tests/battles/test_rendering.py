@@ -14,6 +14,7 @@ from django.urls import reverse
 from battles import live, rendering, services
 from battles.models import Battle
 from battles.rendering import CSRF_PLACEHOLDER, RENDERS_KEY
+from bench.board import act_data
 from kingdoms.models import Role
 from tests.factories import CampaignFactory, MembershipFactory, UserFactory
 
@@ -430,24 +431,6 @@ def test_a_viewer_renders_itself_when_the_render_under_way_never_comes(
     assert renders() == before + 1
 
 
-def _act_data(command, seq: int) -> dict:
-    """The POST a click on the board sends for `command` (each system's act form reads the
-    params as its own fields, the generic one as JSON)."""
-    import json
-
-    data = {"seq": seq, "actor": command.actor or "", "kind": command.kind,
-            "params": json.dumps(command.params)}  # fmt: skip
-    for name, value in command.params.items():
-        if isinstance(value, bool):
-            if value:
-                data[name] = "on"
-        elif isinstance(value, dict | list):
-            data[name] = json.dumps(value)
-        elif value is not None:
-            data[name] = str(value)
-    return data
-
-
 def _without_tokens(html: bytes) -> str:
     import re
 
@@ -494,7 +477,7 @@ def test_an_action_draws_its_new_log_from_the_rows_it_wrote_as_a_read_would(
             break
         assert board(client, battle).status_code == 200  # the board acted from, cached
         command = engine.suggest(state, waits[0].actor)
-        response = client.post(url, _act_data(command, battle.seq), HTTP_HX_REQUEST="true")
+        response = client.post(url, act_data(command, battle.seq), HTTP_HX_REQUEST="true")
         assert response.status_code == 200, response.content[:500]
         swapped += response.get("HX-Reswap") == "none"  # the fragments it changed
         acted += 1
@@ -581,7 +564,7 @@ def test_a_players_actions_read_the_factions_once_per_board_generation(
         command = engine.suggest(state, str(militia.pk))
         assert board(client, battle).status_code == 200  # the board acted from
         with CaptureQueriesContext(connection) as captured:
-            response = client.post(url, _act_data(command, battle.seq), HTTP_HX_REQUEST="true")
+            response = client.post(url, act_data(command, battle.seq), HTTP_HX_REQUEST="true")
         assert response.status_code == 200, response.content[:300]
         reads = sum('FROM "kingdoms_faction"' in q["sql"] for q in captured.captured_queries)
         return reads, board(client, Battle.objects.get(pk=battle.pk)).content.decode()
