@@ -53,6 +53,8 @@ CLEAR = Square()
 def squares_of(anchor: Pos, size: int) -> tuple[Pos, ...]:
     """The squares a piece of `size` × `size` squares with top-left `anchor` covers."""
     x, y = anchor
+    if size == 1:  # the one square, without the generator
+        return ((x, y),)
     return tuple((x + dx, y + dy) for dy in range(size) for dx in range(size))
 
 
@@ -62,7 +64,15 @@ def steps(a: Iterable[Pos], b: Iterable[Pos]) -> int:
     if len(bs) == 1 and type(a) is tuple and len(a) == 1:  # two one-square pieces
         (ax, ay), (bx, by) = a[0], bs[0]
         return abs(ax - bx) + abs(ay - by)
-    return min(abs(ax - bx) + abs(ay - by) for ax, ay in a for bx, by in bs)
+    best = None
+    for ax, ay in a:
+        for bx, by in bs:
+            found = abs(ax - bx) + abs(ay - by)
+            if best is None or found < best:
+                best = found
+    if best is None:
+        raise ValueError("min() arg is an empty sequence")  # as `min` of no squares
+    return best
 
 
 def between(a: Iterable[Pos], b: Iterable[Pos]) -> int:
@@ -198,11 +208,11 @@ def _enterable(grid: Grid, anchor: Pos, rules: MoveRules) -> bool:
         return rules.passable(anchor)
     if not grid.fits(anchor, rules.size):
         return False
-    swims = rules.swim or rules.ignore_terrain
-    if not swims and any(
-        grid.at(p).terrain == "water_deep" for p in squares_of(anchor, rules.size)
-    ):
-        return False
+    if not (rules.swim or rules.ignore_terrain):
+        at = grid.squares.get  # `grid.at`
+        for p in squares_of(anchor, rules.size):
+            if at(p, CLEAR).terrain == "water_deep":
+                return False
     return rules.passable(anchor)
 
 

@@ -588,7 +588,8 @@ def score_objectives(state: BattleState) -> tuple[BattleState, list[Event]]:
                    if u.side == enemy and unit_eliminated(state, u.key)
                    and u.key not in objective.counted]  # fmt: skip
             gained = objective.vp * len(new)
-            objective = replace(objective, counted=(*objective.counted, *new))
+            if new:  # (none new: the same objective)
+                objective = replace(objective, counted=(*objective.counted, *new))
         elif objective.type == "destruction":
             if state.options.seed_all_or_nothing:
                 if all(s.hp <= 0 for s in objective.squares) and not objective.scored:
@@ -596,12 +597,13 @@ def score_objectives(state: BattleState) -> tuple[BattleState, list[Event]]:
             else:
                 fresh = [s for s in objective.squares if s.hp <= 0 and not s.scored]
                 gained = sum(s.vp for s in fresh)
-                objective = replace(
-                    objective,
-                    squares=tuple(
-                        replace(s, scored=True) if s.hp <= 0 else s for s in objective.squares
-                    ),
-                )
+                if fresh:  # (none: each square at 0 HP scored already, the same objective)
+                    objective = replace(
+                        objective,
+                        squares=tuple(
+                            replace(s, scored=True) if s.hp <= 0 else s for s in objective.squares
+                        ),
+                    )
         elif objective.type == "protection":
             gained = objective.vp if protection_holds(state, objective) else 0
         elif objective.type == "custom" and objective.achieved and not objective.scored:
@@ -612,7 +614,8 @@ def score_objectives(state: BattleState) -> tuple[BattleState, list[Event]]:
             events.append(Event("dnd5e.vp", {"objective": objective.key,
                                              "side": objective.side, "vp": gained,
                                              "total": vp[objective.side]}))  # fmt: skip
-        if objective != original:  # an unchanged objective keeps the board (`board_memo`)
+        if objective is not original and objective != original:  # an unchanged objective
+            # keeps the board (`board_memo`)
             state = state.put(objective)
     return replace(state, vp=vp), events
 

@@ -141,7 +141,12 @@ def _enemy_stand_squares(state: BattleState, side: str) -> set[Pos]:
 
 
 def _next_to(squares_: tuple[Pos, ...], others: set[Pos]) -> bool:
-    return any((x + dx, y + dy) in others for x, y in squares_ for dx, dy in DIRECTIONS.values())
+    """Is a square orthogonally next to one of `squares_` in `others`?"""
+    for x, y in squares_:
+        if ((x, y - 1) in others or (x + 1, y) in others or (x, y + 1) in others
+                or (x - 1, y) in others):  # fmt: skip
+            return True
+    return False
 
 
 def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str | None = None):
@@ -172,7 +177,7 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
 
     def blocked_by(pos: Pos) -> str | None:
         """The first reason the piece cannot be on `pos` (None: free)."""
-        for p in squares_of(pos, size):
+        for p in (pos,) if size == 1 else squares_of(pos, size):
             other = occ.get(p)
             if other is None or other == piece.key:
                 continue
@@ -187,8 +192,8 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
             return False
         if size == 1:  # `_next_to` for the one square
             x, y = pos
-            near = {(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)}
-            return not near.isdisjoint(enemy_squares)
+            return ((x, y - 1) in enemy_squares or (x + 1, y) in enemy_squares
+                    or (x, y + 1) in enemy_squares or (x - 1, y) in enemy_squares)  # fmt: skip
         return _next_to(squares_of(pos, size), enemy_squares)
 
     def can_stop(pos: Pos) -> bool:
@@ -196,12 +201,20 @@ def move_rules(state: BattleState, piece: Stand | Solo, retreat: bool, join: str
             return bool(set(squares_of(pos, size)) & join_squares) and blocked_by(pos) is None
         return blocked_by(pos) is None
 
+    def passable(pos: Pos) -> bool:
+        if size == 1:  # `blocked_by` of the one square, inline
+            other = occ.get(pos)
+            if other is None or other == piece.key or pos in join_squares:
+                return True
+            return reason(other) != "enemy"
+        return blocked_by(pos) != "enemy"
+
     creature = creature_of(state, piece)
     _, mode = base_speed(creature)
     flying = mode == "fly" and bool(house_value("fly.ignores_terrain"))
     return MoveRules(
         size=size,
-        passable=lambda pos: blocked_by(pos) != "enemy",
+        passable=passable,
         can_stop=can_stop,
         stops_at=stops_at,
         swim=bool(creature.speeds.get("swim")) or flying,

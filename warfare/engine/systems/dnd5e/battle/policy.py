@@ -566,7 +566,11 @@ def _unit_turn(state: BattleState, actor: str) -> Command:
     if unit.broken:
         return _fall_back(state, actor) or Command(actor, END_TURN)
     turn = _turn(state)
-    crew = any(e.crew == actor and not e.destroyed for e in state.engines)
+    crew = False  # it crews a standing engine
+    for engine in state.engines:
+        if engine.crew == actor and not engine.destroyed:
+            crew = True
+            break
     if crew and turn.action in (None, "siege") and not _enemy_in_reach(state, unit):
         siege = _siege(state, actor)
         if siege is not None:
