@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import median, p95, scratch_database, setup_django  # noqa: E402
+from bench.common import fixed_seeds, median, p95, scratch_database, setup_django  # noqa: E402
 
 SYSTEMS = ("pf2e", "dnd5e", "gurps4e", "gurps3e")
 KINDS = ("render", "poll", "action")
@@ -453,7 +453,14 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--short", type=int, default=10)
     parser.add_argument("--long", type=int, default=1000)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1000,
+        help="the first of the battles' seeds (fixed: every run plays the same)",
+    )
     args = parser.parse_args()
+    fixed_seeds(args.seed)
     setup_django()
     from django.test import Client
 

@@ -1,7 +1,9 @@
 """What the database benchmarks share: Django set up on the bench settings, a scratch
 database (created, migrated and dropped afterwards), the median and 95th percentile."""
 
+import itertools
 import os
+import secrets
 import statistics
 import sys
 from collections.abc import Iterator
@@ -47,3 +49,11 @@ def median(values: list[float]) -> float:
 
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[18]
+
+
+def fixed_seeds(first: int) -> None:
+    """The battles' seeds (`secrets.randbits`: the demo battles', a set-up's) drawn as
+    `first`, `first` + 1, …: every run plays and measures the same battles, so two versions
+    of the code compare, and a run cannot draw a battle the benchmark cannot play on."""
+    seeds = itertools.count(first)
+    secrets.randbits = lambda bits: next(seeds)

@@ -18,10 +18,8 @@ as `bench.settings` has it, a render counts itself in the cache: two commands of
 
 import argparse
 import cProfile
-import itertools
 import logging
 import pstats
-import secrets
 import statistics
 import sys
 import time
@@ -41,7 +39,7 @@ from bench.board import (  # noqa: E402
     prepare,
     reset,
 )
-from bench.common import scratch_database, setup_django  # noqa: E402
+from bench.common import fixed_seeds, scratch_database, setup_django  # noqa: E402
 
 
 class _Durations(logging.Handler):
@@ -119,8 +117,7 @@ def main() -> None:
     from battles import views
     from kingdoms.demo import demo_accounts
 
-    seeds = itertools.count(1000)
-    secrets.randbits = lambda bits: next(seeds)  # fixed seeds: the same battles every run
+    fixed_seeds(1000)
     answer_ms: list[float] = []
     board_response = views._board_response
 
