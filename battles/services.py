@@ -416,9 +416,9 @@ def _write_act_and_reply(act: _Act, user) -> bool:
 
 #: The board action's write on PostgreSQL (`_write_act`): the battle row updated if it is
 #: still the version read (which locks it), then its commands inserted for that row only, and
-#: their events, each with the id of its command (matched by position). The events are
+#: their events, each with the id of its command (matched by position). The rows are
 #: inserted in the order given, so their ids (the log's order) follow it, as Django's
-#: `bulk_create` relies on for the ids it returns.
+#: `bulk_create` relies on for the ids it returns; the ids come back (`_put_ids`).
 ACT_SQL = """
 WITH saved AS (
     UPDATE battles_battle
@@ -448,8 +448,6 @@ SELECT (SELECT count(*) FROM saved),
        (SELECT array_agg(id ORDER BY position) FROM commands),
        (SELECT array_agg(id ORDER BY id) FROM events)
 """
-# The rows are inserted in the order of their SELECT (`ORDER BY`), so their ids, drawn from
-# the sequence as they are inserted, rise in the order of `act.commands` and `act.events`.
 
 
 @write_statement

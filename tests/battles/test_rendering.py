@@ -199,17 +199,23 @@ def test_a_changed_poll_is_served_from_the_cache_with_one_read_of_each_row(
     assert renders() == count
 
 
-def test_the_action_path_reads_each_row_once_and_writes_in_one_statement(client, world, gm,
-                                                                         battle):  # fmt: skip
-    client.force_login(gm)
-    client.get(reverse("kingdoms:campaign-list"))
+def _first_end_turn(client, world, battle) -> list[str]:
+    """The statements of the first army's end of turn on the board at version 0 (answered
+    200), sent like a click by the logged-in `client`."""
     url = reverse("battles:act", args=[world.pk, battle.pk])
     actor = battle.snapshot["order"][0]
     with CaptureQueriesContext(connection) as captured:
         response = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
                                HTTP_HX_REQUEST="true")  # fmt: skip
     assert response.status_code == 200
-    sql = [query["sql"] for query in captured.captured_queries]
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def test_the_action_path_reads_each_row_once_and_writes_in_one_statement(client, world, gm,
+                                                                         battle):  # fmt: skip
+    client.force_login(gm)
+    client.get(reverse("kingdoms:campaign-list"))
+    sql = _first_end_turn(client, world, battle)
     # The user; the member and the battle with its JSON in one read; the write; the log's
     # newest page (the live board's NOTIFY follows the commit, which a test does not make).
     assert len(sql) == 4, sql
@@ -535,14 +541,8 @@ def test_an_action_from_a_cached_board_reads_no_events(client, world, gm, battle
     """The new board's log: the rows the action wrote on top of the board's log before."""
     client.force_login(gm)
     assert board(client, battle).status_code == 200  # the board acted from, cached
-    url = reverse("battles:act", args=[world.pk, battle.pk])
-    actor = battle.snapshot["order"][0]
-    with CaptureQueriesContext(connection) as captured:
-        response = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
-                               HTTP_HX_REQUEST="true")  # fmt: skip
-    assert response.status_code == 200
-    assert not [q for q in captured.captured_queries if "battles_battleevent" in q["sql"]
-                and q["sql"].startswith("SELECT")]  # fmt: skip
+    sql = _first_end_turn(client, world, battle)
+    assert not [q for q in sql if "battles_battleevent" in q and q.startswith("SELECT")]
 
 
 def test_a_players_actions_read_the_factions_once_per_board_generation(

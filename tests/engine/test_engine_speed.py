@@ -208,8 +208,7 @@ def test_every_cached_block_of_random_play_is_the_fresh_one(data, battle, seed):
     """Random legal play (the engine property test's set-ups and commands, GM corrections
     included): at every state, every army's block (as itself, against and seen by each
     other army) equals the block derived afresh."""
-    state = PF2E.start(battle, seed)
-    for index in range(data.draw(st.integers(1, 30))):
+    for state in _random_play(data, PF2E.start(battle, seed), seed):
         for entry in state.armies:
             assert effective_block(state, entry.key) == _fresh_block(state, entry.key)
             for other in state.armies:
@@ -217,8 +216,15 @@ def test_every_cached_block_of_random_play_is_the_fresh_one(data, battle, seed):
                 assert effective_block(state, entry.key, **seen) == _fresh_block(
                     state, entry.key, **seen
                 )
+
+
+def _random_play(data, state, seed: int):
+    """The states of up to 30 random legal commands from `state` (the engine property
+    test's commands, GM corrections included), `state` first, until the battle ends."""
+    for index in range(data.draw(st.integers(1, 30))):
+        yield state
         if state.finished:
-            break
+            return
         command = pf2e_command(data.draw, state)
         result = PF2E.apply(state, command, command_dice(seed, index, command.typed_dice))
         assert not isinstance(result, Rejected), (command, result.problems)
@@ -247,8 +253,7 @@ def test_every_kept_strike_of_random_play_is_the_fresh_one(data, battle, seed):
     army's weapons against every other army and fortification) equal the ones worked out
     afresh for that state: what they are kept per (`actions._per_strike`) names all they
     read (the armies' state and position, the attacks for MAP, their own effects…)."""
-    state = PF2E.start(battle, seed)
-    for index in range(data.draw(st.integers(1, 30))):
+    for state in _random_play(data, PF2E.start(battle, seed), seed):
         for actor, weapon, params in _strikes(state):
             for bonus in (None, ("nobody", 2)):
                 extra = {} if "fortification" in params else {"aoa_bonus": bonus}
@@ -256,12 +261,6 @@ def test_every_kept_strike_of_random_play_is_the_fresh_one(data, battle, seed):
                 assert kept == strike_modifier.__wrapped__(state, actor, weapon, **params, **extra)
             kept_dc = strike_dc(state, actor, weapon, **params)
             assert kept_dc == strike_dc.__wrapped__(state, actor, weapon, **params)
-        if state.finished:
-            break
-        command = pf2e_command(data.draw, state)
-        result = PF2E.apply(state, command, command_dice(seed, index, command.typed_dice))
-        assert not isinstance(result, Rejected), (command, result.problems)
-        state, _ = result
 
 
 def test_own_effects_are_the_effects_on_that_army_in_their_order():
