@@ -21,9 +21,11 @@ others, hits all of them alike), with the bare logged-in view (`bench.urls`) bet
   changed (`HX-Reswap: none`);
 
 after which the action is taken back in the database (not timed), so every round measures
-the battle at the same length. Printed per system: the median and 95th percentile of each
-(ms), the queries of each request, and the ratios with issue 13's goals (an action's p95
-against the bare view's p95: both under the same load).
+the battle at the same length; then the *write floor* (`bench.urls.write_floor`: the row
+read and its snapshot written back, what no action can skip), printed beside the goals.
+Printed per system: the median and 95th percentile of each (ms), the queries of each
+request, and the ratios with issue 13's goals (an action's p95 against the bare view's p95:
+both under the same load).
 """
 
 import argparse
@@ -39,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import fixed_seeds, median, p95, scratch_database, setup_django  # noqa: E402
 
 SYSTEMS = ("pf2e", "dnd5e", "gurps4e", "gurps3e")
-KINDS = ("render", "poll", "action")
+KINDS = ("render", "poll", "action", "floor")
 #: (name, measured, against, how, goal): "how" compares medians or 95th percentiles.
 GOALS = (
     ("action median", "action", "bare", "median", 3.0),
@@ -350,7 +352,8 @@ class Timer:
 
 
 def measure(board: Board, timed, bare: list, bare_queries: dict, record: bool) -> None:
-    """One round on one board: bare, render, bare, poll, bare, action; then the reset."""
+    """One round on one board: bare, render, bare, poll, bare, action; then the reset, and
+    bare, the write floor (`bench.urls.write_floor`)."""
     from django.urls import reverse
 
     battle = board.battle
@@ -392,6 +395,10 @@ def measure(board: Board, timed, bare: list, bare_queries: dict, record: bool) -
         board.whole += 1
     check_stored(board)
     reset(board)
+    bare_request()
+    response, ms, queries = timed("post", reverse("bench-floor", args=[battle.pk]))
+    assert response.status_code == 200, (board.system, response.status_code)
+    keep("floor", ms, queries, response)
 
 
 def check_stored(board: Board) -> None:
@@ -429,6 +436,11 @@ def report(system: str, boards: dict, bare: list, bare_queries: dict) -> bool:
           f"{long.command.kind} ({long.length}); answered as fragments "
           f"{short.fragments + long.fragments}, whole board {short.whole + long.whole}; "
           f"GM fillers in the long battle: {long.filled}")  # fmt: skip
+    for board in (short, long):
+        floor = median(board.samples["floor"]) / median(bare)
+        share = median(board.samples["action"]) / median(board.samples["floor"])
+        print(f"  write floor            at {board.length:>4}: {floor:5.2f}x bare  (no goal: the"
+              f" row read and written back; the action is {share:.2f}x it)")  # fmt: skip
     reached = True
     for name, kind, _against, how, goal in GOALS:
         for board in (short, long):
