@@ -13,8 +13,8 @@ Usage: DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/trips.py
 
 `--sql` prints the statements of the last action with their median time, and where each cache
 command came from; `--profile N` the N functions of most cumulative time (cProfile). On a
-shared machine the counts, unlike the times, do not depend on the load. (With BOARD_RENDER_COUNT,
-as `bench.settings` has it, a render counts itself in the cache: two commands of the counts.)
+shared machine the counts, unlike the times, do not depend on the load. (`bench.settings`
+counts no renders, as production: `BOARD_RENDER_COUNT` would add an INCR to each.)
 """
 
 import argparse
@@ -216,6 +216,12 @@ PHASES = (
     ("battles.rendering", "board_context"),
     ("battles.rendering", "render_to_string"),
     ("battles.rendering", "changed_fragments"),
+    ("battles.rendering", "key_reads"),
+    ("battles.rendering", "_render_once"),
+    ("battles.rendering", "messages_oob"),
+    ("battles.rendering", "board_html_after"),
+    ("battles.views", "ActForm"),
+    ("battles.live", "remember_seq"),
     ("battles.views", "_board_response"),
 )
 
