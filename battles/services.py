@@ -10,7 +10,6 @@ locks the campaign, then the forces it takes; applying the results locks the cam
 kingdoms, the forces, and the battle row last (`apply_begin`, `apply_lock`).
 """
 
-import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -30,6 +29,7 @@ from django.utils.translation import gettext_lazy
 from kingdoms.access import access_campaign
 from kingdoms.models import Membership
 from kingdoms.transactions import Contention, write_statement, write_transaction
+from warfare import seeds
 from warfare.compiled import CompiledQuery
 from warfare.engine.battle.protocol import (
     MAX_FORCED,
@@ -154,7 +154,7 @@ def battle_start(
     draw the seed, let the engine roll the start, save the battle and its opening events.
     A setup the engine refuses is a ValidationError of `problem_messages(problems)`.
     Call it inside the caller's transaction, after its own checks."""
-    seed = secrets.randbits(62)
+    seed = seeds.new_seed(62)
     system = get_battle_system(campaign.rule_system)
     try:
         state = system.start(setup, seed)

@@ -4,6 +4,8 @@ another faction, an outsider, and a GM of another campaign.
 Django is imported lazily: the engine tests (tests/engine) run without it.
 """
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -11,6 +13,20 @@ from hypothesis import HealthCheck, settings
 # than Hypothesis' default health check allows. Time is not what they check.
 settings.register_profile("warfare", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("warfare")
+
+
+@pytest.fixture(autouse=True)
+def _test_seeds(request, monkeypatch):
+    """Battles and activities draw their dice seeds from a generator seeded with the test's
+    name (`warfare.seeds`): every run of a test rolls the same dice, and a test that fails on
+    one seed fails every time, not once in a hundred runs."""
+    from django.conf import settings
+
+    if not settings.configured:  # the engine tests may run without Django
+        return
+    from warfare import seeds
+
+    monkeypatch.setattr(seeds, "draw", random.Random(request.node.nodeid).getrandbits)
 
 
 @pytest.fixture(autouse=True)

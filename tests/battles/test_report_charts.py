@@ -12,6 +12,7 @@ from battles.charts import battle_charts, samples
 from battles.report import report_markdown
 from battles.visibility import GM, battle_view
 from tests.battles.conftest import end_turn
+from warfare import seeds
 from warfare.systems.pf2e import setup as pf2e_setup
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ def struck(monkeypatch, as_role, world, gm, militia, raiders):
     """The Battle of the Ford with a fixed seed and initiative dice typed in (the raiders
     first): the raiders end their turn, the militia
     advances and strikes with typed-in 20s (critical hit: the raiders' HP 4 -> 2), round 1."""
-    monkeypatch.setattr(services.secrets, "randbits", lambda bits: SEED)
+    monkeypatch.setattr(seeds, "draw", lambda bits: SEED)
     battle = pf2e_setup.battle_create(
         user=gm, campaign_id=world.pk, name="Battle of the Ford",
         sides={"a": [militia.pk], "b": [raiders.pk]}, pcs_side="a",

@@ -7,10 +7,10 @@ an army has no action left), and a D&D 5e round of 7 units by hand in at most 10
 import pytest
 from playwright.sync_api import expect
 
-from battles import services as battle_services
 from battles.models import Battle
 from kingdoms.models import Role, RuleSystem
 from tests.factories import CampaignFactory, FactionFactory, MembershipFactory, UserFactory
+from warfare import seeds
 from warfare.systems.dnd5e import services as dnd_services
 from warfare.systems.dnd5e.models import Army as DndArmy
 from warfare.systems.dnd5e.models import Creature, Unit
@@ -69,7 +69,7 @@ def test_a_3_vs_3_pathfinder_battle_by_hand_in_at_most_80_clicks(live_server, ne
     """Six level 3 infantry armies; the GM sets the battle up (its name, each army's side,
     start) and plays every army's turn by hand: strike the engaged enemy, else advance, else
     end the turn. The board ends a turn by itself once the army has no action left."""
-    monkeypatch.setattr(battle_services.secrets, "randbits", lambda bits: 20261202)
+    monkeypatch.setattr(seeds, "draw", lambda bits: 20261202)
     gm = UserFactory(username="lead")
     campaign = CampaignFactory(name="Stolen Lands", created_by=gm)
     MembershipFactory(campaign=campaign, user=gm, role=Role.GM)
@@ -123,7 +123,7 @@ def test_a_dnd5e_round_of_7_units_by_hand_in_at_most_10_clicks(live_server, new_
     Each unit's turn: its stand is selected already, one click on a red square attacks
     (§5.4); after the Orcs' first stand the second is selected; a unit with nothing left
     to do ends its turn by itself."""
-    monkeypatch.setattr(battle_services.secrets, "randbits", lambda bits: 20261202)
+    monkeypatch.setattr(seeds, "draw", lambda bits: 20261202)
     gm = UserFactory(username="dm")
     campaign = CampaignFactory(name="Sword Coast", created_by=gm, rule_system=RuleSystem.DND5E)
     MembershipFactory(campaign=campaign, user=gm, role=Role.GM)

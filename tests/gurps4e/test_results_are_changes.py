@@ -11,9 +11,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from battles import services as battle_services
 from battles.models import Battle
 from tests.factories import overlapping_battle
+from warfare import seeds
 from warfare.systems.gurps4e import services
 from warfare.systems.gurps4e.models import Force, ForceElement
 from warfare.systems.gurps4e.results import new_strength_percent
@@ -59,8 +59,8 @@ def test_a_force_that_fought_two_battles_keeps_the_share_both_left(
     are pinned to a pair where the Legion is wiped out on the first board and wins the
     second, so the share from the set-up (100 %) and the share now (0 %) give different
     answers."""
-    seeds = iter((8007, 8008))
-    monkeypatch.setattr(battle_services.secrets, "randbits", lambda _bits: next(seeds))
+    pinned = iter((8007, 8008))
+    monkeypatch.setattr(seeds, "draw", lambda _bits: next(pinned))
     client.force_login(gm)
     create = reverse("battles:create", args=[gurps_world.pk])
     assert client.post(create, _setup(legion, horde)).status_code == 302

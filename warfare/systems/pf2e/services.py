@@ -1,6 +1,5 @@
 """Use cases for armies: one user action, one transaction, every change in the kingdom log."""
 
-import secrets
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -15,6 +14,7 @@ from kingdoms import services as kingdom_services
 from kingdoms.access import access_campaign
 from kingdoms.models import Campaign, Faction
 from kingdoms.transactions import write_transaction
+from warfare import seeds
 from warfare.engine.dice import SeededDice
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.plan import gear_to_dict, plan_activity
@@ -176,7 +176,7 @@ army_update = _ARMIES.update
 
 def _new_dice() -> tuple[int, SeededDice]:
     """Fresh dice for one action; the seed is logged so the roll can be replayed."""
-    seed = secrets.randbits(63)
+    seed = seeds.new_seed(63)
     return seed, SeededDice(seed)
 
 
