@@ -185,3 +185,24 @@ def test_put_hands_the_board_on_only_when_the_piece_keeps_its_place():
         assert (board_memo(new) is place) == any(item is k for k in kept), item
         assert _board_answers(new) == _board_answers(_fresh(new)), item
         assert new.find(getattr(item, "key", "")) in (item, None)
+
+
+def test_the_same_board_reached_again_shares_what_was_worked_out_for_it():
+    """A board reached again (a stand moved away and back, in this battle or another one
+    from the set-up) finds what was worked out for it (`state._shared_place`: the same
+    `board_memo`), a different one does not, and every answer is the fresh one."""
+    setup_, seed = next_setup()
+    state = SYSTEM.start(setup_, seed)
+    stand = state.stands[0]
+    place = board_memo(state)
+    _board_answers(state)
+    away = state.put(replace(stand, pos=(3, 1)))
+    back = away.put(replace(away.stand(stand.key), pos=stand.pos, hp=stand.hp - 1))
+    assert back.stands is not state.stands and back.stand(stand.key).hp == stand.hp - 1
+    assert board_memo(away) is not place
+    assert board_memo(back) is place
+    assert _board_answers(back) == _board_answers(_fresh(back))
+    other = SYSTEM.start(setup_, seed + 1)  # its own initiative, the same board
+    hurt = other.put(replace(other.stands[1], hp=1))
+    assert board_memo(hurt) is place
+    assert _board_answers(hurt) == _board_answers(_fresh(hurt))

@@ -560,9 +560,44 @@ def board_memo(state: BattleState) -> dict[Any, Any]:
     try:
         found = memo[_PLACE]
     except KeyError:
-        found = memo[_PLACE] = {}
+        found = memo[_PLACE] = _shared_place(state)
     state_memo(state)[_PLACE] = found  # the next call finds it in the state's own memo
     return found
+
+
+def _shared_place(state: BattleState) -> dict[Any, Any]:
+    """The `board_memo` dict of every state with the same place (`_place_key`), in any
+    battle of the process: a forecast's battles from one set-up pass through the same
+    boards again and again (a new board after a move is one seen before nine times in
+    ten), and what the board reads is the same for them (see `board_memo`)."""
+    key = _place_key(state)
+    hit = _PLACES.get(key)
+    # Held with the dict: while it is kept, the ids in the key name these very objects.
+    held = (state.grid, state.creatures, state.options)
+    if hit is None or any(a is not b for a, b in zip(hit[1], held, strict=True)):
+        if len(_PLACES) >= PLACES_KEPT:
+            _PLACES.clear()
+        hit = _PLACES[key] = ({}, held)
+    return hit[0]
+
+
+def _place_key(state: BattleState) -> tuple[Any, ...]:
+    """What the board reads of a state: of every piece what `_same_place` compares, of every
+    objective its `_live_squares`, and (by identity) the grid, the stat blocks and the
+    options; the sides."""
+    return (
+        id(state.grid), id(state.creatures), id(state.options), state.sides,
+        tuple([(s.key, s.pos, s.gone, s.hidden, s.unit, s.creature) for s in state.stands]),
+        tuple([(s.key, s.pos, s.joined, s.gone, s.dead, s.hidden, s.side, s.creature)
+               for s in state.solos]),
+        tuple([(u.key, u.side, u.kind, u.configuration, u.incited) for u in state.units]),
+        tuple([(e.key, e.pos, e.kind, e.side, e.destroyed) for e in state.engines]),
+        tuple([(o.key, _live_squares(o)) for o in state.objectives]),
+    )  # fmt: skip
+
+
+PLACES_KEPT = 4096
+_PLACES: dict[tuple[Any, ...], tuple[dict[Any, Any], tuple[Any, ...]]] = {}
 
 
 def _same_place(old: Any, new: Any) -> bool:
