@@ -188,9 +188,10 @@ def test_put_hands_the_board_on_only_when_the_piece_keeps_its_place():
 
 
 def test_the_same_board_reached_again_shares_what_was_worked_out_for_it():
-    """A board reached again (a stand moved away and back, in this battle or another one
-    from the set-up) finds what was worked out for it (`state._shared_place`: the same
-    `board_memo`), a different one does not, and every answer is the fresh one."""
+    """A board reached again (a stand moved away and back, the same move made again, in this
+    battle or another one from the set-up) finds what was worked out for it
+    (`state._shared_place`, `state._STEPS`: the same `board_memo`), a different one does
+    not, and every answer is the fresh one."""
     setup_, seed = next_setup()
     state = SYSTEM.start(setup_, seed)
     stand = state.stands[0]
@@ -200,6 +201,9 @@ def test_the_same_board_reached_again_shares_what_was_worked_out_for_it():
     back = away.put(replace(away.stand(stand.key), pos=stand.pos, hp=stand.hp - 1))
     assert back.stands is not state.stands and back.stand(stand.key).hp == stand.hp - 1
     assert board_memo(away) is not place
+    again = state.put(replace(stand, pos=(3, 1), hp=1))  # the same move from the same board
+    assert board_memo(again) is board_memo(away)  # (`state._STEPS`)
+    assert _board_answers(again) == _board_answers(_fresh(again))
     assert board_memo(back) is place
     assert _board_answers(back) == _board_answers(_fresh(back))
     other = SYSTEM.start(setup_, seed + 1)  # its own initiative, the same board

@@ -408,10 +408,17 @@ class BattleState(_Plain):
                 found[item.key] = item
                 memo[_PIECES] = board[_PIECES] = found
                 same = _same_place(old, item)
-        if same:  # the same board: hand on what was worked out for it (`board_memo`)
-            place = kept.get(_PLACE)
-            if place is not None:
+        place = kept.get(_PLACE)
+        if place is not None:
+            if same:  # the same board: hand on what was worked out for it (`board_memo`)
                 memo[_PLACE] = board[_PLACE] = place
+            else:  # another board: the one this change made of this board before, if any
+                step = (id(place), name, item.key, _PLACE_OF[name](item))
+                hit = _STEPS.get(step)
+                if hit is not None and hit[0] is place:
+                    memo[_PLACE] = board[_PLACE] = hit[1]
+                else:  # `board_memo` notes where this change leads once it is known
+                    board[_FROM] = (place, step)
         return new
 
     # --- JSON --------------------------------------------------------------------------------
@@ -561,6 +568,11 @@ def board_memo(state: BattleState) -> dict[Any, Any]:
         found = memo[_PLACE]
     except KeyError:
         found = memo[_PLACE] = _shared_place(state)
+        origin = memo.get(_FROM)  # a `put` of a piece of a board that was known
+        if origin is not None:
+            if len(_STEPS) >= PLACES_KEPT:
+                _STEPS.clear()
+            _STEPS[origin[1]] = (origin[0], found)
     state_memo(state)[_PLACE] = found  # the next call finds it in the state's own memo
     return found
 
@@ -587,17 +599,42 @@ def _place_key(state: BattleState) -> tuple[Any, ...]:
     options; the sides."""
     return (
         id(state.grid), id(state.creatures), id(state.options), state.sides,
-        tuple([(s.key, s.pos, s.gone, s.hidden, s.unit, s.creature) for s in state.stands]),
-        tuple([(s.key, s.pos, s.joined, s.gone, s.dead, s.hidden, s.side, s.creature)
-               for s in state.solos]),
-        tuple([(u.key, u.side, u.kind, u.configuration, u.incited) for u in state.units]),
-        tuple([(e.key, e.pos, e.kind, e.side, e.destroyed) for e in state.engines]),
-        tuple([(o.key, _live_squares(o)) for o in state.objectives]),
+        tuple(map(_stand_place, state.stands)), tuple(map(_solo_place, state.solos)),
+        tuple(map(_unit_place, state.units)), tuple(map(_engine_place, state.engines)),
+        tuple(map(_objective_place, state.objectives)),
     )  # fmt: skip
 
 
+def _stand_place(s: Stand) -> tuple[Any, ...]:
+    return (s.key, s.pos, s.gone, s.hidden, s.unit, s.creature)
+
+
+def _solo_place(s: Solo) -> tuple[Any, ...]:
+    return (s.key, s.pos, s.joined, s.gone, s.dead, s.hidden, s.side, s.creature)
+
+
+def _unit_place(u: Unit) -> tuple[Any, ...]:
+    return (u.key, u.side, u.kind, u.configuration, u.incited)
+
+
+def _engine_place(e: Engine) -> tuple[Any, ...]:
+    return (e.key, e.pos, e.kind, e.side, e.destroyed)
+
+
+def _objective_place(o: Objective) -> tuple[Any, ...]:
+    return (o.key, _live_squares(o))
+
+
+#: Per group of pieces (`_GROUPS`), what `_place_key` reads of each.
+_PLACE_OF = {"stands": _stand_place, "solos": _solo_place, "units": _unit_place,
+             "engines": _engine_place, "objectives": _objective_place}  # fmt: skip
 PLACES_KEPT = 4096
 _PLACES: dict[tuple[Any, ...], tuple[dict[Any, Any], tuple[Any, ...]]] = {}
+#: {(id of a board's `board_memo` dict, group, key, the piece's place): (that dict, the
+#: `board_memo` dict of the board `put` makes of it with that piece)}: a board reached
+#: again from the board before it without building its `_place_key`.
+_STEPS: dict[tuple[Any, ...], tuple[dict[Any, Any], dict[Any, Any]]] = {}
+_FROM = "dnd5e.place_from"
 
 
 def _same_place(old: Any, new: Any) -> bool:
