@@ -26,7 +26,7 @@ from tests.engine.dnd5e.test_dnd5e_properties import battles
 from warfare.engine.events import plain
 from warfare.engine.systems.dnd5e import state as dnd_state
 from warfare.engine.systems.dnd5e.battle import SYSTEM, board
-from warfare.engine.systems.dnd5e.battle.engine import _prepared
+from warfare.engine.systems.dnd5e.battle.engine import _pending, _prepared
 from warfare.engine.systems.dnd5e.state import BattleState, board_memo
 
 
@@ -59,6 +59,10 @@ def _answers(state: BattleState) -> dict:
         found[("best", piece.key)] = policy._best_square(state, piece, reach, side)
     for params, checks in actions.attack_options(state, actor):
         found[("attack", *params.values())] = checks
+    for objective in state.objectives:
+        if objective.type == "protection":
+            found[("protection", objective.key)] = rules.protection_holds(state, objective)
+    found["pending"] = _pending(state)
     found["suggestion"] = SYSTEM.suggest(state, actor)
     found["board"] = board(state)
     return found
@@ -147,6 +151,10 @@ def _board_answers(state: BattleState) -> dict:
     for side in state.sides:
         found[("targets", side)] = actions.targets(state, side)
         found[("distances", side)] = policy._distances(state, side)
+    for objective in state.objectives:
+        if objective.type == "protection":
+            found[("protection", objective.key)] = rules.protection_holds(state, objective)
+    found["pending"] = _pending(state)
     return found
 
 

@@ -555,7 +555,21 @@ def unit_eliminated(state: BattleState, unit: str) -> bool:
 def protection_holds(state: BattleState, objective: Objective) -> bool:
     """§7.1 Protection: the defender has `protection_stands` (2; the seed 1) stands adjacent
     to a square of the paired Destruction objective that still has HP, and no enemy stand or
-    solo is within 2 squares of it."""
+    solo is within 2 squares of it. It reads who stands where, the option and the squares
+    with HP left: kept for the board (`board_memo`)."""
+    memo = board_memo(state)
+    key = (_PROTECTION, objective.key, objective.side, objective.paired)
+    try:
+        return memo[key]
+    except KeyError:
+        found = memo[key] = _protection_holds(state, objective)
+        return found
+
+
+_PROTECTION = "dnd5e.protection"
+
+
+def _protection_holds(state: BattleState, objective: Objective) -> bool:
     paired = next((o for o in state.objectives if o.key == objective.paired), None)
     if paired is None:
         return False
