@@ -155,6 +155,10 @@ def _board_answers(state: BattleState) -> dict:
         if objective.type == "protection":
             found[("protection", objective.key)] = rules.protection_holds(state, objective)
     found["pending"] = _pending(state)
+    for each in (None, *state.sides):  # what `put` hands on from the pieces before
+        found[("field", each)] = rules.field_stands(state, each)
+    for each in state.units:
+        found[("stands of", each.key)] = state.stands_of(each.key)
     return found
 
 
@@ -207,6 +211,9 @@ def test_the_same_board_reached_again_shares_what_was_worked_out_for_it():
     _board_answers(state)
     away = state.put(replace(stand, pos=(3, 1)))
     back = away.put(replace(away.stand(stand.key), pos=stand.pos, hp=stand.hp - 1))
+    _board_answers(away)
+    gone = away.put(replace(away.stands[-1], gone="fled", pos=None))
+    assert _board_answers(gone) == _board_answers(_fresh(gone))
     assert back.stands is not state.stands and back.stand(stand.key).hp == stand.hp - 1
     assert board_memo(away) is not place
     again = state.put(replace(stand, pos=(3, 1), hp=1))  # the same move from the same board

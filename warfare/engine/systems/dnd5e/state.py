@@ -346,11 +346,11 @@ class BattleState(_Plain):
 
     def stands_of(self, unit: str) -> tuple[Stand, ...]:
         """The unit's stands not yet gone (kept for these very pieces, `pieces_memo`)."""
-        memo = pieces_memo(self)
+        kept = pieces_part(self, _STANDS_OF)
         try:
-            return memo[(_STANDS_OF, unit)]
+            return kept[unit]
         except KeyError:
-            found = memo[(_STANDS_OF, unit)] = tuple(
+            found = kept[unit] = tuple(
                 s for s in self.stands if s.unit == unit and s.gone is None)  # fmt: skip
             return found
 
@@ -392,6 +392,16 @@ class BattleState(_Plain):
         # The new state's `pieces_memo`: its group is a new tuple, so no other state holds
         # these very pieces (a copy of this state made by `replace` is handed this dict).
         board = memo[_BOARD] = {}
+        before = kept.get(_BOARD)
+        if before is not None:  # what reads only the other groups stays as it was
+            if name != "stands":
+                for part in (_STANDS_OF, FIELD_STANDS):
+                    if part in before and (part is _STANDS_OF or name != "units"):
+                        board[part] = before[part]  # (a dict filled as it is asked)
+            elif _STANDS_OF in before:  # the other units' stands are the same objects
+                board[_STANDS_OF] = {unit: stands for unit, stands in before[_STANDS_OF].items()
+                                     if all(s.key != item.key for s in stands)
+                                     and unit != item.unit}  # fmt: skip
         pieces = kept.get(_PIECES)
         same = False
         if name == "objectives":
@@ -552,6 +562,18 @@ def pieces_memo(state: BattleState) -> dict[Any, Any]:
     return hit[1]
 
 
+def pieces_part(state: BattleState, part: str) -> dict[Any, Any]:
+    """The dict `part` of the state's `pieces_memo` (created empty if there is none)."""
+    try:
+        return state.__dict__[MEMO][_BOARD][part]
+    except KeyError:
+        memo = pieces_memo(state)
+        found = memo.get(part)
+        if found is None:
+            found = memo[part] = {}
+        return found
+
+
 def board_memo(state: BattleState) -> dict[Any, Any]:
     """A dict for what depends only on the board of the state: who stands where (the
     squares, the occupancy, isolation, the targets, the attack profiles' layout), not on
@@ -703,6 +725,9 @@ def _pieces(state: BattleState) -> dict[str, Any]:
 
 
 _PIECES, _STANDS_OF, _INDEX = "dnd5e.pieces", "dnd5e.stands_of", "dnd5e.index"
+FIELD_STANDS = "dnd5e.field_stands"
+"""The `pieces_memo` entry of `rules.field_stands` ({side: stands}): it reads only the
+stands and the units' sides, so `put` of a solo, an engine or an objective hands it on."""
 
 
 def _of_type(state: BattleState, key: str, kind: type) -> Any:
