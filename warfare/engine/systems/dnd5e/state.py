@@ -398,10 +398,11 @@ class BattleState(_Plain):
                 for part in (_STANDS_OF, FIELD_STANDS):
                     if part in before and (part is _STANDS_OF or name != "units"):
                         board[part] = before[part]  # (a dict filled as it is asked)
-            elif _STANDS_OF in before:  # the other units' stands are the same objects
+            elif at is not None and _STANDS_OF in before:  # (a key held once)
+                # The other units' stands are the same objects.
+                units = (item.unit, group[at].unit)
                 board[_STANDS_OF] = {unit: stands for unit, stands in before[_STANDS_OF].items()
-                                     if all(s.key != item.key for s in stands)
-                                     and unit != item.unit}  # fmt: skip
+                                     if unit not in units}  # fmt: skip
         pieces = kept.get(_PIECES)
         same = False
         if name == "objectives":
