@@ -207,15 +207,20 @@ class LeanDice:
         return int(self._random() * 20) + 1
 
     def roll_expr(self, expression: str | DiceExpr, *, purpose: str = "") -> Roll:
-        expr = _parsed(expression) if isinstance(expression, str) else expression
+        if isinstance(expression, str):
+            expr, text = _parsed(expression)
+        else:
+            expr, text = expression, str(expression)
         draw, sides = self._random, expr.sides
         results = tuple(int(draw() * sides) + 1 for _ in range(expr.count))
-        return Roll(str(expr), sides, results, expr.modifier, purpose, SeededDice.source)
+        return Roll(text, sides, results, expr.modifier, purpose, SeededDice.source)
 
 
 @lru_cache(maxsize=256)
-def _parsed(expression: str) -> DiceExpr:
-    return parse_expr(expression)
+def _parsed(expression: str) -> tuple[DiceExpr, str]:
+    """The parsed expression and how a `Roll` writes it (`str`), once per expression."""
+    expr = parse_expr(expression)
+    return expr, str(expr)
 
 
 class ScriptedDice(_RecordingDice):

@@ -1,6 +1,10 @@
 """The 20-ft grid: distances, movement costs, roads, water, spell areas (dnd5e §3, §4.7,
 §5.3, §5.5)."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import warfare.engine.systems.dnd5e.grid as grid_module
 from warfare.engine.systems.dnd5e.grid import (
     Grid,
     MoveRules,
@@ -94,3 +98,32 @@ def test_area_shapes():
     assert {x for x, _ in cone} == {5, 6, 7}
     assert [len([p for p in cone if p[0] == x]) for x in (5, 6, 7)] == [1, 2, 3]
     assert area_squares("sphere", 10, (0, 0)) == {(0, 0)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(1, 2),
+    budget=st.integers(0, 12),
+    start=st.tuples(st.integers(0, 7), st.integers(0, 5)),
+    blocked=st.sets(st.tuples(st.integers(0, 8), st.integers(0, 6)), max_size=20),
+    holding=st.sets(st.tuples(st.integers(0, 8), st.integers(0, 6)), max_size=12),
+    roads=st.sets(st.tuples(st.integers(0, 8), st.integers(0, 6)), max_size=12),
+)
+def test_a_flat_grid_is_searched_as_dijkstra_searches_it(
+    size, budget, start, blocked, holding, roads
+):
+    """dnd5e §5.3, §4.7: on a grid where every square costs 1 (roads included, no difficult
+    ground, no elevation) the level-by-level search finds the same destinations, costs and
+    road bonuses, in the same order, as the general search."""
+    grid = _grid({p: Square("road") for p in roads}, width=9, height=7)
+    blocked.discard(start)
+    rules = MoveRules(size, lambda p: p not in blocked, lambda p: p not in blocked,
+                      lambda p: p in holding)  # fmt: skip
+    flat = list(reachable(grid, start, budget, rules).items())
+    original = grid_module._flat
+    grid_module._flat = lambda g: False  # the general search (Dijkstra)
+    try:
+        general = list(reachable(grid, start, budget, rules).items())
+    finally:
+        grid_module._flat = original
+    assert flat == general

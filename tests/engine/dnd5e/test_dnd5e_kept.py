@@ -26,7 +26,7 @@ from tests.engine.dnd5e.test_dnd5e_properties import battles
 from warfare.engine.events import plain
 from warfare.engine.systems.dnd5e import state as dnd_state
 from warfare.engine.systems.dnd5e.battle import SYSTEM, board
-from warfare.engine.systems.dnd5e.battle.engine import _prepared
+from warfare.engine.systems.dnd5e.battle.engine import _pending, _prepared
 from warfare.engine.systems.dnd5e.state import BattleState, board_memo
 
 
@@ -59,6 +59,10 @@ def _answers(state: BattleState) -> dict:
         found[("best", piece.key)] = policy._best_square(state, piece, reach, side)
     for params, checks in actions.attack_options(state, actor):
         found[("attack", *params.values())] = checks
+    for objective in state.objectives:
+        if objective.type == "protection":
+            found[("protection", objective.key)] = rules.protection_holds(state, objective)
+    found["pending"] = _pending(state)
     found["suggestion"] = SYSTEM.suggest(state, actor)
     found["board"] = board(state)
     return found
@@ -147,6 +151,14 @@ def _board_answers(state: BattleState) -> dict:
     for side in state.sides:
         found[("targets", side)] = actions.targets(state, side)
         found[("distances", side)] = policy._distances(state, side)
+    for objective in state.objectives:
+        if objective.type == "protection":
+            found[("protection", objective.key)] = rules.protection_holds(state, objective)
+    found["pending"] = _pending(state)
+    for each in (None, *state.sides):  # what `put` hands on from the pieces before
+        found[("field", each)] = rules.field_stands(state, each)
+    for each in state.units:
+        found[("stands of", each.key)] = state.stands_of(each.key)
     return found
 
 
@@ -185,3 +197,31 @@ def test_put_hands_the_board_on_only_when_the_piece_keeps_its_place():
         assert (board_memo(new) is place) == any(item is k for k in kept), item
         assert _board_answers(new) == _board_answers(_fresh(new)), item
         assert new.find(getattr(item, "key", "")) in (item, None)
+
+
+def test_the_same_board_reached_again_shares_what_was_worked_out_for_it():
+    """A board reached again (a stand moved away and back, the same move made again, in this
+    battle or another one from the set-up) finds what was worked out for it
+    (`state._shared_place`, `state._STEPS`: the same `board_memo`), a different one does
+    not, and every answer is the fresh one."""
+    setup_, seed = next_setup()
+    state = SYSTEM.start(setup_, seed)
+    stand = state.stands[0]
+    place = board_memo(state)
+    _board_answers(state)
+    away = state.put(replace(stand, pos=(3, 1)))
+    back = away.put(replace(away.stand(stand.key), pos=stand.pos, hp=stand.hp - 1))
+    _board_answers(away)
+    gone = away.put(replace(away.stands[-1], gone="fled", pos=None))
+    assert _board_answers(gone) == _board_answers(_fresh(gone))
+    assert back.stands is not state.stands and back.stand(stand.key).hp == stand.hp - 1
+    assert board_memo(away) is not place
+    again = state.put(replace(stand, pos=(3, 1), hp=1))  # the same move from the same board
+    assert board_memo(again) is board_memo(away)  # (`state._STEPS`)
+    assert _board_answers(again) == _board_answers(_fresh(again))
+    assert board_memo(back) is place
+    assert _board_answers(back) == _board_answers(_fresh(back))
+    other = SYSTEM.start(setup_, seed + 1)  # its own initiative, the same board
+    hurt = other.put(replace(other.stands[1], hp=1))
+    assert board_memo(hurt) is place
+    assert _board_answers(hurt) == _board_answers(_fresh(hurt))

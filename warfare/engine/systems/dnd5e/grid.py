@@ -234,6 +234,9 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
     best: dict[Pos, int] = {start: 0}
     heap = [(0, start)]
     pop, push = heapq.heappop, heapq.heappush
+    if ignore or _flat(grid):  # every step costs 1: the same search, a level at a time
+        heap = []
+        _search_flat(start, budget, best, entered, stopped, enterable, stops)
     while heap:
         cost, pos = pop(heap)
         if cost > best.get(pos, 1 << 30):
@@ -293,6 +296,46 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
             if not (0 <= nxt[0] <= width and 0 <= nxt[1] <= height):  # `grid.fits`, inline
                 result[nxt] = (budget, False)
     return result
+
+
+def _flat(grid: Grid) -> bool:
+    """No square of the grid costs more than 1 to enter (no difficult ground, no elevation:
+    `enter_cost`), for every size of piece (`step_cost`)."""
+    return not any(square.elevation or square.is_difficult for square in grid.squares.values())
+
+
+def _search_flat(
+    start: Pos,
+    budget: int,
+    best: dict[Pos, int],
+    entered: dict[Pos, bool],
+    stopped: dict[Pos, bool],
+    enterable: Callable[[Pos], bool],
+    stops: Callable[[Pos], bool],
+) -> None:
+    """`reachable`'s Dijkstra where every step costs 1, filling `best` in the same order: its
+    heap pops the anchors of one cost in the order of their coordinates before the next
+    cost's, and an anchor's first cost is its last (breadth first, each level sorted)."""
+    level = [start]
+    cost = 0
+    while level and cost < budget:
+        cost += 1
+        found = []
+        for pos in level:
+            if pos != start:
+                held = stopped.get(pos)
+                if held if held is not None else stops(pos):
+                    continue
+            x, y = pos
+            for nxt in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):  # `_STEPS`
+                if nxt in best:
+                    continue
+                free = entered.get(nxt)
+                if free if free is not None else enterable(nxt):
+                    best[nxt] = cost
+                    found.append(nxt)
+        found.sort()
+        level = found
 
 
 # --- spell areas on the grid (§5.5) -------------------------------------------------------------

@@ -20,6 +20,7 @@ from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.engine.systems.dnd5e.state import (
     AID,
     DEFEND,
+    FIELD_STANDS,
     SKIRMISHER,
     BattleState,
     Engine,
@@ -29,7 +30,7 @@ from warfare.engine.systems.dnd5e.state import (
     Solo,
     Stand,
     board_memo,
-    pieces_memo,
+    pieces_part,
 )
 
 # --- pieces on the grid --------------------------------------------------------------------------
@@ -134,9 +135,9 @@ def _occupancy(state: BattleState) -> Mapping[Pos, str]:
 
 def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ...]:
     """The stands on the field (of `side`); kept for these very pieces (`pieces_memo`)."""
-    memo = pieces_memo(state)
+    kept = pieces_part(state, FIELD_STANDS)
     try:
-        return memo[(_FIELD, side)]
+        return kept[side]
     except KeyError:
         if side is None:
             found = tuple(s for s in state.stands if s.on_field)
@@ -145,11 +146,8 @@ def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ..
             for unit in state.units:
                 sides.setdefault(unit.key, unit.side)  # the first of a key, as `state.unit`
             found = tuple(s for s in state.stands if s.on_field and sides[s.unit] == side)
-        memo[(_FIELD, side)] = found
+        kept[side] = found
         return found
-
-
-_FIELD = "dnd5e.field_stands"
 
 
 def enemy_of(state: BattleState, side: str) -> str:
@@ -555,7 +553,21 @@ def unit_eliminated(state: BattleState, unit: str) -> bool:
 def protection_holds(state: BattleState, objective: Objective) -> bool:
     """§7.1 Protection: the defender has `protection_stands` (2; the seed 1) stands adjacent
     to a square of the paired Destruction objective that still has HP, and no enemy stand or
-    solo is within 2 squares of it."""
+    solo is within 2 squares of it. It reads who stands where, the option and the squares
+    with HP left: kept for the board (`board_memo`)."""
+    memo = board_memo(state)
+    key = (_PROTECTION, objective.key, objective.side, objective.paired)
+    try:
+        return memo[key]
+    except KeyError:
+        found = memo[key] = _protection_holds(state, objective)
+        return found
+
+
+_PROTECTION = "dnd5e.protection"
+
+
+def _protection_holds(state: BattleState, objective: Objective) -> bool:
     paired = next((o for o in state.objectives if o.key == objective.paired), None)
     if paired is None:
         return False

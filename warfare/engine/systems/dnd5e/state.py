@@ -346,11 +346,11 @@ class BattleState(_Plain):
 
     def stands_of(self, unit: str) -> tuple[Stand, ...]:
         """The unit's stands not yet gone (kept for these very pieces, `pieces_memo`)."""
-        memo = pieces_memo(self)
+        kept = pieces_part(self, _STANDS_OF)
         try:
-            return memo[(_STANDS_OF, unit)]
+            return kept[unit]
         except KeyError:
-            found = memo[(_STANDS_OF, unit)] = tuple(
+            found = kept[unit] = tuple(
                 s for s in self.stands if s.unit == unit and s.gone is None)  # fmt: skip
             return found
 
@@ -392,6 +392,17 @@ class BattleState(_Plain):
         # The new state's `pieces_memo`: its group is a new tuple, so no other state holds
         # these very pieces (a copy of this state made by `replace` is handed this dict).
         board = memo[_BOARD] = {}
+        before = kept.get(_BOARD)
+        if before is not None:  # what reads only the other groups stays as it was
+            if name != "stands":
+                for part in (_STANDS_OF, FIELD_STANDS):
+                    if part in before and (part is _STANDS_OF or name != "units"):
+                        board[part] = before[part]  # (a dict filled as it is asked)
+            elif at is not None and _STANDS_OF in before:  # (a key held once)
+                # The other units' stands are the same objects.
+                units = (item.unit, group[at].unit)
+                board[_STANDS_OF] = {unit: stands for unit, stands in before[_STANDS_OF].items()
+                                     if unit not in units}  # fmt: skip
         pieces = kept.get(_PIECES)
         same = False
         if name == "objectives":
@@ -408,10 +419,17 @@ class BattleState(_Plain):
                 found[item.key] = item
                 memo[_PIECES] = board[_PIECES] = found
                 same = _same_place(old, item)
-        if same:  # the same board: hand on what was worked out for it (`board_memo`)
-            place = kept.get(_PLACE)
-            if place is not None:
+        place = kept.get(_PLACE)
+        if place is not None:
+            if same:  # the same board: hand on what was worked out for it (`board_memo`)
                 memo[_PLACE] = board[_PLACE] = place
+            else:  # another board: the one this change made of this board before, if any
+                step = (id(place), name, item.key, _PLACE_OF[name](item))
+                hit = _STEPS.get(step)
+                if hit is not None and hit[0] is place:
+                    memo[_PLACE] = board[_PLACE] = hit[1]
+                else:  # `board_memo` notes where this change leads once it is known
+                    board[_FROM] = (place, step)
         return new
 
     # --- JSON --------------------------------------------------------------------------------
@@ -545,6 +563,18 @@ def pieces_memo(state: BattleState) -> dict[Any, Any]:
     return hit[1]
 
 
+def pieces_part(state: BattleState, part: str) -> dict[Any, Any]:
+    """The dict `part` of the state's `pieces_memo` (created empty if there is none)."""
+    try:
+        return state.__dict__[MEMO][_BOARD][part]
+    except KeyError:
+        memo = pieces_memo(state)
+        found = memo.get(part)
+        if found is None:
+            found = memo[part] = {}
+        return found
+
+
 def board_memo(state: BattleState) -> dict[Any, Any]:
     """A dict for what depends only on the board of the state: who stands where (the
     squares, the occupancy, isolation, the targets, the attack profiles' layout), not on
@@ -560,9 +590,74 @@ def board_memo(state: BattleState) -> dict[Any, Any]:
     try:
         found = memo[_PLACE]
     except KeyError:
-        found = memo[_PLACE] = {}
+        found = memo[_PLACE] = _shared_place(state)
+        origin = memo.get(_FROM)  # a `put` of a piece of a board that was known
+        if origin is not None:
+            if len(_STEPS) >= PLACES_KEPT:
+                _STEPS.clear()
+            _STEPS[origin[1]] = (origin[0], found)
     state_memo(state)[_PLACE] = found  # the next call finds it in the state's own memo
     return found
+
+
+def _shared_place(state: BattleState) -> dict[Any, Any]:
+    """The `board_memo` dict of every state with the same place (`_place_key`), in any
+    battle of the process: a forecast's battles from one set-up pass through the same
+    boards again and again (a new board after a move is one seen before nine times in
+    ten), and what the board reads is the same for them (see `board_memo`)."""
+    key = _place_key(state)
+    hit = _PLACES.get(key)
+    # Held with the dict: while it is kept, the ids in the key name these very objects.
+    held = (state.grid, state.creatures, state.options)
+    if hit is None or any(a is not b for a, b in zip(hit[1], held, strict=True)):
+        if len(_PLACES) >= PLACES_KEPT:
+            _PLACES.clear()
+        hit = _PLACES[key] = ({}, held)
+    return hit[0]
+
+
+def _place_key(state: BattleState) -> tuple[Any, ...]:
+    """What the board reads of a state: of every piece what `_same_place` compares, of every
+    objective its `_live_squares`, and (by identity) the grid, the stat blocks and the
+    options; the sides."""
+    return (
+        id(state.grid), id(state.creatures), id(state.options), state.sides,
+        tuple(map(_stand_place, state.stands)), tuple(map(_solo_place, state.solos)),
+        tuple(map(_unit_place, state.units)), tuple(map(_engine_place, state.engines)),
+        tuple(map(_objective_place, state.objectives)),
+    )  # fmt: skip
+
+
+def _stand_place(s: Stand) -> tuple[Any, ...]:
+    return (s.key, s.pos, s.gone, s.hidden, s.unit, s.creature)
+
+
+def _solo_place(s: Solo) -> tuple[Any, ...]:
+    return (s.key, s.pos, s.joined, s.gone, s.dead, s.hidden, s.side, s.creature)
+
+
+def _unit_place(u: Unit) -> tuple[Any, ...]:
+    return (u.key, u.side, u.kind, u.configuration, u.incited)
+
+
+def _engine_place(e: Engine) -> tuple[Any, ...]:
+    return (e.key, e.pos, e.kind, e.side, e.destroyed)
+
+
+def _objective_place(o: Objective) -> tuple[Any, ...]:
+    return (o.key, _live_squares(o))
+
+
+#: Per group of pieces (`_GROUPS`), what `_place_key` reads of each.
+_PLACE_OF = {"stands": _stand_place, "solos": _solo_place, "units": _unit_place,
+             "engines": _engine_place, "objectives": _objective_place}  # fmt: skip
+PLACES_KEPT = 4096
+_PLACES: dict[tuple[Any, ...], tuple[dict[Any, Any], tuple[Any, ...]]] = {}
+#: {(id of a board's `board_memo` dict, group, key, the piece's place): (that dict, the
+#: `board_memo` dict of the board `put` makes of it with that piece)}: a board reached
+#: again from the board before it without building its `_place_key`.
+_STEPS: dict[tuple[Any, ...], tuple[dict[Any, Any], dict[Any, Any]]] = {}
+_FROM = "dnd5e.place_from"
 
 
 def _same_place(old: Any, new: Any) -> bool:
@@ -631,6 +726,9 @@ def _pieces(state: BattleState) -> dict[str, Any]:
 
 
 _PIECES, _STANDS_OF, _INDEX = "dnd5e.pieces", "dnd5e.stands_of", "dnd5e.index"
+FIELD_STANDS = "dnd5e.field_stands"
+"""The `pieces_memo` entry of `rules.field_stands` ({side: stands}): it reads only the
+stands and the units' sides, so `put` of a solo, an engine or an objective hands it on."""
 
 
 def _of_type(state: BattleState, key: str, kind: type) -> Any:

@@ -119,6 +119,7 @@ from warfare.engine.systems.dnd5e.state import (
     Stand,
     Turn,
     Unit,
+    board_memo,
     pieces_memo,
 )
 
@@ -588,14 +589,31 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
         offers.append(Offer(stand.unit, pos, size_of(state, stand),
                             tuple(s.key for s in freed)))  # fmt: skip
     state = replace(state, offers=tuple(offers), phase=CASUALTIES)
-    pending = tuple(dict.fromkeys(
-        o.unit for o in offers
-        if next(_slides(state, o.unit), None) is not None or _rejoin_options(state, o.unit)
-    ))  # fmt: skip
+    pending = _pending(state)
     if pending:
         events.append(Event("dnd5e.offers", {"units": list(pending)}))
         return replace(state, pending=pending)
     return _finish_round(state, events, dice)
+
+
+def _pending(state: BattleState) -> tuple[str, ...]:
+    """The units with a slide-in or a rejoin to choose (§6.2 step 1), in the offers' order.
+    They read the offers and who stands where: kept for the board (`board_memo`) and the
+    offers."""
+    memo = board_memo(state)
+    key = (_PENDING, state.offers)
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    found = memo[key] = tuple(dict.fromkeys(
+        o.unit for o in state.offers
+        if next(_slides(state, o.unit), None) is not None or _rejoin_options(state, o.unit)
+    ))  # fmt: skip
+    return found
+
+
+_PENDING = "dnd5e.pending"
 
 
 def _slide_options(state: BattleState, unit: str) -> list[dict[str, Any]]:
