@@ -255,7 +255,7 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
     return decorate
 
 
-STRIKES_CACHED = 4096
+STRIKES_CACHED = 16384
 
 
 @_per_strike(attacks=True)
