@@ -28,6 +28,11 @@ from warfare.engine.systems.pf2e.kingdom import RUINS, WARFARE_SKILLS, default_s
 
 ArmyKey = str | int | None
 
+BLOCKS_AT_KEPT = 4096
+_BLOCKS_AT: dict[tuple[int, Any], tuple[ArmySpec, StatBlock]] = {}
+"""`ArmyState.block` per (id of the spec, HP), with the spec held (so no other object can
+have its id while the entry is there: the same id is the very same spec)."""
+
 ACTIVE, DISBANDED, DESTROYED = "active", "disbanded", "destroyed"
 STATUSES = (ACTIVE, DISBANDED, DESTROYED)
 
@@ -99,8 +104,23 @@ class ArmyState:
         return dict(self.timers)  # type: ignore[arg-type]
 
     def block(self) -> StatBlock:
-        """The army's stat block at its current HP."""
-        return stat_block(replace(self.spec, current_hp=self.hp))
+        """The army's stat block at its current HP (kept per spec object and HP: a forecast
+        asks every army's max HP at the end of each battle)."""
+        spec, hp = self.spec, self.hp
+        try:
+            held, block = _BLOCKS_AT[(id(spec), hp)]
+            if held is spec:
+                return block
+        except (KeyError, TypeError):
+            pass
+        block = stat_block(replace(spec, current_hp=hp))
+        try:
+            if len(_BLOCKS_AT) >= BLOCKS_AT_KEPT:
+                _BLOCKS_AT.clear()
+            _BLOCKS_AT[(id(spec), hp)] = (spec, block)
+        except TypeError:  # an unhashable HP: not kept
+            pass
+        return block
 
     @property
     def max_hp(self) -> int:

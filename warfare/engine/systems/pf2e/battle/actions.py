@@ -203,7 +203,7 @@ def weapon_stat(block: StatBlock, weapon: str) -> Stat | None:
     return block.melee if weapon == MELEE else block.ranged
 
 
-def _per_strike(*, attacks: bool = False, fortifications: bool = False):
+def _per_strike(*, attacks: bool = False, fortifications: bool = False, aoa: bool = False):
     """Decorator of `strike_modifier` and `strike_dc`: each result kept while what it reads
     of the state is the very same: of the attacker's and the target's `ArmyState` only its
     spec (the very same object: tactics, lasting conditions) and HP (all that their stat
@@ -213,15 +213,23 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
     changes few of these (a Strike that misses none but the attacks), and a forecast's
     battles start from the same specs, so the same Strike is worked out once for many
     states, also at an HP an army passes through again in a later battle; the policy weighs
-    a Strike, then the engine rolls it."""
+    a Strike, then the engine rolls it. The wrapper takes the keyword arguments by name
+    (`aoa`: the function has `aoa_bonus`), so a call builds no dict of them."""
 
     def decorate(function):
         cache: dict[tuple[Any, ...], tuple[tuple[Any, ...], Stat]] = {}
 
         @wraps(function)
-        def cached(state: BattleState, actor: str, weapon: str, **kwargs: Any) -> Stat:
+        def cached(
+            state: BattleState,
+            actor: str,
+            weapon: str,
+            *,
+            target: str | None = None,
+            fortification: str | None = None,
+            aoa_bonus: tuple[str, int] | None = None,
+        ) -> Stat:
             entry = state.army(actor)
-            target = kwargs.get("target")
             aimed = state.army(target) if target is not None else None
             held = (
                 entry.army.spec,
@@ -229,13 +237,14 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
                 state.terrain,
                 state.fortifications if fortifications else None,
             )
+            effects = state.effects
             key = (
-                actor, weapon, tuple(kwargs.items()), entry.position, entry.army.hp,
+                actor, weapon, target, fortification, aoa_bonus, entry.position, entry.army.hp,
                 entry.attacks if attacks else None,
                 aimed.position if aimed is not None else None,
                 aimed.army.hp if aimed is not None else None,
-                own_effects(state, actor) if state.effects else (),
-                own_effects(state, target) if target is not None and state.effects else (),
+                own_effects(state, actor) if effects else (),
+                own_effects(state, target) if target is not None and effects else (),
                 *map(id, held),
             )  # fmt: skip
             # The cache holds the parts it was keyed by, so no other object can have their
@@ -243,7 +252,13 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
             hit = cache.get(key)
             if hit is not None:
                 return hit[1]
-            value = function(state, actor, weapon, **kwargs)
+            if aoa:
+                value = function(state, actor, weapon, target=target,
+                                 fortification=fortification, aoa_bonus=aoa_bonus)  # fmt: skip
+            else:
+                if aoa_bonus is not None:
+                    raise TypeError(f"{function.__name__}() takes no aoa_bonus")
+                value = function(state, actor, weapon, target=target, fortification=fortification)
             if len(cache) >= STRIKES_CACHED:
                 cache.clear()
             cache[key] = (held, value)
@@ -258,7 +273,7 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
 STRIKES_CACHED = 16384
 
 
-@_per_strike(attacks=True)
+@_per_strike(attacks=True, aoa=True)
 def strike_modifier(
     state: BattleState,
     actor: str,

@@ -1130,6 +1130,11 @@ def outcome(state: BattleState) -> Outcome | None:
     return Outcome(state.winner, losers, details)
 
 
+def decided(state: BattleState) -> tuple[bool, str | None]:
+    """(the battle is over, its winner): what a forecast reads of `outcome` (protocol)."""
+    return (True, state.winner) if state.finished else (False, None)
+
+
 # --- auto-play and forecasts (protocol) -----------------------------------------------------------
 
 
