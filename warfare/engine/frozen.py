@@ -109,6 +109,29 @@ def _replace_other(obj: T, cls: type, changes: dict[str, Any]) -> T:
     return _replace_slotted(obj, cls, changes)
 
 
+def replace_normalised(obj: T, /, **changes: Any) -> T:
+    """`replace` for changes already in the form the class's `__post_init__` gives its
+    `post_init_fields` (say a spec's conditions as the sorted tuple of pairs it makes of a
+    dict): the copy is made without `__post_init__`, as `replace` makes one for the other
+    fields. The caller answers for the form (an equal object either way)."""
+    cls = obj.__class__
+    try:
+        names = _PLANS[cls]
+    except KeyError:
+        names = _PLANS[cls] = _plan(cls)
+    declared = getattr(cls, "post_init_fields", frozenset())
+    if names is None or not (names | declared).issuperset(changes):
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    if "__slots__" in cls.__dict__:
+        return _replace_slotted(obj, cls, changes)
+    values = obj.__dict__.copy()
+    values.pop(MEMO, None)
+    values.update(changes)
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
 def _replace_slotted(obj: T, cls: type, changes: dict[str, Any]) -> T:
     """`replace` for a dataclass with `__slots__` (no `__dict__` to copy): each field of a
     new instance set from the changes or the instance, through the slots' own setters (as a

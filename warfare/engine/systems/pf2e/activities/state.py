@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from warfare.engine.frozen import replace
+from warfare.engine.frozen import replace, replace_normalised
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.armies import (
     ArmySpec,
@@ -259,8 +259,9 @@ KNOWN_SKILLS = frozenset(WARFARE_SKILLS)
 
 def set_conditions(army: ArmyState, conditions: Mapping[str, int]) -> ArmyState:
     """`army` with exactly these explicit conditions (values of 0 are dropped)."""
-    spec = replace(army.spec, conditions={k: v for k, v in conditions.items() if v})
-    return replace(army, spec=spec)
+    # The sorted pairs `ArmySpec.__post_init__` makes of the dict (so no __post_init__).
+    pairs = tuple(sorted((str(k), int(v)) for k, v in conditions.items() if v))
+    return replace(army, spec=replace_normalised(army.spec, conditions=pairs))
 
 
 def _params(army: ArmyState, reason: str | None, **params: Any) -> dict[str, Any]:
