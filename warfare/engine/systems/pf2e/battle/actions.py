@@ -165,10 +165,19 @@ def _enemy_keys(state: BattleState, actor: str) -> list[str]:
     return [e.key for e in state.enemies(actor) if e.present]
 
 
+def _fortified(army: Any) -> bool:
+    """"fortified" is among the army's lasting conditions (`condition_values`, read from
+    the pairs without making the dict: every Advance and engagement asks)."""
+    for condition, _ in army.spec.conditions:  # noqa: SIM110 - no generator per call
+        if condition == "fortified":
+            return True
+    return False
+
+
 def _can_engage(state: BattleState, a: str, b: str) -> bool:
     """Both below 4 engagements and neither fortified (§7.2, §9 Fortified)."""
     for key in (a, b):
-        if "fortified" in state.army(key).army.spec.condition_values:
+        if _fortified(state.army(key).army):
             return False
     return (
         len(state.engaged_with(a)) < MAX_ENGAGEMENTS
@@ -571,7 +580,7 @@ def begin_maneuver(state: BattleState, actor: str, params: Params, ctx: Ctx) -> 
     """Every maneuver war action: a fortified army loses fortified and leaves its
     fortification (§0.5, §7.5); a healing potion may be drunk (+1 HP, §5, §8.2 notes)."""
     entry = state.army(actor)
-    if "fortified" in entry.army.spec.condition_values:
+    if _fortified(entry.army):
         state = remove_army_condition(state, actor, "fortified", ctx.events, "maneuver_action")
         state = state.with_army(replace(state.army(actor), fortification=None))
     if params.get("potion"):
@@ -630,7 +639,7 @@ def _advance_problems(state: BattleState, actor: str, params: Params) -> list[Pr
         return problems
     if state.is_engaged(actor, target):
         return [_p("already_engaged", target=target)]
-    if "fortified" in state.army(target).army.spec.condition_values:
+    if _fortified(state.army(target).army):
         return [_p("target_fortified", target=target)]
     if state.army(target).position != DISTANT and not _can_engage_after_maneuver(
         state, actor, target
@@ -642,7 +651,7 @@ def _advance_problems(state: BattleState, actor: str, params: Params) -> list[Pr
 def _can_engage_after_maneuver(state: BattleState, actor: str, target: str) -> bool:
     """Engagement possible once `actor` has used a maneuver action (it loses fortified)."""
     return (
-        "fortified" not in state.army(target).army.spec.condition_values
+        not _fortified(state.army(target).army)
         and len(state.engaged_with(actor)) < MAX_ENGAGEMENTS
         and len(state.engaged_with(target)) < MAX_ENGAGEMENTS
     )
@@ -1479,7 +1488,7 @@ def _trampling_problems(state: BattleState, actor: str, params: Params) -> list[
         return problems
     if state.engaged_with(target):
         return [_p("target_engaged", target=target)]
-    if "fortified" in state.army(target).army.spec.condition_values:
+    if _fortified(state.army(target).army):
         return [_p("target_fortified", target=target)]
     return []
 
