@@ -166,8 +166,8 @@ def _enemy_keys(state: BattleState, actor: str) -> list[str]:
 
 
 def _fortified(army: Any) -> bool:
-    """ "fortified" is among the army's lasting conditions (`condition_values`, read from
-    the pairs without making the dict: every Advance and engagement asks)."""
+    """Whether the army's lasting conditions (`condition_values`) hold fortified, read from
+    the spec's pairs without making the dict (every Advance check and engagement asks)."""
     for condition, _ in army.spec.conditions:  # noqa: SIM110 - no generator per call
         if condition == "fortified":
             return True
