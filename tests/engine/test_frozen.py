@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from warfare.engine.frozen import per_fields, per_setup, per_state, replace
+from warfare.engine.frozen import per_fields, per_setup, per_state, replace, replace_normalised
 
 
 @dataclass(frozen=True)
@@ -155,3 +155,26 @@ def test_per_setup_shares_a_result_with_a_copy_that_shares_its_parts():
     assert prepared(dict(setup)) == first
     assert prepared({"sides": [dict(army), dict(army)], "terrain": "plains"}) == first
     assert len(calls) == 1
+
+
+def test_replace_normalised_is_the_copy_post_init_would_make():
+    """A change given in the normal form (issue 14: a spec's conditions as its sorted pairs)
+    gives the object `dataclasses.replace` gives, with or without slots, without
+    `__post_init__`; a field it does not know still raises as `dataclasses.replace` does."""
+    from warfare.engine.systems.pf2e.activities.state import set_conditions
+    from warfare.engine.systems.pf2e.armies import new_basic_spec
+    from warfare.engine.systems.pf2e.tables import ArmyType
+
+    spec = new_basic_spec(ArmyType.INFANTRY, 3, ("toughened_soldiers",))
+    pairs = (("mired", 2), ("shaken", 1))
+    made = replace_normalised(spec, conditions=pairs)
+    assert made == dataclasses.replace(spec, conditions={"shaken": 1, "mired": 2})
+    assert type(made.conditions) is tuple and made.tactics == spec.tactics
+    assert replace_normalised(Normalised((1, 2)), a=(3, 4)) == Normalised((4, 3))
+    with pytest.raises(TypeError):
+        replace_normalised(Slotted(1), nope=2)
+    from warfare.engine.systems.pf2e.activities.state import ArmyState
+
+    army = ArmyState("a", spec, 4, "h1")
+    changed = set_conditions(army, {"shaken": 2, "weary": 0, "mired": True})
+    assert changed.spec == dataclasses.replace(spec, conditions={"shaken": 2, "mired": 1})

@@ -62,18 +62,14 @@ def replace(obj: T, /, **changes: Any) -> T:
     """`dataclasses.replace(obj, **changes)`, fast for plain frozen dataclasses."""
     cls = obj.__class__
     try:
-        names = _PLANS[cls]
+        names = _DICT_PLANS[cls]
     except KeyError:
-        names = _PLANS[cls] = _plan(cls)
+        names = _DICT_PLANS[cls] = _dict_plan(cls)
     if names is None or not names.issuperset(changes):
-        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    if "__slots__" in cls.__dict__:
-        return _replace_slotted(obj, cls, changes)
-    new = object.__new__(cls)
+        return _replace_other(obj, cls, changes)
     values = obj.__dict__.copy()
-    memo = values.pop(MEMO, None)  # what `per_state` remembered belongs to the old state
-    values.update(changes)
-    if memo is not None:
+    if MEMO in values:  # what `per_state` remembered belongs to the old state ...
+        memo = values.pop(MEMO)
         try:
             kept = _KEEPERS[cls]
         except KeyError:
@@ -82,6 +78,56 @@ def replace(obj: T, /, **changes: Any) -> T:
             found = kept(memo, changes)
             if found:
                 values[MEMO] = found
+    values.update(changes)
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
+_DICT_PLANS: dict[type, frozenset[str] | None] = {}
+"""`replace`'s first look-up: per class the fields a change may name for the copy of its
+`__dict__` (`_plan`'s), None for a class that takes another way (`_replace_other`: slots, or
+`dataclasses.replace`)."""
+
+
+def _dict_plan(cls: type) -> frozenset[str] | None:
+    try:
+        names = _PLANS[cls]
+    except KeyError:
+        names = _PLANS[cls] = _plan(cls)
+    return None if names is None or "__slots__" in cls.__dict__ else names
+
+
+def _replace_other(obj: T, cls: type, changes: dict[str, Any]) -> T:
+    """`replace` for a class with `__slots__` (or a change it cannot make fast)."""
+    try:
+        names = _PLANS[cls]
+    except KeyError:
+        names = _PLANS[cls] = _plan(cls)
+    if names is None or not names.issuperset(changes):
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    return _replace_slotted(obj, cls, changes)
+
+
+def replace_normalised(obj: T, /, **changes: Any) -> T:
+    """`replace` for changes already in the form the class's `__post_init__` gives its
+    `post_init_fields` (say a spec's conditions as the sorted tuple of pairs it makes of a
+    dict): the copy is made without `__post_init__`, as `replace` makes one for the other
+    fields. The caller answers for the form (an equal object either way)."""
+    cls = obj.__class__
+    try:
+        names = _PLANS[cls]
+    except KeyError:
+        names = _PLANS[cls] = _plan(cls)
+    declared = getattr(cls, "post_init_fields", frozenset())
+    if names is None or not (names | declared).issuperset(changes):
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    if "__slots__" in cls.__dict__:
+        return _replace_slotted(obj, cls, changes)
+    values = obj.__dict__.copy()
+    values.pop(MEMO, None)
+    values.update(changes)
+    new = object.__new__(cls)
     object.__setattr__(new, "__dict__", values)
     return new
 

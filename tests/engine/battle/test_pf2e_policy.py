@@ -18,6 +18,9 @@ from tests.engine.battle.helpers import CAV, INF, RANGED_WEAPON, SKI, army, begi
 from tests.engine.battle.test_pf2e_properties import _legal_command, battles
 from warfare.engine.battle.protocol import Command, Rejected, command_dice
 from warfare.engine.systems.pf2e.battle import SYSTEM
+from warfare.engine.systems.pf2e.battle.engine import decided, outcome
+from warfare.engine.systems.pf2e.battle.policy import _legal, _strike_legal
+from warfare.engine.systems.pf2e.battle.rules import effective_block
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -93,3 +96,37 @@ def test_an_offered_reaction_is_used_and_a_start_is_chosen():
     state = SYSTEM.start(data, 3)
     assert state.positions and state.to_act == "a1"
     assert _suggest(state) == Command("a1", "choose_start", {"start": "engaged", "target": "b2"})
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), battle=battles(), seed=st.integers(0, 2**31))
+def test_the_shortened_strike_check_answers_as_the_engine(data, battle, seed):
+    """`policy._strike_legal` (issue 14: only the target's checks for a melee Battle
+    Strike): at every state of random legal play (GM corrections included), for the army
+    whose turn it is, when `turn_command` would weigh a melee Battle Strike (not routed, a
+    melee Strike, Battle known, an action left), on every army it is engaged with it gives
+    `_legal`'s answer; and `engine.decided` is what the forecast read of `outcome`."""
+    state = SYSTEM.start(battle, seed)
+    for index in range(data.draw(st.integers(1, 30))):
+        assert decided(state) == (
+            outcome(state) is not None,
+            getattr(outcome(state), "winner", None),
+        )
+        if state.finished:
+            return
+        actor = state.current
+        if actor is not None and not state.pending and not state.positions:
+            entry, block = state.army(actor), effective_block(state, actor)
+            weighs = (
+                not entry.routed
+                and block.melee is not None
+                and "battle" in block.war_actions
+                and state.actions_left >= 1
+            )
+            for target in state.engaged_with(actor) if weighs else ():
+                command = Command(actor, "battle", {"target": target, "weapon": "melee"})
+                assert _strike_legal(state, command) == _legal(state, command), command
+        command = _legal_command(data.draw, state)
+        result = SYSTEM.apply(state, command, command_dice(seed, index, command.typed_dice))
+        assert not isinstance(result, Rejected), (command, result.problems)
+        state, _ = result

@@ -218,10 +218,15 @@ def simulate(
         state = system.start(setup or {}, seed)
     rng = random.Random(seed)  # noqa: S311 - simulated dice, reproducible from the seed
     final = _play_out(system, state, rng, max_rounds)
-    result = system.outcome(final)
+    decided = getattr(system, "decided", None)
+    if decided is not None:  # (a system's lean `outcome`: no details, protocol)
+        finished, winner = decided(final)
+    else:
+        result = system.outcome(final)
+        finished, winner = result is not None, result.winner if result is not None else None
     return Simulated(
-        winner=result.winner if result is not None else None,
-        finished=result is not None,
+        winner=winner,
+        finished=finished,
         rounds=system.clock(final)[0],
         standing=system.standing(final),
     )

@@ -67,6 +67,9 @@ For forecasts (optional, default: none):
     loop over `awaiting`, `suggest` and `apply` reaches (`forecast._play_out`), with less
     work (a system's lean simulation: no events, no log, no re-check of its own policy's
     commands). The forecast uses it where a system has one.
+``decided(state) -> tuple[bool, str | None]``
+    Whether the battle is over and its winner (None: none): all a forecast reads of
+    `outcome` (`outcome(state) is not None`, its `winner`), without its details.
 ``warm_up: int``
     The simulations a forecast with worker processes plays alone before it forks them (so
     what the engine keeps from one simulation to the next is inherited; see
@@ -365,6 +368,7 @@ class FunctionSystem:
     standing: Callable[[Any], Standing]
     forced: Callable[[Any], "Command | None"] = lambda state: None
     play_out: Callable[[Any, Any, int], Any] | None = None
+    decided: Callable[[Any], tuple[bool, str | None]] | None = None
     warm_up: int | None = None
 
     def start_events(self, state: Any) -> list[Any]:
@@ -378,15 +382,17 @@ class FunctionSystem:
         key: str,
         suggest: Callable[[Any, str | None], Command],
         play_out: Callable[[Any, Any, int], Any] | None = None,
+        decided: Callable[[Any], tuple[bool, str | None]] | None = None,
         warm_up: int | None = None,
     ):
         """The system of an engine module written to the protocol's names (`start`,
         `legal_actions`, `apply`, `outcome`, `awaiting`, `clock`, `standing`, `forced` if it
         has one, `BattleState.from_dict`), with its auto-play policy's `suggest` (and its
-        lean `play_out` and `warm_up` for forecasts, if it has them)."""
+        lean `play_out`, `decided` and `warm_up` for forecasts, if it has them)."""
         forced = getattr(engine, "forced", None)
         return cls(
             play_out=play_out,
+            decided=decided,
             warm_up=warm_up,
             key=key,
             start=engine.start,

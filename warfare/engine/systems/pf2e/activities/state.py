@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from warfare.engine.frozen import replace
+from warfare.engine.frozen import replace, replace_normalised
 from warfare.engine.systems.pf2e.activities.events import Event
 from warfare.engine.systems.pf2e.armies import (
     ArmySpec,
@@ -27,6 +27,11 @@ from warfare.engine.systems.pf2e.conditions import CONDITIONS, implied_by
 from warfare.engine.systems.pf2e.kingdom import RUINS, WARFARE_SKILLS, default_skills
 
 ArmyKey = str | int | None
+
+BLOCKS_AT_KEPT = 4096
+_BLOCKS_AT: dict[tuple[int, Any], tuple[ArmySpec, StatBlock]] = {}
+"""`ArmyState.block` per (id of the spec, HP), with the spec held (so no other object can
+have its id while the entry is there: the same id is the very same spec)."""
 
 ACTIVE, DISBANDED, DESTROYED = "active", "disbanded", "destroyed"
 STATUSES = (ACTIVE, DISBANDED, DESTROYED)
@@ -99,8 +104,23 @@ class ArmyState:
         return dict(self.timers)  # type: ignore[arg-type]
 
     def block(self) -> StatBlock:
-        """The army's stat block at its current HP."""
-        return stat_block(replace(self.spec, current_hp=self.hp))
+        """The army's stat block at its current HP (kept per spec object and HP: a forecast
+        asks every army's max HP at the end of each battle)."""
+        spec, hp = self.spec, self.hp
+        try:
+            held, block = _BLOCKS_AT[(id(spec), hp)]
+            if held is spec:
+                return block
+        except (KeyError, TypeError):
+            pass
+        block = stat_block(replace(spec, current_hp=hp))
+        try:
+            if len(_BLOCKS_AT) >= BLOCKS_AT_KEPT:
+                _BLOCKS_AT.clear()
+            _BLOCKS_AT[(id(spec), hp)] = (spec, block)
+        except TypeError:  # an unhashable HP: not kept
+            pass
+        return block
 
     @property
     def max_hp(self) -> int:
@@ -239,8 +259,9 @@ KNOWN_SKILLS = frozenset(WARFARE_SKILLS)
 
 def set_conditions(army: ArmyState, conditions: Mapping[str, int]) -> ArmyState:
     """`army` with exactly these explicit conditions (values of 0 are dropped)."""
-    spec = replace(army.spec, conditions={k: v for k, v in conditions.items() if v})
-    return replace(army, spec=spec)
+    # The sorted pairs `ArmySpec.__post_init__` makes of the dict (so no __post_init__).
+    pairs = tuple(sorted((str(k), int(v)) for k, v in conditions.items() if v))
+    return replace(army, spec=replace_normalised(army.spec, conditions=pairs))
 
 
 def _params(army: ArmyState, reason: str | None, **params: Any) -> dict[str, Any]:

@@ -165,10 +165,19 @@ def _enemy_keys(state: BattleState, actor: str) -> list[str]:
     return [e.key for e in state.enemies(actor) if e.present]
 
 
+def _fortified(army: Any) -> bool:
+    """Whether the army's lasting conditions (`condition_values`) hold fortified, read from
+    the spec's pairs without making the dict (every Advance check and engagement asks)."""
+    for condition, _ in army.spec.conditions:  # noqa: SIM110 - no generator per call
+        if condition == "fortified":
+            return True
+    return False
+
+
 def _can_engage(state: BattleState, a: str, b: str) -> bool:
     """Both below 4 engagements and neither fortified (§7.2, §9 Fortified)."""
     for key in (a, b):
-        if "fortified" in state.army(key).army.spec.condition_values:
+        if _fortified(state.army(key).army):
             return False
     return (
         len(state.engaged_with(a)) < MAX_ENGAGEMENTS
@@ -203,7 +212,7 @@ def weapon_stat(block: StatBlock, weapon: str) -> Stat | None:
     return block.melee if weapon == MELEE else block.ranged
 
 
-def _per_strike(*, attacks: bool = False, fortifications: bool = False):
+def _per_strike(*, attacks: bool = False, fortifications: bool = False, aoa: bool = False):
     """Decorator of `strike_modifier` and `strike_dc`: each result kept while what it reads
     of the state is the very same: of the attacker's and the target's `ArmyState` only its
     spec (the very same object: tactics, lasting conditions) and HP (all that their stat
@@ -213,15 +222,23 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
     changes few of these (a Strike that misses none but the attacks), and a forecast's
     battles start from the same specs, so the same Strike is worked out once for many
     states, also at an HP an army passes through again in a later battle; the policy weighs
-    a Strike, then the engine rolls it."""
+    a Strike, then the engine rolls it. The wrapper takes the keyword arguments by name
+    (`aoa`: the function has `aoa_bonus`), so a call builds no dict of them."""
 
     def decorate(function):
         cache: dict[tuple[Any, ...], tuple[tuple[Any, ...], Stat]] = {}
 
         @wraps(function)
-        def cached(state: BattleState, actor: str, weapon: str, **kwargs: Any) -> Stat:
+        def cached(
+            state: BattleState,
+            actor: str,
+            weapon: str,
+            *,
+            target: str | None = None,
+            fortification: str | None = None,
+            aoa_bonus: tuple[str, int] | None = None,
+        ) -> Stat:
             entry = state.army(actor)
-            target = kwargs.get("target")
             aimed = state.army(target) if target is not None else None
             held = (
                 entry.army.spec,
@@ -229,13 +246,14 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
                 state.terrain,
                 state.fortifications if fortifications else None,
             )
+            effects = state.effects
             key = (
-                actor, weapon, tuple(kwargs.items()), entry.position, entry.army.hp,
+                actor, weapon, target, fortification, aoa_bonus, entry.position, entry.army.hp,
                 entry.attacks if attacks else None,
                 aimed.position if aimed is not None else None,
                 aimed.army.hp if aimed is not None else None,
-                own_effects(state, actor) if state.effects else (),
-                own_effects(state, target) if target is not None and state.effects else (),
+                own_effects(state, actor) if effects else (),
+                own_effects(state, target) if target is not None and effects else (),
                 *map(id, held),
             )  # fmt: skip
             # The cache holds the parts it was keyed by, so no other object can have their
@@ -243,7 +261,13 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
             hit = cache.get(key)
             if hit is not None:
                 return hit[1]
-            value = function(state, actor, weapon, **kwargs)
+            if aoa:
+                value = function(state, actor, weapon, target=target,
+                                 fortification=fortification, aoa_bonus=aoa_bonus)  # fmt: skip
+            else:
+                if aoa_bonus is not None:
+                    raise TypeError(f"{function.__name__}() takes no aoa_bonus")
+                value = function(state, actor, weapon, target=target, fortification=fortification)
             if len(cache) >= STRIKES_CACHED:
                 cache.clear()
             cache[key] = (held, value)
@@ -255,10 +279,10 @@ def _per_strike(*, attacks: bool = False, fortifications: bool = False):
     return decorate
 
 
-STRIKES_CACHED = 4096
+STRIKES_CACHED = 16384
 
 
-@_per_strike(attacks=True)
+@_per_strike(attacks=True, aoa=True)
 def strike_modifier(
     state: BattleState,
     actor: str,
@@ -556,7 +580,7 @@ def begin_maneuver(state: BattleState, actor: str, params: Params, ctx: Ctx) -> 
     """Every maneuver war action: a fortified army loses fortified and leaves its
     fortification (§0.5, §7.5); a healing potion may be drunk (+1 HP, §5, §8.2 notes)."""
     entry = state.army(actor)
-    if "fortified" in entry.army.spec.condition_values:
+    if _fortified(entry.army):
         state = remove_army_condition(state, actor, "fortified", ctx.events, "maneuver_action")
         state = state.with_army(replace(state.army(actor), fortification=None))
     if params.get("potion"):
@@ -615,7 +639,7 @@ def _advance_problems(state: BattleState, actor: str, params: Params) -> list[Pr
         return problems
     if state.is_engaged(actor, target):
         return [_p("already_engaged", target=target)]
-    if "fortified" in state.army(target).army.spec.condition_values:
+    if _fortified(state.army(target).army):
         return [_p("target_fortified", target=target)]
     if state.army(target).position != DISTANT and not _can_engage_after_maneuver(
         state, actor, target
@@ -627,7 +651,7 @@ def _advance_problems(state: BattleState, actor: str, params: Params) -> list[Pr
 def _can_engage_after_maneuver(state: BattleState, actor: str, target: str) -> bool:
     """Engagement possible once `actor` has used a maneuver action (it loses fortified)."""
     return (
-        "fortified" not in state.army(target).army.spec.condition_values
+        not _fortified(state.army(target).army)
         and len(state.engaged_with(actor)) < MAX_ENGAGEMENTS
         and len(state.engaged_with(target)) < MAX_ENGAGEMENTS
     )
@@ -1464,7 +1488,7 @@ def _trampling_problems(state: BattleState, actor: str, params: Params) -> list[
         return problems
     if state.engaged_with(target):
         return [_p("target_engaged", target=target)]
-    if "fortified" in state.army(target).army.spec.condition_values:
+    if _fortified(state.army(target).army):
         return [_p("target_fortified", target=target)]
     return []
 

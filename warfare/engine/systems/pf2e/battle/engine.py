@@ -85,7 +85,7 @@ from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_valu
 from warfare.engine.frozen import per_setup, per_state, replace, state_memo
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
-from warfare.engine.systems.pf2e.activities.state import ACTIVE, ArmyState, add_condition
+from warfare.engine.systems.pf2e.activities.state import ACTIVE, DESTROYED, ArmyState, add_condition
 from warfare.engine.systems.pf2e.battle.actions import (
     MANEUVER,
     NO_COUNTERATTACK,
@@ -145,7 +145,7 @@ from warfare.engine.systems.pf2e.battle.state import (
     InitiativeRoll,
     Pending,
 )
-from warfare.engine.systems.pf2e.conditions import CONDITIONS
+from warfare.engine.systems.pf2e.conditions import CONDITIONS, implied_by
 from warfare.engine.systems.pf2e.house_rules import house_value
 from warfare.engine.systems.pf2e.modifiers import Modifier, Stat
 from warfare.engine.systems.pf2e.xp import kingdom_xp_for_defeated_army
@@ -598,9 +598,16 @@ def _check_end(state: BattleState, events: list[Event]) -> BattleState:
     if state.finished:
         return state
     fighting = set()
-    for entry in state.armies:
-        if entry.side not in fighting and not entry.out_of_fight:
-            fighting.add(entry.side)
+    for entry in state.armies:  # (`BattleArmy.out_of_fight` inline: every command asks)
+        side = entry.side
+        if side in fighting:
+            continue
+        army = entry.army
+        if entry.position == FLED or army.status == DESTROYED or army.hp == 0:
+            continue
+        implied = implied_by(army.spec.conditions)
+        if "defeated" not in implied and "routed" not in implied:
+            fighting.add(side)
     if len(fighting) == len(state.sides):
         return state  # (the sides are distinct, and every army belongs to one)
     beaten = [side for side in state.sides if side not in fighting]
@@ -1128,6 +1135,11 @@ def outcome(state: BattleState) -> Outcome | None:
         "fled": [e.key for e in state.armies if e.position == FLED],
     }
     return Outcome(state.winner, losers, details)
+
+
+def decided(state: BattleState) -> tuple[bool, str | None]:
+    """(the battle is over, its winner): what a forecast reads of `outcome` (protocol)."""
+    return (True, state.winner) if state.finished else (False, None)
 
 
 # --- auto-play and forecasts (protocol) -----------------------------------------------------------

@@ -47,6 +47,7 @@ from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.actions import (
     MELEE,
     RANGED,
+    _enemy_problems,
     strike_dc,
     strike_modifier,
 )
@@ -153,7 +154,7 @@ def _best_strike(state: BattleState, actor: str, block: StatBlock, targets: list
         targets = sorted(targets, key=lambda key: _weakness(state, key))
     for target in targets:
         commands = [Command(actor, kind, {"target": target, "weapon": weapon}) for kind in kinds]
-        legal = [command for command in commands if _legal(state, command)]
+        legal = [command for command in commands if _strike_legal(state, command)]
         if len(legal) == 1:  # nothing to weigh
             return (0.0, legal[0])
         if legal:
@@ -162,6 +163,19 @@ def _best_strike(state: BattleState, actor: str, block: StatBlock, targets: list
                 key=lambda pair: pair[0],
             )
     return None
+
+
+def _strike_legal(state: BattleState, command: Command) -> bool:
+    """`_legal` of a Strike `_best_strike` weighs. A melee Battle Strike on an army it is
+    engaged with, asked by `turn_command` (the actor is the army whose turn it is, not
+    routed, with a melee Strike, knowing Battle, with the action left: `_best_strike`'s
+    kinds), has passed every check of `_problems_of_action` but the target's
+    (`actions._enemy_problems`): only that one is made (the same answer,
+    `test_pf2e_policy`)."""
+    params = command.params
+    if command.kind == "battle" and params["weapon"] == MELEE:
+        return not _enemy_problems(state, str(command.actor), params["target"])
+    return _legal(state, command)
 
 
 def turn_command(state: BattleState, actor: str) -> Command:

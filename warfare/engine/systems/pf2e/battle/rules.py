@@ -283,7 +283,7 @@ the very same objects (held here) and the position and own effects equal: what t
 reads (the effects tuple's identity spares working out the own effects again)."""
 
 
-BLOCKS_CACHED = 4096
+BLOCKS_CACHED = 16384
 _BLOCKS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 effective_block.cache_clear = _BLOCKS.clear  # type: ignore[attr-defined]
 

@@ -312,9 +312,12 @@ class Pending:
         )
 
 
-_INDEX = "_army_index"
-"""`BattleState.army`'s places of the armies by key (kept in the state's `__dict__`, outside
-the fields: equality, `to_dict` and `dataclasses` never read it)."""
+_BY_KEY = "_armies_by_key"
+"""`BattleState.army`'s look-up, kept in the state's `__dict__` (outside the fields:
+equality, `to_dict` and `dataclasses` never read it): (the armies tuple it was made from,
+held, so the identity check cannot match another tuple; each army by key; each army's place
+by key). `replace` copies it to the states made from this one: it serves them while their
+armies are that very tuple; `with_army` makes the new state's from it."""
 
 
 _ENGAGED: tuple[Any, dict[Any, tuple[str, ...]]] = ((), {})
@@ -371,18 +374,24 @@ class BattleState:
 
     def army(self, key: str) -> BattleArmy:
         try:
-            entry = self.armies[self.__dict__[_INDEX][key]]
-        except (KeyError, TypeError, IndexError):
-            return self._find(key)
-        return entry if entry.key == key else self._find(key)
+            held = self._armies_by_key
+            if held[0] is self.armies:
+                return held[1][key]
+        except (AttributeError, KeyError, TypeError):
+            pass
+        return self._find(key)
 
     def _find(self, key: Any) -> BattleArmy:
-        """`army` by a scan, keeping each army's place for the next look-up: a state made
-        from this one by `replace` (`with_army` keeps every army in its place) shares the
-        places, and `army` checks the key it finds there, so a stale place is never used."""
-        index = {entry.key: i for i, entry in enumerate(self.armies)}
-        object.__setattr__(self, _INDEX, index)
-        for entry in self.armies:
+        """`army` by a scan, keeping the armies by key for the next look-ups (`_BY_KEY`)."""
+        armies = self.armies
+        by_key: dict[str, BattleArmy] = {}
+        places: dict[str, int] = {}
+        for i, entry in enumerate(armies):
+            if entry.key not in by_key:  # (the first of a key, as the scan finds it)
+                by_key[entry.key] = entry
+                places[entry.key] = i
+        object.__setattr__(self, _BY_KEY, (armies, by_key, places))
+        for entry in armies:
             if entry.key == key:
                 return entry
         raise KeyError(key)
@@ -455,20 +464,26 @@ class BattleState:
     def with_army(self, updated: BattleArmy) -> "BattleState":
         """This state with `updated` in place of the army of its key (this very state when
         it is already there: the armies' stat blocks, kept per entry, stay valid)."""
-        armies = self.armies
+        armies, key = self.armies, updated.key
         try:
-            i = self.__dict__[_INDEX][updated.key]
-            found = armies[i].key == updated.key
-        except (KeyError, TypeError, IndexError):
-            found = False
-        if not found:
+            held = self._armies_by_key
+            if held[0] is not armies:
+                raise AttributeError(_BY_KEY)
+            places = held[2]
+            i = places[key]
+        except (AttributeError, KeyError, TypeError):
             return replace(
                 self,
-                armies=tuple(updated if entry.key == updated.key else entry for entry in armies),
+                armies=tuple(updated if entry.key == key else entry for entry in armies),
             )
         if armies[i] is updated:
             return self
-        return replace(self, armies=(*armies[:i], updated, *armies[i + 1 :]))
+        new_armies = (*armies[:i], updated, *armies[i + 1 :])
+        new = replace(self, armies=new_armies)
+        by_key = held[1].copy()
+        by_key[key] = updated
+        object.__setattr__(new, _BY_KEY, (new_armies, by_key, places))
+        return new
 
     def with_fortification(self, updated: Fortification) -> "BattleState":
         return replace(

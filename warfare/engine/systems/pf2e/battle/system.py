@@ -12,4 +12,6 @@ from warfare.engine.systems.pf2e.battle import engine
 from warfare.engine.systems.pf2e.battle.policy import suggest
 from warfare.engine.systems.pf2e.battle.simulation import play_out
 
-SYSTEM = FunctionSystem.of(engine, key="pf2e", suggest=suggest, play_out=play_out, warm_up=1)
+SYSTEM = FunctionSystem.of(
+    engine, key="pf2e", suggest=suggest, play_out=play_out, decided=engine.decided, warm_up=1
+)
