@@ -452,9 +452,10 @@ class BattleState:
 
     # --- changing (new states) -----------------------------------------------------------------
 
-    def with_army(self, updated: BattleArmy) -> "BattleState":
+    def with_army(self, updated: BattleArmy, **changes: Any) -> "BattleState":
         """This state with `updated` in place of the army of its key (this very state when
-        it is already there: the armies' stat blocks, kept per entry, stay valid)."""
+        it is already there and nothing else changes: the armies' stat blocks, kept per
+        entry, stay valid), and the other field `changes` made in the same copy."""
         armies = self.armies
         try:
             i = self.__dict__[_INDEX][updated.key]
@@ -465,10 +466,11 @@ class BattleState:
             return replace(
                 self,
                 armies=tuple(updated if entry.key == updated.key else entry for entry in armies),
+                **changes,
             )
         if armies[i] is updated:
-            return self
-        return replace(self, armies=(*armies[:i], updated, *armies[i + 1 :]))
+            return replace(self, **changes) if changes else self
+        return replace(self, armies=(*armies[:i], updated, *armies[i + 1 :]), **changes)
 
     def with_fortification(self, updated: Fortification) -> "BattleState":
         return replace(
