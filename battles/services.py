@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy
 from kingdoms.access import access_campaign
 from kingdoms.models import Membership
 from kingdoms.transactions import Contention, write_statement, write_transaction
+from warfare.compiled import CompiledQuery
 from warfare.engine.battle.protocol import (
     MAX_FORCED,
     Command,
@@ -271,21 +272,29 @@ def apply_lock(battle: Battle, expected_seq: int) -> Battle:
 ACT_ATTEMPTS = 3
 
 
+def _member_battle(*, user: int, campaign: int, battle: int):
+    member = FilteredRelation(
+        "campaign__memberships", condition=Q(campaign__memberships__user=user)
+    )
+    return (
+        Battle.objects.annotate(member=member)
+        .select_related("campaign", "member__faction")
+        .filter(campaign_id=campaign, pk=battle, member__isnull=False)
+        .order_by("pk")
+    )
+
+
+#: `access_battle`'s query, compiled once (building it took twice what PostgreSQL spends on it).
+_MEMBER_BATTLE = CompiledQuery(_member_battle, "user", "campaign", "battle")
+
+
 def access_battle(user, campaign_id: int, battle_id: int) -> tuple[Membership, Battle]:
     """(the user's membership of the campaign, the battle) in one query, the campaign (and
     the member's faction) read with them; a non-member, or a battle of another campaign or
     none, is a 404 (`kingdoms.access.access_campaign` reads the membership alone)."""
     if not user.is_authenticated:
         raise Http404
-    member = FilteredRelation(
-        "campaign__memberships", condition=Q(campaign__memberships__user=user)
-    )
-    rows = (
-        Battle.objects.annotate(member=member)
-        .select_related("campaign", "member__faction")
-        .filter(campaign_id=campaign_id, pk=battle_id, member__isnull=False)
-    )
-    battle = rows.first()
+    battle = _MEMBER_BATTLE.first(user=user.pk, campaign=int(campaign_id), battle=int(battle_id))
     if battle is None:
         raise Http404
     membership = battle.member

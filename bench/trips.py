@@ -8,12 +8,13 @@ time of the action and of its answer's render (`views._board_response`) are prin
 (profiled, and noisy on a shared machine).
 
 Usage: DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/trips.py
-       [--actions 10] [--sql] [--profile N] [SYSTEM...]
+       [--actions 10] [--sql] [--profile N] [--sort tottime] [--phases]
+       [SYSTEM...]
 
 `--sql` prints the statements of the last action with their median time, and where each cache
 command came from; `--profile N` the N functions of most cumulative time (cProfile). On a
-shared machine the counts, unlike the times, do not depend on the load. (With BOARD_RENDER_COUNT,
-as `bench.settings` has it, a render counts itself in the cache: two commands of the counts.)
+shared machine the counts, unlike the times, do not depend on the load. (`bench.settings`
+counts no renders, as production: `BOARD_RENDER_COUNT` would add an INCR to each.)
 """
 
 import argparse
@@ -35,7 +36,7 @@ from bench.board import (  # noqa: E402
     SYSTEMS,
     copy_battle,
     demo_battles,
-    form_data,
+    form_post,
     prepare,
     reset,
 )
@@ -107,6 +108,8 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=10)
     parser.add_argument("--sql", action="store_true")
     parser.add_argument("--profile", type=int, default=0)
+    parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats)")
+    parser.add_argument("--phases", action="store_true", help="time the action's parts")
     args = parser.parse_args()
     setup_django()
     from django.db import connection
@@ -129,6 +132,7 @@ def main() -> None:
             answer_ms.append((time.perf_counter() - start) * 1000)
 
     views._board_response = timed_response
+    phases = _timed_phases() if args.phases else {}
     with scratch_database("bench_trips"):
         demos = demo_battles()
         client = Client()
@@ -154,9 +158,12 @@ def main() -> None:
                     statement_times() as durations,
                 ):
                     start = time.perf_counter()
-                    profile.enable()
-                    response = client.post(act_url, data=form_data(board), **headers)
+                    _TIMING.append(True)
+                    if not args.phases:  # (the profiler would slow what is timed)
+                        profile.enable()
+                    response = client.post(act_url, **form_post(board), **headers)
                     profile.disable()
+                    _TIMING.clear()
                     wall.append((time.perf_counter() - start) * 1000)
                 sql = [query["sql"] for query in captured.captured_queries]
                 times.append(list(durations))
@@ -167,15 +174,20 @@ def main() -> None:
                 reset(board)
                 if len(queries) == 1:  # the warm-up
                     profile = cProfile.Profile()
-            stats = pstats.Stats(profile)
-            calls = stats.total_calls  # type: ignore[attr-defined]
+                    for spent in phases.values():
+                        spent.clear()
+            profile.create_stats()
+            stats = pstats.Stats(profile) if profile.stats else None  # type: ignore[attr-defined]
             print(f"\n== {system}: {args.actions} actions ({board.command.kind})")
             print(f"database round trips per action: {_counts(queries[1:])}")
             print(f"cache round trips per action: {_counts(trips[1:])}")
             print(f"  cache commands: {dict(Counter(c.split()[0] for t in trips[1:] for c in t))}")
             traced = " (cache commands traced: more calls)" if args.sql else ""
-            print(f"Python function calls per action: {calls // args.actions}{traced}")
-            print(f"median ms (profiled): the action {statistics.median(wall[1:]):.1f}, "
+            if stats is not None:
+                calls = stats.total_calls  # type: ignore[attr-defined]
+                print(f"Python function calls per action: {calls // args.actions}{traced}")
+            profiled = "not profiled" if stats is None else "profiled"
+            print(f"median ms ({profiled}): the action {statistics.median(wall[1:]):.1f}, "
                   f"its answer's render {statistics.median(answer_ms[1:]):.1f}")  # fmt: skip
             if args.sql:
                 same = [
@@ -188,8 +200,65 @@ def main() -> None:
                     print(f"    {ms:5.2f} ms  {statement[:130]}")
                 for command in trips[-1]:
                     print("    cache:", command)
-            if args.profile:
-                stats.sort_stats("cumulative").print_stats(args.profile)
+            if args.phases:
+                _print_phases(phases, args.actions)
+            if args.profile and stats is not None:
+                stats.sort_stats(args.sort).print_stats(args.profile)
+
+
+#: The parts of an action `--phases` times (unprofiled, each call's wall time): module,
+#: function, as they are looked up when called (so a view's own call is timed).
+PHASES = (
+    ("battles.services", "access_battle"),
+    ("battles.services", "_act"),
+    ("battles.services", "_write_act"),
+    ("battles.live", "_notify"),
+    ("battles.rendering", "board_context"),
+    ("battles.rendering", "render_to_string"),
+    ("battles.rendering", "changed_fragments"),
+    ("battles.rendering", "key_reads"),
+    ("battles.rendering", "_render_once"),
+    ("battles.rendering", "messages_oob"),
+    ("battles.rendering", "board_html_after"),
+    ("battles.views", "ActForm"),
+    ("battles.live", "remember_seq"),
+    ("battles.views", "_board_response"),
+)
+
+
+_TIMING: list[bool] = []
+"""Not empty while the action is sent (the board's GET before it is not timed)."""
+
+
+def _timed_phases() -> dict[str, list[float]]:
+    """Wrap each of `PHASES` to add up its wall time per action (ms)."""
+    import importlib
+
+    spent: dict[str, list[float]] = {}
+    for module_name, name in PHASES:
+        module = importlib.import_module(module_name)
+        original = getattr(module, name)
+        times = spent.setdefault(name, [])
+
+        def timed(*arguments, _original=original, _times=times, **options):
+            if not _TIMING:
+                return _original(*arguments, **options)
+            start = time.perf_counter()
+            try:
+                return _original(*arguments, **options)
+            finally:
+                _times.append((time.perf_counter() - start) * 1000)
+
+        setattr(module, name, timed)
+    return spent
+
+
+def _print_phases(phases: dict[str, list[float]], actions: int) -> None:
+    print("time per action in its parts (ms, mean of the actions, a part's calls added up):")
+    for name, times in phases.items():
+        if times:
+            print(f"    {name:20} {sum(times) / actions:6.2f}  ({len(times) / actions:.0f} calls)")
+        times.clear()
 
 
 def _counts(per_action: list[list]) -> str:
