@@ -138,9 +138,12 @@ def _preview(stat: str, modifier: Stat, dc: Stat | None, against: str | None) ->
 
 
 def _enemy_problems(state: BattleState, actor: str, target: Any) -> list[Problem]:
-    if not isinstance(target, str) or not state.has_army(target):
+    if not isinstance(target, str):
         return [_p("unknown_target", target=target)]
-    entry = state.army(target)
+    try:
+        entry = state.army(target)  # (`has_army` and `army` in one look-up)
+    except KeyError:
+        return [_p("unknown_target", target=target)]
     if entry.side == state.army(actor).side:
         return [_p("target_not_enemy", target=target)]
     if not entry.present:

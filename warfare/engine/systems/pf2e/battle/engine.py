@@ -501,9 +501,13 @@ def _boundary(state: BattleState, key: str, boundary: str, events: list[Event]) 
     )
 
 
-def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+def _begin_turn(
+    state: BattleState, events: list[Event], dice: Any, *, own: bool = False
+) -> BattleState:
     """Start the current army's turn; skip armies that cannot act (defeated, fled,
-    destroyed), running the end of the round when the order wraps."""
+    destroyed), running the end of the round when the order wraps. `own` (a lean end of
+    turn, see `_end_turn`): `state` and every state made from it are the command's own,
+    seen by nobody yet, so the actions left are set in them instead of in one more copy."""
     for _ in range(4 * max(1, len(state.order)) + 4):
         if state.finished:
             return state
@@ -527,9 +531,13 @@ def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleSta
                     next_attack_bonus=None,
                     disengage_blocked=False,
                     reaction_used=False,  # §0.5: its reaction comes back at its turn start
-                )
+                ),
+                actions_left=ACTIONS_PER_TURN,
             )
-        state = replace(state, actions_left=ACTIONS_PER_TURN)
+        elif own:
+            object.__setattr__(state, "actions_left", ACTIONS_PER_TURN)
+        else:
+            state = replace(state, actions_left=ACTIONS_PER_TURN)
         if entry.present and not entry.defeated:
             if events is not QUIET:
                 events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
@@ -543,7 +551,11 @@ def _begin_turn(state: BattleState, events: list[Event], dice: Any) -> BattleSta
 
 def _advance(state: BattleState, events: list[Event], dice: Any) -> BattleState:
     """Move to the next army; after the last one, the end of the round (§7.3 step 3)."""
-    state = replace(state, turn=state.turn + 1)
+    return _after_turn(replace(state, turn=state.turn + 1), events, dice)
+
+
+def _after_turn(state: BattleState, events: list[Event], dice: Any) -> BattleState:
+    """`_advance` once the turn has moved on: the end of the round after the last army."""
     if state.turn < len(state.order):
         return state
     state = _end_of_round(state, events, dice)
@@ -915,14 +927,27 @@ def _run(
     return replace(state, sequence=sequence), ctx.events[logged:]
 
 
-def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
+def _war_action(
+    state: BattleState, command: Command, ctx: Ctx, *, lean: bool = False
+) -> BattleState:
+    """The war action's new state. `lean` (the forecast's play-out, no events, no reaction
+    offered on the way, `simulation`): the actions it costs are taken off in the last copy
+    the action makes instead of a first copy of its own (nothing the resolution runs reads
+    `actions_left`; an action ending the battle leaves it 0, as `_finish` sets it), and the
+    state returned is always a new one, which the caller may still set fields of."""
     actor, kind = str(command.actor), command.kind
     entry = state.army(actor)
     ctx.aoa_bonus = entry.next_attack_bonus
-    if entry.next_attack_bonus is not None:
-        state = state.with_army(replace(entry, next_attack_bonus=None))
     cost = cost_of(kind)
-    state = replace(state, actions_left=state.actions_left - cost)
+    left = state.actions_left - cost
+    if lean:
+        before = state
+        if entry.next_attack_bonus is not None:
+            state = state.with_army(replace(entry, next_attack_bonus=None))
+    elif entry.next_attack_bonus is not None:  # (one copy of the state for both changes)
+        state = state.with_army(replace(entry, next_attack_bonus=None), actions_left=left)
+    else:
+        state = replace(state, actions_left=left)
     if ctx.events is not QUIET:
         ctx.events.append(
             Event("battle.action", {"army": actor, "action": kind, "cost": cost,
@@ -936,22 +961,43 @@ def _war_action(state: BattleState, command: Command, ctx: Ctx) -> BattleState:
                 Event("battle.action_interrupted", {"army": actor, "action": kind,
                                                     "reason": "reaction"})
             )  # fmt: skip
-            return _check_end(state, ctx.events)
+            state = _check_end(state, ctx.events)
+            return _spent(state, before, left) if lean else state
     state = WAR_ACTIONS[kind].resolve(state, actor, command.params, ctx)
     state = after_morale_checks(state, ctx.morale_successes, ctx.dice, ctx.events)
-    return _check_end(state, ctx.events)
+    state = _check_end(state, ctx.events)
+    return _spent(state, before, left) if lean else state
 
 
-def _end_turn(state: BattleState, ctx: Ctx) -> BattleState:
+def _spent(state: BattleState, before: BattleState, left: int) -> BattleState:
+    """A lean war action's last state with its actions left (see `_war_action`): a copy
+    when it is still the state the action began with, else that new state itself (made by
+    this action, seen by nobody yet); a finished battle's stay 0."""
+    if state is before:
+        return replace(state, actions_left=left)
+    if not state.finished:
+        object.__setattr__(state, "actions_left", left)
+    return state
+
+
+def _end_turn(state: BattleState, ctx: Ctx, *, lean: bool = False) -> BattleState:
+    """The end of the current army's turn and the start of the next one. `lean` (the
+    forecast's play-out, no reaction offered on the way, `simulation`): after its first
+    copy (the turn moved on) the states it makes are its own, and the next turn's actions
+    are set in them (`_begin_turn`'s `own`)."""
     key = str(state.current)
     if ctx.events is not QUIET:
         ctx.events.append(Event("battle.turn_ended", {"army": key, "round": state.round}))
     state = _boundary(state, key, TURN_END, ctx.events)
     entry = state.army(key)
-    if entry.attacks or entry.next_attack_bonus is not None:
-        state = state.with_army(replace(entry, attacks=(), next_attack_bonus=None))
-    state = _advance(state, ctx.events, ctx.dice)
-    return _begin_turn(state, ctx.events, ctx.dice)
+    if entry.attacks or entry.next_attack_bonus is not None:  # (one copy: the turn moves too)
+        state = state.with_army(
+            replace(entry, attacks=(), next_attack_bonus=None), turn=state.turn + 1
+        )
+    else:
+        state = replace(state, turn=state.turn + 1)
+    state = _after_turn(state, ctx.events, ctx.dice)
+    return _begin_turn(state, ctx.events, ctx.dice, own=lean)
 
 
 # --- GM corrections--------------------------------------------------------------------------------

@@ -109,8 +109,11 @@ def _step_automatic(state: BattleState, actor: str, dice: LeanDice) -> BattleSta
         ctx.aoa_bonus = None
         if ctx.morale_successes:
             ctx.morale_successes = []
-    new = _end_turn(state, ctx) if command.kind == END_TURN else _war_action(state, command, ctx)
-    if new is state:  # (never: a war action spends actions, an end of turn moves the turn)
+    if command.kind == END_TURN:  # the next turn's actions set in its own copy (`lean`)
+        new = _end_turn(state, ctx, lean=True)
+    else:  # its actions taken off in its own last copy (`lean`)
+        new = _war_action(state, command, ctx, lean=True)
+    if new is state:  # (never: a war action returns a new state, an end of turn moves the turn)
         return replace(new, sequence=state.sequence + 1)
     # `replace(new, sequence=…)` without a second copy: `new` is this command's own copy (an
     # end of turn or a war action makes new states, it never hands out a kept one), nobody

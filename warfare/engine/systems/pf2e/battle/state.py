@@ -461,9 +461,10 @@ class BattleState:
 
     # --- changing (new states) -----------------------------------------------------------------
 
-    def with_army(self, updated: BattleArmy) -> "BattleState":
+    def with_army(self, updated: BattleArmy, **changes: Any) -> "BattleState":
         """This state with `updated` in place of the army of its key (this very state when
-        it is already there: the armies' stat blocks, kept per entry, stay valid)."""
+        it is already there and nothing else changes: the armies' stat blocks, kept per
+        entry, stay valid), and the other field `changes` made in the same copy."""
         armies, key = self.armies, updated.key
         try:
             held = self._armies_by_key
@@ -475,11 +476,12 @@ class BattleState:
             return replace(
                 self,
                 armies=tuple(updated if entry.key == key else entry for entry in armies),
+                **changes,
             )
         if armies[i] is updated:
-            return self
+            return replace(self, **changes) if changes else self
         new_armies = (*armies[:i], updated, *armies[i + 1 :])
-        new = replace(self, armies=new_armies)
+        new = replace(self, armies=new_armies, **changes)
         by_key = held[1].copy()
         by_key[key] = updated
         object.__setattr__(new, _BY_KEY, (new_armies, by_key, places))
