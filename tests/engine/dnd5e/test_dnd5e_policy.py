@@ -8,6 +8,10 @@ same state. Then deployment, movement toward the enemy, unit integrity and attac
 states.
 """
 
+import json
+from pathlib import Path
+
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +21,8 @@ from tests.engine.autoplay_helpers import (
 )
 from tests.engine.dnd5e.helpers import begin, setup, unit
 from tests.engine.dnd5e.test_dnd5e_properties import _actors, battles
-from warfare.engine.battle.protocol import Command, Rejected, command_dice
-from warfare.engine.systems.dnd5e.battle import SYSTEM
+from warfare.engine.battle.protocol import Command, Rejected, command_dice, replay
+from warfare.engine.systems.dnd5e.battle import SYSTEM, policy
 from warfare.engine.systems.dnd5e.rules import is_isolated, squares
 
 
@@ -123,3 +127,25 @@ def test_a_regiment_stand_keeps_next_to_its_unit():
         state, _ = SYSTEM.apply(state, command, command_dice(1, position))
         position += 1
     assert not any(is_isolated(state, s.key) for s in state.stands_of("a1"))
+
+
+def _stalemate():
+    """(setup, seed, commands, state) of a stalemate Hypothesis found (`stalemate.json`):
+    the hobgoblins stand in Defend and never strike, the guards hit them only on a 20 with
+    disadvantage."""
+    data = json.loads((Path(__file__).parent / "stalemate.json").read_text())
+    commands = [Command.from_dict(command) for command in data["commands"]]
+    state, _events = replay(SYSTEM, data["setup"], data["seed"], commands)
+    return data["setup"], data["seed"], commands, state
+
+
+def test_a_battle_neither_side_can_win_is_called_off_and_ends():
+    """From `STALEMATE_ROUND` on every unit Retreats (the policy module): auto-play ends."""
+    final, _played = assert_autoplay_ends_and_replays(SYSTEM, *_stalemate(), max_rounds=40)
+    assert final.round >= policy.STALEMATE_ROUND  # called off, not won by a lucky 20
+
+
+def test_without_the_rule_the_stalemate_goes_on(monkeypatch):
+    monkeypatch.setattr(policy, "STALEMATE_ROUND", 1_000)
+    with pytest.raises(AssertionError, match="not over after 40 rounds"):
+        assert_autoplay_ends_and_replays(SYSTEM, *_stalemate(), max_rounds=40)

@@ -17,6 +17,8 @@
   to 0 HP counted double. Then it ends its turn.
 * **A solo's turn**: the same as one stand; a spellcaster also weighs its targeted spells
   (§5.5) against its attacks.
+* **A battle that drags on**: from round `STALEMATE_ROUND` on, every unit Retreats as a
+  broken one does (the GM calls the fight off), so auto-play always ends.
 * **End of the round** (§6.2 step 1): a freed solo rejoins an adjacent stand of its unit;
   then the unit is done (no slide-ins). A tie (§7.3) is declared a draw by the GM.
 
@@ -88,6 +90,10 @@ ISOLATION_PENALTY = 2
 """Squares of distance a regiment stand gives up to stay next to its unit."""
 OBJECTIVE_WEIGHT = 0.5
 """Expected damage to a Destruction square counts this much (per VP 5, §7.1)."""
+STALEMATE_ROUND = 30
+"""From this round on the fight is called off: every unit Retreats (as a broken one does),
+so a battle neither side can win (a Defend line that never strikes against attackers that
+hit it on a 20 with disadvantage) still ends [policy choice]."""
 
 
 @lru_cache(maxsize=512)
@@ -563,7 +569,7 @@ def _siege(state: BattleState, actor: str) -> Command | None:
 
 def _unit_turn(state: BattleState, actor: str) -> Command:
     unit = state.unit(actor)
-    if unit.broken:
+    if unit.broken or state.round >= STALEMATE_ROUND:
         return _fall_back(state, actor) or Command(actor, END_TURN)
     turn = _turn(state)
     crew = False  # it crews a standing engine
