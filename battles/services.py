@@ -273,6 +273,7 @@ ACT_ATTEMPTS = 3
 
 
 def _member_battle(*, user: int, campaign: int, battle: int):
+    """The battle of the campaign with the user's membership (`member`), if they are one."""
     member = FilteredRelation(
         "campaign__memberships", condition=Q(campaign__memberships__user=user)
     )

@@ -31,7 +31,7 @@ _STAND_INS = -7_306_151_000
 class _Compiled:
     sql: str
     params: tuple[Any, ...]
-    slots: dict[str, tuple[int, ...]]  # value name: its places among the params
+    slots: dict[str, int]  # value name: its place among the params
     model: type
     init_list: list[str]
     start: int
@@ -58,12 +58,12 @@ class CompiledQuery:
         queryset = self._build(**stand_ins)[:1]
         compiler = queryset.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
-        slots = {
-            name: tuple(i for i, param in enumerate(params) if param == value)
+        places = {
+            name: [i for i, param in enumerate(params) if param == value]
             for name, value in stand_ins.items()
         }
-        if any(len(places) != 1 for places in slots.values()):
-            raise ValueError(f"each value must appear once among the parameters: {slots}")
+        if any(len(found) != 1 for found in places.values()):
+            raise ValueError(f"each value must appear once among the parameters: {places}")
         select, klass_info = compiler.select, compiler.klass_info
         fields = klass_info["select_fields"]
         start, end = fields[0], fields[-1] + 1
@@ -71,7 +71,7 @@ class CompiledQuery:
         return _Compiled(
             sql=sql,
             params=tuple(params),
-            slots=slots,
+            slots={name: found[0] for name, found in places.items()},
             model=klass_info["model"],
             init_list=[column[0].target.attname for column in select[start:end]],
             start=start,
@@ -95,9 +95,8 @@ class CompiledQuery:
         there is none."""
         compiled = self.compiled(alias)
         params = list(compiled.params)
-        for name, places in compiled.slots.items():
-            for place in places:
-                params[place] = values[name]
+        for name, place in compiled.slots.items():
+            params[place] = values[name]
         connection = connections[alias]
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
