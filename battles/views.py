@@ -175,9 +175,10 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """One war action / end of turn. Answers the new board (or 409 with the current one)."""
     membership, battle = _battle(request, campaign_id, battle_id)
     plugin = plugin_for(battle.system)
-    form = ActForm(request.POST)
     if plugin.act_form is not None:
         form = plugin.act_form(request.POST, battle)
+    else:
+        form = ActForm(request.POST)
     status = 200
     before = rendering.key_parts(request, membership, battle,
                                  sel=rendering.shown_selection(request))  # fmt: skip

@@ -602,21 +602,52 @@ def tag_key(context, func, values) -> bytes | None:
         return None
 
 
+def _reads(*parts) -> tuple[bool, list]:
+    """(whether the output of `parts` — nodes, node lists, expressions — is a function of
+    what they read, what they read: [(label, (truth, expression or variable))], sorted)."""
+    used: dict = {}
+    kept = all(_scan(part, used) for part in parts)
+    for label, (truth, obj) in list(used.items()):
+        # (an expression of variables read whole anyway: what they are says what it is)
+        if truth is not None and all(
+            var.lookups is None or "p:" + ".".join(var.lookups) in used for var in _names(obj)
+        ):
+            del used[label]
+    return kept, sorted(used.items(), key=lambda item: item[0])
+
+
+#: {template: (its uid, its reads as `_plan` groups them, or None: drawn every time)}
+_TEMPLATES: dict = {}
+
+
+def drawn_template(loaded, context) -> str:
+    """`loaded` (a template) drawn with `context` once per content, as a fragment is but
+    without a fragment's wrapper: for a part of the board an inclusion tag draws (the
+    auto-play panel), which no answer swaps on its own and which stays byte for byte what
+    the tag drew. Its forms' seq are marked as a fragment's are."""
+    found = _TEMPLATES.get(loaded)
+    if found is None:
+        if len(_TEMPLATES) > 64:  # (loaded anew each time: a loader that keeps none)
+            _TEMPLATES.clear()
+        kept, reads = _reads(loaded.nodelist)
+        found = _TEMPLATES[loaded] = (f"template:{next(_UIDS)}", _plan(reads) if kept else None)
+    uid, plan = found
+    part = None
+    if plan is not None:
+        try:
+            part = key(context, uid, plan)
+        except _Unkeyable:
+            part = None
+    return drawn_once(context, part, lambda: loaded.render(context))
+
+
 class FragmentNode(template.Node):
     def __init__(self, parts, nodelist, always: bool):
         self.parts = parts
         self.nodelist = nodelist
         self.always = always
         self.uid = str(next(_UIDS))
-        used: dict = {}
-        self.kept = _scan(parts, used) and _scan(nodelist, used)
-        for label, (truth, obj) in list(used.items()):
-            # (an expression of variables read whole anyway: what they are says what it is)
-            if truth is not None and all(
-                var.lookups is None or "p:" + ".".join(var.lookups) in used for var in _names(obj)
-            ):
-                del used[label]
-        self.reads = sorted(used.items(), key=lambda item: item[0])
+        self.kept, self.reads = _reads(parts, nodelist)
         self.plan = _plan(self.reads)
 
     def render(self, context) -> str:
