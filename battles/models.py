@@ -119,7 +119,10 @@ class BattleCommand(models.Model):
 class BattleEvent(models.Model):
     """What a command (or the start) did: a code with params, dice included."""
 
-    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="events")
+    # (indexed with the id, `Meta.indexes`: not alone)
+    battle = models.ForeignKey(
+        Battle, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     command = models.ForeignKey(
         BattleCommand, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
     )
@@ -130,6 +133,13 @@ class BattleEvent(models.Model):
 
     class Meta:
         ordering = ["pk"]
+        indexes = [
+            # A battle's events in their order: the board's log page is the newest of one
+            # battle's (`visibility.BattleView.log_page`), read from this index alone however
+            # long the battle and however many battles the table holds (by the battle alone,
+            # PostgreSQL read every event of the battle and sorted them).
+            models.Index(fields=["battle", "id"], name="battle_events_in_order"),
+        ]
 
     def __str__(self) -> str:
         return self.code

@@ -38,7 +38,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import fixed_seeds, median, p95, scratch_database, setup_django  # noqa: E402
+from bench.common import (  # noqa: E402
+    analyze,
+    fixed_seeds,
+    median,
+    p95,
+    scratch_database,
+    setup_django,
+)
 
 SYSTEMS = ("pf2e", "dnd5e", "gurps4e", "gurps3e")
 KINDS = ("render", "poll", "action", "floor")
@@ -503,6 +510,7 @@ def main() -> None:
             short = prepare(copy_battle(demos[system]), args.short)
             boards[(system, "short")] = short
             boards[(system, "long")] = prepare(demos[system], args.long, short.command.kind)
+        analyze()
         print(f"board benchmark: {len(args.systems)} systems, battles of {args.short} and "
               f"{args.long} commands set up in {time.perf_counter() - started:.0f} s; "
               f"{args.rounds} rounds after {args.warmup} of warm-up, interleaved")  # fmt: skip

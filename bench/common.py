@@ -43,6 +43,17 @@ def scratch_database(name: str) -> Iterator[None]:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
+def analyze() -> None:
+    """The planner's statistics of the tables just filled (PostgreSQL's `ANALYZE`), as a
+    database in use has them (autovacuum): without them, the few seconds of a set-up leave
+    it planning for empty tables."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -55,8 +66,7 @@ def fixed_seeds(first: int) -> None:
     """The battles' seeds (`secrets.randbits`: the demo battles', a set-up's) drawn as
     `first`, `first` + 1, …: every run plays and measures the same battles, so two versions
     of the code compare, and a run cannot draw a battle the benchmark cannot play on."""
-    seeds = itertools.count(first)
-    secrets.randbits = lambda bits: next(seeds)
-    from warfare import seeds as source  # (it took `secrets.randbits` when imported)
+    from warfare import seeds as battle_seeds
 
-    source.draw = secrets.randbits
+    seeds = itertools.count(first)
+    secrets.randbits = battle_seeds.draw = lambda bits: next(seeds)

@@ -40,7 +40,7 @@ from bench.board import (  # noqa: E402
     prepare,
     reset,
 )
-from bench.common import fixed_seeds, scratch_database, setup_django  # noqa: E402
+from bench.common import analyze, fixed_seeds, scratch_database, setup_django  # noqa: E402
 
 
 class _Durations(logging.Handler):
@@ -139,6 +139,7 @@ def main() -> None:
         client.force_login(demo_accounts()[0])
         for system in args.systems:
             board = prepare(copy_battle(demos[system]), 10)
+            analyze()
             battle = board.battle
             board_url = reverse("battles:board", args=[battle.campaign_id, battle.pk])
             act_url = reverse("battles:act", args=[battle.campaign_id, battle.pk])
