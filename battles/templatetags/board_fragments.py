@@ -419,6 +419,10 @@ def _fingerprint(value, out: list) -> None:
             parts.append("".join(one))
         out.append("set[" + ",".join(sorted(parts)) + "]")
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        text = _whole(value)  # (its attributes in one C call, when they are plain data)
+        if text is not None:
+            out.append(text)
+            return
         out.append(type(value).__qualname__ + "(")
         for item in dataclasses.fields(value):
             _fingerprint(getattr(value, item.name), out)
