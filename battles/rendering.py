@@ -44,6 +44,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.contrib.messages import get_messages
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction
@@ -459,10 +460,20 @@ def personalize(request, html: str) -> str:
     return html.replace(CSRF_PLACEHOLDER, get_token(request))
 
 
+MESSAGES_TEMPLATE = "components/_messages.html"
+#: The out-of-band swap of no messages (it reads nothing else), drawn once.
+_NO_MESSAGES: list[str] = []
+
+
 def messages_oob(request) -> str:
     """This request's messages as an htmx out-of-band swap (never cached: they are the
-    user's)."""
-    return render_to_string("components/_messages.html", {"oob": True}, request=request)
+    user's). Most answers have none (a board action's success says nothing): then the
+    swap is the same empty one, drawn once, without a request context's processors."""
+    if not get_messages(request):  # (as the template's `{% if messages %}` reads them)
+        if not _NO_MESSAGES:
+            _NO_MESSAGES.append(render_to_string(MESSAGES_TEMPLATE, {"oob": True, "messages": ()}))
+        return _NO_MESSAGES[0]
+    return render_to_string(MESSAGES_TEMPLATE, {"oob": True}, request=request)
 
 
 # --- the fragments an action changed -----------------------------------------------------------

@@ -362,6 +362,29 @@ def test_an_action_whose_key_guesses_were_wrong_answers_from_the_right_keys(
     assert _without_tokens(kept.content) == _without_tokens(fresh)
 
 
+def test_an_answers_messages_are_the_members_own_and_none_is_the_empty_swap(
+    client, world, gm, battle
+):
+    """The messages beside an answer: none after a plain action (the template's swap of no
+    messages, drawn once), the reason with a refused one (as the template draws it)."""
+    from django.template.loader import render_to_string
+
+    client.force_login(gm)
+    assert board(client, battle).status_code == 200
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    actor = battle.snapshot["order"][0]
+    done = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
+                       HTTP_HX_REQUEST="true").content.decode()  # fmt: skip
+    empty = render_to_string(rendering.MESSAGES_TEMPLATE, {"oob": True, "messages": ()})
+    assert done.endswith(empty) and 'class="messages"' not in empty
+    refused = client.post(url, {"seq": 1, "actor": actor, "kind": "no_such_action"},
+                          HTTP_HX_REQUEST="true")  # fmt: skip
+    assert refused.status_code == 400
+    body = refused.content.decode()
+    assert '<div id="messages" hx-swap-oob="true">' in body
+    assert '<ul class="messages">' in body and not body.endswith(empty)
+
+
 def test_fragments_outside_which_the_board_changed_send_it_whole():
     from battles.rendering import changed_fragments
 
