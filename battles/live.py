@@ -146,7 +146,11 @@ def announce(sender, instance, **kwargs) -> None:
     if waiting is not None:
 
         def committed() -> None:
-            remember_seq(battle_id, seq)
+            later = _seq_later.get()
+            if later is None:
+                remember_seq(battle_id, seq)
+            else:
+                later[seq_key(battle_id)] = seq
             waiting.append((battle_id, seq))
 
         transaction.on_commit(committed)
@@ -176,6 +180,37 @@ def held():
         _held.reset(token)
         for battle_id, seq in changes:
             _notify(battle_id, seq)
+
+
+_seq_later: ContextVar[dict | None] = ContextVar("live_seq_later", default=None)
+
+
+@contextlib.contextmanager
+def seq_with_answer():
+    """Within a `held` block (a board action): the seq a committed change leaves in the
+    cache is written with the answer's first cache round trip (`pending_seqs`, which the
+    answer's reads take: `rendering.board_html_after`), right after the write and before
+    the answer is drawn, so the polls know it as soon as they would have, a round trip
+    saved; what no answer took is written when the block ends."""
+    token = _seq_later.set({})
+    try:
+        yield
+    finally:
+        left = _seq_later.get()
+        _seq_later.reset(token)
+        if left:
+            cache.set_many(left, timeout=SEQ_TIMEOUT)
+
+
+def pending_seqs() -> list[tuple[str, int, int, bool]]:
+    """The seqs committed in `seq_with_answer` not written yet, as `warfare.cache.exchange`
+    writes them; the caller writes them (they are no more pending)."""
+    later = _seq_later.get()
+    if not later:
+        return []
+    writes = [(key, seq, SEQ_TIMEOUT, False) for key, seq in later.items()]
+    later.clear()
+    return writes
 
 
 def _message(event: str, data) -> bytes:

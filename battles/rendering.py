@@ -44,6 +44,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.contrib.messages import get_messages
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction
@@ -52,6 +53,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import get_language
+
+from warfare.cache import exchange
 
 from . import forecasting
 from .models import Battle
@@ -167,13 +170,46 @@ def version(battle: Battle) -> str:
     return f"{battle.seq}.{stamp}.{battle.status}.{acts}"
 
 
+#: The board generation last read of each campaign in this process ({campaign id: value}):
+#: an action's answer guesses it unchanged (`board_html_after`), and reads it with the rest.
+_GENERATIONS: dict[int, int | None] = {}
+
+
 def key_reads(battle: Battle, *more: str) -> dict:
     """{cache key: value or None} of what a render key reads (the campaign's board
     generation, the odds bar once a forecast has run) and of the keys `more`: one round
     trip."""
     keys = (generation_key(battle.campaign_id), forecasting.marker_key(battle), *more)
     found = cache.get_many(keys)
+    _GENERATIONS[battle.campaign_id] = found.get(keys[0])
     return {key: found.get(key) for key in keys}
+
+
+@dataclass(frozen=True)
+class KeyParts:
+    """What a render key names but the cache's values (`render_key`): taken from a battle
+    before an action changes it, so the key of the board the action was sent from can be
+    told after the write, from reads made with the new board's (`board_html_after`)."""
+
+    version: str
+    viewer: str  # the viewer key, the selection and the language
+    generation: str  # the cache keys of the values it also names
+    marker: str
+
+    def key(self, found: dict) -> str:
+        """The render key, with `found` the values of `generation` and `marker`."""
+        parts = "\n".join((self.viewer, str(found.get(self.generation) or 0),
+                           forecasting.marker_of(found.get(self.marker))))  # fmt: skip
+        return f"{self.version}.{hashlib.sha256(parts.encode()).hexdigest()[:24]}"
+
+
+def key_parts(request, membership, battle: Battle, *, sel: str | None = None) -> KeyParts:
+    """The parts of `battle`'s render key for `membership` and the selection `sel` (default:
+    the request's) that read no cache."""
+    sel = selection(request) if sel is None else sel
+    viewer = "\n".join((viewer_key(membership, battle), sel, get_language() or ""))
+    return KeyParts(version(battle), viewer, generation_key(battle.campaign_id),
+                    forecasting.marker_key(battle))  # fmt: skip
 
 
 def render_key(
@@ -182,22 +218,13 @@ def render_key(
     """A short name of everything the board fragment depends on (see the module docstring);
     `sel`: the selection (default: the request's); `reads`: `key_reads` done already (read
     again if they are not this battle version's)."""
-    keys = (generation_key(battle.campaign_id), forecasting.marker_key(battle))
+    parts = key_parts(request, membership, battle, sel=sel)
+    keys = (parts.generation, parts.marker)
     found = reads if reads is not None and all(key in reads for key in keys) else None
     if found is None:
         found = key_reads(battle)
     forecasting.remember_read(battle, found[keys[1]])
-    parts = "\n".join(
-        (
-            viewer_key(membership, battle),
-            selection(request) if sel is None else sel,
-            get_language() or "",
-            str(found.get(keys[0]) or 0),
-            forecasting.marker_of(found.get(keys[1])),
-        )
-    )
-    digest = hashlib.sha256(parts.encode()).hexdigest()[:24]
-    return f"{version(battle)}.{digest}"
+    return parts.key(found)
 
 
 def board_key(battle: Battle, key: str) -> str:
@@ -314,42 +341,57 @@ def board_html(request, membership, battle: Battle, key: str | None = None) -> s
     return html
 
 
-def board_html_after(request, membership, battle: Battle, before: str, reads: dict):
-    """After an action: (the new board as cached, the board of render key `before` that the
-    action was sent from, None when it is no longer cached), looked up with the odds bar of
-    the new version and the log rows of the board before in one round trip. `reads`: the
-    `key_reads` of the board before (the campaign's generation is the same; no forecast has
-    run at the new version, or else it is read again). Within `written_events` (a board
-    action), the new log is drawn from the event rows the action wrote and the log before."""
+def board_html_after(request, membership, battle: Battle, before: KeyParts):
+    """After an action: (the new board as cached, the board of render key parts `before` —
+    the board the action was sent from — None when it is no longer cached). One round trip
+    after the write: the battle's new seq for the polls (`live.pending_seqs`) and the new
+    board's render lock written, the render keys' values read with both boards and the log
+    rows of the board before, the keys guessed from the board generation last read in this
+    process (`_GENERATIONS`) and no forecast at either version; only were a guess wrong
+    are the right boards read again. Within `written_events` (a board action), the new log
+    is drawn from the event rows the action wrote and the log before."""
+    from . import live  # (live draws boards too: `BoardPush`)
+
     written = _WRITTEN.get()
-    generation, marker = generation_key(battle.campaign_id), forecasting.marker_key(battle)
-    guess = {generation: reads.get(generation), marker: None}
-    key = render_key(request, membership, battle, reads=guess)
-    old_key = board_key(battle, before)
-    old_log = log_key(battle, before.rsplit(".", 1)[0])
+    after = key_parts(request, membership, battle)
+    generation, marker = after.generation, after.marker
+    guess = {generation: _GENERATIONS.get(battle.campaign_id), marker: None}
+    key, old_key = after.key(guess), before.key(guess)
+    old_log = log_key(battle, before.version)
     factions = factions_key(battle, guess[generation])
+    boards = [board_key(battle, key), board_key(battle, old_key)]
     more = [key for key in (factions, old_log if written else None) if key]
-    found = key_reads(battle, board_key(battle, key), old_key, *more)
-    # A forecast of this version (an undo went back to it), a faction's visibility changed
-    if found[generation] != guess[generation] or found[marker] is not None:
-        key = render_key(request, membership, battle, reads=found)
-        if board_key(battle, key) not in found:
-            found.update(cache.get_many([board_key(battle, key)]))
+    lock = boards[0] + ":rendering"
+    writes = [*live.pending_seqs(), (lock, 1, LOCK_TIMEOUT, True)]
+    done, found = exchange(caches["default"], writes,
+                           [generation, before.marker, marker, *boards, *more])  # fmt: skip
+    owner = done[-1]
+    forecasting.remember_read(battle, found.get(marker))
+    read = {generation: found.get(generation), marker: found.get(marker),
+            before.marker: found.get(before.marker)}  # fmt: skip
+    if read[generation] != guess[generation] or read[marker] or read[before.marker]:
+        # A faction's visibility changed, a forecast of either version (an undo went back)
+        _GENERATIONS[battle.campaign_id] = read[generation]
+        key, old_key = after.key(read), before.key(read)
+        if board_key(battle, key) != boards[0]:
+            owner = None  # (the lock taken is another board's: left to run out)
+        boards = [board_key(battle, key), board_key(battle, old_key)]
+        found.update(cache.get_many([board for board in boards if board not in found]))
     cache_key = board_key(battle, key)
     html = found.get(cache_key)
     if html is None:
         event_rows = _rows_after(battle, found.get(old_log), written)
-        if found[generation] != guess[generation]:  # (a faction changed meanwhile: read them)
+        if read[generation] != guess[generation]:  # (a faction changed meanwhile: read them)
             factions = None
         known = (factions, found.get(factions) if factions else None)
-        html = _render_once(request, membership, battle, cache_key, new=True,
+        html = _render_once(request, membership, battle, cache_key, new=True, owner=owner,
                             event_rows=event_rows, factions=known)  # fmt: skip
-    return html, found[old_key]
+    return html, found.get(board_key(battle, old_key))
 
 
 def _render_once(
     request, membership, battle: Battle, cache_key: str, *, new=False, event_rows=None,
-    factions=(None, None),
+    factions=(None, None), owner: bool | None = None,
 ) -> str:  # fmt: skip
     """Single flight: when many viewers of one viewpoint miss the cache at once (a change
     pushed to all of them), one renders under a short lock in the shared cache, on whichever
@@ -366,9 +408,11 @@ def _render_once(
 
     The lock of a board kept for others is left to run out (`LOCK_TIMEOUT`) rather than
     taken away, a round trip saved: whoever waits on it finds the board's entry; only were
-    the entry gone before the lock (evicted within seconds) would a viewer wait for it."""
+    the entry gone before the lock (evicted within seconds) would a viewer wait for it.
+    `owner`: whether the caller took the lock already (`board_html_after`), None: not tried."""
     lock = cache_key + ":rendering"
-    owner = cache.add(lock, 1, timeout=LOCK_TIMEOUT)
+    if owner is None:
+        owner = cache.add(lock, 1, timeout=LOCK_TIMEOUT)
     first = owner
     if not owner:
         if not connection.in_atomic_block:  # no pooled connection held while waiting
@@ -416,18 +460,28 @@ def personalize(request, html: str) -> str:
     return html.replace(CSRF_PLACEHOLDER, get_token(request))
 
 
+MESSAGES_TEMPLATE = "components/_messages.html"
+#: The out-of-band swap of no messages (it reads nothing else), drawn once.
+_NO_MESSAGES: list[str] = []
+
+
 def messages_oob(request) -> str:
     """This request's messages as an htmx out-of-band swap (never cached: they are the
-    user's)."""
-    return render_to_string("components/_messages.html", {"oob": True}, request=request)
+    user's). Most answers have none (a board action's success says nothing): then the
+    swap is the same empty one, drawn once, without a request context's processors."""
+    if not get_messages(request):  # (as the template's `{% if messages %}` reads them)
+        if not _NO_MESSAGES:
+            _NO_MESSAGES.append(render_to_string(MESSAGES_TEMPLATE, {"oob": True, "messages": ()}))
+        return _NO_MESSAGES[0]
+    return render_to_string(MESSAGES_TEMPLATE, {"oob": True}, request=request)
 
 
 # --- the fragments an action changed -----------------------------------------------------------
 
-_TOKEN = re.compile(
-    r'<div class="fragment" id="(?P<id>f-[\w-]+)"(?P<always> data-always)?>'
-    r"|(?P<end><!--/f--></div>)"
-)
+#: A fragment's start (`{% fragment %}`); its end is `_END` (both found by their literal
+#: first characters, which the regular expression engine looks for at C speed).
+_START = re.compile(r'<div class="fragment" id="(f-[\w-]+)"( data-always)?>')
+_END = "<!--/f--></div>"
 #: The board's version where it is written: forms' seq inputs, the board's seq and poll URL.
 _SEQ = re.compile(r'(name="seq" value="|data-seq="|since=)\d+')
 _LOG_ITEM = re.compile(r"<li>.*?</li>", re.S)  # a line (the empty log's and the link have a class)
@@ -445,6 +499,7 @@ class _Fragment:
     end: int = -1  # after its wrapper
     always: bool = False  # sent with every answer (`{% fragment … always %}`)
     children: list["_Fragment"] = field(default_factory=list)
+    skeleton: str | None = None  # (`_skeleton`, worked out once: a tree is kept, `_PARSED`)
 
 
 #: The fragment trees of the boards parsed last, {HTML: tree}: an action's new board is the
@@ -471,31 +526,43 @@ def _parse(html: str) -> _Fragment | None:
 def _parse_tree(html: str) -> _Fragment | None:
     root = _Fragment("", 0, 0, len(html), len(html))
     stack, seen = [root], set()
-    for match in _TOKEN.finditer(html):
-        if match["id"]:
-            if match["id"] in seen:
+    tokens = [(match.start(), match) for match in _START.finditer(html)]
+    at = html.find(_END)
+    while at >= 0:
+        tokens.append((at, None))
+        at = html.find(_END, at + len(_END))
+    tokens.sort(key=lambda token: token[0])
+    for at, match in tokens:
+        if match is not None:
+            if match[1] in seen:
                 return None
-            seen.add(match["id"])
-            node = _Fragment(match["id"], match.start(), match.end(), always=bool(match["always"]))
+            seen.add(match[1])
+            node = _Fragment(match[1], at, match.end(), always=match[2] is not None)
             stack[-1].children.append(node)
             stack.append(node)
         else:
             if len(stack) == 1:
                 return None
             node = stack.pop()
-            node.close, node.end = match.start(), match.end()
+            node.close, node.end = at, at + len(_END)
     return root if len(stack) == 1 else None
 
 
 def _skeleton(html: str, node: _Fragment) -> str:
     """A fragment's own content: its child fragments as placeholders, the version taken out
-    (a form's seq is put in by the browser, `static/js/live.js`)."""
+    (a form's seq is put in by the browser, `static/js/live.js`); worked out once per node."""
+    if node.skeleton is not None:
+        return node.skeleton
     parts, at = [], node.body
     for child in node.children:
         parts += [html[at : child.start], f"<!--@{child.id}-->"]
         at = child.end
     parts.append(html[at : node.close])
-    return _SEQ.sub(r"\g<1>", "".join(parts))
+    text = "".join(parts)
+    if "seq" in text or "since=" in text:  # (most hold no version: no pattern to run)
+        text = _SEQ.sub(r"\g<1>", text)
+    node.skeleton = text
+    return text
 
 
 def _changed(old_html: str, old: _Fragment, new_html: str, new: _Fragment, out: list) -> bool:

@@ -122,22 +122,19 @@ def _board_response(
     *,
     status: int = 200,
     key: str | None = None,
-    before: str | None = None,
-    reads: dict | None = None,
+    before: rendering.KeyParts | None = None,
 ) -> HttpResponse:
     """The board page (or its `board` partial for htmx, with the messages beside it), drawn
     by the battle's rule system once per viewpoint and version (`battles.rendering`).
 
-    `before`: the render key of the board the member's action was sent from; the answer is
-    then only the fragments the action changed (htmx out-of-band swaps, the board itself
-    left in place: `HX-Reswap: none`), when that board is still cached and what changed lies
-    in fragments; else the whole board. `reads`: the render key's reads of that board
-    (`rendering.key_reads`)."""
+    `before`: the render key's parts of the board the member's action was sent from; the
+    answer is then only the fragments the action changed (htmx out-of-band swaps, the board
+    itself left in place: `HX-Reswap: none`), when that board is still cached and what
+    changed lies in fragments; else the whole board."""
     if request.htmx and before is not None and status == 200:
-        html, old_html = rendering.board_html_after(request, membership, battle, before,
-                                                    reads or {})  # fmt: skip
+        html, old_html = rendering.board_html_after(request, membership, battle, before)
     else:
-        key = key or rendering.render_key(request, membership, battle, reads=reads)
+        key = key or rendering.render_key(request, membership, battle)
         html, old_html = rendering.board_html(request, membership, battle, key), None
     if request.htmx:
         messages_html = rendering.messages_oob(request)
@@ -172,19 +169,19 @@ def board_log(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRes
 @login_required
 @require_POST
 @live.held()  # the change pushed once the answer is rendered
+@live.seq_with_answer()  # the new seq cached with the answer's reads
 @rendering.written_events()  # the new board's log lines: the rows written, not read again
 def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """One war action / end of turn. Answers the new board (or 409 with the current one)."""
     membership, battle = _battle(request, campaign_id, battle_id)
     plugin = plugin_for(battle.system)
-    form = ActForm(request.POST)
     if plugin.act_form is not None:
         form = plugin.act_form(request.POST, battle)
+    else:
+        form = ActForm(request.POST)
     status = 200
-    reads = rendering.key_reads(battle)
-    before = rendering.render_key(
-        request, membership, battle, sel=rendering.shown_selection(request), reads=reads
-    )
+    before = rendering.key_parts(request, membership, battle,
+                                 sel=rendering.shown_selection(request))  # fmt: skip
     if not form.is_valid():
         details = [str(message) for errors in form.errors.values() for message in errors]
         messages.error(request, " ".join([_("That action was not understood."), *details]))
@@ -209,18 +206,15 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
             status = 400
     if not request.htmx and status == 200:
         return redirect(battle)
-    return _board_response(request, membership, battle, status=status, before=before,
-                           reads=reads)  # fmt: skip
+    return _board_response(request, membership, battle, status=status, before=before)
 
 
 def _board_write(request, membership, battle, write, success: str) -> HttpResponse:
     """Run one board-changing service call and answer like every board action: a redirect
     (or the new board for htmx), 409 with the current board when stale, 400 with the reason."""
     status = 200
-    reads = rendering.key_reads(battle)
-    before = rendering.render_key(
-        request, membership, battle, sel=rendering.shown_selection(request), reads=reads
-    )
+    before = rendering.key_parts(request, membership, battle,
+                                 sel=rendering.shown_selection(request))  # fmt: skip
     try:
         battle = write()
         messages.success(request, success)
@@ -235,13 +229,13 @@ def _board_write(request, membership, battle, write, success: str) -> HttpRespon
     if not request.htmx and status == 200:
         return redirect(battle)
     battle.campaign = membership.campaign
-    return _board_response(request, membership, battle, status=status, before=before,
-                           reads=reads)  # fmt: skip
+    return _board_response(request, membership, battle, status=status, before=before)
 
 
 @login_required
 @require_POST
 @live.held()  # the change pushed once the answer is rendered
+@live.seq_with_answer()  # the new seq cached with the answer's reads
 def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     membership, battle = _battle(request, campaign_id, battle_id)
 
@@ -261,6 +255,7 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
 @login_required
 @require_POST
 @live.held()  # the change pushed once the answer is rendered
+@live.seq_with_answer()  # the new seq cached with the answer's reads
 def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """The GM writes a finished battle's results back to the campaign's forces (the rule
     system's apply form: in Pathfinder the §7.6 kingdom checks)."""

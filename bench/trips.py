@@ -224,6 +224,9 @@ PHASES = (
     ("battles.views", "ActForm"),
     ("battles.live", "remember_seq"),
     ("battles.views", "_board_response"),
+    ("battles.templatetags.board_fragments", "key"),
+    ("battles.templatetags.board_fragments", "drawn_once"),
+    ("battles.rendering", "exchange"),
 )
 
 

@@ -28,3 +28,37 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = KeptClientRedisCacheClient
+
+
+def exchange(cache, writes=(), reads=()) -> tuple[list[bool], dict]:
+    """Some writes and reads of `cache` (a backend, `caches[alias]`, not the proxy
+    `django.core.cache.cache`) in one round trip where it is Redis (a pipeline, not a
+    transaction: the writes are done in order, then the keys read), one by one elsewhere.
+    `writes`: (key, value, timeout, only_if_absent) each, `only_if_absent` as `add`;
+    answers (for each write, whether it was done; {key: value} of the keys `reads` found).
+    A board action's answer sends its writes (the battle's new seq for the live polls, its
+    render's lock) with its reads: what it must wait for once, not three times."""
+    if not isinstance(cache, DjangoRedisCache):
+        done = []
+        for key, value, timeout, only_if_absent in writes:
+            if only_if_absent:
+                done.append(cache.add(key, value, timeout=timeout))
+            else:
+                cache.set(key, value, timeout=timeout)
+                done.append(True)
+        return done, cache.get_many(list(reads))
+    client = cache._cache.get_client(write=True)
+    serializer = cache._cache._serializer
+    pipeline = client.pipeline(transaction=False)
+    for key, value, timeout, only_if_absent in writes:
+        pipeline.set(cache.make_and_validate_key(key), serializer.dumps(value),
+                     ex=cache.get_backend_timeout(timeout), nx=only_if_absent)  # fmt: skip
+    made = [cache.make_and_validate_key(key) for key in reads]
+    if made:
+        pipeline.mget(made)
+    results = pipeline.execute()
+    found = results[len(writes)] if made else []
+    done = [bool(result) for result in results[: len(writes)]]
+    values = {key: serializer.loads(value)
+              for key, value in zip(reads, found, strict=True) if value is not None}  # fmt: skip
+    return done, values

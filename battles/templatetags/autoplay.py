@@ -13,11 +13,39 @@ from battles.models import BattleStatus
 from battles.visibility import battle_view, viewpoint_of
 from warfare.engine.battle.registry import get_battle_system
 
+from . import board_fragments
+
 register = template.Library()
 
 
-@register.inclusion_tag("battles/_autoplay.html", takes_context=True)
-def autoplay_panel(context) -> dict:
+#: The panel's template (`autoplay_panel`).
+PANEL = "battles/_autoplay.html"
+
+
+class _PanelNode(template.Node):
+    """`{% autoplay_panel %}`: what an inclusion tag of `panel` and `PANEL` draws (the same
+    new context, the CSRF token copied across), kept once per content as the board's
+    fragments are (`board_fragments.drawn_template`): it stands outside them, so every render
+    of a board draws it, and its URLs and words cost more than what it shows."""
+
+    def render(self, context) -> str:
+        loaded = context.template.engine.get_template(PANEL)
+        new_context = context.new(panel(context))
+        csrf_token = context.get("csrf_token")
+        if csrf_token is not None:
+            new_context["csrf_token"] = csrf_token
+        return board_fragments.drawn_template(loaded, new_context)
+
+
+@register.tag
+def autoplay_panel(parser, token) -> _PanelNode:
+    if len(token.split_contents()) != 1:
+        raise template.TemplateSyntaxError("{% autoplay_panel %} takes no arguments")
+    return _PanelNode()
+
+
+def panel(context) -> dict:
+    """The auto-play panel's values, from the board's `membership` and `battle`."""
     membership, battle = context.get("membership"), context.get("battle")
     if membership is None or battle is None:
         return {"show": False}

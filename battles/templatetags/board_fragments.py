@@ -53,6 +53,7 @@ from django.template.base import (
     VariableNode,
     render_value_in_context,
 )
+from django.template.context import BaseContext
 from django.template.library import SimpleNode
 from django.template.smartif import TokenBase
 from django.templatetags import i18n
@@ -418,6 +419,10 @@ def _fingerprint(value, out: list) -> None:
             parts.append("".join(one))
         out.append("set[" + ",".join(sorted(parts)) + "]")
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        text = _whole(value)  # (its attributes in one C call, when they are plain data)
+        if text is not None:
+            out.append(text)
+            return
         out.append(type(value).__qualname__ + "(")
         for item in dataclasses.fields(value):
             _fingerprint(getattr(value, item.name), out)
@@ -456,15 +461,132 @@ def _read(truth, obj, context, out: list) -> None:
         _fingerprint(value, out)
 
 
-def key(context, name: str, reads, values=()) -> bytes:
+#: A root name read whole, or a read of a root name's parts, not found in the context.
+_ABSENT = object()
+
+
+def _plan(reads) -> tuple[tuple, tuple]:
+    """`reads` ([(label, (truth, expression or variable))]) as a key reads them: (by root,
+    the others). By root: ((name, the variables read of that name), …), sorted by name;
+    the others, conditions and expressions (read for their truth, their value), each on
+    its own, with the one name they read (else None)."""
+    groups: dict[str, list] = {}
+    others = []
+    for label, (truth, obj) in reads:
+        if truth is None and obj.lookups is not None:
+            groups.setdefault(obj.lookups[0], []).append((label, (truth, obj)))
+            continue
+        names = [obj] if truth is None else list(_names(obj))
+        roots = {var.lookups[0] if var.lookups is not None else None for var in names}
+        root = next(iter(roots)) if len(roots) == 1 else None
+        others.append((label, (truth, obj), root))
+    return tuple((name, tuple(group)) for name, group in sorted(groups.items())), tuple(others)
+
+
+#: Values a render may change as it goes (a loop's `forloop` is one dict, updated in place
+#: at each turn): never found by identity (`_memo`).
+_MUTABLE = (dict, list, set, bytearray)
+
+
+def _memo(context) -> dict | None:
+    """What the keys of this render read of values that are not plain data (the battle, the
+    membership: model instances read part by part), kept on the render's context: the
+    board's fragments read the same parts again and again (the battle's name, ids and
+    status in most of them, in D&D 5e's hundred squares too). A value is found by its
+    identity and held with what was read of it (no other object can take its id during
+    the render); such values are not changed while the board is drawn (containers may
+    be, `_MUTABLE`: read anew each time)."""
+    if not isinstance(context, BaseContext):
+        return None
+    memo = context.__dict__.get("_fragment_memo")
+    if memo is None:
+        memo = context.__dict__["_fragment_memo"] = {}
+    return memo
+
+
+def _memo_read(context, memo, value, label: str, read, out: list) -> None:
+    """`_read` of `read`, whose one name has the value `value`, once per render and value.
+    (A variable is the same read wherever it stands; an expression, its filters looked up
+    where it was parsed, only itself.)"""
+    truth, obj = read
+    at = (label, id(value)) if truth is None else (label, id(value), id(obj))
+    found = memo.get(at)
+    if found is None:
+        parts = [label]
+        _read(truth, obj, context, parts)
+        found = memo[at] = (value, parts)
+    out += found[1]
+
+
+def _value(context, name: str):
+    try:
+        return context[name]
+    except KeyError:  # (a variable may still resolve: to the context's own attributes)
+        return _ABSENT
+
+
+def _whole(value) -> str | None:
+    """The text of plain data (`marshal`, one C call), or of a dataclass instance of plain
+    data (its class and its attributes: as `_fingerprint` takes a dataclass for its fields;
+    a board's cards and rows are such), else None."""
+    try:
+        data = marshal.dumps(value, 2)
+    except ValueError:
+        pass
+    else:
+        return f"r{len(data)}:" + data.decode("latin-1")
+    kind = type(value)
+    if hasattr(kind, "__dataclass_fields__") and hasattr(value, "__dict__"):
+        try:
+            data = marshal.dumps(value.__dict__, 2)
+        except ValueError:
+            return None
+        return f"d{kind.__module__}.{kind.__qualname__}{len(data)}:" + data.decode("latin-1")
+    return None
+
+
+def _root_text(context, name: str, group, memo: dict | None, out: list) -> bool:
+    """Append the text of the variables `group` reads of the root `name`: the root whole
+    when it is plain data (`_whole`: every part of it read is a function of it; True),
+    else each variable (once per render and value, `_memo`)."""
+    value = _value(context, name)
+    if value is not _ABSENT:
+        text = _whole(value)
+        if text is not None:
+            out.append(text)
+            return True
+    if value is _ABSENT or memo is None or isinstance(value, _MUTABLE):
+        for label, (truth, obj) in group:
+            out.append(label)
+            _read(truth, obj, context, out)
+        return False
+    for label, read in group:
+        _memo_read(context, memo, value, label, read, out)
+    return False
+
+
+def key(context, name: str, plan, values=()) -> bytes:
     """The fingerprint of a part: its name, the language, time zone and escaping, what it
-    reads of `context` (`reads`: [(label, (truth, expression or variable))]) and `values`
-    (a tag's arguments); `_Unkeyable` if one is no plain data."""
+    reads of `context` (`plan`: its reads as `_plan` groups them) and `values` (a tag's
+    arguments); `_Unkeyable` if one is no plain data."""
     out = [name, get_language() or "", get_current_timezone_name(),
            str(getattr(context, "autoescape", True))]  # fmt: skip
-    for label, (truth, obj) in reads:
-        out.append(label)
-        _read(truth, obj, context, out)
+    groups, others = plan
+    memo = _memo(context)
+    whole = set()  # (the roots read whole: what a condition or expression of them reads)
+    for root, group in groups:
+        out.append("@" + root)
+        if _root_text(context, root, group, memo, out):
+            whole.add(root)
+    for label, read, root in others:
+        if root in whole:
+            continue
+        value = _value(context, root) if root is not None and memo is not None else _ABSENT
+        if value is _ABSENT or isinstance(value, _MUTABLE):
+            out.append(label)
+            _read(*read, context, out)
+        else:
+            _memo_read(context, memo, value, label, read, out)
     for value in values:
         _fingerprint(value, out)
     return hashlib.blake2b("\x00".join(out).encode(), digest_size=20).digest()
@@ -473,15 +595,54 @@ def key(context, name: str, reads, values=()) -> bytes:
 def tag_key(context, func, values) -> bytes | None:
     """The fingerprint of a `drawn_from` tag's part for its arguments `values` (None: not
     kept, a value is no plain data)."""
-    reads = getattr(func, "_fragment_key_reads", None)
-    if reads is None:
-        reads = [("p:" + ".".join(path), (None, Variable(".".join(path))))
-                 for path in func.fragment_reads]  # fmt: skip
-        func._fragment_key_reads = reads
+    plan = getattr(func, "_fragment_key_plan", None)
+    if plan is None:
+        plan = _plan([("p:" + ".".join(path), (None, Variable(".".join(path))))
+                      for path in func.fragment_reads])  # fmt: skip
+        func._fragment_key_plan = plan
     try:
-        return key(context, func.__module__ + "." + func.__qualname__, reads, values)
+        return key(context, func.__module__ + "." + func.__qualname__, plan, values)
     except _Unkeyable:
         return None
+
+
+def _reads(*parts) -> tuple[bool, list]:
+    """(whether the output of `parts` — nodes, node lists, expressions — is a function of
+    what they read, what they read: [(label, (truth, expression or variable))], sorted)."""
+    used: dict = {}
+    kept = all(_scan(part, used) for part in parts)
+    for label, (truth, obj) in list(used.items()):
+        # (an expression of variables read whole anyway: what they are says what it is)
+        if truth is not None and all(
+            var.lookups is None or "p:" + ".".join(var.lookups) in used for var in _names(obj)
+        ):
+            del used[label]
+    return kept, sorted(used.items(), key=lambda item: item[0])
+
+
+#: {template: (its uid, its reads as `_plan` groups them, or None: drawn every time)}
+_TEMPLATES: dict = {}
+
+
+def drawn_template(loaded, context) -> str:
+    """`loaded` (a template) drawn with `context` once per content, as a fragment is but
+    without a fragment's wrapper: for a part of the board an inclusion tag draws (the
+    auto-play panel), which no answer swaps on its own and which stays byte for byte what
+    the tag drew. Its forms' seq are marked as a fragment's are."""
+    found = _TEMPLATES.get(loaded)
+    if found is None:
+        if len(_TEMPLATES) > 64:  # (loaded anew each time: a loader that keeps none)
+            _TEMPLATES.clear()
+        kept, reads = _reads(loaded.nodelist)
+        found = _TEMPLATES[loaded] = (f"template:{next(_UIDS)}", _plan(reads) if kept else None)
+    uid, plan = found
+    part = None
+    if plan is not None:
+        try:
+            part = key(context, uid, plan)
+        except _Unkeyable:
+            part = None
+    return drawn_once(context, part, lambda: loaded.render(context))
 
 
 class FragmentNode(template.Node):
@@ -490,21 +651,14 @@ class FragmentNode(template.Node):
         self.nodelist = nodelist
         self.always = always
         self.uid = str(next(_UIDS))
-        used: dict = {}
-        self.kept = _scan(parts, used) and _scan(nodelist, used)
-        for label, (truth, obj) in list(used.items()):
-            # (an expression of variables read whole anyway: what they are says what it is)
-            if truth is not None and all(
-                var.lookups is None or "p:" + ".".join(var.lookups) in used for var in _names(obj)
-            ):
-                del used[label]
-        self.reads = sorted(used.items(), key=lambda item: item[0])
+        self.kept, self.reads = _reads(parts, nodelist)
+        self.plan = _plan(self.reads)
 
     def render(self, context) -> str:
         part = None
         if self.kept:
             try:
-                part = key(context, self.uid, self.reads)
+                part = key(context, self.uid, self.plan)
             except _Unkeyable:
                 part = None
         return drawn_once(context, part, lambda: self.draw(context))

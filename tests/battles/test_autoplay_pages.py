@@ -287,3 +287,45 @@ def test_a_bystander_sees_no_buttons(client, world, battle):
     page = client.get(battle.get_absolute_url()).content.decode()
     assert "Auto-play this turn" not in page and "Forecast the odds" not in page
     assert autoplay.battle_sides(battle) == ("a", "b")
+
+
+def test_the_panel_is_drawn_once_per_content_with_each_versions_seq(world, gm, battle,
+                                                                    monkeypatch):  # fmt: skip
+    """`{% autoplay_panel %}` draws what its template draws with the panel's values (as the
+    inclusion tag it was), kept once per content as the board's fragments are: a board of
+    another version with the same panel does not draw it again, and its forms carry that
+    version; other values (the auto-play to undo) draw it again."""
+    from django.template import Context, Template
+    from django.template.loader import render_to_string
+
+    from battles.templatetags import autoplay as tags
+
+    drawn = []
+    render = Template.render
+
+    def counted(self, context):
+        if self.origin and self.origin.template_name == tags.PANEL:
+            drawn.append(context.get("battle").seq)
+        return render(self, context)
+
+    monkeypatch.setattr(Template, "render", counted)
+    membership = Membership.objects.get(campaign=world, user=gm)
+    tag = Template("{% load autoplay %}{% autoplay_panel %}")
+
+    def both(seq: int) -> tuple[str, str]:
+        battle.seq = seq
+        context = {"membership": membership, "battle": battle, "csrf_token": "token"}
+        expected = render_to_string(tags.PANEL, {**tags.panel(context), "csrf_token": "token"})
+        return tag.render(Context(context)), expected
+
+    first, expected = both(7)
+    assert first == expected and 'name="seq" value="7"' in first
+    assert "Auto-play this turn" in first and "Undo the auto-play" not in first
+    count = len(drawn)
+    second, expected = both(8)
+    assert second == expected and 'name="seq" value="8"' in second
+    assert len(drawn) == count + 1  # (the expected one only)
+    battle.autoplay_batch = 1
+    third, expected = both(8)
+    assert third == expected and "Undo the auto-play" in third
+    assert len(drawn) == count + 3

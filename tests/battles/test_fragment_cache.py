@@ -162,3 +162,17 @@ def test_an_expression_is_read_for_its_value_a_condition_for_its_truth(monkeypat
     assert "b live" in template.render(Context({"cards": ["b", "c"], "seq": 2}))
     assert "live" not in template.render(Context({"cards": ["b", "c"], "seq": 0}))
     assert len(drawn) == 3
+
+
+def test_a_loops_turn_is_read_anew_in_every_fragment_of_the_loop(monkeypatch):
+    """`forloop` is one dict that the loop updates at each turn: a key never takes what it
+    read of it for the same object earlier in the render (`board_fragments._MUTABLE`), so
+    a part kept at one turn is not filed under what another turn reads."""
+    template = _template(
+        '{% for card in cards %}{% fragment "f" card %}{% if forloop.first %}first {% endif %}'
+        "{{ card }}{% endfragment %};{% endfor %}"
+    )
+    assert "first a<!--/f--></div>;" in template.render(Context({"cards": ["a", "b"]}))
+    again = template.render(Context({"cards": ["b", "a"]}))
+    assert "first b<!--/f--></div>;" in again
+    assert ">a<!--/f--></div>;" in again

@@ -121,6 +121,32 @@ def test_a_board_action_pushes_its_change(client, gm, battle, listener):
     assert _notifications(listener) == [f"{battle.pk}:{battle.seq + 1}"]
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_board_actions_seq_is_cached_before_its_answer_is_drawn(
+    client, gm, battle, redis_cache, monkeypatch, htmx
+):
+    """The new seq goes to the cache with the answer's first reads (one round trip), still
+    before the answer is drawn: a poll meanwhile learns of the change. Without an answer
+    drawn (a plain form's redirect) it is cached all the same."""
+    client.force_login(gm)
+    seen = []
+    drawn = rendering.board_context
+
+    def board_context(membership, battle_):
+        seen.append(live.cached_seq(battle.pk))
+        return drawn(membership, battle_)
+
+    monkeypatch.setattr(rendering, "board_context", board_context)
+    actor = battle.snapshot["order"][battle.snapshot["turn"]]
+    url = reverse("battles:act", args=[battle.campaign_id, battle.pk])
+    data = {"seq": battle.seq, "actor": actor, "kind": "end_turn"}
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    assert client.post(url, data, **headers).status_code == (200 if htmx else 302)
+    assert seen == ([battle.seq + 1] if htmx else [])
+    assert live.cached_seq(battle.pk) == battle.seq + 1
+
+
 async def _no_board(seq):
     raise RuntimeError("the cache is down")
 

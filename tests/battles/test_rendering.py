@@ -328,6 +328,63 @@ def test_an_action_answers_only_the_fragments_it_changed(client, world, gm, batt
     assert 'id="board"' in response.content.decode()
 
 
+@pytest.mark.parametrize("changed", ["generation", "forecast"])
+def test_an_action_whose_key_guesses_were_wrong_answers_from_the_right_keys(
+    client, world, gm, battle, changed
+):
+    """The answer's one round trip guesses the campaign's board generation as this process
+    last read it and no forecast of the board acted from; when a faction changed meanwhile
+    (the generation) or a forecast ran on that board, the keys are worked out again from
+    what was read: the board acted from is not found under its old key (the whole board
+    goes back, as a fresh render draws it), and the new board is kept under the key its
+    viewers ask for."""
+    from battles import forecasting
+    from tests.caches import clear_cache
+
+    client.force_login(gm)
+    assert board(client, battle).status_code == 200  # the board acted from, cached
+    if changed == "generation":
+        rendering.bump_generation(world.pk)
+    else:
+        cache.set(forecasting.marker_key(battle), {"forecast": {"seed": 1, "simulations": 2}})
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    actor = battle.snapshot["order"][0]
+    response = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
+                           HTTP_HX_REQUEST="true")  # fmt: skip
+    assert response.status_code == 200 and "HX-Reswap" not in response
+    after = Battle.objects.get(pk=battle.pk)
+    count = renders()
+    kept = board(client, after)
+    assert renders() == count  # the action's render, under the key of the real generation
+    assert _without_tokens(kept.content) in _without_tokens(response.content)
+    clear_cache()
+    fresh = board(client, after).content
+    assert _without_tokens(kept.content) == _without_tokens(fresh)
+
+
+def test_an_answers_messages_are_the_members_own_and_none_is_the_empty_swap(
+    client, world, gm, battle
+):
+    """The messages beside an answer: none after a plain action (the template's swap of no
+    messages, drawn once), the reason with a refused one (as the template draws it)."""
+    from django.template.loader import render_to_string
+
+    client.force_login(gm)
+    assert board(client, battle).status_code == 200
+    url = reverse("battles:act", args=[world.pk, battle.pk])
+    actor = battle.snapshot["order"][0]
+    done = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
+                       HTTP_HX_REQUEST="true").content.decode()  # fmt: skip
+    empty = render_to_string(rendering.MESSAGES_TEMPLATE, {"oob": True, "messages": ()})
+    assert done.endswith(empty) and 'class="messages"' not in empty
+    refused = client.post(url, {"seq": 1, "actor": actor, "kind": "no_such_action"},
+                          HTTP_HX_REQUEST="true")  # fmt: skip
+    assert refused.status_code == 400
+    body = refused.content.decode()
+    assert '<div id="messages" hx-swap-oob="true">' in body
+    assert '<ul class="messages">' in body and not body.endswith(empty)
+
+
 def test_fragments_outside_which_the_board_changed_send_it_whole():
     from battles.rendering import changed_fragments
 
@@ -507,11 +564,12 @@ def test_an_action_draws_its_new_log_from_the_rows_it_wrote_as_a_read_would(
 def test_an_action_from_a_cached_board_makes_few_cache_round_trips(
     client, world, gm, battle, redis_cache, monkeypatch
 ):
-    """The action's cache round trips: the session; the render keys' reads before the write;
-    the new board's keys with the board acted from and its log rows; the render's lock; the
-    new board with its log rows (one pipeline); the render counted (the tests count renders).
-    (The seq the commit leaves in the cache is not written in a test's transaction.) The
-    render's lock is left to run out, not taken away; the log is not read again."""
+    """The action's cache round trips: the session; after the write, one pipeline of the
+    render's lock (and the new seq, which the commit leaves in the cache: not in a test's
+    transaction) with the reads of both render keys, the new board, the board acted from and
+    its log rows; the new board with its log rows (one pipeline); the render counted (the
+    tests count renders). Nothing is read before the write; the render's lock is left to run
+    out, not taken away; the log is not read again."""
     import redis
 
     client.force_login(gm)
@@ -534,7 +592,7 @@ def test_an_action_from_a_cached_board_makes_few_cache_round_trips(
     response = client.post(url, {"seq": 0, "actor": actor, "kind": "end_turn"},
                            HTTP_HX_REQUEST="true")  # fmt: skip
     assert response["HX-Reswap"] == "none"
-    assert trips == ["GET", "MGET", "MGET", "SET", "PIPELINE", "INCRBY"]
+    assert trips == ["GET", "PIPELINE", "PIPELINE", "INCRBY"]
 
 
 def test_an_action_from_a_cached_board_reads_no_events(client, world, gm, battle):
