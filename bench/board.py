@@ -511,6 +511,11 @@ def main() -> None:
             boards[(system, "short")] = short
             boards[(system, "long")] = prepare(demos[system], args.long, short.command.kind)
         analyze()
+        # As an app process does once loaded (`warfare.heap`): what the set-up made is not
+        # walked by every full collection (a request that triggers one waits for it).
+        from warfare import heap
+
+        heap.freeze()
         print(f"board benchmark: {len(args.systems)} systems, battles of {args.short} and "
               f"{args.long} commands set up in {time.perf_counter() - started:.0f} s; "
               f"{args.rounds} rounds after {args.warmup} of warm-up, interleaved")  # fmt: skip
