@@ -202,6 +202,15 @@ def seq_with_answer():
             cache.set_many(left, timeout=SEQ_TIMEOUT)
 
 
+@contextlib.contextmanager
+def board_action():
+    """A board action's answer (`battles.views`): its change pushed once the answer is
+    drawn (`held`), its new seq cached with the answer's first reads (`seq_with_answer`,
+    inside: what no answer took is cached before the change is pushed)."""
+    with held(), seq_with_answer():
+        yield
+
+
 def pending_seqs() -> list[tuple[str, int, int, bool]]:
     """The seqs committed in `seq_with_answer` not written yet, as `warfare.cache.exchange`
     writes them; the caller writes them (they are no more pending)."""

@@ -168,8 +168,7 @@ def board_log(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRes
 
 @login_required
 @require_POST
-@live.held()  # the change pushed once the answer is rendered
-@live.seq_with_answer()  # the new seq cached with the answer's reads
+@live.board_action()  # the change pushed once the answer is drawn, its seq cached with it
 @rendering.written_events()  # the new board's log lines: the rows written, not read again
 def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """One war action / end of turn. Answers the new board (or 409 with the current one)."""
@@ -234,8 +233,7 @@ def _board_write(request, membership, battle, write, success: str) -> HttpRespon
 
 @login_required
 @require_POST
-@live.held()  # the change pushed once the answer is rendered
-@live.seq_with_answer()  # the new seq cached with the answer's reads
+@live.board_action()  # the change pushed once the answer is drawn, its seq cached with it
 def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     membership, battle = _battle(request, campaign_id, battle_id)
 
@@ -254,8 +252,7 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
 
 @login_required
 @require_POST
-@live.held()  # the change pushed once the answer is rendered
-@live.seq_with_answer()  # the new seq cached with the answer's reads
+@live.board_action()  # the change pushed once the answer is drawn, its seq cached with it
 def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     """The GM writes a finished battle's results back to the campaign's forces (the rule
     system's apply form: in Pathfinder the §7.6 kingdom checks)."""
