@@ -35,6 +35,7 @@ equal the distinct viewpoints, not the viewers.
 
 import hashlib
 import json
+import logging
 import re
 import threading
 import time
@@ -57,10 +58,12 @@ from django.utils.translation import get_language
 from warfare.cache import exchange
 
 from . import forecasting
-from .models import Battle
+from .models import Battle, BattleEvent
 from .plugins import plugin_for
 from .services import actor_factions, may_command
-from .visibility import LogRow, render_rows, viewpoint_of
+from .visibility import LogRow, RenderRows, render_rows, viewpoint_of
+
+logger = logging.getLogger(__name__)
 
 #: The cache key counting real (not cached) board renders.
 RENDERS_KEY = "board-renders"
@@ -277,33 +280,38 @@ def _stored(value):
     return value
 
 
-def _rows_after(battle: Battle, before: dict | None, written: list | None) -> dict | None:
+def _rows_after(
+    battle: Battle, before: dict | None, written: list | None, *, pending: bool = False
+) -> dict | None:
     """The live events a board render reads (`visibility.RenderRows`) after an action: the
     rows it wrote (`written`, as `written_events` collected them) on top of those of the
     board it was sent from (`before`); None when they cannot be told for sure (a row not
     written, of another battle or of no command, a command position made twice — a
-    transaction run again —, or rows before as new as the ones written: read then)."""
+    transaction run again —, or rows before as new as the ones written: read then).
+
+    `pending`: the rows are still on their way to the database (`Answer`): they have no ids
+    yet (`LogRow.pk` None, newest first as they are inserted), and whether the rows before
+    are older is told once they have (`_older_than`); None as well when a page would end on
+    one of them (its "older entries" cursor is an id)."""
     if not before or not written:
         return None
     commands: dict = {}
     for event in written:
-        command = event.command if event.command_id is not None else None
-        if event.pk is None or event.battle_id != battle.pk or command is None:
+        command = event.command if pending or event.command_id is not None else None
+        if (event.pk is None) is not pending or event.battle_id != battle.pk or command is None:
             return None
         if commands.setdefault(command.position, command) is not command:
             return None
-    first = min(event.pk for event in written)
     silent = plugin_for(battle.system).silent_events
-    new = [
-        LogRow(e.pk, e.round, e.code, _stored(json.loads(json.dumps(e.params))))
-        for e in sorted(written, key=lambda event: event.pk, reverse=True)
-        if e.code not in silent
-    ]
+    newest = written[::-1] if pending else sorted(written, key=lambda e: e.pk, reverse=True)
+    new = [_row(event, pending) for event in newest if event.code not in silent]
+    if not pending and not _older_than(before, min(event.pk for event in written)):
+        return None
     rows = {}
     for (kind, arg), old in before.items():
-        if any(row[0] >= first for row in old):
-            return None
         if kind == "page":
+            if pending and len(new) >= arg:
+                return None
             rows[kind, arg] = (new + [LogRow._make(row) for row in old])[: arg + 1]
         elif kind == "codes":
             codes = set(arg)
@@ -312,6 +320,28 @@ def _rows_after(battle: Battle, before: dict | None, written: list | None) -> di
         else:
             return None
     return rows
+
+
+class _PendingRow(LogRow):
+    """A row an action is writing (`Answer`), drawn before its id is given: `event` is its
+    `BattleEvent`, which has it once the write is done."""
+
+    event: BattleEvent
+
+
+def _row(event: BattleEvent, pending: bool) -> LogRow:
+    """An event row as a render reads it (its params as the database gives them back)."""
+    params = _stored(json.loads(json.dumps(event.params)))
+    if not pending:
+        return LogRow(event.pk, event.round, event.code, params)
+    row = _PendingRow(None, event.round, event.code, params)
+    row.event = event
+    return row
+
+
+def _older_than(before: dict, first: int) -> bool:
+    """Are the rows `before` (those with an id) all older than the event `first`?"""
+    return not any(row[0] is not None and row[0] >= first for old in before.values() for row in old)
 
 
 def board_template(battle: Battle) -> str:
@@ -341,15 +371,28 @@ def board_html(request, membership, battle: Battle, key: str | None = None) -> s
     return html
 
 
-def board_html_after(request, membership, battle: Battle, before: KeyParts):
-    """After an action: (the new board as cached, the board of render key parts `before` —
-    the board the action was sent from — None when it is no longer cached). One round trip
-    after the write: the battle's new seq for the polls (`live.pending_seqs`) and the new
-    board's render lock written, the render keys' values read with both boards and the log
-    rows of the board before, the keys guessed from the board generation last read in this
-    process (`_GENERATIONS`) and no forecast at either version; only were a guess wrong
-    are the right boards read again. Within `written_events` (a board action), the new log
-    is drawn from the event rows the action wrote and the log before."""
+@dataclass
+class _After:
+    """What an action's answer read in its one round trip after the write (`_reads_after`)."""
+
+    cache_key: str  # the new board's
+    html: str | None  # the new board, when it is cached already
+    old_html: str | None  # the board the action was sent from, when it is still cached
+    owner: bool | None  # whether the new board's render lock was taken
+    event_rows: dict | None  # the live events the new board reads, where known
+    factions: tuple  # (their cache key or None, their value when kept)
+
+
+def _reads_after(
+    request, membership, battle: Battle, before: KeyParts, *, pending: bool = False
+) -> _After:
+    """One round trip for an action's answer: the new board's render lock written (and,
+    unless `pending`, the battle's new seq for the polls: `live.pending_seqs`), the render
+    keys' values read with both boards and the log rows of the board before, the keys
+    guessed from the board generation last read in this process (`_GENERATIONS`) and no
+    forecast at either version; only were a guess wrong are the right boards read again.
+    Within `written_events` (a board action), the new log is drawn from the event rows the
+    action wrote and the log before. `pending`: the write is still on its way (`Answer`)."""
     from . import live  # (live draws boards too: `BoardPush`)
 
     written = _WRITTEN.get()
@@ -362,7 +405,7 @@ def board_html_after(request, membership, battle: Battle, before: KeyParts):
     boards = [board_key(battle, key), board_key(battle, old_key)]
     more = [key for key in (factions, old_log if written else None) if key]
     lock = boards[0] + ":rendering"
-    writes = [*live.pending_seqs(), (lock, 1, LOCK_TIMEOUT, True)]
+    writes = [*([] if pending else live.pending_seqs()), (lock, 1, LOCK_TIMEOUT, True)]
     done, found = exchange(caches["default"], writes,
                            [generation, before.marker, marker, *boards, *more])  # fmt: skip
     owner = done[-1]
@@ -378,15 +421,118 @@ def board_html_after(request, membership, battle: Battle, before: KeyParts):
         boards = [board_key(battle, key), board_key(battle, old_key)]
         found.update(cache.get_many([board for board in boards if board not in found]))
     cache_key = board_key(battle, key)
-    html = found.get(cache_key)
+    html, event_rows, known = found.get(cache_key), None, (None, None)
     if html is None:
-        event_rows = _rows_after(battle, found.get(old_log), written)
+        event_rows = _rows_after(battle, found.get(old_log), written, pending=pending)
         if read[generation] != guess[generation]:  # (a faction changed meanwhile: read them)
             factions = None
         known = (factions, found.get(factions) if factions else None)
-        html = _render_once(request, membership, battle, cache_key, new=True, owner=owner,
-                            event_rows=event_rows, factions=known)  # fmt: skip
-    return html, found.get(board_key(battle, old_key))
+    return _After(cache_key, html, found.get(board_key(battle, old_key)), owner, event_rows,
+                  known)  # fmt: skip
+
+
+def board_html_after(request, membership, battle: Battle, before: KeyParts):
+    """After an action: (the new board as cached, the board of render key parts `before` —
+    the board the action was sent from — None when it is no longer cached), with one cache
+    round trip after the write (`_reads_after`) and, unless the new board is cached
+    already, its render (kept for its viewpoint's other viewers)."""
+    after = _reads_after(request, membership, battle, before)
+    html = after.html
+    if html is None:
+        html = _render_once(request, membership, battle, after.cache_key, new=True,
+                            owner=after.owner, event_rows=after.event_rows,
+                            factions=after.factions)  # fmt: skip
+    return html, after.old_html
+
+
+class Answer:
+    """A board action's answer drawn while its write is on its way to the database
+    (`services.battle_act`'s `meanwhile`: the statement waits for PostgreSQL on a helper
+    thread, `warfare.meanwhile`), for a member's board sent from the board of render key
+    parts `before`. The new board is drawn from the battle as the write will leave it, the
+    rows it writes without their ids; nothing is kept in the shared cache, and no poll told
+    of the new seq, until the write is known done (`after_write`): a board of a version
+    that was never written is left unseen."""
+
+    def __init__(self, request, membership, before: KeyParts):
+        self.request, self.membership, self.before = request, membership, before
+        self._drawn: tuple | None = None
+
+    def draw(self, battle: Battle) -> None:
+        """Draw the new board of `battle` (the version the write will leave; see above).
+        A failure is logged and leaves nothing drawn: the answer is then drawn the usual
+        way, after the write."""
+        self._drawn = None
+        try:
+            after = _reads_after(self.request, self.membership, battle, self.before,
+                                 pending=True)  # fmt: skip
+            html, read = after.html, None
+            if html is None:
+                html, read = _draw(self.request, self.membership, battle, after.event_rows,
+                                   after.factions)  # fmt: skip
+        except Exception:
+            logger.exception("battle %s: the answer drawn beside its write failed", battle.pk)
+            return
+        self._drawn = (version(battle), after, html, read, _WRITTEN.get())
+
+    def after_write(self, battle: Battle) -> tuple[str, str | None] | None:
+        """Once the write is done and `battle` is the version written: (the new board, the
+        board before, as `board_html_after` answers them), the new board kept for its
+        viewpoint's other viewers and the polls told of the new seq in one round trip;
+        None when nothing was drawn for that version (drawn the usual way then)."""
+        from . import live
+
+        if self._drawn is None or self._drawn[0] != version(battle):
+            return None
+        _version, after, html, read, written = self._drawn
+        self._drawn = None
+        kept: dict = {}
+        if read is not None:
+            ids = [event.pk for event in written or ()]
+            if after.event_rows is not None and (
+                None in ids or not _older_than(after.event_rows, min(ids))
+            ):
+                if after.owner:  # (its lock let go: drawn again, from the database's rows)
+                    cache.delete(after.cache_key + ":rendering")
+                return None
+            kept = _kept(self.request, battle, after.cache_key, html, read, after.factions)
+        writes = live.pending_seqs() + [(key, value, TIMEOUT, False) for key, value in kept.items()]
+        if writes:
+            exchange(caches["default"], writes)
+        if read is not None:
+            count_render()
+            if after.owner and after.cache_key not in kept:
+                cache.delete(after.cache_key + ":rendering")
+        return html, after.old_html
+
+
+def _draw(request, membership, battle: Battle, event_rows, factions) -> tuple[str, RenderRows]:
+    """The board fragment drawn (the CSRF token a placeholder), and what it read of the live
+    events and the factions (`visibility.render_rows`)."""
+    with render_rows(battle.pk, event_rows, factions[1]) as read:
+        context = board_context(membership, battle)
+        context["csrf_token"] = CSRF_PLACEHOLDER
+        # The URL every button of the board posts to, reversed once per render.
+        context.setdefault("act_url", reverse("battles:act", args=[battle.campaign_id,
+                                                                   battle.pk]))  # fmt: skip
+        html = render_to_string(board_template(battle) + "#board", context, request=request)
+    return html, read
+
+
+def _kept(request, battle: Battle, cache_key: str, html: str, read: RenderRows, factions) -> dict:
+    """What a render keeps in the shared cache: the board (unless it shows the requester's
+    own text), the live events it read (for the next action from it: `_rows_after`, the rows
+    drawn pending with their ids, given since) and the campaign's factions where it read
+    them."""
+    kept = {cache_key: html} if _shareable(request, html) else {}
+    if read.rows:
+        kept[log_key(battle, version(battle))] = {
+            key: [(row.event.pk, *row[1:]) if row.pk is None else tuple(row) for row in rows]
+            for key, rows in read.rows.items()
+        }
+    if read.factions_read and factions[0] is not None:
+        kept[factions[0]] = read.factions
+    return kept
 
 
 def _render_once(
@@ -430,21 +576,8 @@ def _render_once(
         # Rendered while we took the lock?
         html = cache.get(cache_key) if owner and not (new and first) else None
         if html is None:
-            with render_rows(battle.pk, event_rows, factions[1]) as read:
-                context = board_context(membership, battle)
-                context["csrf_token"] = CSRF_PLACEHOLDER
-                # The URL every button of the board posts to, reversed once per render.
-                context.setdefault("act_url", reverse("battles:act", args=[battle.campaign_id,
-                                                                           battle.pk]))  # fmt: skip
-                html = render_to_string(board_template(battle) + "#board", context,
-                                        request=request)  # fmt: skip
-            kept = {cache_key: html} if _shareable(request, html) else {}
-            if read.rows:
-                kept[log_key(battle, version(battle))] = {
-                    key: [tuple(row) for row in rows] for key, rows in read.rows.items()
-                }
-            if read.factions_read and factions[0] is not None:
-                kept[factions[0]] = read.factions
+            html, read = _draw(request, membership, battle, event_rows, factions)
+            kept = _kept(request, battle, cache_key, html, read, factions)
             if kept:
                 cache.set_many(kept, timeout=TIMEOUT)
             count_render()

@@ -10,7 +10,9 @@ locks the campaign, then the forces it takes; applying the results locks the cam
 kingdoms, the forces, and the battle row last (`apply_begin`, `apply_lock`).
 """
 
-from collections.abc import Iterator, Mapping
+import copy
+import functools
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -41,6 +43,7 @@ from warfare.engine.battle.protocol import (
     replay,
 )
 from warfare.engine.battle.registry import get_battle_system
+from warfare.meanwhile import statement_meanwhile
 
 from .models import Battle, BattleCommand, BattleEvent, BattleStatus
 from .plugins import plugin_for
@@ -328,10 +331,15 @@ def battle_act(
     command: dict[str, Any],
     membership: Membership | None = None,
     battle: Battle | None = None,
+    meanwhile: Callable[[Battle], None] | None = None,
 ) -> tuple[Battle, list]:
     """Apply one command (a war action, an end of turn, a GM correction) to the board: the
     new battle and the engine's events. `membership`, `battle`: as the caller read them (else
-    read here in one query, `access_battle`), not read again.
+    read here in one query, `access_battle`), not read again. `meanwhile`: called with (a
+    copy of) the battle as the write will leave it while the write is on its way to
+    PostgreSQL, its statement waited for on a helper thread (`warfare.meanwhile`): the
+    view draws its answer then (`rendering.Answer`); on every database and where the sides
+    play themselves it may not be called, nor for a write that then found the row changed.
 
     The command is checked and applied to the battle as read, then written in one statement
     (`_write_act`): the battle's changed columns, conditional on the version read (`seq` and
@@ -353,7 +361,7 @@ def battle_act(
         if battle.auto_sides and act.status == BattleStatus.ACTIVE:
             written = _write_act_and_reply(act, user)
         else:
-            written = _write_act(act)
+            written = _write_act(act, meanwhile)
         if written:
             return act.battle, act.engine_events
         battle = Battle.objects.filter(campaign_id=campaign_id, pk=battle_id).first()
@@ -461,12 +469,13 @@ SELECT (SELECT count(*) FROM saved),
 
 
 @write_statement
-def _write_act(act: _Act) -> bool:
+def _write_act(act: _Act, meanwhile: Callable[[Battle], None] | None = None) -> bool:
     """Write the action if the battle row is still the version read: one statement on
-    PostgreSQL (`ACT_SQL`), its own transaction outside the caller's; else a transaction
-    of the same conditional `UPDATE` and the inserts (`_write_act_orm`). False: the row
-    changed since it was read, nothing written. Then the battle is the new one, and saved
-    as any save is (`post_save`: the live board's announcement)."""
+    PostgreSQL (`ACT_SQL`), its own transaction outside the caller's, `meanwhile` (see
+    `battle_act`) called while it runs; else a transaction of the same conditional `UPDATE`
+    and the inserts (`_write_act_orm`). False: the row changed since it was read, nothing
+    written. Then the battle is the new one, and saved as any save is (`post_save`: the
+    live board's announcement)."""
     battle, now = act.battle, timezone.now()
     if connection.vendor != "postgresql":
         written = _write_act_orm(act, now)
@@ -489,9 +498,15 @@ def _write_act(act: _Act) -> bool:
             "codes": [row.code for row in act.events],
             "params": [_json(BattleEvent, "params", row.params) for row in act.events],
         }
-        with connection.cursor() as cursor:
-            cursor.execute(ACT_SQL, params)
-            count, command_ids, event_ids = cursor.fetchone()
+        if meanwhile is None:
+            with connection.cursor() as cursor:
+                cursor.execute(ACT_SQL, params)
+                count, command_ids, event_ids = cursor.fetchone()
+        else:
+            provisional = copy.copy(battle)  # (the battle as read stays so until written)
+            _new_values(provisional, act, now)
+            row = statement_meanwhile(ACT_SQL, params, functools.partial(meanwhile, provisional))
+            count, command_ids, event_ids = row
         written = count == 1
         if written:
             _put_ids(act, now, command_ids or [], event_ids or [])
@@ -539,13 +554,18 @@ def _acted(act: _Act, now) -> None:
     changed = ["snapshot", "seq", "updated_at", "autoplay_batch"]
     if act.status != battle.status:
         changed += ["status", "outcome"]
+    _new_values(battle, act, now)
+    post_save.send(sender=Battle, instance=battle, created=False,
+                   update_fields=frozenset(changed), raw=False, using=connection.alias)  # fmt: skip
+
+
+def _new_values(battle: Battle, act: _Act, now) -> None:
+    """`battle` given the values the action writes."""
     battle.snapshot, battle.seq, battle.status = act.snapshot, act.seq, act.status
     battle.outcome, battle.autoplay_batch, battle.updated_at = act.outcome, None, now
     # The board drawn next reads the new state: it is the one just computed (a state and
     # its read-back JSON are equal: tests/battles/test_act_write.py).
     battle.__dict__["_engine_state"] = (battle.snapshot, act.state)
-    post_save.send(sender=Battle, instance=battle, created=False,
-                   update_fields=frozenset(changed), raw=False, using=connection.alias)  # fmt: skip
 
 
 def _auto_sides_reply(battle: Battle, user) -> None:

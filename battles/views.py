@@ -133,6 +133,7 @@ def _board_response(
     status: int = 200,
     key: str | None = None,
     before: rendering.KeyParts | None = None,
+    answer: rendering.Answer | None = None,
 ) -> HttpResponse:
     """The board page (or its `board` partial for htmx, with the messages beside it), drawn
     by the battle's rule system once per viewpoint and version (`battles.rendering`).
@@ -140,9 +141,11 @@ def _board_response(
     `before`: the render key's parts of the board the member's action was sent from; the
     answer is then only the fragments the action changed (htmx out-of-band swaps, the board
     itself left in place: `HX-Reswap: none`), when that board is still cached and what
-    changed lies in fragments; else the whole board."""
+    changed lies in fragments; else the whole board. `answer`: that answer drawn while the
+    action's write was on its way, if it was (`rendering.Answer`)."""
     if request.htmx and before is not None and status == 200:
-        html, old_html = rendering.board_html_after(request, membership, battle, before)
+        drawn = answer.after_write(battle) if answer is not None else None
+        html, old_html = drawn or rendering.board_html_after(request, membership, battle, before)
     else:
         key = key or rendering.render_key(request, membership, battle)
         html, old_html = rendering.board_html(request, membership, battle, key), None
@@ -191,6 +194,8 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     status = 200
     before = rendering.key_parts(request, membership, battle,
                                  sel=rendering.shown_selection(request))  # fmt: skip
+    # htmx: the answer drawn while the write is on its way to the database
+    answer = rendering.Answer(request, membership, before) if request.htmx else None
     if not form.is_valid():
         details = [str(message) for errors in form.errors.values() for message in errors]
         messages.error(request, " ".join([_("That action was not understood."), *details]))
@@ -205,6 +210,7 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
                 command=form.command(),
                 membership=membership,
                 battle=battle,
+                meanwhile=answer.draw if answer is not None else None,
             )
         except services.StaleBoard as stale:
             battle = stale.battle
@@ -215,7 +221,8 @@ def act(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
             status = 400
     if not request.htmx and status == 200:
         return redirect(battle)
-    return _board_response(request, membership, battle, status=status, before=before)
+    return _board_response(request, membership, battle, status=status, before=before,
+                           answer=answer)  # fmt: skip
 
 
 def _board_write(request, membership, battle, write, success: str) -> HttpResponse:

@@ -345,7 +345,7 @@ class BattleView:
         viewpoint, language and names in this process when the view allows it
         (`lines_kept`): an event never changes, and a board shows the same lines again after
         each action. `prefix`: `lines_prefix()`, where the caller has it."""
-        if not self.lines_kept:
+        if not self.lines_kept or event.pk is None:  # (a row being written has no id yet)
             return self.event(event.code, event.params)[1] or ""
         key = (self.lines_prefix() if prefix is None else prefix, event.pk)
         text = _LINES.get(key)
