@@ -188,10 +188,11 @@ _seq_later: ContextVar[dict | None] = ContextVar("live_seq_later", default=None)
 @contextlib.contextmanager
 def seq_with_answer():
     """Within a `held` block (a board action): the seq a committed change leaves in the
-    cache is written with the answer's first cache round trip (`pending_seqs`, which the
-    answer's reads take: `rendering.board_html_after`), right after the write and before
-    the answer is drawn, so the polls know it as soon as they would have, a round trip
-    saved; what no answer took is written when the block ends."""
+    cache is written with one of the answer's cache round trips (`pending_seqs`, which the
+    answer takes: with its reads right after the write, `rendering.board_html_after`; or,
+    for an answer drawn while the write was on its way, `rendering.Answer`, with the new
+    board kept once the write is known done), a round trip saved; what no answer took is
+    written when the block ends."""
     token = _seq_later.set({})
     try:
         yield
