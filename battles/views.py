@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from kingdoms.access import access_campaign
 from kingdoms.pages import member_page
 
-from . import live, rendering, selectors, services
+from . import access, live, rendering, selectors, services
 from .forms import ActForm
 from .models import Battle
 from .plugins import plugin_for
@@ -32,8 +32,9 @@ from .visibility import battle_view, viewpoint_of
 
 
 def _battle(request, campaign_id: int, battle_id: int):
-    """(membership, battle) of a member (404 otherwise), in one query."""
-    return services.access_battle(request.user, campaign_id, battle_id)
+    """(membership, battle) of a member (404 otherwise), in one query (on a `board_member`
+    view, the one that read the user)."""
+    return access.member_battle(request, campaign_id, battle_id)
 
 
 def setup_page(request: HttpRequest, membership, template: str, form, start, *, success=None):
@@ -86,18 +87,15 @@ def board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespons
     return _board(request, campaign_id, battle_id)
 
 
-@login_required
+@access.board_member
 def _board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
     since = request.GET.get("since")
     if since is not None and since.isdigit():
         cached = live.cached_seq(battle_id)
-        if cached is None or cached == int(since):
-            current = Battle.objects.filter(
-                campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
-            ).values_list("seq", flat=True)
-            if current.first() == int(since):
-                live.remember_viewer(request, battle_id, campaign_id)
-                return HttpResponseNotModified()
+        maybe_unchanged = cached is None or cached == int(since)
+        if maybe_unchanged and _member_seq(request, campaign_id, battle_id) == int(since):
+            live.remember_viewer(request, battle_id, campaign_id)
+            return HttpResponseNotModified()
     membership, battle = _battle(request, campaign_id, battle_id)
     if since is not None:  # the next poll of this board needs no query
         live.remember_viewer(request, battle_id, campaign_id)
@@ -113,6 +111,18 @@ def _board(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRespon
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+def _member_seq(request, campaign_id: int, battle_id: int) -> int | None:
+    """The battle's seq for a member (None otherwise): as read with the user
+    (`access.board_member`), or else read alone, not the whole row."""
+    read = access.read_before(request, campaign_id, battle_id)
+    if read is not None:
+        return read.battle.seq
+    current = Battle.objects.filter(
+        campaign_id=campaign_id, pk=battle_id, campaign__memberships__user=request.user
+    ).values_list("seq", flat=True)
+    return current.first()
 
 
 def _board_response(
@@ -169,7 +179,7 @@ def board_log(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpRes
     return render(request, template, context)
 
 
-@login_required
+@access.board_member  # login_required, the user read with the access check
 @require_POST
 @live.board_action()  # the change pushed once the answer is drawn, its seq cached with it
 @rendering.written_events()  # the new board's log lines: the rows written, not read again
@@ -238,7 +248,7 @@ def _board_write(request, membership, battle, write, success: str) -> HttpRespon
     return _board_response(request, membership, battle, status=status, before=before)
 
 
-@login_required
+@access.board_member  # login_required, the user read with the access check
 @require_POST
 @live.board_action()  # the change pushed once the answer is drawn, its seq cached with it
 def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:
@@ -257,7 +267,7 @@ def undo(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse
     return _board_write(request, membership, battle, write, _("The last action was undone."))
 
 
-@login_required
+@access.board_member  # login_required, the user read with the access check
 @require_POST
 @live.board_action()  # the change pushed once the answer is drawn, its seq cached with it
 def apply_results(request: HttpRequest, campaign_id: int, battle_id: int) -> HttpResponse:

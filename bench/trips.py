@@ -210,6 +210,7 @@ def main() -> None:
 #: The parts of an action `--phases` times (unprofiled, each call's wall time): module,
 #: function, as they are looked up when called (so a view's own call is timed).
 PHASES = (
+    ("battles.access", "_read_with_user"),  # the access check with the user (a board view's)
     ("battles.services", "access_battle"),
     ("battles.services", "_act"),
     ("battles.services", "_write_act"),

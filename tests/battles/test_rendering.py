@@ -98,8 +98,9 @@ def test_renders_per_action_are_the_distinct_viewpoints(client, world, gm, battl
 def test_an_unchanged_poll_reads_seq_once(client, world, gm, battle, django_assert_num_queries):
     client.force_login(gm)
     client.get(reverse("kingdoms:campaign-list"))  # the session's first queries
-    # The user, the seq (with the access check): the session is read from the cache.
-    with django_assert_num_queries(2):
+    # The battle's seq with the access check and the user (`battles.access.board_member`):
+    # the session is read from the cache.
+    with django_assert_num_queries(1):
         assert board(client, battle, QUERY_STRING="since=0").status_code == 304
 
 
@@ -216,13 +217,14 @@ def test_the_action_path_reads_each_row_once_and_writes_in_one_statement(client,
     client.force_login(gm)
     client.get(reverse("kingdoms:campaign-list"))
     sql = _first_end_turn(client, world, battle)
-    # The user; the member and the battle with its JSON in one read; the write; the log's
-    # newest page (the live board's NOTIFY follows the commit, which a test does not make).
-    assert len(sql) == 4, sql
-    reads = [s for s in sql if s.startswith("SELECT") and 'FROM "battles_battle"' in s]
-    assert len(reads) == 1 and '"kingdoms_membership"' in reads[0]
-    assert '"battles_battle"."snapshot"' in reads[0]
-    assert not any('FROM "kingdoms_membership"' in s for s in sql)
+    # The user, the member and the battle with its JSON in one read (`battles.access`); the
+    # write; the log's newest page (the live board's NOTIFY follows the commit, which a test
+    # does not make).
+    assert len(sql) == 3, sql
+    reads = [s for s in sql if s.startswith("SELECT") and '"battles_battle"' in s]
+    assert len(reads) == 1 and 'FROM "kingdoms_membership"' in reads[0]
+    assert '."snapshot"' in reads[0] and '"auth_user"."password"' in reads[0]
+    assert not any('FROM "auth_user"' in s for s in sql)
     # No lock read, no transaction of its own (in a test, a savepoint): the write is one
     # statement, its UPDATE conditional on the version read.
     assert not any("FOR NO KEY UPDATE" in s or "SAVEPOINT" in s for s in sql)

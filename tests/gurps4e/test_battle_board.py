@@ -366,13 +366,13 @@ def test_pages_cost_a_fixed_number_of_queries(client, gm, player, battle):
     """The board, the API's board and log, and the report do not grow with the log or the
     PCs: user (the session is in the shared cache), membership, battle, (campaign), (the
     factions, for a side's secrecy and the hidden factions' names), events. The board reads
-    its campaign and its battle with the membership (`services.access_battle`: one query);
-    drawn, it is cached (a second viewer of its viewpoint
-    reads no events); the report's charts replay the commands (one query, once per version
-    of the battle: then they are in the cache)."""
+    its campaign and its battle with the membership (`services.access_battle`: one query),
+    and the user with them too (`battles.access.board_member`); drawn, it is cached (a
+    second viewer of its viewpoint reads no events); the report's charts replay the
+    commands (one query, once per version of the battle: then they are in the cache)."""
     args = [battle.campaign_id, battle.pk]
     urls = {
-        reverse("battles:board", args=args): 4,
+        reverse("battles:board", args=args): 3,
         reverse("api:battle-detail", args=args): 4,
         reverse("api:battle-log", args=args): 5,
         reverse("battles:report", args=args): 5,
