@@ -480,7 +480,7 @@ class Answer:
         board before, as `board_html_after` answers them), the new board kept for its
         viewpoint's other viewers and the polls told of the new seq in one round trip;
         None when nothing was drawn for that version (drawn the usual way then)."""
-        from . import live
+        from . import live  # (live draws boards too: `BoardPush`)
 
         if self._drawn is None or self._drawn[0] != version(battle):
             return None
