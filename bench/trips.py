@@ -119,6 +119,7 @@ def main() -> None:
 
     from battles import views
     from kingdoms.demo import demo_accounts
+    from warfare import heap
 
     fixed_seeds(1000)
     answer_ms: list[float] = []
@@ -140,6 +141,7 @@ def main() -> None:
         for system in args.systems:
             board = prepare(copy_battle(demos[system]), 10)
             analyze()
+            heap.freeze()  # (as a loaded app process has it, and `bench/board.py`)
             battle = board.battle
             board_url = reverse("battles:board", args=[battle.campaign_id, battle.pk])
             act_url = reverse("battles:act", args=[battle.campaign_id, battle.pk])
@@ -189,7 +191,8 @@ def main() -> None:
                 print(f"Python function calls per action: {calls // args.actions}{traced}")
             profiled = "not profiled" if stats is None else "profiled"
             print(f"median ms ({profiled}): the action {statistics.median(wall[1:]):.1f}, "
-                  f"its answer's render {statistics.median(answer_ms[1:]):.1f}")  # fmt: skip
+                  f"its answer's render {statistics.median(answer_ms[1:]):.1f}; the slowest "
+                  f"actions {', '.join(f'{ms:.1f}' for ms in sorted(wall[1:])[-3:])}")  # fmt: skip
             if args.sql:
                 same = [
                     t

@@ -7,18 +7,22 @@ it in PostgreSQL. `CompiledQuery` builds the queryset once with stand-in values,
 SQL, where each stand-in went among the parameters and how Django turns the row into model
 instances (the converters of each column, the related objects of `select_related`), and then
 only runs the SQL with the request's values: the same statement, the same objects, the same
-query count (it runs on the connection's own cursor), without the build.
+query count (it runs through Django's cursor wrapper), without the build. On PostgreSQL the
+statement is prepared (`_cursor`): planning the access check's join took PostgreSQL four times
+what running it takes, and a prepared statement is planned once per connection.
 
 Only for a queryset whose SQL depends on nothing but the values given (no other variable
 parts, such as a list whose length changes the SQL), and that names each value once as an
 exact match (the stand-ins are found among the parameters).
 """
 
+import functools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
@@ -98,7 +102,7 @@ class CompiledQuery:
         for name, place in compiled.slots.items():
             params[place] = values[name]
         connection = connections[alias]
-        with connection.cursor() as cursor:
+        with _cursor(connection) as cursor:
             cursor.execute(compiled.sql, params)
             row = cursor.fetchone()
         if row is None:
@@ -117,3 +121,41 @@ class CompiledQuery:
         for name, place in compiled.annotations.items():
             setattr(instance, name, row[place])
         return instance
+
+
+def _cursor(connection):
+    """A cursor of `connection` (Django's, its queries logged and counted as any) that runs
+    a statement as a prepared statement on PostgreSQL: planned once per connection, not at
+    every run (the access check's join of five tables took PostgreSQL 0.38 ms to plan and
+    0.09 ms to run). Elsewhere, and with `settings.DATABASE_PREPARE` off (behind a pooler
+    that shares server connections between clients, such as PgBouncer's transaction mode),
+    its ordinary cursor."""
+    if connection.vendor != "postgresql" or not settings.DATABASE_PREPARE:
+        return connection.cursor()
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.prepare_threshold is None:  # (Django's: none prepared; only those asked for, here)
+        raw.prepare_threshold = _ASKED_ONLY
+    with connection.wrap_database_errors:
+        # (the connection's adapters, its time zone's among them, are the cursor's)
+        return connection._prepare_cursor(_preparing_cursor()(raw))
+
+
+#: A connection's `prepare_threshold` for statements prepared when asked (`prepare=True`),
+#: never by count (Django's client-side binding cursors prepare none anyway).
+_ASKED_ONLY = 2**31
+
+
+@functools.cache
+def _preparing_cursor() -> type:
+    """Django's server-side binding cursor for psycopg, each statement prepared."""
+    from django.db.backends.postgresql.base import ServerBindingCursor  # (psycopg's only)
+
+    class PreparingCursor(ServerBindingCursor):
+        def execute(self, query, params=None, *, prepare=None, binary=None):
+            done = super().execute(query, params, prepare=True, binary=binary)
+            if self._query is None:  # (psycopg keeps none for a prepared one; Django logs it)
+                self._query = self._convert_query(query, params)
+            return done
+
+    return PreparingCursor

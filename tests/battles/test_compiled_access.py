@@ -3,6 +3,7 @@ what the queryset it was compiled from gives — the same row, the same related 
 with it — in one query, and nothing for another user, campaign or battle."""
 
 import pytest
+from django.db import connection
 from django.db.models import Q
 from django.http import Http404
 
@@ -61,3 +62,27 @@ def test_a_value_the_sql_does_not_name_once_is_refused(battle):
 
     with pytest.raises(ValueError, match="once"):
         CompiledQuery(twice, "user").first(user=battle.created_by_id)
+
+
+def _prepared() -> list[str]:
+    """The statements prepared on this connection (PostgreSQL's `pg_prepared_statements`)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_it_runs_as_a_statement_prepared_once_per_connection(battle, player, settings):
+    """Planned once per connection, not at every run (`warfare.compiled._cursor`); not
+    prepared with `DATABASE_PREPARE` off (a pooler sharing server connections)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements: PostgreSQL's")
+    query = CompiledQuery(_member_battle, "user", "campaign", "battle")
+    values = {"user": player.pk, "campaign": battle.campaign_id, "battle": battle.pk}
+    settings.DATABASE_PREPARE = False
+    query.first(**values)
+    assert not [sql for sql in _prepared() if "battles_battle" in sql]
+    settings.DATABASE_PREPARE = True
+    found = [query.first(**values) for _ in range(3)]
+    assert found[0] == found[1] == found[2] == battle
+    assert len([sql for sql in _prepared() if "battles_battle" in sql]) == 1
+    assert query.first(**{**values, "user": player.pk + 1000}) is None  # other values, same

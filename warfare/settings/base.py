@@ -109,6 +109,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     }
     options.setdefault("connect_timeout", env.int("DATABASE_CONNECT_TIMEOUT", default=2))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The board's access check runs as a prepared statement on PostgreSQL (`warfare.compiled`),
+# planned once per connection: set false behind a pooler that shares server connections
+# between clients (PgBouncer in transaction mode), which prepared statements do not survive.
+DATABASE_PREPARE = env.bool("DATABASE_PREPARE", default=True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
