@@ -4,6 +4,7 @@ another faction, an outsider, and a GM of another campaign.
 Django is imported lazily: the engine tests (tests/engine) run without it.
 """
 
+import logging
 import random
 
 import pytest
@@ -27,6 +28,28 @@ def _test_seeds(request, monkeypatch):
     from warfare import seeds
 
     monkeypatch.setattr(seeds, "draw", random.Random(request.node.nodeid).getrandbits)
+
+
+class _Errors(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def _answers_drawn_beside_their_writes():
+    """A board action's answer drawn beside its write that fails is drawn again after the
+    write (`battles.rendering.Answer.draw`, the failure logged): in production a fallback,
+    in a test a bug the fallback would hide. The test fails with it."""
+    errors = _Errors()
+    logger = logging.getLogger("battles.rendering")
+    logger.addHandler(errors)
+    yield
+    logger.removeHandler(errors)
+    assert not errors.records, [record.getMessage() for record in errors.records]
 
 
 @pytest.fixture(autouse=True)

@@ -15,17 +15,9 @@ from django.urls import reverse
 
 from battles import live, rendering, services
 from battles.models import Battle
+from tests.backends import running
 
 from .test_rendering import board
-
-
-def _running(backend_pid: int) -> str | None:
-    with psycopg.connect(**connection.get_connection_params()) as other:
-        row = other.execute(
-            "SELECT query FROM pg_stat_activity WHERE pid = %s AND state = 'active'",
-            [backend_pid],
-        ).fetchone()
-    return row[0] if row else None
 
 
 def _end_turn(client, battle, **headers):
@@ -53,7 +45,7 @@ def test_the_answer_is_drawn_while_the_write_runs(client, gm, battle, redis_cach
     context = rendering.board_context
 
     def board_context(membership, battle_):
-        seen.append((battle_.seq, _running(pid)))
+        seen.append((battle_.seq, running(pid)))
         other.commit()  # the row let go: the write goes on
         return context(membership, battle_)
 
@@ -69,9 +61,9 @@ def test_the_answer_is_drawn_while_the_write_runs(client, gm, battle, redis_cach
         other.close()
     assert response.status_code == 200
     assert response["HX-Reswap"] == "none"  # the fragments it changed
-    [(seq, running)] = seen
+    [(seq, statement)] = seen
     assert seq == battle.seq + 1
-    assert running is not None and "UPDATE battles_battle" in running
+    assert statement is not None and "UPDATE battles_battle" in statement
     battle.refresh_from_db()
     assert battle.seq == seq
     assert live.cached_seq(battle.pk) == seq

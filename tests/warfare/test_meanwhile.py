@@ -4,23 +4,13 @@ answer so: `battles.rendering.Answer`)."""
 
 import threading
 
-import psycopg
 import pytest
 from django.db import DatabaseError, connection
 
+from tests.backends import running
 from warfare.meanwhile import statement_meanwhile
 
 pytestmark = pytest.mark.django_db
-
-
-def _running(backend_pid: int) -> str | None:
-    """What the backend `backend_pid` is running, seen from another connection."""
-    with psycopg.connect(**connection.get_connection_params()) as other:
-        row = other.execute(
-            "SELECT query FROM pg_stat_activity WHERE pid = %s AND state = 'active'",
-            [backend_pid],
-        ).fetchone()
-    return row[0] if row else None
 
 
 def test_the_work_runs_while_the_statement_is_out_and_its_row_comes_back():
@@ -29,7 +19,7 @@ def test_the_work_runs_while_the_statement_is_out_and_its_row_comes_back():
     seen = []
 
     def work():
-        seen.append((threading.current_thread() is threading.main_thread(), _running(pid)))
+        seen.append((threading.current_thread() is threading.main_thread(), running(pid)))
 
     row = statement_meanwhile("SELECT 41 + 1, pg_sleep(0.3)::text", [], work)
     assert row == (42, "")
