@@ -33,6 +33,7 @@ the cache key `board-renders` (`RENDERS_KEY`), so a benchmark can check that ren
 equal the distinct viewpoints, not the viewers.
 """
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -462,7 +463,7 @@ class Answer:
         """Draw the new board of `battle` (the version the write will leave; see above).
         A failure is logged and leaves nothing drawn: the answer is then drawn the usual
         way, after the write."""
-        self._drawn = None
+        self._drawn = after = None
         try:
             after = _reads_after(self.request, self.membership, battle, self.before,
                                  pending=True)  # fmt: skip
@@ -472,6 +473,9 @@ class Answer:
                                    after.factions)  # fmt: skip
         except Exception:
             logger.exception("battle %s: the answer drawn beside its write failed", battle.pk)
+            if after is not None and after.owner:  # (let go: the render after takes it)
+                with contextlib.suppress(Exception):
+                    cache.delete(after.cache_key + ":rendering")
             return
         self._drawn = (version(battle), after, html, read, _WRITTEN.get())
 

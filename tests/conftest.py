@@ -40,14 +40,15 @@ class _Errors(logging.Handler):
 
 
 @pytest.fixture(autouse=True)
-def _answers_drawn_beside_their_writes():
+def answer_draw_errors():
     """A board action's answer drawn beside its write that fails is drawn again after the
     write (`battles.rendering.Answer.draw`, the failure logged): in production a fallback,
-    in a test a bug the fallback would hide. The test fails with it."""
+    in a test a bug the fallback would hide. The test fails with it (a test of the fallback
+    takes the records it expects from the list given)."""
     errors = _Errors()
     logger = logging.getLogger("battles.rendering")
     logger.addHandler(errors)
-    yield
+    yield errors.records
     logger.removeHandler(errors)
     assert not errors.records, [record.getMessage() for record in errors.records]
 

@@ -107,3 +107,36 @@ def test_a_version_never_written_is_never_kept(client, gm, battle, redis_cache, 
     battle.refresh_from_db()
     assert battle.name == "The Ford, renamed" and battle.seq == seq + 1
     assert live.cached_seq(battle.pk) == battle.seq
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_answer_that_fails_beside_the_write_is_drawn_after_it(
+    client, gm, battle, redis_cache, monkeypatch, answer_draw_errors
+):
+    """The failure logged, the answer drawn the usual way once the write is done, its render
+    lock let go first (the render after would otherwise wait for a board never kept)."""
+    client.force_login(gm)
+    assert board(client, battle).status_code == 200
+    context = rendering.board_context
+    calls = []
+
+    def failing_once(membership, battle_):
+        calls.append(battle_.seq)
+        if len(calls) == 1:
+            raise RuntimeError("drawn beside the write: failed")
+        return context(membership, battle_)
+
+    def no_wait(seconds):
+        raise AssertionError("the render waited for a lock")
+
+    monkeypatch.setattr(rendering, "board_context", failing_once)
+    monkeypatch.setattr(rendering.time, "sleep", no_wait)
+    response = _end_turn(client, battle)
+    assert response.status_code == 200 and response["HX-Reswap"] == "none"
+    assert calls == [battle.seq + 1, battle.seq + 1]  # beside the write, then after it
+    assert [record.getMessage() for record in answer_draw_errors] == [
+        f"battle {battle.pk}: the answer drawn beside its write failed"
+    ]
+    answer_draw_errors.clear()
+    battle.refresh_from_db()
+    assert live.cached_seq(battle.pk) == battle.seq == calls[0]
