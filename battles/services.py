@@ -338,8 +338,9 @@ def battle_act(
     read here in one query, `access_battle`), not read again. `meanwhile`: called with (a
     copy of) the battle as the write will leave it while the write is on its way to
     PostgreSQL, its statement waited for on a helper thread (`warfare.meanwhile`): the
-    view draws its answer then (`rendering.Answer`); on every database and where the sides
-    play themselves it may not be called, nor for a write that then found the row changed.
+    view draws its answer then (`rendering.Answer`). It is not called on other databases
+    nor where sides play themselves (their replies are written in the same transaction);
+    it may be called for a write that then finds the row changed (and again for the next).
 
     The command is checked and applied to the battle as read, then written in one statement
     (`_write_act`): the battle's changed columns, conditional on the version read (`seq` and
