@@ -82,6 +82,9 @@ def test_a_3e_battle_with_two_pcs(live_server, new_page):
     expect(board.get_by_text("The commander of Side A: Silverrun is ready")).to_be_visible(
         timeout=6000
     )
+    # …and the board on screen is the battle's last version (its seq, which its forms send).
+    seq = Battle.objects.get(pk=int(battle_url.rstrip("/").split("/")[-1])).seq
+    expect(board.locator("#board-seq")).to_have_attribute("data-version", str(seq))
     options = board.get_by_label("Risk of Brenna").locator("option").all_inner_texts()
     assert options[-1].startswith("Risk 0:") and len(options) == 7
     board.get_by_label("Risk of Brenna").select_option("-1")
