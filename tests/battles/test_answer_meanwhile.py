@@ -17,7 +17,7 @@ from battles import live, rendering, services
 from battles.models import Battle
 from tests.backends import running
 
-from .test_rendering import board
+from .test_rendering import board, renders
 
 
 def _end_turn(client, battle, **headers):
@@ -67,6 +67,9 @@ def test_the_answer_is_drawn_while_the_write_runs(client, gm, battle, redis_cach
     battle.refresh_from_db()
     assert battle.seq == seq
     assert live.cached_seq(battle.pk) == seq
+    drawn = renders()
+    assert board(client, battle).status_code == 200
+    assert renders() == drawn  # the board drawn beside the write, kept for the next viewer
 
 
 @pytest.mark.django_db(transaction=True)
