@@ -108,23 +108,56 @@ class _Unkeyable(Exception):  # noqa: N818 - a control-flow signal
 
 
 _NO_SEQ = object()
+#: The `_memo` entries of the board's version and of this render's settings.
+_SEQ_READ, _SEQ_TEXT, _ENV = object(), object(), object()
 
 
 def _seq(context):
-    """The board's version (`battle.seq` of `context`), `_NO_SEQ` if none."""
+    """The board's version (`battle.seq` of `context`), `_NO_SEQ` if none; read once per
+    render and battle (every fragment puts it in, `drawn_once`)."""
+    memo = _memo(context)
+    if memo is not None:
+        battle = context.get("battle", _ABSENT)
+        found = memo.get((_SEQ_READ, id(battle)))
+        if found is not None:
+            return found[1]
     try:
-        return _BATTLE_SEQ.resolve(context)
+        seq = _BATTLE_SEQ.resolve(context)
     except VariableDoesNotExist:
-        return _NO_SEQ
+        seq = _NO_SEQ
+    if memo is not None:
+        memo[_SEQ_READ, id(battle)] = (battle, seq)  # (held: its id is not taken meanwhile)
+    return seq
 
 
 def _seq_text(context, seq) -> str:
-    """The version as `{{ battle.seq }}` writes it."""
+    """The version as `{{ battle.seq }}` writes it (once per render and value)."""
     if seq is _NO_SEQ:
         return ""
-    if hasattr(context, "autoescape"):  # a template's context (else a tag's dict)
+    if not hasattr(context, "autoescape"):  # a tag's dict (else a template's context)
+        return str(seq)
+    memo = _memo(context)
+    try:
+        at = (_SEQ_TEXT, type(seq), seq, context.autoescape, context.use_l10n)
+        text = memo.get(at)
+    except TypeError:  # (not hashable: written each time)
         return str(render_value_in_context(seq, context))
-    return str(seq)
+    if text is None:
+        text = memo[at] = str(render_value_in_context(seq, context))
+    return text
+
+
+def _env(context) -> tuple[str, str]:
+    """(the language, the time zone) a fragment's key names, read once per render: a board
+    draws all of it in one language and time zone (no `{% language %}` or `{% timezone %}`
+    in the board's templates: `tests/battles/test_fragment_cache.py` checks)."""
+    memo = _memo(context)
+    env = memo.get(_ENV) if memo is not None else None
+    if env is None:
+        env = (get_language() or "", get_current_timezone_name())
+        if memo is not None:
+            memo[_ENV] = env
+    return env
 
 
 class _Marking:
@@ -569,8 +602,7 @@ def key(context, name: str, plan, values=()) -> bytes:
     """The fingerprint of a part: its name, the language, time zone and escaping, what it
     reads of `context` (`plan`: its reads as `_plan` groups them) and `values` (a tag's
     arguments); `_Unkeyable` if one is no plain data."""
-    out = [name, get_language() or "", get_current_timezone_name(),
-           str(getattr(context, "autoescape", True))]  # fmt: skip
+    out = [name, *_env(context), str(getattr(context, "autoescape", True))]
     groups, others = plan
     memo = _memo(context)
     whole = set()  # (the roots read whole: what a condition or expression of them reads)

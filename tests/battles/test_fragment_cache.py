@@ -176,3 +176,36 @@ def test_a_loops_turn_is_read_anew_in_every_fragment_of_the_loop(monkeypatch):
     again = template.render(Context({"cards": ["b", "a"]}))
     assert "first b<!--/f--></div>;" in again
     assert ">a<!--/f--></div>;" in again
+
+
+def test_the_version_is_read_once_per_render_and_battle(monkeypatch):
+    """`_seq` and its text are kept on the render's context per battle object: a fragment
+    under another battle (a `{% with %}`) puts in that battle's version, not the first's."""
+    _drawn(monkeypatch)
+    template = _template(
+        '{% fragment "a" %}<input name="seq" value="{{ battle.seq }}">{% endfragment %}'
+        '{% with battle=other %}{% fragment "b" %}<input name="seq" value="{{ battle.seq }}">'
+        "{% endfragment %}{% endwith %}"
+        '{% fragment "c" %}<input name="seq" value="{{ battle.seq }}">{% endfragment %}'
+    )
+    html = template.render(Context({"battle": Battle(4, "active"), "other": Battle(9, "active")}))
+    assert html.count('value="4"') == 2 and html.count('value="9"') == 1
+    assert html.index('value="9"') < html.rindex('value="4"')
+
+
+def test_no_template_sets_a_language_or_time_zone_within_a_render():
+    """A fragment's key reads the language and the time zone once per render
+    (`board_fragments._env`): no template may change them partway (a `{% language %}`,
+    `{% timezone %}` or `{% localtime %}` block)."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    roots = [Path(root) for root in settings.TEMPLATES[0]["DIRS"]]
+    roots += list(Path(settings.BASE_DIR).glob("*/templates"))
+    roots += list(Path(settings.BASE_DIR).glob("warfare/systems/*/templates"))
+    found = [str(path) for root in roots for path in root.rglob("*.html")
+             if any(tag in path.read_text() for tag in ("{% language", "{% timezone",
+                                                        "{% localtime"))]  # fmt: skip
+    assert sum(1 for root in roots for _ in root.rglob("*.html")) > 20
+    assert found == []
