@@ -41,6 +41,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django import template
+from django.db.models import Model
 from django.template import Engine, defaulttags, loader_tags
 from django.template.base import (
     FilterExpression,
@@ -57,9 +58,11 @@ from django.template.context import BaseContext
 from django.template.library import SimpleNode
 from django.template.smartif import TokenBase
 from django.templatetags import i18n
-from django.utils.functional import Promise
+from django.utils import translation
+from django.utils.functional import Promise, _lazy_proxy_unpickle
 from django.utils.html import format_html
 from django.utils.safestring import SafeData, mark_safe
+from django.utils.text import _format_lazy
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 
@@ -432,7 +435,7 @@ def _fingerprint(value, out: list) -> None:
     elif isinstance(value, str):
         out.append(("S:" if isinstance(value, SafeData) else "s:") + repr(value))
     elif isinstance(value, Promise):  # a lazy translation, in the page language
-        out.append("s:" + repr(str(value)))
+        out.append(_lazy_text(value) or "s:" + repr(str(value)))
     elif isinstance(value, list | tuple):
         out.append(f"{type(value).__name__}[")
         for item in value:
@@ -462,6 +465,37 @@ def _fingerprint(value, out: list) -> None:
         out.append(")")
     else:
         raise _Unkeyable(type(value).__name__)
+
+
+#: The functions a lazy call of which (`gettext_lazy("…")`: `lazy(func, str)(…)`) is a function
+#: of its arguments and the page language only (`language_only`): a fragment's key names such
+#: a call by its function and arguments (the language is in the key), not by its text, which
+#: would be looked up in the catalogue for every fragment drawn (about twenty Python calls
+#: each: a board's labels are such calls, made once when their module loads).
+_BY_LANGUAGE: set = {translation.gettext, translation.pgettext, _format_lazy}
+
+
+def language_only(func):
+    """Declare `func` a function of its arguments and the page language only (its lazy calls
+    keyed by their arguments, `_lazy_text`): a label looked up in the catalogue, say."""
+    _BY_LANGUAGE.add(func)
+    return func
+
+
+def _lazy_text(value: Promise) -> str | None:
+    """The fingerprint of a lazy call of a `language_only` function with plain arguments
+    (its function and arguments), else None (the caller takes its text)."""
+    try:
+        unpickle, (func, args, kwargs, *_classes) = value.__reduce__()
+    except (TypeError, ValueError):  # (not one of `django.utils.functional.lazy`'s)
+        return None
+    if unpickle is not _lazy_proxy_unpickle or func not in _BY_LANGUAGE:
+        return None
+    try:
+        data = marshal.dumps((args, kwargs), 2)
+    except ValueError:  # (an argument itself lazy, or not plain data)
+        return None
+    return f"L{id(func)}:{len(data)}:" + data.decode("latin-1")  # (the set holds func: its id)
 
 
 def _read(truth, obj, context, out: list) -> None:
@@ -546,9 +580,32 @@ def _memo_read(context, memo, value, label: str, read, out: list) -> None:
     found = memo.get(at)
     if found is None:
         parts = [label]
-        _read(truth, obj, context, parts)
+        if not (truth is None and _model_field(value, obj, parts)):
+            _read(truth, obj, context, parts)
         found = memo[at] = (value, parts)
     out += found[1]
+
+
+def _model_field(value, var: Variable, out: list) -> bool:
+    """Append the fingerprint of `var` (`root.name`), `value` its root's, read as the
+    template reads it, when that is a model instance's attribute that is not a method
+    (`battle.name`: an object without items, so its attribute, as `Variable._resolve_lookup`
+    finds it, but without its attempts); False: not such a read (the caller resolves it)."""
+    if (
+        not isinstance(value, Model)
+        or len(var.lookups) != 2
+        or var.translate
+        or hasattr(type(value), "__getitem__")
+    ):
+        return False
+    try:
+        found = getattr(value, var.lookups[1], _ABSENT)
+    except Exception:  # noqa: BLE001 - resolved the template's way, with its handling
+        return False
+    if found is _ABSENT or callable(found):
+        return False
+    _fingerprint(found, out)
+    return True
 
 
 def _value(context, name: str):

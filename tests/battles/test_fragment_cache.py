@@ -209,3 +209,34 @@ def test_no_template_sets_a_language_or_time_zone_within_a_render():
                                                         "{% localtime"))]  # fmt: skip
     assert sum(1 for root in roots for _ in root.rglob("*.html")) > 20
     assert found == []
+
+
+def test_a_lazy_translation_is_keyed_by_its_message_and_a_lazy_of_anything_else_by_its_text(
+    monkeypatch,
+):
+    """A lazy `gettext` / `pgettext` / `format_lazy` call of plain arguments is named in the
+    key by its message (`board_fragments._lazy_text`; the language is in the key); a lazy
+    call of a function not declared `language_only` by what it says now."""
+    from django.utils.functional import lazy
+    from django.utils.translation import gettext_lazy, pgettext_lazy
+
+    drawn = _drawn(monkeypatch)
+    template = _template('{% fragment "f" %}{{ label }}{% endfragment %}')
+
+    def draw(label, language="en"):
+        with translation.override(language):
+            return template.render(Context({"label": label}))
+
+    assert draw(gettext_lazy("Battle log")) == draw(gettext_lazy("Battle log"))
+    assert len(drawn) == 1  # (another proxy of the same message: the same key)
+    russian = draw(gettext_lazy("Battle log"), "ru")
+    assert "Battle log" not in russian and len(drawn) == 2
+    assert "Undo last action" in draw(gettext_lazy("Undo last action")) and len(drawn) == 3
+    assert draw(pgettext_lazy("a", "Battle log")) and len(drawn) == 4  # (another function)
+    said = {"text": "one"}
+    changing = lazy(lambda: said["text"], str)
+    assert "one" in draw(changing()) and len(drawn) == 5
+    said["text"] = "two"
+    assert "two" in draw(changing()) and len(drawn) == 6  # (keyed by its text: drawn again)
+    assert board_fragments._lazy_text(changing()) is None
+    assert board_fragments._lazy_text(gettext_lazy("Battle log")) is not None
