@@ -240,3 +240,25 @@ def test_a_lazy_translation_is_keyed_by_its_message_and_a_lazy_of_anything_else_
     assert "two" in draw(changing()) and len(drawn) == 6  # (keyed by its text: drawn again)
     assert board_fragments._lazy_text(changing()) is None
     assert board_fragments._lazy_text(gettext_lazy("Battle log")) is not None
+
+
+def test_a_model_instances_fields_are_read_for_the_key(monkeypatch):
+    """A model instance's field is read straight (`_model_field`), its methods the template's
+    way: a changed field or a changed status draws the fragment again, the same ones not."""
+    from battles.models import Battle as BattleRow
+
+    drawn = _drawn(monkeypatch)
+    template = _template(
+        '{% fragment "f" %}{{ battle.name }} · {{ battle.get_status_display }}{% endfragment %}'
+    )
+
+    def draw(**fields):
+        with translation.override("en"):
+            return template.render(Context({"battle": BattleRow(**fields)}))
+
+    assert draw(name="Ford", status="active") == (
+        f'<div class="fragment" id="f-f">Ford · in progress{board_fragments.END}'
+    )
+    assert draw(name="Ford", status="active") and len(drawn) == 1
+    assert "Hill · in progress" in draw(name="Hill", status="active") and len(drawn) == 2
+    assert "results applied" in draw(name="Hill", status="applied") and len(drawn) == 3
