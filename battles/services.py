@@ -45,7 +45,7 @@ from warfare.engine.battle.protocol import (
 from warfare.engine.battle.registry import get_battle_system
 from warfare.meanwhile import statement_meanwhile
 
-from .models import Battle, BattleCommand, BattleEvent, BattleStatus
+from .models import Battle, BattleCommand, BattleEvent, BattleStatus, remember_state
 from .plugins import plugin_for
 
 #: The mark of a command the board sent by itself (`forced_commands`) in its stored JSON;
@@ -561,6 +561,7 @@ def _acted(act: _Act, now) -> None:
     if act.status != battle.status:
         changed += ["status", "outcome"]
     _new_values(battle, act, now)
+    remember_state(battle, act.state)  # (the next request reads this version: not parsed)
     post_save.send(sender=Battle, instance=battle, created=False,
                    update_fields=frozenset(changed), raw=False, using=connection.alias)  # fmt: skip
 
