@@ -734,6 +734,17 @@ def drawn_template(loaded, context) -> str:
     return drawn_once(context, part, lambda: loaded.render(context))
 
 
+def _guard(nodelist: NodeList):
+    """The condition of a fragment that is one `{% if %}` and nothing else (no `{% elif %}`,
+    no `{% else %}`: a panel shown only at times, the outcome, a reaction offered…); None
+    for any other fragment."""
+    if len(nodelist) == 1 and type(nodelist[0]) is defaulttags.IfNode:
+        branches = nodelist[0].conditions_nodelists
+        if len(branches) == 1 and branches[0][0] is not None:
+            return branches[0][0]
+    return None
+
+
 class FragmentNode(template.Node):
     def __init__(self, parts, nodelist, always: bool):
         self.parts = parts
@@ -742,8 +753,23 @@ class FragmentNode(template.Node):
         self.uid = str(next(_UIDS))
         self.kept, self.reads = _reads(parts, nodelist)
         self.plan = _plan(self.reads)
+        self.guard = _guard(nodelist)
+        self.empty: dict[tuple, str] = {}  # {its name parts: the fragment empty}
 
     def render(self, context) -> str:
+        if self.guard is not None:
+            try:
+                shown = self.guard.eval(context)  # (as the `{% if %}` reads it)
+            except VariableDoesNotExist:
+                shown = None
+            if not shown:  # empty, whatever else it reads: no key to work out
+                names = tuple(part.resolve(context) for part in self.parts)
+                html = self.empty.get(names)
+                if html is None:
+                    if len(self.empty) > 256:
+                        self.empty.clear()
+                    html = self.empty[names] = self._start(names) + mark_safe(END)  # noqa: S308
+                return html
         part = None
         if self.kept:
             try:
@@ -752,11 +778,12 @@ class FragmentNode(template.Node):
                 part = None
         return drawn_once(context, part, lambda: self.draw(context))
 
+    def _start(self, names) -> str:
+        return format_html('<div class="fragment" id="{}"{}>', fragment_id(*names),
+                           " data-always" if self.always else "")  # fmt: skip
+
     def draw(self, context) -> str:
-        name = fragment_id(*(part.resolve(context) for part in self.parts))
-        start = format_html(
-            '<div class="fragment" id="{}"{}>', name, " data-always" if self.always else ""
-        )
+        start = self._start(part.resolve(context) for part in self.parts)
         return start + self.nodelist.render(context) + mark_safe(END)  # noqa: S308 (a constant)
 
 

@@ -262,3 +262,36 @@ def test_a_model_instances_fields_are_read_for_the_key(monkeypatch):
     assert draw(name="Ford", status="active") and len(drawn) == 1
     assert "Hill · in progress" in draw(name="Hill", status="active") and len(drawn) == 2
     assert "results applied" in draw(name="Hill", status="applied") and len(drawn) == 3
+
+
+def test_a_fragment_that_is_one_if_is_empty_without_a_key_while_its_condition_is_false(
+    monkeypatch,
+):
+    """`{% fragment %}{% if shown %}…{% endif %}{% endfragment %}` (a panel shown only at
+    times): while `shown` is false it is the empty fragment, whatever else it reads, and no
+    key is worked out for it; once true, it is keyed and kept as any fragment. One with an
+    `{% else %}` is keyed either way."""
+    drawn = _drawn(monkeypatch)
+    keys = []
+    key = board_fragments.key
+
+    def counted(context, name, plan, values=()):
+        keys.append(name)
+        return key(context, name, plan, values)
+
+    monkeypatch.setattr(board_fragments, "key", counted)
+    template = _template(
+        '{% fragment "p" %}{% if shown %}<b>{{ x }}</b>{% endif %}{% endfragment %}'
+        '{% fragment "q" %}{% if shown %}<b>{{ x }}</b>{% else %}-{% endif %}{% endfragment %}'
+    )
+    empty = f'<div class="fragment" id="f-p">{board_fragments.END}'
+    for x in ("one", "two", object()):  # (not even a value a key could name)
+        html = template.render(Context({"shown": False, "x": x}))
+        assert html.startswith(empty) and html.endswith(f"-{board_fragments.END}")
+    assert drawn == ["q"] * 3 and len(keys) == 3  # (only "q": keyed, by its x too)
+    html = template.render(Context({"shown": True, "x": "one"}))
+    assert f'id="f-p"><b>one</b>{board_fragments.END}' in html
+    assert drawn == ["q"] * 3 + ["p", "q"] and len(keys) == 5
+    assert template.render(Context({"shown": True, "x": "one"})) == html
+    assert len(drawn) == 5 and len(keys) == 7  # (both kept)
+    assert template.render(Context({"x": "one"})).startswith(empty)  # (missing: false)
