@@ -19,6 +19,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleStatus
@@ -209,8 +210,18 @@ class Gurps4eView(BattleView):
 
     def choice(self, i: int) -> dict | None:
         """Side `i`'s choice this round as the viewpoint may see it ({"chosen": True}: made,
-        secret)."""
+        secret): the GM's read from the state itself, without the whole of `public`."""
+        if self.gm:
+            secret = self._secret_from_gm  # read on every GM board, as `public` did
+            choice = self.engine_state.choices[i]
+            if choice is None:
+                return None
+            return {"chosen": True} if i in secret else choice.to_dict()
         return self.public["choices"][i]
+
+    @cached_property
+    def _secret_from_gm(self) -> set[int]:
+        return self.secret_from_gm()
 
     def event(self, code: str, params: dict) -> tuple[dict, str]:
         shown = log.visible_params(code, params, self.index)
@@ -280,7 +291,6 @@ def sides_view(view: Gurps4eView) -> list[dict[str, Any]]:
     addend, the commander, the pending choice (own side and GM only, `Gurps4eView.choice`),
     intelligence of the enemy."""
     battle, state, index = view.battle, view.engine_state, view.index
-    public = view.public
     result = []
     for i, key in enumerate(SIDE_KEYS):
         side = state.sides[i]
@@ -311,7 +321,7 @@ def sides_view(view: Gurps4eView) -> list[dict[str, Any]]:
             "commander": (officer.name if officer else "—") if full else None,
             "logistics": side.logistics if full else None,
             "intelligence": (
-                _intelligence(battle, key, public.get("intelligence"))
+                _intelligence(battle, key, view.public.get("intelligence"))
                 if index is not None and index == 1 - i
                 else []
             ),
@@ -356,18 +366,19 @@ def checklist(view: Gurps4eView) -> list[dict[str, Any]]:
     return items
 
 
-def _strategy_option(option) -> dict[str, Any]:
+def _strategy_option(option, language: str) -> dict[str, Any]:
     params = dict(option.params)
     check = option.checks[0] if option.checks else None
+    strategy = params["strategy"]
     return {
         "value": option_value(params),
-        "strategy": params["strategy"],
-        "label": labels.strategy_name(params["strategy"]),
+        "strategy": strategy,
+        "label": labels.strategy_name(strategy, language=language),
         "desperate": params.get("desperate", False),
-        "group": STRATEGIES[params["strategy"]].group,
+        "group": STRATEGIES[strategy].group,
         "skill": check.modifier if check else None,
-        "working": labels.working(check.modifier_breakdown) if check else "",
-        "effects": labels.strategy_effect_lines(params["strategy"]),
+        "working": labels.working(check.modifier_breakdown, language=language) if check else "",
+        "effects": labels.strategy_effect_lines(strategy, language=language),
     }
 
 
@@ -379,6 +390,7 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
         return []
     system = get_battle_system(battle.system)
     who = view.names
+    language = get_language() or ""  # the options' texts, each worded once per language
     result = []
     for actor in actors:
         specs = system.legal_actions(state, actor)
@@ -394,7 +406,7 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
         for spec in specs:
             entry: dict[str, Any] = {"kind": spec.key}
             if spec.key in ("choose_strategy", "change_strategy"):
-                entry["options"] = [_strategy_option(o) for o in spec.options]
+                entry["options"] = [_strategy_option(o, language) for o in spec.options]
                 entry["risks"] = RISK_CHOICES
             elif spec.key == "choose_risk":
                 entry["risks"] = RISK_CHOICES
@@ -404,7 +416,9 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
                     {
                         "risk": f"{o.params['risk']:+d}",
                         "skill": o.checks[0].modifier,
-                        "working": labels.working(o.checks[0].modifier_breakdown),
+                        "working": labels.working(
+                            o.checks[0].modifier_breakdown, language=language
+                        ),
                     }
                     for o in spec.options
                 ]

@@ -156,8 +156,9 @@ TERM_LABELS = {
 }
 
 
-def strategy_name(key: str) -> str:
-    return _strategy_name(get_language() or "", key)
+def strategy_name(key: str, *, language: str | None = None) -> str:
+    """A strategy's name in `language` (the page's when None)."""
+    return _strategy_name(language if language is not None else get_language() or "", key)
 
 
 @functools.lru_cache(maxsize=512)
@@ -197,12 +198,13 @@ def signed(value: int) -> str:
     return f"{value:+d}".replace("-", "−")
 
 
-def working(terms) -> str:
+def working(terms, *, language: str | None = None) -> str:
     """A breakdown as one line: "Strategy 14 +2 relative TS −1 casualties" (worded once per
-    language and breakdown: a board shows each strategy's)."""
+    language and breakdown: a board shows each strategy's; `language`: the page's when
+    None)."""
     try:
-        key = tuple((code, type(value), value) for code, value in terms)  # 1 and 1.0: two
-        return _working(get_language() or "", key)
+        key = tuple([(code, value.__class__, value) for code, value in terms])  # 1, 1.0: two
+        return _working(language if language is not None else get_language() or "", key)
     except TypeError:  # a term that is no key (not hashable)
         return _worded(terms)
 
@@ -307,9 +309,10 @@ def effect_text(code: str, params: dict[str, Any]) -> str:
 _EFFECT_LINES: dict[tuple[str, str], tuple[str, ...]] = {}
 
 
-def strategy_effect_lines(key: str) -> list[str]:
-    """Every effect of strategy `key` as a line (the group first), in the page language."""
-    cache_key = (get_language() or "", key)
+def strategy_effect_lines(key: str, *, language: str | None = None) -> list[str]:
+    """Every effect of strategy `key` as a line (the group first), in `language` (the page's
+    when None)."""
+    cache_key = (language if language is not None else get_language() or "", key)
     lines = _EFFECT_LINES.get(cache_key)
     if lines is None:
         lines = tuple(effect_text(e["code"], e["params"]) for e in strategy_effects(key))

@@ -596,7 +596,7 @@ def _heroism_terms(state: BattleState, pc: PC, risk: int) -> list[tuple[str, int
 
 
 def _preview(stat: str, terms: list[tuple[str, int]]) -> CheckPreview:
-    return CheckPreview(stat, sum(v for _, v in terms), tuple(terms), None)
+    return CheckPreview(stat, sum([v for _, v in terms]), tuple(terms), None)
 
 
 def _needs_pc_choice(state: BattleState, pc: PC) -> bool:
@@ -665,14 +665,13 @@ def _strategy_options(
     preview of its Strategy roll (against an enemy Attack; the enemy's choice is secret).
     After the reveal (the slow-strategy change) Parley is no longer offered."""
     options = []
-    neutral = SideChoice("attack")
     for key in STRATEGIES:
         if after_reveal and key == PARLEY_S:
             continue
         for desperate in (False, True):
             if _strategy_problems(state, index, key, desperate):
                 continue
-            choice = replace(neutral, strategy=key, desperate=desperate)
+            choice = SideChoice(key, desperate=desperate)
             terms = _skill_terms(state, index, key, "attack", choice)
             options.append(
                 ActionOption(

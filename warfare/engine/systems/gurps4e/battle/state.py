@@ -17,7 +17,7 @@ from typing import Any
 
 from warfare.engine.events import Event
 from warfare.engine.frozen import replace
-from warfare.engine.systems.gurps4e.forces import Force, Officer
+from warfare.engine.systems.gurps4e.forces import Force, Officer, parsed_fraction
 
 SIDE_KEYS = ("a", "b")
 ACTIVE, DOWN, CAPTURED = "active", "down", "captured"
@@ -164,7 +164,8 @@ class SideState:
     def from_dict(cls, data: Mapping[str, Any]) -> "SideState":
         values = dict(data)
         values["force"] = Force.from_dict(data["force"])
-        values["ts"] = Fraction(data["ts"])
+        ts = data["ts"]
+        values["ts"] = parsed_fraction(ts) if isinstance(ts, str) else Fraction(ts)
         values["bsm"] = tuple((str(c), int(v)) for c, v in data.get("bsm") or ())
         values["superiority"] = dict(data.get("superiority") or {})
         return cls(**values)
