@@ -240,17 +240,19 @@ class Gurps3eView(BattleView):
 def _ratio(forces) -> dict[str, Any] | None:
     """§B.7.1: larger TS : smaller TS and the larger force's bonus."""
     a, b = forces
-    if a.ts <= 0 or b.ts <= 0:
+    a_ts, b_ts = a.ts, b.ts  # (each a sum over the units)
+    if a_ts <= 0 or b_ts <= 0:
         return None
-    big, small = (a, b) if a.ts >= b.ts else (b, a)
+    big, small = (a, b) if a_ts >= b_ts else (b, a)
+    big_ts, small_ts = (a_ts, b_ts) if a_ts >= b_ts else (b_ts, a_ts)
     return {
-        "text": f"{big.ts / small.ts:.2f} : 1",
+        "text": f"{big_ts / small_ts:.2f} : 1",
         "side": big.key,
-        "bonus": ts_ratio_bonus(big.ts, small.ts, big.tl - small.tl),
+        "bonus": ts_ratio_bonus(big_ts, small_ts, big.tl - small.tl),
     }
 
 
-def _side(state, force, view: Gurps3eView, membership, battle) -> dict[str, Any]:
+def _side(state, force, view: Gurps3eView, membership, battle, language: str) -> dict[str, Any]:
     """A side's card: its numbers only for a viewpoint that sees it (`full`); of the enemy
     its role, TL, casualties in per cent and its units' names and fates."""
     names_ = view.names
@@ -262,7 +264,7 @@ def _side(state, force, view: Gurps3eView, membership, battle) -> dict[str, Any]
         "key": force.key,
         "name": names_.get(force.key, force.key),
         "full": full,
-        "role": label(ROLE_LABELS, force.role),
+        "role": label(ROLE_LABELS, force.role, language=language),
         "tl": force.tl,
         "ts": force.ts if full else None,
         "men": force.men if full else None,
@@ -292,7 +294,7 @@ def _side(state, force, view: Gurps3eView, membership, battle) -> dict[str, Any]
     }
 
 
-def _pc(state, character, names_, membership, battle) -> dict[str, Any]:
+def _pc(state, character, names_, membership, battle, language: str) -> dict[str, Any]:
     skill, _terms = combat_skill(character)
     low, high = risk_range(character)
     chosen = state.risks.get(character.key)
@@ -315,14 +317,14 @@ def _pc(state, character, names_, membership, battle) -> dict[str, Any]:
         "key": character.key,
         "name": names_.get(character.key, character.key),
         "side": character.side,
-        "role": label(PC_ROLE_LABELS, character.role),
+        "role": label(PC_ROLE_LABELS, character.role, language=language),
         "status": character.status,
-        "status_label": label(STATUS_LABELS, character.status),
+        "status_label": label(STATUS_LABELS, character.status, language=language),
         "ht": character.ht,
         "ht_max": character.ht_max,
         "combat_skill": skill,
         "risk_range": f"{signed(low)}…{signed(high)}",
-        "limits": [label(LIMIT_LABELS, limit) for limit in character.limits],
+        "limits": [label(LIMIT_LABELS, limit, language=language) for limit in character.limits],
         "luck": character.luck,
         "rank": character.rank,
         "chosen": signed(chosen["risk"]) if chosen else None,
@@ -441,13 +443,14 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     prefix = view.lines_prefix()
     lines = [(e, view.params(e.code, e.params), text) for e in events
              if (text := view.sentence(e, prefix))]  # fmt: skip
-    sides = [_side(state, force, view, membership, battle) for force in state.forces]
-    pcs = [_pc(state, c, names_, membership, battle) for c in state.characters]
+    language = get_language() or ""  # the cards' labels worded once per language
+    sides = [_side(state, force, view, membership, battle, language) for force in state.forces]
+    pcs = [_pc(state, c, names_, membership, battle, language) for c in state.characters]
     fit = [pc for pc in pcs if pc["status"] == FIT]
     waiting_pcs = [pc["name"] for pc in fit if pc["chosen"] is None]
     waiting_sides = [side["name"] for side in sides if not side["committed"]]
     choices = state.phase == CHOICES
-    steps = _checklist_steps(get_language() or "")
+    steps = _checklist_steps(language)
     checklist = [
         {"step": steps[0], "done": True, "waiting": []},
         {"step": steps[1], "done": True, "waiting": []},

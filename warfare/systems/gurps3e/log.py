@@ -199,7 +199,7 @@ def roll_text(roll: Mapping[str, Any], *, language=None) -> str:
     None)."""
     language = language if language is not None else get_language() or ""
     words = _roll_words(language)
-    dice = "+".join(str(die) for die in roll.get("dice", ()))
+    dice = "+".join(map(str, roll.get("dice", ())))
     if roll.get("typed"):
         dice += " " + words["typed"]
     margin = roll.get("margin", 0)
