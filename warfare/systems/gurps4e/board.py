@@ -15,7 +15,6 @@ the other side, does not see a players' side's pending strategy either until the
 side (a side of no players' faction) has chosen, unless the set-up's `gm_sees_choices`.
 """
 
-from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -39,7 +38,7 @@ from warfare.engine.systems.gurps4e.battle.state import (
     BattleState,
 )
 from warfare.engine.systems.gurps4e.strategies import STRATEGIES
-from warfare.systems.gurps4e.mapping import display
+from warfare.systems.gurps4e.mapping import ts_text
 
 from . import labels, log
 from .board_forms import ON_CRITICAL_CHOICES, RISK_CHOICES, option_value
@@ -246,12 +245,12 @@ def engine_state(battle: Battle) -> BattleState:
 
 
 def _ts(value) -> str:
-    return display(Fraction(str(value)))
+    return ts_text(value)
 
 
-def _terms(terms) -> list[dict[str, Any]]:
+def _terms(terms, language: str) -> list[dict[str, Any]]:
     return [
-        {"code": code, "label": labels.term_label(code), "value": int(value)}
+        {"code": code, "label": labels.term_label(code, language=language), "value": int(value)}
         for code, value in terms
     ]
 
@@ -291,6 +290,7 @@ def sides_view(view: Gurps4eView) -> list[dict[str, Any]]:
     addend, the commander, the pending choice (own side and GM only, `Gurps4eView.choice`),
     intelligence of the enemy."""
     battle, state, index = view.battle, view.engine_state, view.index
+    language = get_language() or ""  # the BSM terms' labels, worded once per language
     result = []
     for i, key in enumerate(SIDE_KEYS):
         side = state.sides[i]
@@ -316,7 +316,7 @@ def sides_view(view: Gurps4eView) -> list[dict[str, Any]]:
             "ts": _ts(side.ts) if full else None,
             "elements": side.force.elements if full else None,
             "db": side.db if full else None,
-            "bsm": _terms(bsm) if full else [],
+            "bsm": _terms(bsm, language) if full else [],
             "bsm_total": sum(v for _c, v in bsm) if full else None,
             "commander": (officer.name if officer else "—") if full else None,
             "logistics": side.logistics if full else None,

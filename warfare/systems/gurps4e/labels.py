@@ -170,10 +170,10 @@ def class_name(code: str) -> str:
     return str(CLASS_LABELS.get(code, code))
 
 
-def term_label(code: str) -> str:
-    """The label of one addend of a roll's breakdown, in the page language (built once per
-    language and code)."""
-    return _term_label(get_language() or "", code)
+def term_label(code: str, *, language: str | None = None) -> str:
+    """The label of one addend of a roll's breakdown, in `language` (the page's when None;
+    built once per language and code)."""
+    return _term_label(language if language is not None else get_language() or "", code)
 
 
 @functools.lru_cache(maxsize=2048)

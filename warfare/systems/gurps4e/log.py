@@ -10,14 +10,13 @@ log: the engine's `strategy_chosen` event names only the side, and the choices a
 """
 
 import functools
-from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
-from warfare.systems.gurps4e.mapping import display
+from warfare.systems.gurps4e.mapping import ts_text
 
 from . import labels
 
@@ -300,7 +299,7 @@ def _gm_circumstance(p: dict[str, Any], flat: dict[str, Any], name) -> None:
 
 
 def _ts(value) -> str:
-    return display(Fraction(str(value)))
+    return ts_text(value)
 
 
 def _pursuit_choice(choice) -> str:

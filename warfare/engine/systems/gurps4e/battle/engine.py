@@ -1386,13 +1386,12 @@ def public_state(state: BattleState, viewer: str | None) -> dict[str, Any]:
     (never the pending strategy), its casualties, PB, confusion, whether it left, and its
     PCs' names and status (not their HP). A side also gets `intelligence`: what it knows of
     the enemy force at the precision of §A.5.1."""
-    data = state.to_dict()
     if viewer is None:
-        return data
+        return state.to_dict()
+    data = state.to_dict(opening=False)
     index = _side_index(viewer)
     if index is None:
         index = next((pc.side for pc in state.pcs if pc.key == viewer), None)
-    data.pop("opening")
     for i in (0, 1):
         if i == index:
             continue

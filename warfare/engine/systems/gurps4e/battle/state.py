@@ -220,8 +220,10 @@ class BattleState:
     def with_pc(self, pc: PC) -> "BattleState":
         return replace(self, pcs=tuple(pc if p.key == pc.key else p for p in self.pcs))
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, *, opening: bool = True) -> dict[str, Any]:
+        """The state as JSON; without its `opening` events when not `opening` (a player's
+        view of it leaves them out)."""
+        data = {
             "battle_type": self.battle_type,
             "terrain": self.terrain,
             "terrain_rating": self.terrain_rating,
@@ -247,8 +249,10 @@ class BattleState:
             "victor": self.victor,
             "end_reason": self.end_reason,
             "aftermath": dict(self.aftermath) if self.aftermath is not None else None,
-            "opening": [event.to_dict() for event in self.opening],
         }
+        if opening:
+            data["opening"] = [event.to_dict() for event in self.opening]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "BattleState":
