@@ -15,6 +15,7 @@ the other side, does not see a players' side's pending strategy either until the
 side (a side of no players' faction) has chosen, unless the set-up's `gm_sees_choices`.
 """
 
+import functools
 from functools import cached_property
 from typing import Any
 
@@ -339,31 +340,43 @@ def checklist(view: Gurps4eView) -> list[dict[str, Any]]:
     state, who = view.engine_state, view.names
     if state.finished:
         return []
+    steps = _checklist_steps(get_language() or "")
     items = []
     if state.phase == BATTLE_KIND and state.initiative is not None:
-        items.append({"text": _("%(side)s chooses the kind of battle")
-                      % {"side": who[SIDE_KEYS[state.initiative]]}, "done": False})  # fmt: skip
+        items.append({"text": steps["kind"] % {"side": who[SIDE_KEYS[state.initiative]]},
+                      "done": False})  # fmt: skip
     elif state.phase == CHOOSING:
         for i, key in enumerate(SIDE_KEYS):
             if state.sides[i].left:
                 continue
-            items.append({"text": _("%(side)s: the commander's strategy (secret) and Risk")
-                          % {"side": who[key]}, "done": state.choices[i] is not None})  # fmt: skip
+            items.append({"text": steps["strategy"] % {"side": who[key]},
+                          "done": state.choices[i] is not None})  # fmt: skip
         for pc in state.pcs:
             if pc.status != ACTIVE or pc.commander or state.sides[pc.side].left:
                 continue
-            items.append({"text": _("%(pc)s: Risk, and a significant action if wanted")
-                          % {"pc": who.get(pc.key, pc.key)},
+            items.append({"text": steps["pc"] % {"pc": who.get(pc.key, pc.key)},
                           "done": pc.key in state.pc_choices})  # fmt: skip
     elif state.phase == PARLEY:
-        items.append({"text": _("The other side answers the Parley"), "done": False})
+        items.append({"text": steps["parley"], "done": False})
     elif state.phase == CHANGE:
-        items.append({"text": _("The side facing a slow strategy may change its own once"),
-                      "done": False})  # fmt: skip
+        items.append({"text": steps["change"], "done": False})
     elif state.phase == PURSUIT and state.victor is not None:
-        items.append({"text": _("%(side)s chooses: pursue or hold the field")
-                      % {"side": who[SIDE_KEYS[state.victor]]}, "done": False})  # fmt: skip
+        items.append({"text": steps["pursuit"] % {"side": who[SIDE_KEYS[state.victor]]},
+                      "done": False})  # fmt: skip
     return items
+
+
+@functools.lru_cache(maxsize=16)
+def _checklist_steps(_language: str) -> dict[str, str]:
+    """The round's steps as the checklist words them, translated once per language."""
+    return {
+        "kind": _("%(side)s chooses the kind of battle"),
+        "strategy": _("%(side)s: the commander's strategy (secret) and Risk"),
+        "pc": _("%(pc)s: Risk, and a significant action if wanted"),
+        "parley": _("The other side answers the Parley"),
+        "change": _("The side facing a slow strategy may change its own once"),
+        "pursuit": _("%(side)s chooses: pursue or hold the field"),
+    }
 
 
 def _strategy_option(option, language: str) -> dict[str, Any]:
@@ -410,7 +423,7 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
                 entry["risks"] = RISK_CHOICES
             elif spec.key == "choose_risk":
                 entry["risks"] = RISK_CHOICES
-                entry["on_critical"] = ON_CRITICAL_CHOICES
+                entry["on_critical"] = _on_critical_choices(language)
             elif spec.key == "significant_action":
                 panel["heroism"] = [
                     {
@@ -432,6 +445,12 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
             panel["forms"].append(entry)
         result.append(panel)
     return result
+
+
+@functools.lru_cache(maxsize=16)
+def _on_critical_choices(_language: str) -> tuple[tuple[str, str], ...]:
+    """`ON_CRITICAL_CHOICES` in the page language, worded once per language."""
+    return tuple((value, str(text)) for value, text in ON_CRITICAL_CHOICES)
 
 
 def _current_choice(view: Gurps4eView, actor: str) -> str | None:
@@ -529,7 +548,7 @@ def outcome_view(view: Gurps4eView) -> dict[str, Any] | None:
     return {
         "winner": winner,
         "winner_name": who.get(winner) if winner else None,
-        "reason": str(labels.END_LABELS.get(details.get("end_reason"), details.get("end_reason"))),
+        "reason": labels.label(labels.END_LABELS, details.get("end_reason")),
         "sides": sides,
         "loot_minutes": loot.get("minutes"),
         "loot_holder": who.get(loot.get("holder")) if loot.get("holder") else None,
@@ -544,6 +563,11 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     holder = pb_holder(state)
     finished = battle.status == BattleStatus.FINISHED
     who = view.names
+    language = get_language() or ""  # its labels worded once per language
+
+    def label(table, code) -> str:
+        return labels.label(table, code, language=language)
+
     pcs = []
     for pc in state.pcs:
         full = view.sees(pc.key)
@@ -554,7 +578,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
                 "side": who[SIDE_KEYS[pc.side]],
                 "hp": pc.hp if full else None,
                 "max_hp": pc.max_hp if full else None,
-                "status": str(labels.PC_STATUS_LABELS.get(pc.status, pc.status)),
+                "status": label(labels.PC_STATUS_LABELS, pc.status),
                 "commander": pc.commander,
                 "chosen": pc.key in state.pc_choices,
             }
@@ -567,10 +591,10 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "round": state.round,
         "choosing": state.phase == CHOOSING and not state.finished,
         "round_length": state.round_length,
-        "battle_type": labels.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type),
-        "terrain": labels.TERRAIN_LABELS.get(state.terrain, state.terrain),
+        "battle_type": label(labels.BATTLE_TYPE_LABELS, state.battle_type),
+        "terrain": label(labels.TERRAIN_LABELS, state.terrain),
         "terrain_rating": state.terrain_rating,
-        "kind": labels.KIND_LABELS.get(state.kind, state.kind) if state.kind else None,
+        "kind": label(labels.KIND_LABELS, state.kind) if state.kind else None,
         "sides": sides,
         "pb_holder": sides[holder]["name"] if holder is not None else None,
         "pcs": pcs,
