@@ -39,6 +39,24 @@ def parse_dice(text: str, sides: int, *, most: int = 20) -> list[int] | None:
     return [int(part) for part in parts]
 
 
+class _SharedFields(dict):
+    """A form class's fields, which `copy.deepcopy` (Django's per form instance) copies
+    shallowly: every instance holds the same field objects."""
+
+    def __deepcopy__(self, memo):
+        return dict(self)
+
+
+def shared_fields(form_class: type[forms.Form]) -> type[forms.Form]:
+    """A form class whose instances share its field objects instead of each deep-copying
+    them (its widgets, validators and messages: ~120 Python calls for the five fields of a
+    board action, issue 13). Only for a form whose instances never change a field (its
+    choices, widget, `required`…) — not inherited: a subclass's fields are copied again."""
+    form_class.base_fields = _SharedFields(form_class.base_fields)
+    return form_class
+
+
+@shared_fields  # (checked, never changed: the board's every click)
 class ActForm(forms.Form):
     seq = forms.IntegerField(min_value=0)
     actor = forms.CharField(max_length=40)

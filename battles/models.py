@@ -72,6 +72,15 @@ class Battle(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("battles:board", args=[self.campaign_id, self.pk])
 
+    def get_status_display(self) -> str:
+        """The status's label in the page language, as Django's `get_FOO_display` says it
+        (which builds a dict of every choice on each call, each label looked up in the
+        catalogue: every board's head shows it)."""
+        try:
+            return str(BattleStatus(self.status).label)
+        except ValueError:  # (not a status: said as it is)
+            return str(self.status)
+
     def engine_state(self):
         """The rule system's engine state of `snapshot`, read from its JSON once per snapshot
         (a board's context and its panels all read it; a new snapshot is read again)."""
