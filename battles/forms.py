@@ -4,24 +4,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 
-class SharedFields(dict):
-    """A form class's declared fields that its forms use as they are: the deep copy that
-    `BaseForm.__init__` makes of them is a copy of the dict only, not of every field with its
-    widget and choices (a form that adds a field adds it to its own dict). For the board's
-    action forms (`shared_fields`)."""
-
-    def __deepcopy__(self, memo) -> dict:
-        return dict(self)
-
-
-def shared_fields(form_class: type[forms.Form]) -> type[forms.Form]:
-    """Class decorator for a form that is never drawn and never changes its fields (cleaning
-    only reads them): its forms share the declared fields (`SharedFields`). Copying the ~15
-    fields of a board's action form took ~1,400 calls, a tenth of an action."""
-    form_class.base_fields = SharedFields(form_class.base_fields)
-    return form_class
-
-
 def parse_dice(text: str, sides: int, *, most: int = 20) -> list[int] | None:
     """The die results typed in from the table ("3 5 2, 4 4 1": spaces or commas between
     them); None when empty. Each must be a whole number 1..`sides`, at most `most` of them."""
