@@ -7,10 +7,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+#: The values `plain` gives back as they are, by exact type (a subclass may have `to_dict`).
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
 
 def plain(value: Any) -> Any:
     """Dataclasses (with `to_dict`), tuples, sets and mappings as JSON-ready dicts and lists,
-    so a stored event compares equal to the one replay rebuilds."""
+    so a stored event compares equal to the one replay rebuilds. Leaves, dicts, lists and
+    tuples are told by their exact type first (a state's events are walked on every save
+    and view of it: the `to_dict` and ABC checks took most of the walk)."""
+    kind = value.__class__
+    if kind in _LEAVES:
+        return value
+    if kind is dict:
+        return {k if k.__class__ is str else str(k): plain(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [plain(v) for v in value]
     if hasattr(value, "to_dict"):
         return value.to_dict()
     if isinstance(value, Mapping):
