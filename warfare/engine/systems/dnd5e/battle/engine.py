@@ -82,7 +82,7 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     can_move,
 )
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature
-from warfare.engine.systems.dnd5e.grid import TERRAINS, Grid, Pos, adjacent, squares_of
+from warfare.engine.systems.dnd5e.grid import CLEAR, TERRAINS, Grid, Pos, adjacent, squares_of
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.rules import (
     creature_of,
@@ -1031,13 +1031,19 @@ def _board(state: BattleState) -> list[list[dict[str, Any]]]:
         for s in o.squares:
             objectives[s.pos] = {"key": o.key, "type": o.type, "side": o.side, "hp": s.hp,
                                  "max_hp": s.max_hp, "vp": s.vp}  # fmt: skip
+    grid = state.grid
+    squares = grid.squares  # (`Grid.at` inline: most squares are plain clear ground)
+    clear = (CLEAR.terrain, CLEAR.is_difficult, CLEAR.elevation)
     rows = []
-    for y in range(state.grid.height):
+    for y in range(grid.height):
         row = []
-        for x in range(state.grid.width):
-            square = state.grid.at((x, y))
+        for x in range(grid.width):
+            square = squares.get((x, y))
+            terrain, difficult, elevation = (
+                clear if square is None else (square.terrain, square.is_difficult, square.elevation)
+            )
             occupant = None
-            key = occ.get((x, y))
+            key = occ.get((x, y)) if occ else None
             if key is not None:
                 item = state.find(key)
                 occupant = {
@@ -1068,9 +1074,10 @@ def _board(state: BattleState) -> list[list[dict[str, Any]]]:
                     )
                 elif isinstance(item, Engine):
                     occupant.update(engine=item.kind, hp=item.hp)  # fmt: skip
-            row.append({"x": x, "y": y, "terrain": square.terrain,
-                        "difficult": square.is_difficult, "elevation": square.elevation,
-                        "occupant": occupant, "objective": objectives.get((x, y))})  # fmt: skip
+            row.append({"x": x, "y": y, "terrain": terrain,
+                        "difficult": difficult, "elevation": elevation,
+                        "occupant": occupant,
+                        "objective": objectives.get((x, y)) if objectives else None})  # fmt: skip
         rows.append(row)
     return rows
 
