@@ -7,6 +7,7 @@ position and visible conditions, never its HP or modifiers (DESIGN.md "Visibilit
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.utils.functional import lazy
 from django.utils.translation import get_language
@@ -112,8 +113,10 @@ def _out_label(entry, words: dict) -> str:
     return words["out"]["defeated"] if entry.defeated else ""
 
 
+@lru_cache(maxsize=1024)
 def _segments(hp: int, max_hp: int, rt: int | None) -> tuple[str, ...]:
-    """The HP bar: one segment per HP point, marked at or below the rout threshold."""
+    """The HP bar: one segment per HP point, marked at or below the rout threshold (worked
+    out once per process for the same HP, maximum and threshold)."""
     segments = []
     for point in range(1, max_hp + 1):
         classes = ["on" if point <= hp else "off"]

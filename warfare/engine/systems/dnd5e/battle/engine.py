@@ -1025,61 +1025,71 @@ _BOARD_ROWS = "dnd5e.board_rows"
 
 
 def _board(state: BattleState) -> list[list[dict[str, Any]]]:
-    occ = occupancy(state)
-    objectives: dict[Pos, dict[str, Any]] = {}
-    for o in state.objectives:
-        for s in o.squares:
-            objectives[s.pos] = {"key": o.key, "type": o.type, "side": o.side, "hp": s.hp,
-                                 "max_hp": s.max_hp, "vp": s.vp}  # fmt: skip
     grid = state.grid
-    squares = grid.squares  # (`Grid.at` inline: most squares are plain clear ground)
+    width, height = grid.width, grid.height
+    # Every square first, as plain clear ground, empty and no objective (most of a board's
+    # hundred: `Grid.at` inline, looked up only in the squares that are not), then the few
+    # occupied and objective squares.
+    squares = grid.squares
     clear = (CLEAR.terrain, CLEAR.is_difficult, CLEAR.elevation)
     rows = []
-    for y in range(grid.height):
+    for y in range(height):
         row = []
-        for x in range(grid.width):
-            square = squares.get((x, y))
-            terrain, difficult, elevation = (
-                clear if square is None else (square.terrain, square.is_difficult, square.elevation)
-            )
-            occupant = None
-            key = occ.get((x, y)) if occ else None
-            if key is not None:
-                item = state.find(key)
-                occupant = {
-                    "key": key,
-                    "side": state.side_of(key),
-                    "kind": type(item).__name__.lower(),
-                    "anchor": tuple(getattr(item, "pos", None) or ()) == (x, y),
-                }
-                if isinstance(item, Stand):
-                    occupant.update(
-                        unit=item.unit,
-                        creature=item.creature,
-                        hp=item.hp,
-                        max_hp=item.max_hp,
-                        casualty=item.casualty,
-                        hidden=item.hidden,
-                        isolated=is_isolated(state, key),
-                        broken=state.unit(item.unit).broken,
-                        solos=[s.key for s in state.joined_to(key)],
-                    )
-                elif isinstance(item, Solo):
-                    occupant.update(
-                        creature=item.creature,
-                        hp=item.hp,
-                        max_hp=item.max_hp,
-                        hidden=item.hidden,
-                        isolated=is_isolated(state, key),
-                    )
-                elif isinstance(item, Engine):
-                    occupant.update(engine=item.kind, hp=item.hp)  # fmt: skip
+        for x in range(width):
+            if (x, y) in squares:
+                square = squares[(x, y)]
+                terrain, difficult, elevation = (
+                    square.terrain, square.is_difficult, square.elevation)  # fmt: skip
+            else:
+                terrain, difficult, elevation = clear
             row.append({"x": x, "y": y, "terrain": terrain,
                         "difficult": difficult, "elevation": elevation,
-                        "occupant": occupant,
-                        "objective": objectives.get((x, y)) if objectives else None})  # fmt: skip
+                        "occupant": None, "objective": None})  # fmt: skip
         rows.append(row)
+    for (x, y), key in occupancy(state).items():
+        if key is not None and 0 <= x < width and 0 <= y < height:
+            rows[y][x]["occupant"] = _occupant(state, key, (x, y))
+    for o in state.objectives:
+        for s in o.squares:
+            x, y = s.pos
+            if 0 <= x < width and 0 <= y < height:
+                rows[y][x]["objective"] = {"key": o.key, "type": o.type, "side": o.side,
+                                           "hp": s.hp, "max_hp": s.max_hp, "vp": s.vp}  # fmt: skip
     return rows
+
+
+def _occupant(state: BattleState, key: str, pos: Pos) -> dict[str, Any]:
+    """The piece on square `pos` as `board` gives it."""
+    item = state.find(key)
+    occupant = {
+        "key": key,
+        "side": state.side_of(key),
+        "kind": type(item).__name__.lower(),
+        "anchor": tuple(getattr(item, "pos", None) or ()) == pos,
+    }
+    if isinstance(item, Stand):
+        occupant.update(
+            unit=item.unit,
+            creature=item.creature,
+            hp=item.hp,
+            max_hp=item.max_hp,
+            casualty=item.casualty,
+            hidden=item.hidden,
+            isolated=is_isolated(state, key),
+            broken=state.unit(item.unit).broken,
+            solos=[s.key for s in state.joined_to(key)],
+        )
+    elif isinstance(item, Solo):
+        occupant.update(
+            creature=item.creature,
+            hp=item.hp,
+            max_hp=item.max_hp,
+            hidden=item.hidden,
+            isolated=is_isolated(state, key),
+        )
+    elif isinstance(item, Engine):
+        occupant.update(engine=item.kind, hp=item.hp)  # fmt: skip
+    return occupant
 
 
 # --- auto-play and forecasts (protocol) -----------------------------------------------------------
