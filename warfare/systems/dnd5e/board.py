@@ -51,6 +51,7 @@ from .log import (
     TARGET_NUMBERS,
     ending_text,
     event_line,
+    templates,
 )
 from .setup import engine_names
 
@@ -215,7 +216,12 @@ class Dnd5eView(BattleView):
             shown = {k: v for k, v in shown.items() if k not in roll[1]}
             if roll[2] is not None and not self.sees(params.get(roll[2])):
                 shown = {k: v for k, v in shown.items() if k not in TARGET_NUMBERS}
-        return shown, event_line(code, shown, self.names, self.sees)
+        return shown, event_line(code, shown, self.names, self.sees, self._templates)
+
+    @cached_property
+    def _templates(self) -> tuple[dict[str, str], str]:
+        """The log's sentences in the page language (`log.templates`), read once per view."""
+        return templates()
 
     @cached_property
     def _lines_key(self) -> tuple:
@@ -551,10 +557,15 @@ def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> d
                 "occupant": shown,
                 "objective": objective and {**objective, "name": names.get(
                     f"objective:{objective['key']}", objective["key"])},
-                "options": cell_options.get((cell["x"], cell["y"]), {}),
+                "options": {},
                 "zone": zone,
             })  # fmt: skip
         grid.append(line)
+    # The options onto their squares (a few of the hundred; the engine's squares are ints).
+    width, height = state.grid.width, state.grid.height
+    for (x, y), options in cell_options.items():
+        if isinstance(x, int) and isinstance(y, int) and 0 <= x < width and 0 <= y < height:
+            grid[y][x]["options"] = options
     # --- sides, initiative, VP, log --------------------------------------------------------
     side_rows = []
     for side in battle.setup["sides"]:

@@ -386,7 +386,7 @@ def ending_text(result: dict, names: dict[str, str]) -> tuple[str, bool]:
     return (str(template) % {"side": side} if template else str(band)), army_gone
 
 
-def _templates() -> tuple[dict[str, str], str]:
+def templates() -> tuple[dict[str, str], str]:
     """`EVENT_TEXTS` and `INITIATIVE_DIE_TEXT` in the page language, translated once per
     language and process: a lazy text costs a catalogue look-up each time it is read, and
     every new event reads one."""
@@ -401,11 +401,12 @@ def _templates() -> tuple[dict[str, str], str]:
 _TEMPLATES: dict[str | None, tuple[dict[str, str], str]] = {}
 
 
-def event_line(code: str, params: dict, names: dict[str, str], sees) -> str:
-    """One log line ("" for bookkeeping the log leaves out)."""
+def event_line(code: str, params: dict, names: dict[str, str], sees, words=None) -> str:
+    """One log line ("" for bookkeeping the log leaves out). `words`: `templates()`, where
+    the caller has them."""
     if code == "dnd5e.action":
         return ""  # the action's own events tell what happened
-    texts, initiative_die = _templates()
+    texts, initiative_die = words or templates()
     template = texts.get(code)
     if code == "dnd5e.initiative" and "total" not in params:
         template = initiative_die

@@ -1046,9 +1046,13 @@ def _board(state: BattleState) -> list[list[dict[str, Any]]]:
                         "difficult": difficult, "elevation": elevation,
                         "occupant": None, "objective": None})  # fmt: skip
         rows.append(row)
+    joined: dict[str, list[str]] = {}  # (`BattleState.joined_to` of every stand at once)
+    for solo in state.solos:
+        if solo.joined is not None and solo.gone is None:
+            joined.setdefault(solo.joined, []).append(solo.key)
     for (x, y), key in occupancy(state).items():
         if key is not None and 0 <= x < width and 0 <= y < height:
-            rows[y][x]["occupant"] = _occupant(state, key, (x, y))
+            rows[y][x]["occupant"] = _occupant(state, key, (x, y), joined)
     for o in state.objectives:
         for s in o.squares:
             x, y = s.pos
@@ -1058,16 +1062,21 @@ def _board(state: BattleState) -> list[list[dict[str, Any]]]:
     return rows
 
 
-def _occupant(state: BattleState, key: str, pos: Pos) -> dict[str, Any]:
-    """The piece on square `pos` as `board` gives it."""
+def _occupant(
+    state: BattleState, key: str, pos: Pos, joined: Mapping[str, list[str]]
+) -> dict[str, Any]:
+    """The piece on square `pos` as `board` gives it (`joined`: the solos joined to each
+    stand)."""
     item = state.find(key)
+    stand = isinstance(item, Stand)
+    unit = state.unit(item.unit) if stand else None  # (a stand's side is its unit's)
     occupant = {
         "key": key,
-        "side": state.side_of(key),
+        "side": unit.side if unit is not None else state.side_of(key),
         "kind": type(item).__name__.lower(),
         "anchor": tuple(getattr(item, "pos", None) or ()) == pos,
     }
-    if isinstance(item, Stand):
+    if stand:
         occupant.update(
             unit=item.unit,
             creature=item.creature,
@@ -1076,8 +1085,8 @@ def _occupant(state: BattleState, key: str, pos: Pos) -> dict[str, Any]:
             casualty=item.casualty,
             hidden=item.hidden,
             isolated=is_isolated(state, key),
-            broken=state.unit(item.unit).broken,
-            solos=[s.key for s in state.joined_to(key)],
+            broken=unit.broken,
+            solos=list(joined.get(key, ())),
         )
     elif isinstance(item, Solo):
         occupant.update(
