@@ -616,13 +616,9 @@ def _pending(state: BattleState) -> tuple[str, ...]:
 _PENDING = "dnd5e.pending"
 
 
-def _slide_options(state: BattleState, unit: str) -> list[dict[str, Any]]:
-    """§6.2 step 1: one adjacent allied stand may move into each vacated space."""
-    return list(_slides(state, unit))
-
-
 def _slides(state: BattleState, unit: str) -> Iterator[dict[str, Any]]:
-    """`_slide_options` one by one (whether there is one: the first)."""
+    """§6.2 step 1: one adjacent allied stand may move into each vacated space (the
+    options one by one: whether there is one, the first)."""
     side = state.unit(unit).side
     occ = occupancy(state)
     for index, offer in enumerate(state.offers):
@@ -747,7 +743,8 @@ def _kinds(state: BattleState, actor: str) -> dict[str, Listing]:
     if state.phase == CASUALTIES:
         if actor not in state.pending:
             return {}
-        return {SLIDE_IN: lambda: [(o, ()) for o in _slide_options(state, actor)],
+        # (slides one by one: whether there is one, or the one asked for, needs no more)
+        return {SLIDE_IN: lambda: ((o, ()) for o in _slides(state, actor)),
                 REJOIN: lambda: [(o, ()) for o in _rejoin_options(state, actor)],
                 DONE: lambda: [({}, ())]}  # fmt: skip
     if state.phase != ROUND or state.turn is None:
