@@ -17,7 +17,7 @@ from battles.models import Battle, BattleStatus
 from battles.services import may_command
 from battles.visibility import viewpoint_of
 from kingdoms.models import Membership
-from warfare.engine.battle.protocol import Command, CommandDice, Rejected
+from warfare.engine.battle.protocol import Command, CommandDice
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.activities.state import ArmyState
 from warfare.engine.systems.pf2e.battle.aftermath import SKILL
@@ -348,10 +348,30 @@ def _option_choice(params, names: dict[str, str], words: dict) -> dict:
 
 def end_turn_rolls(system, state, actor: str) -> bool:
     """Does ending this turn roll a die (the end of the round's rout checks, §7.3)? Tried on
-    the pure engine with throw-away dice: the board offers a typed die only then."""
-    dice = CommandDice(0)
-    result = system.apply(state, Command(actor, "end_turn"), dice)
-    return not isinstance(result, Rejected) and bool(dice.log)
+    the pure engine with throw-away dice, up to the first die it rolls: the board offers a
+    typed die only then."""
+    try:
+        system.apply(state, Command(actor, "end_turn"), _TrialDice(0))
+    except _FirstRoll:
+        return True
+    return False  # (refused, or over without a die)
+
+
+class _FirstRoll(BaseException):
+    """`_TrialDice`'s first die: the trial has its answer (a BaseException, so that no
+    handler on the way takes it for an error of the rules)."""
+
+
+class _TrialDice(CommandDice):
+    """Throw-away dice that stop a trial at the first die rolled as the command's own (the
+    rolls that would land in `log`; a reaction's on the server's dice are not the
+    command's, as before)."""
+
+    def roll(self, sides: int, *, purpose: str = "") -> int:
+        raise _FirstRoll
+
+    def roll_expr(self, expression, *, purpose: str = ""):
+        raise _FirstRoll
 
 
 def aftermath_sides(battle: Battle) -> list[dict]:
