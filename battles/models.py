@@ -4,6 +4,8 @@
 the last command undone, and a replay skips undone commands (and their events).
 """
 
+import threading
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -18,6 +20,31 @@ class BattleStatus(models.TextChoices):
     ACTIVE = "active", _("in progress")
     FINISHED = "finished", _("finished")
     APPLIED = "applied", _("results applied")
+
+
+#: The engine states of the battle versions this process read or wrote last, {(database,
+#: battle id, seq, updated_at): state}: the state an action computed is what the next
+#: request's battle row holds, and is not parsed from its snapshot again (issue 13). A
+#: version names one snapshot (every write of a snapshot moves `updated_at`); a state is
+#: immutable (the engines' states are frozen and every rule returns a new one).
+_STATES: dict[tuple, object] = {}
+STATES_KEPT = 128
+_STATES_LOCK = threading.Lock()
+#: What the snapshot of an instance not loaded from the database is compared with.
+_NOT_LOADED = object()
+
+
+def remember_state(battle: "Battle", state) -> None:
+    """`state` is the engine state of `battle`'s snapshot, written at its version."""
+    if battle.pk is not None and battle.updated_at is not None:
+        _keep((battle._state.db, battle.pk, battle.seq, battle.updated_at), state)
+
+
+def _keep(version: tuple, state) -> None:
+    with _STATES_LOCK:  # (the request threads of one process share it)
+        if len(_STATES) >= STATES_KEPT and version not in _STATES:
+            del _STATES[next(iter(_STATES))]  # the oldest
+        _STATES[version] = state
 
 
 class Battle(models.Model):
@@ -72,13 +99,39 @@ class Battle(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("battles:board", args=[self.campaign_id, self.pk])
 
+    def get_status_display(self) -> str:
+        """The status's label in the page language, as Django's `get_FOO_display` says it
+        (which builds a dict of every choice on each call, each label looked up in the
+        catalogue: every board's head shows it)."""
+        try:
+            return str(BattleStatus(self.status).label)
+        except ValueError:  # (not a status: said as it is)
+            return str(self.status)
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        """The instance, with the version its snapshot was read at (`engine_state`)."""
+        instance = super().from_db(db, field_names, values)
+        loaded = instance.__dict__
+        if "snapshot" in loaded and "seq" in loaded and "updated_at" in loaded:
+            version = (db, instance.pk, instance.seq, instance.updated_at)
+            loaded["_loaded_version"] = (instance.snapshot, version)
+        return instance
+
     def engine_state(self):
         """The rule system's engine state of `snapshot`, read from its JSON once per snapshot
-        (a board's context and its panels all read it; a new snapshot is read again)."""
+        (a board's context and its panels all read it; a new snapshot is read again), and
+        not at all for a snapshot as read from the database at a version this process
+        wrote or read last (`_STATES`)."""
         read = self.__dict__.get("_engine_state")
         if read is not None and read[0] is self.snapshot:
             return read[1]
-        state = get_battle_system(self.system).state_from_dict(self.snapshot)
+        loaded, version = self.__dict__.get("_loaded_version", (_NOT_LOADED, None))
+        state = _STATES.get(version) if loaded is self.snapshot else None
+        if state is None:
+            state = get_battle_system(self.system).state_from_dict(self.snapshot)
+            if loaded is self.snapshot:
+                _keep(version, state)
         self.__dict__["_engine_state"] = (self.snapshot, state)
         return state
 

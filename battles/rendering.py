@@ -50,13 +50,13 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction
-from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import get_language
 
 from warfare.cache import exchange
+from warfare.csrf import masked_token
 
 from . import forecasting
 from .models import Battle, BattleEvent
@@ -593,8 +593,9 @@ def _render_once(
 
 
 def personalize(request, html: str) -> str:
-    """Cached board HTML with the request's own CSRF token."""
-    return html.replace(CSRF_PLACEHOLDER, get_token(request))
+    """Cached board HTML with the request's own CSRF token (masked anew, as Django's
+    `get_token` would: `warfare.csrf`)."""
+    return html.replace(CSRF_PLACEHOLDER, masked_token(request))
 
 
 MESSAGES_TEMPLATE = "components/_messages.html"

@@ -45,7 +45,7 @@ from warfare.engine.battle.protocol import (
 from warfare.engine.battle.registry import get_battle_system
 from warfare.meanwhile import statement_meanwhile
 
-from .models import Battle, BattleCommand, BattleEvent, BattleStatus
+from .models import Battle, BattleCommand, BattleEvent, BattleStatus, remember_state
 from .plugins import plugin_for
 
 #: The mark of a command the board sent by itself (`forced_commands`) in its stored JSON;
@@ -449,15 +449,18 @@ WITH saved AS (
     INSERT INTO battles_battlecommand
         (battle_id, position, command, actor_id, created_at, undone_at, batch)
     SELECT saved.id, given.position, given.command, %(actor)s, %(now)s, NULL, NULL
-    FROM saved, UNNEST(%(positions)s::integer[], %(commands)s::jsonb[])
+    FROM saved, ROWS FROM (UNNEST(%(positions)s::integer[]),
+                           jsonb_array_elements(%(commands)s::jsonb))
         AS given(position, command)
     ORDER BY given.position
     RETURNING id, position
 ), events AS (
     INSERT INTO battles_battleevent (battle_id, command_id, round, code, params, created_at)
     SELECT %(battle)s, commands.id, event.round, event.code, event.params, %(now)s
-    FROM commands JOIN UNNEST(%(event_positions)s::integer[], %(rounds)s::integer[],
-                              %(codes)s::varchar[], %(params)s::jsonb[])
+    FROM commands JOIN ROWS FROM (UNNEST(%(event_positions)s::integer[]),
+                                  UNNEST(%(rounds)s::integer[]),
+                                  UNNEST(%(codes)s::varchar[]),
+                                  jsonb_array_elements(%(params)s::jsonb))
         WITH ORDINALITY AS event(position, round, code, params, n)
         ON event.position = commands.position
     ORDER BY event.n
@@ -493,11 +496,13 @@ def _write_act(act: _Act, meanwhile: Callable[[Battle], None] | None = None) -> 
             "read_at": battle.updated_at,
             "actor": act.commands[0].actor_id,
             "positions": [row.position for row in act.commands],
-            "commands": [_json(BattleCommand, "command", row.command) for row in act.commands],
+            # (each list one JSON value: an array of JSON texts would be escaped element by
+            # element, every quote of them, in Python)
+            "commands": _json(BattleCommand, "command", [row.command for row in act.commands]),
             "event_positions": [row.command.position for row in act.events],
             "rounds": [row.round for row in act.events],
             "codes": [row.code for row in act.events],
-            "params": [_json(BattleEvent, "params", row.params) for row in act.events],
+            "params": _json(BattleEvent, "params", [row.params for row in act.events]),
         }
         if meanwhile is None:
             with connection.cursor() as cursor:
@@ -556,6 +561,7 @@ def _acted(act: _Act, now) -> None:
     if act.status != battle.status:
         changed += ["status", "outcome"]
     _new_values(battle, act, now)
+    remember_state(battle, act.state)  # (the next request reads this version: not parsed)
     post_save.send(sender=Battle, instance=battle, created=False,
                    update_fields=frozenset(changed), raw=False, using=connection.alias)  # fmt: skip
 

@@ -41,6 +41,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django import template
+from django.db.models import Model
 from django.template import Engine, defaulttags, loader_tags
 from django.template.base import (
     FilterExpression,
@@ -57,9 +58,11 @@ from django.template.context import BaseContext
 from django.template.library import SimpleNode
 from django.template.smartif import TokenBase
 from django.templatetags import i18n
-from django.utils.functional import Promise
+from django.utils import translation
+from django.utils.functional import Promise, _lazy_proxy_unpickle
 from django.utils.html import format_html
 from django.utils.safestring import SafeData, mark_safe
+from django.utils.text import _format_lazy
 from django.utils.timezone import get_current_timezone_name
 from django.utils.translation import get_language
 
@@ -108,23 +111,56 @@ class _Unkeyable(Exception):  # noqa: N818 - a control-flow signal
 
 
 _NO_SEQ = object()
+#: The `_memo` entries of the board's version and of this render's settings.
+_SEQ_READ, _SEQ_TEXT, _ENV = object(), object(), object()
 
 
 def _seq(context):
-    """The board's version (`battle.seq` of `context`), `_NO_SEQ` if none."""
+    """The board's version (`battle.seq` of `context`), `_NO_SEQ` if none; read once per
+    render and battle (every fragment puts it in, `drawn_once`)."""
+    memo = _memo(context)
+    if memo is not None:
+        battle = context.get("battle", _ABSENT)
+        found = memo.get((_SEQ_READ, id(battle)))
+        if found is not None:
+            return found[1]
     try:
-        return _BATTLE_SEQ.resolve(context)
+        seq = _BATTLE_SEQ.resolve(context)
     except VariableDoesNotExist:
-        return _NO_SEQ
+        seq = _NO_SEQ
+    if memo is not None:
+        memo[_SEQ_READ, id(battle)] = (battle, seq)  # (held: its id is not taken meanwhile)
+    return seq
 
 
 def _seq_text(context, seq) -> str:
-    """The version as `{{ battle.seq }}` writes it."""
+    """The version as `{{ battle.seq }}` writes it (once per render and value)."""
     if seq is _NO_SEQ:
         return ""
-    if hasattr(context, "autoescape"):  # a template's context (else a tag's dict)
+    if not hasattr(context, "autoescape"):  # a tag's dict (else a template's context)
+        return str(seq)
+    memo = _memo(context)
+    try:
+        at = (_SEQ_TEXT, type(seq), seq, context.autoescape, context.use_l10n)
+        text = memo.get(at)
+    except TypeError:  # (not hashable: written each time)
         return str(render_value_in_context(seq, context))
-    return str(seq)
+    if text is None:
+        text = memo[at] = str(render_value_in_context(seq, context))
+    return text
+
+
+def _env(context) -> tuple[str, str]:
+    """(the language, the time zone) a fragment's key names, read once per render: a board
+    draws all of it in one language and time zone (no `{% language %}` or `{% timezone %}`
+    in the board's templates: `tests/battles/test_fragment_cache.py` checks)."""
+    memo = _memo(context)
+    env = memo.get(_ENV) if memo is not None else None
+    if env is None:
+        env = (get_language() or "", get_current_timezone_name())
+        if memo is not None:
+            memo[_ENV] = env
+    return env
 
 
 class _Marking:
@@ -399,7 +435,7 @@ def _fingerprint(value, out: list) -> None:
     elif isinstance(value, str):
         out.append(("S:" if isinstance(value, SafeData) else "s:") + repr(value))
     elif isinstance(value, Promise):  # a lazy translation, in the page language
-        out.append("s:" + repr(str(value)))
+        out.append(_lazy_text(value) or "s:" + repr(str(value)))
     elif isinstance(value, list | tuple):
         out.append(f"{type(value).__name__}[")
         for item in value:
@@ -429,6 +465,37 @@ def _fingerprint(value, out: list) -> None:
         out.append(")")
     else:
         raise _Unkeyable(type(value).__name__)
+
+
+#: The functions a lazy call of which (`gettext_lazy("…")`: `lazy(func, str)(…)`) is a function
+#: of its arguments and the page language only (`language_only`): a fragment's key names such
+#: a call by its function and arguments (the language is in the key), not by its text, which
+#: would be looked up in the catalogue for every fragment drawn (about twenty Python calls
+#: each: a board's labels are such calls, made once when their module loads).
+_BY_LANGUAGE: set = {translation.gettext, translation.pgettext, _format_lazy}
+
+
+def language_only(func):
+    """Declare `func` a function of its arguments and the page language only (its lazy calls
+    keyed by their arguments, `_lazy_text`): a label looked up in the catalogue, say."""
+    _BY_LANGUAGE.add(func)
+    return func
+
+
+def _lazy_text(value: Promise) -> str | None:
+    """The fingerprint of a lazy call of a `language_only` function with plain arguments
+    (its function and arguments), else None (the caller takes its text)."""
+    try:
+        unpickle, (func, args, kwargs, *_classes) = value.__reduce__()
+    except (TypeError, ValueError):  # (not one of `django.utils.functional.lazy`'s)
+        return None
+    if unpickle is not _lazy_proxy_unpickle or func not in _BY_LANGUAGE:
+        return None
+    try:
+        data = marshal.dumps((args, kwargs), 2)
+    except ValueError:  # (an argument itself lazy, or not plain data)
+        return None
+    return f"L{id(func)}:{len(data)}:" + data.decode("latin-1")  # (the set holds func: its id)
 
 
 def _read(truth, obj, context, out: list) -> None:
@@ -513,9 +580,32 @@ def _memo_read(context, memo, value, label: str, read, out: list) -> None:
     found = memo.get(at)
     if found is None:
         parts = [label]
-        _read(truth, obj, context, parts)
+        if not (truth is None and _model_field(value, obj, parts)):
+            _read(truth, obj, context, parts)
         found = memo[at] = (value, parts)
     out += found[1]
+
+
+def _model_field(value, var: Variable, out: list) -> bool:
+    """Append the fingerprint of `var` (`root.name`), `value` its root's, read as the
+    template reads it, when that is a model instance's attribute that is not a method
+    (`battle.name`: an object without items, so its attribute, as `Variable._resolve_lookup`
+    finds it, but without its attempts); False: not such a read (the caller resolves it)."""
+    if (
+        not isinstance(value, Model)
+        or len(var.lookups) != 2
+        or var.translate
+        or hasattr(type(value), "__getitem__")
+    ):
+        return False
+    try:
+        found = getattr(value, var.lookups[1], _ABSENT)
+    except Exception:  # noqa: BLE001 - resolved the template's way, with its handling
+        return False
+    if found is _ABSENT or callable(found):
+        return False
+    _fingerprint(found, out)
+    return True
 
 
 def _value(context, name: str):
@@ -569,8 +659,7 @@ def key(context, name: str, plan, values=()) -> bytes:
     """The fingerprint of a part: its name, the language, time zone and escaping, what it
     reads of `context` (`plan`: its reads as `_plan` groups them) and `values` (a tag's
     arguments); `_Unkeyable` if one is no plain data."""
-    out = [name, get_language() or "", get_current_timezone_name(),
-           str(getattr(context, "autoescape", True))]  # fmt: skip
+    out = [name, *_env(context), str(getattr(context, "autoescape", True))]
     groups, others = plan
     memo = _memo(context)
     whole = set()  # (the roots read whole: what a condition or expression of them reads)
@@ -645,6 +734,17 @@ def drawn_template(loaded, context) -> str:
     return drawn_once(context, part, lambda: loaded.render(context))
 
 
+def _guard(nodelist: NodeList):
+    """The condition of a fragment that is one `{% if %}` and nothing else (no `{% elif %}`,
+    no `{% else %}`: a panel shown only at times, the outcome, a reaction offered…); None
+    for any other fragment."""
+    if len(nodelist) == 1 and type(nodelist[0]) is defaulttags.IfNode:
+        branches = nodelist[0].conditions_nodelists
+        if len(branches) == 1 and branches[0][0] is not None:
+            return branches[0][0]
+    return None
+
+
 class FragmentNode(template.Node):
     def __init__(self, parts, nodelist, always: bool):
         self.parts = parts
@@ -653,8 +753,23 @@ class FragmentNode(template.Node):
         self.uid = str(next(_UIDS))
         self.kept, self.reads = _reads(parts, nodelist)
         self.plan = _plan(self.reads)
+        self.guard = _guard(nodelist)
+        self.empty: dict[tuple, str] = {}  # {its name parts: the fragment empty}
 
     def render(self, context) -> str:
+        if self.guard is not None:
+            try:
+                shown = self.guard.eval(context)  # (as the `{% if %}` reads it)
+            except VariableDoesNotExist:
+                shown = None
+            if not shown:  # empty, whatever else it reads: no key to work out
+                names = tuple(part.resolve(context) for part in self.parts)
+                html = self.empty.get(names)
+                if html is None:
+                    if len(self.empty) > 256:
+                        self.empty.clear()
+                    html = self.empty[names] = self._start(names) + mark_safe(END)  # noqa: S308
+                return html
         part = None
         if self.kept:
             try:
@@ -663,11 +778,12 @@ class FragmentNode(template.Node):
                 part = None
         return drawn_once(context, part, lambda: self.draw(context))
 
+    def _start(self, names) -> str:
+        return format_html('<div class="fragment" id="{}"{}>', fragment_id(*names),
+                           " data-always" if self.always else "")  # fmt: skip
+
     def draw(self, context) -> str:
-        name = fragment_id(*(part.resolve(context) for part in self.parts))
-        start = format_html(
-            '<div class="fragment" id="{}"{}>', name, " data-always" if self.always else ""
-        )
+        start = self._start(part.resolve(context) for part in self.parts)
         return start + self.nodelist.render(context) + mark_safe(END)  # noqa: S308 (a constant)
 
 

@@ -176,3 +176,122 @@ def test_a_loops_turn_is_read_anew_in_every_fragment_of_the_loop(monkeypatch):
     again = template.render(Context({"cards": ["b", "a"]}))
     assert "first b<!--/f--></div>;" in again
     assert ">a<!--/f--></div>;" in again
+
+
+def test_the_version_is_read_once_per_render_and_battle(monkeypatch):
+    """`_seq` and its text are kept on the render's context per battle object: a fragment
+    under another battle (a `{% with %}`) puts in that battle's version, not the first's."""
+    _drawn(monkeypatch)
+    template = _template(
+        '{% fragment "a" %}<input name="seq" value="{{ battle.seq }}">{% endfragment %}'
+        '{% with battle=other %}{% fragment "b" %}<input name="seq" value="{{ battle.seq }}">'
+        "{% endfragment %}{% endwith %}"
+        '{% fragment "c" %}<input name="seq" value="{{ battle.seq }}">{% endfragment %}'
+    )
+    html = template.render(Context({"battle": Battle(4, "active"), "other": Battle(9, "active")}))
+    assert html.count('value="4"') == 2 and html.count('value="9"') == 1
+    assert html.index('value="9"') < html.rindex('value="4"')
+
+
+def test_no_template_sets_a_language_or_time_zone_within_a_render():
+    """A fragment's key reads the language and the time zone once per render
+    (`board_fragments._env`): no template may change them partway (a `{% language %}`,
+    `{% timezone %}` or `{% localtime %}` block)."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    roots = [Path(root) for root in settings.TEMPLATES[0]["DIRS"]]
+    roots += list(Path(settings.BASE_DIR).glob("*/templates"))
+    roots += list(Path(settings.BASE_DIR).glob("warfare/systems/*/templates"))
+    found = [str(path) for root in roots for path in root.rglob("*.html")
+             if any(tag in path.read_text() for tag in ("{% language", "{% timezone",
+                                                        "{% localtime"))]  # fmt: skip
+    assert sum(1 for root in roots for _ in root.rglob("*.html")) > 20
+    assert found == []
+
+
+def test_a_lazy_translation_is_keyed_by_its_message_and_a_lazy_of_anything_else_by_its_text(
+    monkeypatch,
+):
+    """A lazy `gettext` / `pgettext` / `format_lazy` call of plain arguments is named in the
+    key by its message (`board_fragments._lazy_text`; the language is in the key); a lazy
+    call of a function not declared `language_only` by what it says now."""
+    from django.utils.functional import lazy
+    from django.utils.translation import gettext_lazy, pgettext_lazy
+
+    drawn = _drawn(monkeypatch)
+    template = _template('{% fragment "f" %}{{ label }}{% endfragment %}')
+
+    def draw(label, language="en"):
+        with translation.override(language):
+            return template.render(Context({"label": label}))
+
+    assert draw(gettext_lazy("Battle log")) == draw(gettext_lazy("Battle log"))
+    assert len(drawn) == 1  # (another proxy of the same message: the same key)
+    russian = draw(gettext_lazy("Battle log"), "ru")
+    assert "Battle log" not in russian and len(drawn) == 2
+    assert "Undo last action" in draw(gettext_lazy("Undo last action")) and len(drawn) == 3
+    assert draw(pgettext_lazy("a", "Battle log")) and len(drawn) == 4  # (another function)
+    said = {"text": "one"}
+    changing = lazy(lambda: said["text"], str)
+    assert "one" in draw(changing()) and len(drawn) == 5
+    said["text"] = "two"
+    assert "two" in draw(changing()) and len(drawn) == 6  # (keyed by its text: drawn again)
+    assert board_fragments._lazy_text(changing()) is None
+    assert board_fragments._lazy_text(gettext_lazy("Battle log")) is not None
+
+
+def test_a_model_instances_fields_are_read_for_the_key(monkeypatch):
+    """A model instance's field is read straight (`_model_field`), its methods the template's
+    way: a changed field or a changed status draws the fragment again, the same ones not."""
+    from battles.models import Battle as BattleRow
+
+    drawn = _drawn(monkeypatch)
+    template = _template(
+        '{% fragment "f" %}{{ battle.name }} · {{ battle.get_status_display }}{% endfragment %}'
+    )
+
+    def draw(**fields):
+        with translation.override("en"):
+            return template.render(Context({"battle": BattleRow(**fields)}))
+
+    assert draw(name="Ford", status="active") == (
+        f'<div class="fragment" id="f-f">Ford · in progress{board_fragments.END}'
+    )
+    assert draw(name="Ford", status="active") and len(drawn) == 1
+    assert "Hill · in progress" in draw(name="Hill", status="active") and len(drawn) == 2
+    assert "results applied" in draw(name="Hill", status="applied") and len(drawn) == 3
+
+
+def test_a_fragment_that_is_one_if_is_empty_without_a_key_while_its_condition_is_false(
+    monkeypatch,
+):
+    """`{% fragment %}{% if shown %}…{% endif %}{% endfragment %}` (a panel shown only at
+    times): while `shown` is false it is the empty fragment, whatever else it reads, and no
+    key is worked out for it; once true, it is keyed and kept as any fragment. One with an
+    `{% else %}` is keyed either way."""
+    drawn = _drawn(monkeypatch)
+    keys = []
+    key = board_fragments.key
+
+    def counted(context, name, plan, values=()):
+        keys.append(name)
+        return key(context, name, plan, values)
+
+    monkeypatch.setattr(board_fragments, "key", counted)
+    template = _template(
+        '{% fragment "p" %}{% if shown %}<b>{{ x }}</b>{% endif %}{% endfragment %}'
+        '{% fragment "q" %}{% if shown %}<b>{{ x }}</b>{% else %}-{% endif %}{% endfragment %}'
+    )
+    empty = f'<div class="fragment" id="f-p">{board_fragments.END}'
+    for x in ("one", "two", object()):  # (not even a value a key could name)
+        html = template.render(Context({"shown": False, "x": x}))
+        assert html.startswith(empty) and html.endswith(f"-{board_fragments.END}")
+    assert drawn == ["q"] * 3 and len(keys) == 3  # (only "q": keyed, by its x too)
+    html = template.render(Context({"shown": True, "x": "one"}))
+    assert f'id="f-p"><b>one</b>{board_fragments.END}' in html
+    assert drawn == ["q"] * 3 + ["p", "q"] and len(keys) == 5
+    assert template.render(Context({"shown": True, "x": "one"})) == html
+    assert len(drawn) == 5 and len(keys) == 7  # (both kept)
+    assert template.render(Context({"x": "one"})).startswith(empty)  # (missing: false)

@@ -7,21 +7,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Values `plain` gives back as they are (by exact type: the leaves of nearly every event's
-#: params, taken without a call of their own; a state's `to_dict` turns dozens of them).
-_AS_IS = frozenset({str, int, float, bool, type(None)})
+#: The values `plain` gives back as they are, by exact type (a subclass may have `to_dict`).
+_LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
 def plain(value: Any) -> Any:
     """Dataclasses (with `to_dict`), tuples, sets and mappings as JSON-ready dicts and lists,
-    so a stored event compares equal to the one replay rebuilds."""
-    kind = type(value)
-    if kind in _AS_IS:
+    so a stored event compares equal to the one replay rebuilds. Leaves, dicts, lists and
+    tuples are told by their exact type first (a state's events are walked on every save
+    and view of it: the `to_dict` and ABC checks took most of the walk)."""
+    kind = value.__class__
+    if kind in _LEAVES:
         return value
     if kind is dict:
-        return {str(k): v if type(v) in _AS_IS else plain(v) for k, v in value.items()}
-    if kind is list or kind is tuple:
-        return [v if type(v) in _AS_IS else plain(v) for v in value]
+        return {k if k.__class__ is str else str(k): v if v.__class__ in _LEAVES else plain(v)
+                for k, v in value.items()}  # fmt: skip
+    if kind is list or kind is tuple:  # (a leaf taken as it is, without a call of its own)
+        return [v if v.__class__ in _LEAVES else plain(v) for v in value]
     if hasattr(value, "to_dict"):
         return value.to_dict()
     if isinstance(value, Mapping):

@@ -12,18 +12,19 @@ the JSON state, the log and the report alike. The TS ratio, the Quick Contest's 
 and margin of victory, and the result are public (§B.7.1). GM-only notes never reach it.
 """
 
+import functools
 from collections import Counter
 from functools import cached_property
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from battles import services
 from battles.events import event_text
-from battles.forms import parse_dice
+from battles.forms import parse_dice, shared_fields
 from battles.models import Battle, BattleStatus
 from battles.plugins import BoardPlugin, register
 from battles.schema import form_input, state_output
@@ -55,6 +56,7 @@ from .log import (
     SURVIVAL_LABELS,
     decided_by_text,
     event_params,
+    label,
     roll_text,
     signed,
     working,
@@ -238,17 +240,19 @@ class Gurps3eView(BattleView):
 def _ratio(forces) -> dict[str, Any] | None:
     """§B.7.1: larger TS : smaller TS and the larger force's bonus."""
     a, b = forces
-    if a.ts <= 0 or b.ts <= 0:
+    a_ts, b_ts = a.ts, b.ts  # (each a sum over the units)
+    if a_ts <= 0 or b_ts <= 0:
         return None
-    big, small = (a, b) if a.ts >= b.ts else (b, a)
+    big, small = (a, b) if a_ts >= b_ts else (b, a)
+    big_ts, small_ts = (a_ts, b_ts) if a_ts >= b_ts else (b_ts, a_ts)
     return {
-        "text": f"{big.ts / small.ts:.2f} : 1",
+        "text": f"{big_ts / small_ts:.2f} : 1",
         "side": big.key,
-        "bonus": ts_ratio_bonus(big.ts, small.ts, big.tl - small.tl),
+        "bonus": ts_ratio_bonus(big_ts, small_ts, big.tl - small.tl),
     }
 
 
-def _side(state, force, view: Gurps3eView, membership, battle) -> dict[str, Any]:
+def _side(state, force, view: Gurps3eView, membership, battle, language: str) -> dict[str, Any]:
     """A side's card: its numbers only for a viewpoint that sees it (`full`); of the enemy
     its role, TL, casualties in per cent and its units' names and fates."""
     names_ = view.names
@@ -260,7 +264,7 @@ def _side(state, force, view: Gurps3eView, membership, battle) -> dict[str, Any]
         "key": force.key,
         "name": names_.get(force.key, force.key),
         "full": full,
-        "role": str(ROLE_LABELS.get(force.role, force.role)),
+        "role": label(ROLE_LABELS, force.role, language=language),
         "tl": force.tl,
         "ts": force.ts if full else None,
         "men": force.men if full else None,
@@ -290,7 +294,7 @@ def _side(state, force, view: Gurps3eView, membership, battle) -> dict[str, Any]
     }
 
 
-def _pc(state, character, names_, membership, battle) -> dict[str, Any]:
+def _pc(state, character, names_, membership, battle, language: str) -> dict[str, Any]:
     skill, _terms = combat_skill(character)
     low, high = risk_range(character)
     chosen = state.risks.get(character.key)
@@ -313,14 +317,14 @@ def _pc(state, character, names_, membership, battle) -> dict[str, Any]:
         "key": character.key,
         "name": names_.get(character.key, character.key),
         "side": character.side,
-        "role": str(PC_ROLE_LABELS.get(character.role, character.role)),
+        "role": label(PC_ROLE_LABELS, character.role, language=language),
         "status": character.status,
-        "status_label": str(STATUS_LABELS.get(character.status, character.status)),
+        "status_label": label(STATUS_LABELS, character.status, language=language),
         "ht": character.ht,
         "ht_max": character.ht_max,
         "combat_skill": skill,
         "risk_range": f"{signed(low)}…{signed(high)}",
-        "limits": [str(LIMIT_LABELS.get(limit, limit)) for limit in character.limits],
+        "limits": [label(LIMIT_LABELS, limit, language=language) for limit in character.limits],
         "luck": character.luck,
         "rank": character.rank,
         "chosen": signed(chosen["risk"]) if chosen else None,
@@ -333,6 +337,7 @@ def _pc(state, character, names_, membership, battle) -> dict[str, Any]:
 def _day_results(lines, names_) -> list[dict[str, Any]]:
     """The rolls and results of each resolved day, newest first (§B.2 steps 4-7), from the
     (event, params, sentence) lines of the viewpoint's view (an enemy's numbers left out)."""
+    language = get_language() or ""  # its labels and rolls worded once per language
     days: dict[int, dict[str, Any]] = {}
     for event, p, _text in lines:
         if event.code not in RESULT_CODES:
@@ -347,17 +352,17 @@ def _day_results(lines, names_) -> list[dict[str, Any]]:
             rolls = p.get("rolls") or [{}]
             used = rolls[min(p.get("used", 0), len(rolls) - 1)]
             day["survival"].append(
-                {"pc": pc, "roll": roll_text(used), "margin": used.get("margin"),
+                {"pc": pc, "roll": roll_text(used, language=language), "margin": used.get("margin"),
                  "luck": len(rolls) > 1,
-                 "result": str(SURVIVAL_LABELS.get(p["result"], p["result"])),
+                 "result": label(SURVIVAL_LABELS, p["result"], language=language),
                  "damage": p.get("damage"), "ht_before": p.get("ht_before"), "ht": p.get("ht"),
-                 "status": str(STATUS_LABELS.get(p.get("status"), p.get("status")))}
+                 "status": label(STATUS_LABELS, p.get("status"), language=language)}
             )  # fmt: skip
         elif event.code == "pc.glory":
             roll = p.get("roll") or {}
             day["glory"].append(
-                {"pc": pc, "roll": roll_text(roll), "margin": roll.get("margin"),
-                 "row": str(GLORY_LABELS.get(p["row"], p["row"])),
+                {"pc": pc, "roll": roll_text(roll, language=language), "margin": roll.get("margin"),
+                 "row": label(GLORY_LABELS, p["row"], language=language),
                  "reputation": ", ".join(signed(int(e["value"])) for e in p.get("reputation") or ())
                  or "0",
                  "strategy": signed(int(p.get("strategy_modifier", 0)))}
@@ -368,7 +373,8 @@ def _day_results(lines, names_) -> list[dict[str, Any]]:
                 roll = p.get(key) or {}
                 rows.append(
                     {"side": names_.get(side, side), "working": working(roll.get("breakdown")
-                     or (), names_), "skill": roll.get("skill"), "roll": roll_text(roll),
+                     or (), names_, language=language), "skill": roll.get("skill"),
+                     "roll": roll_text(roll, language=language),
                      "margin": roll.get("margin")}
                 )  # fmt: skip
             winner = p.get("winner_side")
@@ -378,7 +384,7 @@ def _day_results(lines, names_) -> list[dict[str, Any]]:
                 "margin": p.get("margin_of_victory"),
             }
         elif event.code == "battle.result":
-            day["result"] = str(CATEGORY_LABELS.get(p.get("category"), p.get("category")))
+            day["result"] = label(CATEGORY_LABELS, p.get("category"), language=language)
         elif event.code in ("battle.morale", "pc.called_coward"):
             day["morale"].append(event)
         elif event.code == "battle.casualties":
@@ -387,13 +393,13 @@ def _day_results(lines, names_) -> list[dict[str, Any]]:
                     {"side": names_.get(p["side"], p["side"]),
                      "unit": names_.get(record["unit"], record["unit"]),
                      "house": p.get("mode") != "gm", "percent": record["percent"],
-                     "working": working(record.get("breakdown") or ()),
+                     "working": working(record.get("breakdown") or (), language=language),
                      "lost": record.get("men_lost"), "left": record.get("men_after")}
                 )  # fmt: skip
         elif event.code == "pc.reaction":
             day["reactions"].append(
                 {"pc": pc, "total": p.get("total"),
-                 "band": str(REACTION_LABELS.get(p.get("band"), p.get("band")))}
+                 "band": label(REACTION_LABELS, p.get("band"), language=language)}
             )  # fmt: skip
     return [days[key] for key in sorted(days, reverse=True)]
 
@@ -411,6 +417,21 @@ def _ending(events) -> dict[str, Any] | None:
     }
 
 
+@functools.lru_cache(maxsize=16)
+def _checklist_steps(_language: str) -> tuple[str, ...]:
+    """The steps of a day (§B.2) as the board's checklist names them, and who the last one
+    waits for: translated once per language."""
+    return (
+        gettext("Forces and Troop Strength"),
+        gettext("Strategy modifiers (the GM may change them until the contest)"),
+        gettext("Each fit PC chooses Risk"),
+        gettext("Commanders ready for the Quick Contest"),
+        gettext("Survival, Glory and the Quick Contest of Strategy"),
+        gettext("Casualties (GM)"),
+        gettext("the GM"),
+    )
+
+
 def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     state = battle.engine_state()
     view = Gurps3eView(battle, viewpoint_of(membership, battle))
@@ -422,24 +443,24 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     prefix = view.lines_prefix()
     lines = [(e, view.params(e.code, e.params), text) for e in events
              if (text := view.sentence(e, prefix))]  # fmt: skip
-    sides = [_side(state, force, view, membership, battle) for force in state.forces]
-    pcs = [_pc(state, c, names_, membership, battle) for c in state.characters]
+    language = get_language() or ""  # the cards' labels worded once per language
+    sides = [_side(state, force, view, membership, battle, language) for force in state.forces]
+    pcs = [_pc(state, c, names_, membership, battle, language) for c in state.characters]
     fit = [pc for pc in pcs if pc["status"] == FIT]
     waiting_pcs = [pc["name"] for pc in fit if pc["chosen"] is None]
     waiting_sides = [side["name"] for side in sides if not side["committed"]]
     choices = state.phase == CHOICES
+    steps = _checklist_steps(language)
     checklist = [
-        {"step": gettext("Forces and Troop Strength"), "done": True, "waiting": []},
-        {"step": gettext("Strategy modifiers (the GM may change them until the contest)"),
-         "done": True, "waiting": []},
-        {"step": gettext("Each fit PC chooses Risk"), "done": choices and not waiting_pcs,
+        {"step": steps[0], "done": True, "waiting": []},
+        {"step": steps[1], "done": True, "waiting": []},
+        {"step": steps[2], "done": choices and not waiting_pcs,
          "waiting": waiting_pcs if choices else []},
-        {"step": gettext("Commanders ready for the Quick Contest"),
-         "done": choices and not waiting_sides, "waiting": waiting_sides if choices else []},
-        {"step": gettext("Survival, Glory and the Quick Contest of Strategy"), "done": False,
-         "waiting": []},
-        {"step": gettext("Casualties (GM)"), "done": False,
-         "waiting": [gettext("the GM")] if state.phase == CASUALTIES else []},
+        {"step": steps[3], "done": choices and not waiting_sides,
+         "waiting": waiting_sides if choices else []},
+        {"step": steps[4], "done": False, "waiting": []},
+        {"step": steps[5], "done": False,
+         "waiting": [steps[6]] if state.phase == CASUALTIES else []},
     ]  # fmt: skip
     outstanding = len(waiting_pcs) + len(waiting_sides)
     pending = state.pending or {}
@@ -476,6 +497,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
 # --- commands ----------------------------------------------------------------------------------
 
 
+@shared_fields
 class ActForm(forms.Form):
     """One command on the 3e board: a PC's Risk, a commander's readiness, the GM's
     modifiers or casualties. `dice`: 3d6 and d6 results rolled at the table (the resolving

@@ -1,10 +1,11 @@
 """GURPS 3e battle codes as words and sentences in the page's language (gurps Part B; the
 Russian terms follow the glossary §B.9)."""
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 ROLE_LABELS = {"attacker": _("attacker"), "defender": _("defender")}
@@ -119,59 +120,107 @@ TERM_LABELS = {
 
 def term_label(code: str, names: Mapping[str, str] | None = None) -> str:
     """A breakdown term's label: Strategy, TS ratio, a defensive item, a PC's Glory…"""
-    names = names or {}
+    if code.startswith("glory."):
+        pc = code.removeprefix("glory.")
+        return gettext("Glory of %(pc)s") % {"pc": (names or {}).get(pc, pc)}
+    return _term_label(get_language() or "", code)
+
+
+@functools.lru_cache(maxsize=1024)
+def _term_label(_language: str, code: str) -> str:
+    """A label that names no PC, worded once per language and code (a board shows dozens)."""
     if code in TERM_LABELS:
         return str(TERM_LABELS[code])
     if code.startswith("defensive."):
         item = code.removeprefix("defensive.")
         return str(DEFENSIVE_LABELS.get(item, item))
-    if code.startswith("glory."):
-        pc = code.removeprefix("glory.")
-        return gettext("Glory of %(pc)s") % {"pc": names.get(pc, pc)}
     if code.removeprefix("morale.") in MORALE_LABELS:
         return str(MORALE_LABELS[code.removeprefix("morale.")])
     return code
+
+
+#: {(language, id of one of this module's label tables, code): its label}
+_WORDED: dict[tuple[str, int, Any], str] = {}
+
+
+def label(labels: Mapping[str, Any], code: Any, default: Any = None, *, language=None) -> str:
+    """`str(labels.get(code, default))` (`default`: the code itself) for one of this module's
+    constant label tables, worded once per language (`language`: the page's when None)."""
+    key = (language if language is not None else get_language() or "", id(labels), code)
+    try:
+        return _WORDED[key]
+    except KeyError:
+        text = _WORDED[key] = str(labels.get(code, code if default is None else default))
+        return text
+    except TypeError:  # a code that is no key (not hashable)
+        return str(labels.get(code, code if default is None else default))
 
 
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"{value}".replace("-", "−")
 
 
-def working(terms: Sequence[Sequence[Any]], names: Mapping[str, str] | None = None) -> str:
-    """ "Strategy 14, TS ratio +3, castle +8" from (code, value) terms."""
+def working(
+    terms: Sequence[Sequence[Any]], names: Mapping[str, str] | None = None, *, language=None
+) -> str:
+    """ "Strategy 14, TS ratio +3, castle +8" from (code, value) terms (`language`: the
+    page's when None)."""
+    language = language if language is not None else get_language() or ""
     parts = []
     for index, (code, value) in enumerate(terms):
         shown = str(value) if index == 0 else signed(int(value))
-        parts.append(f"{term_label(str(code), names)} {shown}")
+        code = str(code)
+        if code.startswith("glory."):
+            worded = term_label(code, names)
+        else:
+            worded = _term_label(language, code)
+        parts.append(f"{worded} {shown}")
     return ", ".join(parts)
 
 
-def roll_text(roll: Mapping[str, Any]) -> str:
+@functools.lru_cache(maxsize=16)
+def _roll_words(_language: str) -> dict[str, str]:
+    """The words of `roll_text`, translated once per language."""
+    return {
+        "typed": gettext("(typed at the table)"),
+        "critical_success": gettext("critical success"),
+        "critical_failure": gettext("critical failure"),
+        "made": gettext("made by %(margin)s"),
+        "missed": gettext("missed by %(margin)s"),
+        "unseen": gettext("3d6 %(roll)s (%(dice)s), %(how)s"),
+        "seen": gettext("3d6 %(roll)s (%(dice)s) vs %(skill)s, %(how)s"),
+    }
+
+
+def roll_text(roll: Mapping[str, Any], *, language=None) -> str:
     """ "3d6 10 (3+4+3) vs 13, made by 3" for a 3d6 success roll's dict (dice rolled at the
     table marked as typed); a roll whose skill the viewer may not see (an enemy's, its skill
-    and margin left out) reads "3d6 10 (3+4+3), success"."""
-    dice = "+".join(str(die) for die in roll.get("dice", ()))
+    and margin left out) reads "3d6 10 (3+4+3), success" (`language`: the page's when
+    None)."""
+    language = language if language is not None else get_language() or ""
+    words = _roll_words(language)
+    dice = "+".join(map(str, roll.get("dice", ())))
     if roll.get("typed"):
-        dice += " " + gettext("(typed at the table)")
+        dice += " " + words["typed"]
     margin = roll.get("margin", 0)
     degree = roll.get("degree")
     if degree == "critical_success":
-        how = gettext("critical success")
+        how = words["critical_success"]
     elif degree == "critical_failure":
-        how = gettext("critical failure")
+        how = words["critical_failure"]
     elif "skill" not in roll:
-        how = str(DEGREE_LABELS.get(degree, degree or ""))
+        how = label(DEGREE_LABELS, degree or "", language=language)
     elif degree == "success":
-        how = gettext("made by %(margin)s") % {"margin": margin}
+        how = words["made"] % {"margin": margin}
     else:
-        how = gettext("missed by %(margin)s") % {"margin": -margin if margin < 0 else margin}
+        how = words["missed"] % {"margin": -margin if margin < 0 else margin}
     if "skill" not in roll:
-        return gettext("3d6 %(roll)s (%(dice)s), %(how)s") % {
+        return words["unseen"] % {
             "roll": roll.get("roll"),
             "dice": dice,
             "how": how,
         }
-    return gettext("3d6 %(roll)s (%(dice)s) vs %(skill)s, %(how)s") % {
+    return words["seen"] % {
         "roll": roll.get("roll"),
         "dice": dice,
         "skill": roll.get("skill"),

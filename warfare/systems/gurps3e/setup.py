@@ -3,9 +3,11 @@
 Strategy from their factions' command staff, Morale modifiers (§B.8.3), the PCs taking part,
 the days of an extended battle."""
 
+import functools
+
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services
@@ -289,12 +291,19 @@ def api_create(user, campaign_id: int, data) -> Battle:
     return _start(user, membership.campaign, form)
 
 
+@functools.lru_cache(maxsize=64)
+def _side_label(_language: str, side: str) -> str:
+    """ "Side A" in the page language, worded once per language (every view names both)."""
+    return gettext("Side %(side)s") % {"side": side}
+
+
 def setup_names(setup: dict, side_names: dict[str, str] | None = None) -> dict[str, str]:
     """{key: name} of a setup's sides ("Side A: …", by `side_names` when given), units and
     PCs."""
     names: dict[str, str] = {}
+    language = get_language() or ""
     for side in setup.get("sides") or ():
-        label = gettext("Side %(side)s") % {"side": str(side["key"]).upper()}
+        label = _side_label(language, str(side["key"]).upper())
         name = (side_names or {}).get(side["key"], side.get("name"))
         names[side["key"]] = f"{label}: {name}" if name else label
         for unit in side.get("units") or ():

@@ -15,10 +15,11 @@ the other side, does not see a players' side's pending strategy either until the
 side (a side of no players' faction) has chosen, unless the set-up's `gm_sees_choices`.
 """
 
-from fractions import Fraction
+import functools
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleStatus
@@ -38,7 +39,7 @@ from warfare.engine.systems.gurps4e.battle.state import (
     BattleState,
 )
 from warfare.engine.systems.gurps4e.strategies import STRATEGIES
-from warfare.systems.gurps4e.mapping import display
+from warfare.systems.gurps4e.mapping import ts_text
 
 from . import labels, log
 from .board_forms import ON_CRITICAL_CHOICES, RISK_CHOICES, option_value
@@ -209,8 +210,18 @@ class Gurps4eView(BattleView):
 
     def choice(self, i: int) -> dict | None:
         """Side `i`'s choice this round as the viewpoint may see it ({"chosen": True}: made,
-        secret)."""
+        secret): the GM's read from the state itself, without the whole of `public`."""
+        if self.gm:
+            secret = self._secret_from_gm  # read on every GM board, as `public` did
+            choice = self.engine_state.choices[i]
+            if choice is None:
+                return None
+            return {"chosen": True} if i in secret else choice.to_dict()
         return self.public["choices"][i]
+
+    @cached_property
+    def _secret_from_gm(self) -> set[int]:
+        return self.secret_from_gm()
 
     def event(self, code: str, params: dict) -> tuple[dict, str]:
         shown = log.visible_params(code, params, self.index)
@@ -235,12 +246,12 @@ def engine_state(battle: Battle) -> BattleState:
 
 
 def _ts(value) -> str:
-    return display(Fraction(str(value)))
+    return ts_text(value)
 
 
-def _terms(terms) -> list[dict[str, Any]]:
+def _terms(terms, language: str) -> list[dict[str, Any]]:
     return [
-        {"code": code, "label": labels.term_label(code), "value": int(value)}
+        {"code": code, "label": labels.term_label(code, language=language), "value": int(value)}
         for code, value in terms
     ]
 
@@ -280,7 +291,7 @@ def sides_view(view: Gurps4eView) -> list[dict[str, Any]]:
     addend, the commander, the pending choice (own side and GM only, `Gurps4eView.choice`),
     intelligence of the enemy."""
     battle, state, index = view.battle, view.engine_state, view.index
-    public = view.public
+    language = get_language() or ""  # the BSM terms' labels, worded once per language
     result = []
     for i, key in enumerate(SIDE_KEYS):
         side = state.sides[i]
@@ -306,12 +317,12 @@ def sides_view(view: Gurps4eView) -> list[dict[str, Any]]:
             "ts": _ts(side.ts) if full else None,
             "elements": side.force.elements if full else None,
             "db": side.db if full else None,
-            "bsm": _terms(bsm) if full else [],
+            "bsm": _terms(bsm, language) if full else [],
             "bsm_total": sum(v for _c, v in bsm) if full else None,
             "commander": (officer.name if officer else "—") if full else None,
             "logistics": side.logistics if full else None,
             "intelligence": (
-                _intelligence(battle, key, public.get("intelligence"))
+                _intelligence(battle, key, view.public.get("intelligence"))
                 if index is not None and index == 1 - i
                 else []
             ),
@@ -329,45 +340,58 @@ def checklist(view: Gurps4eView) -> list[dict[str, Any]]:
     state, who = view.engine_state, view.names
     if state.finished:
         return []
+    steps = _checklist_steps(get_language() or "")
     items = []
     if state.phase == BATTLE_KIND and state.initiative is not None:
-        items.append({"text": _("%(side)s chooses the kind of battle")
-                      % {"side": who[SIDE_KEYS[state.initiative]]}, "done": False})  # fmt: skip
+        items.append({"text": steps["kind"] % {"side": who[SIDE_KEYS[state.initiative]]},
+                      "done": False})  # fmt: skip
     elif state.phase == CHOOSING:
         for i, key in enumerate(SIDE_KEYS):
             if state.sides[i].left:
                 continue
-            items.append({"text": _("%(side)s: the commander's strategy (secret) and Risk")
-                          % {"side": who[key]}, "done": state.choices[i] is not None})  # fmt: skip
+            items.append({"text": steps["strategy"] % {"side": who[key]},
+                          "done": state.choices[i] is not None})  # fmt: skip
         for pc in state.pcs:
             if pc.status != ACTIVE or pc.commander or state.sides[pc.side].left:
                 continue
-            items.append({"text": _("%(pc)s: Risk, and a significant action if wanted")
-                          % {"pc": who.get(pc.key, pc.key)},
+            items.append({"text": steps["pc"] % {"pc": who.get(pc.key, pc.key)},
                           "done": pc.key in state.pc_choices})  # fmt: skip
     elif state.phase == PARLEY:
-        items.append({"text": _("The other side answers the Parley"), "done": False})
+        items.append({"text": steps["parley"], "done": False})
     elif state.phase == CHANGE:
-        items.append({"text": _("The side facing a slow strategy may change its own once"),
-                      "done": False})  # fmt: skip
+        items.append({"text": steps["change"], "done": False})
     elif state.phase == PURSUIT and state.victor is not None:
-        items.append({"text": _("%(side)s chooses: pursue or hold the field")
-                      % {"side": who[SIDE_KEYS[state.victor]]}, "done": False})  # fmt: skip
+        items.append({"text": steps["pursuit"] % {"side": who[SIDE_KEYS[state.victor]]},
+                      "done": False})  # fmt: skip
     return items
 
 
-def _strategy_option(option) -> dict[str, Any]:
+@functools.lru_cache(maxsize=16)
+def _checklist_steps(_language: str) -> dict[str, str]:
+    """The round's steps as the checklist words them, translated once per language."""
+    return {
+        "kind": _("%(side)s chooses the kind of battle"),
+        "strategy": _("%(side)s: the commander's strategy (secret) and Risk"),
+        "pc": _("%(pc)s: Risk, and a significant action if wanted"),
+        "parley": _("The other side answers the Parley"),
+        "change": _("The side facing a slow strategy may change its own once"),
+        "pursuit": _("%(side)s chooses: pursue or hold the field"),
+    }
+
+
+def _strategy_option(option, language: str) -> dict[str, Any]:
     params = dict(option.params)
     check = option.checks[0] if option.checks else None
+    strategy = params["strategy"]
     return {
         "value": option_value(params),
-        "strategy": params["strategy"],
-        "label": labels.strategy_name(params["strategy"]),
+        "strategy": strategy,
+        "label": labels.strategy_name(strategy, language=language),
         "desperate": params.get("desperate", False),
-        "group": STRATEGIES[params["strategy"]].group,
+        "group": STRATEGIES[strategy].group,
         "skill": check.modifier if check else None,
-        "working": labels.working(check.modifier_breakdown) if check else "",
-        "effects": labels.strategy_effect_lines(params["strategy"]),
+        "working": labels.working(check.modifier_breakdown, language=language) if check else "",
+        "effects": labels.strategy_effect_lines(strategy, language=language),
     }
 
 
@@ -379,6 +403,7 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
         return []
     system = get_battle_system(battle.system)
     who = view.names
+    language = get_language() or ""  # the options' texts, each worded once per language
     result = []
     for actor in actors:
         specs = system.legal_actions(state, actor)
@@ -394,17 +419,19 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
         for spec in specs:
             entry: dict[str, Any] = {"kind": spec.key}
             if spec.key in ("choose_strategy", "change_strategy"):
-                entry["options"] = [_strategy_option(o) for o in spec.options]
+                entry["options"] = [_strategy_option(o, language) for o in spec.options]
                 entry["risks"] = RISK_CHOICES
             elif spec.key == "choose_risk":
                 entry["risks"] = RISK_CHOICES
-                entry["on_critical"] = ON_CRITICAL_CHOICES
+                entry["on_critical"] = _on_critical_choices(language)
             elif spec.key == "significant_action":
                 panel["heroism"] = [
                     {
                         "risk": f"{o.params['risk']:+d}",
                         "skill": o.checks[0].modifier,
-                        "working": labels.working(o.checks[0].modifier_breakdown),
+                        "working": labels.working(
+                            o.checks[0].modifier_breakdown, language=language
+                        ),
                     }
                     for o in spec.options
                 ]
@@ -418,6 +445,12 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
             panel["forms"].append(entry)
         result.append(panel)
     return result
+
+
+@functools.lru_cache(maxsize=16)
+def _on_critical_choices(_language: str) -> tuple[tuple[str, str], ...]:
+    """`ON_CRITICAL_CHOICES` in the page language, worded once per language."""
+    return tuple((value, str(text)) for value, text in ON_CRITICAL_CHOICES)
 
 
 def _current_choice(view: Gurps4eView, actor: str) -> str | None:
@@ -515,7 +548,7 @@ def outcome_view(view: Gurps4eView) -> dict[str, Any] | None:
     return {
         "winner": winner,
         "winner_name": who.get(winner) if winner else None,
-        "reason": str(labels.END_LABELS.get(details.get("end_reason"), details.get("end_reason"))),
+        "reason": labels.label(labels.END_LABELS, details.get("end_reason")),
         "sides": sides,
         "loot_minutes": loot.get("minutes"),
         "loot_holder": who.get(loot.get("holder")) if loot.get("holder") else None,
@@ -530,6 +563,11 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     holder = pb_holder(state)
     finished = battle.status == BattleStatus.FINISHED
     who = view.names
+    language = get_language() or ""  # its labels worded once per language
+
+    def label(table, code) -> str:
+        return labels.label(table, code, language=language)
+
     pcs = []
     for pc in state.pcs:
         full = view.sees(pc.key)
@@ -540,7 +578,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
                 "side": who[SIDE_KEYS[pc.side]],
                 "hp": pc.hp if full else None,
                 "max_hp": pc.max_hp if full else None,
-                "status": str(labels.PC_STATUS_LABELS.get(pc.status, pc.status)),
+                "status": label(labels.PC_STATUS_LABELS, pc.status),
                 "commander": pc.commander,
                 "chosen": pc.key in state.pc_choices,
             }
@@ -553,10 +591,10 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
         "round": state.round,
         "choosing": state.phase == CHOOSING and not state.finished,
         "round_length": state.round_length,
-        "battle_type": labels.BATTLE_TYPE_LABELS.get(state.battle_type, state.battle_type),
-        "terrain": labels.TERRAIN_LABELS.get(state.terrain, state.terrain),
+        "battle_type": label(labels.BATTLE_TYPE_LABELS, state.battle_type),
+        "terrain": label(labels.TERRAIN_LABELS, state.terrain),
         "terrain_rating": state.terrain_rating,
-        "kind": labels.KIND_LABELS.get(state.kind, state.kind) if state.kind else None,
+        "kind": label(labels.KIND_LABELS, state.kind) if state.kind else None,
         "sides": sides,
         "pb_holder": sides[holder]["name"] if holder is not None else None,
         "pcs": pcs,

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from battles.forms import ActForm, parse_dice
+from battles.forms import ActForm, parse_dice, shared_fields
 from warfare.engine.systems.gurps4e.battle.engine import RISKS
 from warfare.engine.systems.gurps4e.tables import BATTLE_TYPES, TERRAIN_RATING
 
@@ -270,6 +270,7 @@ STRATEGY_KINDS = ("choose_strategy", "change_strategy")
 PC_KINDS = ("choose_risk", "significant_action")
 
 
+@shared_fields
 class GurpsActForm(ActForm):
     """One choice on the board. Strategy forms send the chosen `option` (JSON params of one
     of the engine's options) with the commander's `risk` and `raid_logistics`; a PC's form

@@ -156,8 +156,26 @@ TERM_LABELS = {
 }
 
 
-def strategy_name(key: str) -> str:
-    return _strategy_name(get_language() or "", key)
+#: {(language, id of one of this module's label tables, code): its label}
+_WORDED: dict[tuple[str, int, Any], str] = {}
+
+
+def label(table: dict[str, Any], code: Any, *, language: str | None = None) -> str:
+    """`str(table.get(code, code))` for one of this module's constant label tables, worded
+    once per language (`language`: the page's when None)."""
+    key = (language if language is not None else get_language() or "", id(table), code)
+    try:
+        return _WORDED[key]
+    except KeyError:
+        text = _WORDED[key] = str(table.get(code, code))
+        return text
+    except TypeError:  # a code that is no key (not hashable)
+        return str(table.get(code, code))
+
+
+def strategy_name(key: str, *, language: str | None = None) -> str:
+    """A strategy's name in `language` (the page's when None)."""
+    return _strategy_name(language if language is not None else get_language() or "", key)
 
 
 @functools.lru_cache(maxsize=512)
@@ -169,10 +187,10 @@ def class_name(code: str) -> str:
     return str(CLASS_LABELS.get(code, code))
 
 
-def term_label(code: str) -> str:
-    """The label of one addend of a roll's breakdown, in the page language (built once per
-    language and code)."""
-    return _term_label(get_language() or "", code)
+def term_label(code: str, *, language: str | None = None) -> str:
+    """The label of one addend of a roll's breakdown, in `language` (the page's when None;
+    built once per language and code)."""
+    return _term_label(language if language is not None else get_language() or "", code)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -197,12 +215,13 @@ def signed(value: int) -> str:
     return f"{value:+d}".replace("-", "−")
 
 
-def working(terms) -> str:
+def working(terms, *, language: str | None = None) -> str:
     """A breakdown as one line: "Strategy 14 +2 relative TS −1 casualties" (worded once per
-    language and breakdown: a board shows each strategy's)."""
+    language and breakdown: a board shows each strategy's; `language`: the page's when
+    None)."""
     try:
-        key = tuple((code, type(value), value) for code, value in terms)  # 1 and 1.0: two
-        return _working(get_language() or "", key)
+        key = tuple([(code, value.__class__, value) for code, value in terms])  # 1, 1.0: two
+        return _working(language if language is not None else get_language() or "", key)
     except TypeError:  # a term that is no key (not hashable)
         return _worded(terms)
 
@@ -307,9 +326,10 @@ def effect_text(code: str, params: dict[str, Any]) -> str:
 _EFFECT_LINES: dict[tuple[str, str], tuple[str, ...]] = {}
 
 
-def strategy_effect_lines(key: str) -> list[str]:
-    """Every effect of strategy `key` as a line (the group first), in the page language."""
-    cache_key = (get_language() or "", key)
+def strategy_effect_lines(key: str, *, language: str | None = None) -> list[str]:
+    """Every effect of strategy `key` as a line (the group first), in `language` (the page's
+    when None)."""
+    cache_key = (language if language is not None else get_language() or "", key)
     lines = _EFFECT_LINES.get(cache_key)
     if lines is None:
         lines = tuple(effect_text(e["code"], e["params"]) for e in strategy_effects(key))

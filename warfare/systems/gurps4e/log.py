@@ -9,14 +9,14 @@ log: the engine's `strategy_chosen` event names only the side, and the choices a
 `strategies_revealed` once both are in.
 """
 
-from fractions import Fraction
+import functools
 from typing import Any
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
-from warfare.systems.gurps4e.mapping import display
+from warfare.systems.gurps4e.mapping import ts_text
 
 from . import labels
 
@@ -78,15 +78,28 @@ def roll_text(roll: dict[str, Any] | None) -> str:
     the table are marked as typed."""
     if not isinstance(roll, dict):
         return ""
+    language = get_language() or ""
     typed = " " + _("(typed at the table)") if roll.get("typed") else ""
-    return str(ROLL_TEXT) % {
-        "dice": "+".join(str(d) for d in roll.get("dice", ())) + typed,
+    return _roll_template(language) % {
+        "dice": "+".join(map(str, roll.get("dice", ()))) + typed,
         "roll": roll.get("roll"),
         "skill": roll.get("skill"),
-        "working": labels.working(roll.get("breakdown") or ()),
+        "working": labels.working(roll.get("breakdown") or (), language=language),
         "margin": labels.signed(int(roll.get("margin", 0))),
-        "degree": labels.DEGREE_LABELS.get(roll.get("degree"), roll.get("degree")),
+        "degree": _degree(language, roll.get("degree")),
     }
+
+
+@functools.lru_cache(maxsize=16)
+def _roll_template(_language: str) -> str:
+    """`ROLL_TEXT` in the page language, worded once per language."""
+    return str(ROLL_TEXT)
+
+
+@functools.lru_cache(maxsize=64)
+def _degree(_language: str, degree) -> str:
+    """A roll's degree in the page language, worded once per language."""
+    return str(labels.DEGREE_LABELS.get(degree, degree))
 
 
 def choice_text(choice: dict[str, Any]) -> str:
@@ -124,7 +137,7 @@ def visible_params(code: str, params: dict[str, Any], viewer: int | None) -> dic
 
 def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
     """The sentence of one gurps4e event (its params already filtered for the viewer)."""
-    template = EVENT_TEXTS.get(code)
+    template = _event_template(get_language() or "", code)
     if template is None:
         return ""
 
@@ -140,9 +153,17 @@ def event_line(code: str, params: dict[str, Any], names: dict[str, str]) -> str:
     if fill is not None:
         fill(params, flat, name)
     try:
-        return str(template) % flat
+        return template % flat
     except (KeyError, TypeError, ValueError):
         return code
+
+
+@functools.lru_cache(maxsize=256)
+def _event_template(_language: str, code: str) -> str | None:
+    """The sentence template of an event code in the page language (None: no sentence),
+    worded once per language."""
+    template = EVENT_TEXTS.get(code)
+    return None if template is None else str(template)
 
 
 def _battle_started(p: dict[str, Any], flat: dict[str, Any], name) -> None:
@@ -278,7 +299,7 @@ def _gm_circumstance(p: dict[str, Any], flat: dict[str, Any], name) -> None:
 
 
 def _ts(value) -> str:
-    return display(Fraction(str(value)))
+    return ts_text(value)
 
 
 def _pursuit_choice(choice) -> str:

@@ -5,6 +5,7 @@ working as codes and numbers; this module builds its input from the models and t
 working into the lines a page shows, in the page's language.
 """
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from math import floor
@@ -28,6 +29,17 @@ def display(value: Fraction | int | float) -> str:
         return str(value.numerator)
     sign, hundredths = "−" if value < 0 else "", floor(abs(value) * 100)
     return f"{sign}{hundredths // 100}.{hundredths % 100:02d}".rstrip("0").rstrip(".")
+
+
+def ts_text(value: Fraction | int | float | str) -> str:
+    """`display` of a TS read from its text (`str(value)`: a Fraction, a stored text or a
+    number), shown once per text (a board shows each side's TS on every render)."""
+    return _ts_text(str(value))
+
+
+@functools.lru_cache(maxsize=1024)
+def _ts_text(text: str) -> str:
+    return display(Fraction(text))
 
 
 def row_tl(row: ForceElement) -> int:

@@ -194,11 +194,11 @@ class Force:
     @property
     def ts(self) -> int:
         """Force TS: the sum of its units' TS (men left x per-man TS)."""
-        return sum(unit.ts for unit in self.units)
+        return sum([unit.ts for unit in self.units])
 
     @property
     def men(self) -> int:
-        return sum(unit.men for unit in self.units)
+        return sum([unit.men for unit in self.units])
 
     def unit(self, key: str) -> Unit:
         return next(unit for unit in self.units if unit.key == key)

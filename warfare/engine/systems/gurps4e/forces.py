@@ -5,6 +5,7 @@ TS values are exact `Fraction`s (quality ×1.5, support ×1/10 …) so the table
 *working*: plain JSON terms with codes and numbers that a page can show step by step.
 """
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -33,7 +34,14 @@ def num(value: Fraction | int) -> int | float:
 
 
 def _fraction(value: Any) -> Fraction:
-    return Fraction(str(value)) if not isinstance(value, Fraction) else value
+    return parsed_fraction(str(value)) if not isinstance(value, Fraction) else value
+
+
+@functools.lru_cache(maxsize=1024)
+def parsed_fraction(text: str) -> Fraction:
+    """`Fraction(text)`, parsed once per text (a battle's snapshot, read on every action,
+    holds a few dozen; a `Fraction` never changes, so one may serve them all)."""
+    return Fraction(text)
 
 
 @dataclass(frozen=True)
@@ -211,7 +219,7 @@ class Force:
     @property
     def elements(self) -> int:
         """The number of elements (Σ count), for round length and Strategy vs Tactics."""
-        return sum(row.count for row in self.rows)
+        return sum([row.count for row in self.rows])
 
     @property
     def raise_cost(self) -> int:

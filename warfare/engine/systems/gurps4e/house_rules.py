@@ -319,12 +319,19 @@ HOUSE_RULES: tuple[HouseDefault, ...] = (
 )
 
 
+#: {key: its house rule}, the first entry of a key (a board asks a few dozen an action).
+_BY_KEY: dict[str, HouseDefault] = {}
+for _entry in HOUSE_RULES:
+    _BY_KEY.setdefault(_entry.key, _entry)
+del _entry
+
+
 def house_rule(key: str) -> HouseDefault:
     """The house rule `key` (KeyError if there is no such entry)."""
-    for entry in HOUSE_RULES:
-        if entry.key == key:
-            return entry
-    raise KeyError(key)
+    try:
+        return _BY_KEY[key]
+    except KeyError:
+        raise KeyError(key) from None
 
 
 def house_value(key: str, overrides: Mapping[str, Any] | None = None) -> Any:

@@ -546,6 +546,14 @@ def _skill_terms(
     parley_refused: bool = False,
 ) -> list[tuple[str, int]]:
     """§A.6.4: the full breakdown of side `index`'s Strategy (or Tactics) roll."""
+    return _side_skill_terms(
+        _skill_basis(state, index), strategy, enemy_strategy, choice, parley_refused
+    )
+
+
+def _skill_basis(state: BattleState, index: int) -> dict[str, Any]:
+    """What side `index`'s Strategy (or Tactics) roll takes whatever the strategies and the
+    choice (`_side_skill_terms`): the board's preview of every strategy reads it once."""
     side = state.sides[index]
     officer = side.officer
     tactics = side.force.elements <= 4
@@ -558,23 +566,35 @@ def _skill_terms(
     penalty = pre.casualty_penalty(side.casualties)
     if penalty:
         bsm.append(("bsm.casualties", penalty))
+    return {
+        "skill": base,
+        "bsm": bsm,
+        "superiorities": dict(side.superiority),
+        "db": side.db,
+        "db_any_strategy": side.ambusher and state.round == 1,
+        "significant": _significant_total(state, index),
+        "confused": side.confused,
+        "previous": side.previous,
+        "pb": side.pb,
+        "circumstance": side.circumstance,
+        "overrides": state.overrides,
+    }
+
+
+def _side_skill_terms(
+    basis: dict[str, Any],
+    strategy: str,
+    enemy_strategy: str,
+    choice: SideChoice,
+    parley_refused: bool = False,
+) -> list[tuple[str, int]]:
     return rules.skill_terms(
-        skill=base,
-        bsm=bsm,
+        **basis,
         strategy=strategy,
         enemy_strategy=enemy_strategy,
-        superiorities=dict(side.superiority),
-        db=side.db,
-        db_any_strategy=side.ambusher and state.round == 1,
         risk=choice.risk,
-        significant=_significant_total(state, index),
         desperate=choice.desperate,
         parley_refused=parley_refused,
-        confused=side.confused,
-        previous=side.previous,
-        pb=side.pb,
-        circumstance=side.circumstance,
-        overrides=state.overrides,
     )
 
 
@@ -596,7 +616,7 @@ def _heroism_terms(state: BattleState, pc: PC, risk: int) -> list[tuple[str, int
 
 
 def _preview(stat: str, terms: list[tuple[str, int]]) -> CheckPreview:
-    return CheckPreview(stat, sum(v for _, v in terms), tuple(terms), None)
+    return CheckPreview(stat, sum([v for _, v in terms]), tuple(terms), None)
 
 
 def _needs_pc_choice(state: BattleState, pc: PC) -> bool:
@@ -665,15 +685,15 @@ def _strategy_options(
     preview of its Strategy roll (against an enemy Attack; the enemy's choice is secret).
     After the reveal (the slow-strategy change) Parley is no longer offered."""
     options = []
-    neutral = SideChoice("attack")
+    basis = _skill_basis(state, index)
     for key in STRATEGIES:
         if after_reveal and key == PARLEY_S:
             continue
         for desperate in (False, True):
             if _strategy_problems(state, index, key, desperate):
                 continue
-            choice = replace(neutral, strategy=key, desperate=desperate)
-            terms = _skill_terms(state, index, key, "attack", choice)
+            choice = SideChoice(key, desperate=desperate)
+            terms = _side_skill_terms(basis, key, "attack", choice)
             options.append(
                 ActionOption(
                     {"strategy": key, "desperate": desperate}, (_preview("strategy", terms),)
@@ -1366,13 +1386,12 @@ def public_state(state: BattleState, viewer: str | None) -> dict[str, Any]:
     (never the pending strategy), its casualties, PB, confusion, whether it left, and its
     PCs' names and status (not their HP). A side also gets `intelligence`: what it knows of
     the enemy force at the precision of §A.5.1."""
-    data = state.to_dict()
     if viewer is None:
-        return data
+        return state.to_dict()
+    data = state.to_dict(opening=False)
     index = _side_index(viewer)
     if index is None:
         index = next((pc.side for pc in state.pcs if pc.key == viewer), None)
-    data.pop("opening")
     for i in (0, 1):
         if i == index:
             continue

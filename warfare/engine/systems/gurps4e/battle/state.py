@@ -17,7 +17,7 @@ from typing import Any
 
 from warfare.engine.events import Event
 from warfare.engine.frozen import replace
-from warfare.engine.systems.gurps4e.forces import Force, Officer
+from warfare.engine.systems.gurps4e.forces import Force, Officer, parsed_fraction
 
 SIDE_KEYS = ("a", "b")
 ACTIVE, DOWN, CAPTURED = "active", "down", "captured"
@@ -164,7 +164,8 @@ class SideState:
     def from_dict(cls, data: Mapping[str, Any]) -> "SideState":
         values = dict(data)
         values["force"] = Force.from_dict(data["force"])
-        values["ts"] = Fraction(data["ts"])
+        ts = data["ts"]
+        values["ts"] = parsed_fraction(ts) if isinstance(ts, str) else Fraction(ts)
         values["bsm"] = tuple((str(c), int(v)) for c, v in data.get("bsm") or ())
         values["superiority"] = dict(data.get("superiority") or {})
         return cls(**values)
@@ -219,8 +220,10 @@ class BattleState:
     def with_pc(self, pc: PC) -> "BattleState":
         return replace(self, pcs=tuple(pc if p.key == pc.key else p for p in self.pcs))
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, *, opening: bool = True) -> dict[str, Any]:
+        """The state as JSON; without its `opening` events when not `opening` (a player's
+        view of it leaves them out)."""
+        data = {
             "battle_type": self.battle_type,
             "terrain": self.terrain,
             "terrain_rating": self.terrain_rating,
@@ -246,8 +249,10 @@ class BattleState:
             "victor": self.victor,
             "end_reason": self.end_reason,
             "aftermath": dict(self.aftermath) if self.aftermath is not None else None,
-            "opening": [event.to_dict() for event in self.opening],
         }
+        if opening:
+            data["opening"] = [event.to_dict() for event in self.opening]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "BattleState":
