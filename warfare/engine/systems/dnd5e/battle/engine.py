@@ -1065,11 +1065,13 @@ def _occupant(
     """The piece on square `pos` as `board` gives it (`joined`: the solos joined to each
     stand)."""
     item = state.find(key)
+    if item is None:  # (as `BattleState.side_of` refuses it)
+        raise KeyError(key)
     stand = isinstance(item, Stand)
     unit = state.unit(item.unit) if stand else None  # (a stand's side is its unit's)
     occupant = {
         "key": key,
-        "side": unit.side if unit is not None else state.side_of(key),
+        "side": unit.side if unit is not None else item.side,
         "kind": type(item).__name__.lower(),
         "anchor": tuple(getattr(item, "pos", None) or ()) == pos,
     }
