@@ -20,9 +20,10 @@ def plain(value: Any) -> Any:
     if kind in _LEAVES:
         return value
     if kind is dict:
-        return {k if k.__class__ is str else str(k): plain(v) for k, v in value.items()}
-    if kind is list or kind is tuple:
-        return [plain(v) for v in value]
+        return {k if k.__class__ is str else str(k): v if v.__class__ in _LEAVES else plain(v)
+                for k, v in value.items()}  # fmt: skip
+    if kind is list or kind is tuple:  # (a leaf taken as it is, without a call of its own)
+        return [v if v.__class__ in _LEAVES else plain(v) for v in value]
     if hasattr(value, "to_dict"):
         return value.to_dict()
     if isinstance(value, Mapping):

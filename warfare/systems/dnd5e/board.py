@@ -14,7 +14,7 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from django.urls import reverse
 from django.utils.translation import get_language, gettext, pgettext
@@ -51,6 +51,7 @@ from .log import (
     TARGET_NUMBERS,
     ending_text,
     event_line,
+    templates,
 )
 from .setup import engine_names
 
@@ -92,6 +93,11 @@ def _words() -> dict:
             "siege": {key: str(label) for key, label in SIEGE_ACTIONS.items()},
             "terrain": {key: str(label) for key, label in TERRAIN_LABELS.items()},
             "phase": {key: str(label) for key, label in PHASE_LABELS.items()},
+            "objective": {key: str(label) for key, label in OBJECTIVE_LABELS.items()},
+            "objective_square": gettext("objective (%(xy)s)"),
+            "hp": pgettext("dnd5e", "HP"),
+            "loaded": gettext("loaded %(n)s/%(of)s"),
+            "aimed": gettext("aimed %(n)s/%(of)s"),
             "auto_hit": gettext("hits automatically"),
             "save": gettext("save"),
             "ac": pgettext("dnd5e", "AC"),
@@ -117,6 +123,7 @@ def names_of(battle: Battle) -> dict[str, str]:
     """{board key: name} for units, stands ("<unit> #n"), solos, siege engines, sides
     ("side:a") and objectives ("objective:<key>")."""
     names: dict[str, str] = {}
+    objective_labels = _words()["objective"]
     for side in battle.setup["sides"]:
         names[f"side:{side['key']}"] = side.get("name") or side["key"]
         for unit in side.get("units") or ():
@@ -128,7 +135,7 @@ def names_of(battle: Battle) -> dict[str, str]:
         for solo in side.get("solos") or ():
             names[solo["key"]] = solo.get("name") or solo["key"]
     for objective in battle.setup.get("objectives") or ():
-        label = objective.get("label") or OBJECTIVE_LABELS.get(objective["type"], "")
+        label = objective.get("label") or objective_labels.get(objective["type"], "")
         names[f"objective:{objective['key']}"] = str(label)
     names.update(engine_names(battle.setup))
     return names
@@ -209,7 +216,12 @@ class Dnd5eView(BattleView):
             shown = {k: v for k, v in shown.items() if k not in roll[1]}
             if roll[2] is not None and not self.sees(params.get(roll[2])):
                 shown = {k: v for k, v in shown.items() if k not in TARGET_NUMBERS}
-        return shown, event_line(code, shown, self.names, self.sees)
+        return shown, event_line(code, shown, self.names, self.sees, self._templates)
+
+    @cached_property
+    def _templates(self) -> tuple[dict[str, str], str]:
+        """The log's sentences in the page language (`log.templates`), read once per view."""
+        return templates()
 
     @cached_property
     def _lines_key(self) -> tuple:
@@ -238,11 +250,12 @@ class Dnd5eView(BattleView):
                 result.append((event, dict(params), text))
         return result
 
-    def preview(self, check) -> str:
-        """A check an option rolls, as the viewpoint may read it before clicking."""
+    def preview(self, check, words: dict | None = None) -> str:
+        """A check an option rolls, as the viewpoint may read it before clicking (`words`:
+        `_words()`, where the caller has them)."""
         if not self.gm and check.stat in ENEMY_DC_STATS:
-            return _preview_text([replace(check, dc=None)])
-        return _preview_text([check])
+            return _preview_text([replace(check, dc=None)], words)
+        return _preview_text([check], words)
 
     def state(self) -> dict:
         data = self.engine_state.to_dict()
@@ -314,9 +327,9 @@ def _candidate_actors(state) -> list[str]:
     return [current, *joined]
 
 
-def _preview_text(checks) -> str:
+def _preview_text(checks, words: dict | None = None) -> str:
     parts = []
-    words = _words()
+    words = words or _words()
     for check in checks:
         advantage = [t[0].split(".", 1)[1] for t in check.modifier_breakdown
                      if t[0].startswith("advantage.")]  # fmt: skip
@@ -339,8 +352,8 @@ def _preview_text(checks) -> str:
     return "; ".join(parts)
 
 
-def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
-    words = _words()
+def _option_label(kind: str, params: dict, names: dict[str, str], words: dict | None = None) -> str:
+    words = words or _words()
     label = words["action"].get(kind, kind)
     details = []
     if "attack" in params:
@@ -353,7 +366,7 @@ def _option_label(kind: str, params: dict, names: dict[str, str]) -> str:
             details.append(
                 names.get(value, value)
                 if not value.startswith("sq:")
-                else gettext("objective (%(xy)s)") % {"xy": value[3:].replace(":", ", ")}
+                else words["objective_square"] % {"xy": value[3:].replace(":", ", ")}
             )
     if "configuration" in params:
         details.append(str(words["configuration"].get(params["configuration"])))
@@ -377,10 +390,9 @@ def _joined_stand(state, actor: str) -> str | None:
     return item.joined if isinstance(item, Solo) and item.joined else None
 
 
-def _solo_label(solo: str, kind: str, label: str) -> str:
+def _solo_label(solo: str, kind: str, label: str, words: dict) -> str:
     """A joined solo's option names the solo ("Sir Aldric: Incite (bonus action)"): it is
     listed with its unit's (§5.2)."""
-    words = _words()
     if kind in BONUS_ACTIONS:
         return words["solo_bonus"] % {"solo": solo, "action": label}
     return words["solo"] % {"solo": solo, "action": label}
@@ -448,6 +460,7 @@ def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> d
     sides = view.sides
     rows = engine_board(state)
     labels = grid_labels(battle, names)
+    words = _words()
     # --- the actions of the pieces the viewer commands ----------------------------------------
     cell_options: dict[tuple[int, int], dict[str, dict]] = {}
     piece_actions: dict[str, list[dict]] = {}
@@ -461,15 +474,15 @@ def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> d
         for spec in legal_actions(state, actor):
             for option in spec.options:
                 params = dict(option.params)
-                label = _option_label(spec.key, params, names)
+                label = _option_label(spec.key, params, names, words)
                 entry = {
                     "actor": actor,
                     "kind": spec.key,
                     "params": json.dumps(params),
-                    "label": _solo_label(names.get(actor, actor), spec.key, label)
+                    "label": _solo_label(names.get(actor, actor), spec.key, label, words)
                     if stand
                     else label,
-                    "preview": "; ".join(view.preview(check) for check in option.checks),
+                    "preview": "; ".join(view.preview(check, words) for check in option.checks),
                 }
                 piece = _piece_of(spec.key, actor, params)
                 if stand and spec.key not in SQUARE_KINDS and params and "x" not in params:
@@ -505,14 +518,14 @@ def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> d
                         here[piece] = {**entry, "css": "target"}
     # --- the grid --------------------------------------------------------------------------
     zones = state.zones if state.phase == DEPLOY else {}
-    words = _words()
     terrain_labels = words["terrain"]
     grid = []
     for row in rows:
         line = []
         for cell in row:
             zone = next((side for side, (x0, y0, x1, y1) in zones.items()
-                         if x0 <= cell["x"] <= x1 and y0 <= cell["y"] <= y1), None)  # fmt: skip
+                         if x0 <= cell["x"] <= x1 and y0 <= cell["y"] <= y1),
+                        None) if zones else None  # fmt: skip
             occupant = cell["occupant"]
             shown = None
             if occupant:
@@ -544,10 +557,15 @@ def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> d
                 "occupant": shown,
                 "objective": objective and {**objective, "name": names.get(
                     f"objective:{objective['key']}", objective["key"])},
-                "options": cell_options.get((cell["x"], cell["y"]), {}),
+                "options": {},
                 "zone": zone,
             })  # fmt: skip
         grid.append(line)
+    # The options onto their squares (a few of the hundred; the engine's squares are ints).
+    width, height = state.grid.width, state.grid.height
+    for (x, y), options in cell_options.items():
+        if isinstance(x, int) and isinstance(y, int) and 0 <= x < width and 0 <= y < height:
+            grid[y][x]["options"] = options
     # --- sides, initiative, VP, log --------------------------------------------------------
     side_rows = []
     for side in battle.setup["sides"]:
@@ -581,11 +599,11 @@ def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> d
     for engine in state.engines:
         data = SIEGE_ENGINES[engine.kind]
         own = engine.side in sides
-        status = [f"{pgettext('dnd5e', 'HP')} {engine.hp}/{data.hp}"] if own else []
+        status = [f"{words['hp']} {engine.hp}/{data.hp}"] if own else []
         if data.load:
-            status.append(gettext("loaded %(n)s/%(of)s") % {"n": engine.loaded, "of": data.load})
+            status.append(words["loaded"] % {"n": engine.loaded, "of": data.load})
         if data.aim:
-            status.append(gettext("aimed %(n)s/%(of)s") % {"n": engine.aimed, "of": data.aim})
+            status.append(words["aimed"] % {"n": engine.aimed, "of": data.aim})
         engines.append({
             "key": engine.key, "name": names.get(engine.key, engine.key),
             "side": engine.side, "side_name": names[f"side:{engine.side}"],
@@ -727,19 +745,28 @@ def grid_labels(battle: Battle, names: dict[str, str]) -> dict[str, str]:
     keys = [entry["key"] for side in battle.setup["sides"]
             for entry in (side.get("units") or []) + (side.get("solos") or [])]  # fmt: skip
     keys += [engine["key"] for engine in battle.setup.get("engines") or ()]
-    first = {key: next(_label_candidates(names.get(key, key))) for key in keys}
+    return dict(_grid_labels(tuple((key, names.get(key, key)) for key in keys)))
+
+
+@lru_cache(maxsize=256)
+def _grid_labels(named: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """`grid_labels` of the (key, name) of every piece, in their order: worked out once per
+    process for the same pieces and names (a board labels them on every action)."""
+    keys = [key for key, _name in named]
+    names = dict(named)
+    first = {key: next(_label_candidates(names[key])) for key in keys}
     clash = {key for key in keys if list(first.values()).count(first[key]) > 1}
     labels = {key: label for key, label in first.items() if key not in clash}
     for key in keys:
         if key not in clash:
             continue
         taken = {*labels.values(), first[key]}  # the letters they share tell them apart
-        label = next((c for c in _label_candidates(names.get(key, key)) if c not in taken), None)
+        label = next((c for c in _label_candidates(names[key]) if c not in taken), None)
         if label is None:  # every pair of its letters is taken: number it
             label = next(f"{first[key]}{n}·" for n in range(1, 1000) if f"{first[key]}{n}·"
                          not in taken)  # fmt: skip
         labels[key] = label
-    return labels
+    return tuple(labels.items())
 
 
 def _short(labels: dict[str, str], piece: str, key: str) -> str:

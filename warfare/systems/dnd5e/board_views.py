@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
 from battles import services
-from battles.forms import ActForm, parse_dice
+from battles.forms import ActForm, parse_dice, shared_fields
 from battles.models import Battle
 from battles.schema import form_input
 from battles.views import _board_write, setup_page
@@ -141,6 +141,7 @@ def form_data(data) -> dict:
     return result
 
 
+@shared_fields  # (checked, never changed: the board's every click; not inherited)
 class DndActForm(ActForm):
     """The board's action form with `dice`: results rolled at the table (d20s, damage dice)
     typed in once in the actions panel and sent with the next action; used in order before

@@ -5,7 +5,7 @@ become names, squares "(x, y)", and the numbers the viewer may not see (another 
 Stealth rolls) are left out (`HIDDEN_PARAMS`).
 """
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from warfare.engine.problems import Problem
@@ -386,17 +386,34 @@ def ending_text(result: dict, names: dict[str, str]) -> tuple[str, bool]:
     return (str(template) % {"side": side} if template else str(band)), army_gone
 
 
-def event_line(code: str, params: dict, names: dict[str, str], sees) -> str:
-    """One log line ("" for bookkeeping the log leaves out)."""
+def templates() -> tuple[dict[str, str], str]:
+    """`EVENT_TEXTS` and `INITIATIVE_DIE_TEXT` in the page language, translated once per
+    language and process: a lazy text costs a catalogue look-up each time it is read, and
+    every new event reads one."""
+    language = get_language()
+    found = _TEMPLATES.get(language)
+    if found is None:
+        texts = {code: str(text) for code, text in EVENT_TEXTS.items()}
+        found = _TEMPLATES[language] = (texts, str(INITIATIVE_DIE_TEXT))
+    return found
+
+
+_TEMPLATES: dict[str | None, tuple[dict[str, str], str]] = {}
+
+
+def event_line(code: str, params: dict, names: dict[str, str], sees, words=None) -> str:
+    """One log line ("" for bookkeeping the log leaves out). `words`: `templates()`, where
+    the caller has them."""
     if code == "dnd5e.action":
         return ""  # the action's own events tell what happened
-    template = EVENT_TEXTS.get(code)
+    texts, initiative_die = words or templates()
+    template = texts.get(code)
     if code == "dnd5e.initiative" and "total" not in params:
-        template = INITIATIVE_DIE_TEXT
+        template = initiative_die
     if template is None:
         return code
     try:
-        text = str(template) % shown_params(code, params, names, sees)
+        text = template % shown_params(code, params, names, sees)
     except (KeyError, TypeError, ValueError):
         return code
     return text.replace("  ", " ")  # a number left out (`ROLLS`) leaves no gap

@@ -11,7 +11,7 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services as battle_services
@@ -540,16 +540,32 @@ def _deploy(setup: dict) -> None:
                     solo["pos"] = pos
 
 
+def _engine_labels() -> dict[str, str]:
+    """`ENGINE_LABELS` in the page language, translated once per language and process (a
+    board names every engine)."""
+    language = get_language()
+    found = _ENGINE_LABELS.get(language)
+    if found is None:
+        found = _ENGINE_LABELS[language] = {k: str(label) for k, label in ENGINE_LABELS.items()}
+    return found
+
+
+_ENGINE_LABELS: dict[str | None, dict[str, str]] = {}
+
+
 def engine_names(setup: dict) -> dict[str, str]:
     """{engine key: "Ballista", or "Ballista 2" for the second of its kind} in the page
     language."""
     engines = setup.get("engines") or ()
+    if not engines:
+        return {}
+    labels = _engine_labels()
     counts: dict[str, int] = {}
     names = {}
     for engine in engines:
         kind = engine["kind"]
         counts[kind] = counts.get(kind, 0) + 1
-        label = str(ENGINE_LABELS.get(kind, kind))
+        label = str(labels.get(kind, kind))
         several = sum(1 for e in engines if e["kind"] == kind) > 1
         names[engine["key"]] = f"{label} {counts[kind]}" if several else label
     return names

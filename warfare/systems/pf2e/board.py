@@ -7,15 +7,17 @@ position and visible conditions, never its HP or modifiers (DESIGN.md "Visibilit
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.utils.functional import lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from battles.models import Battle, BattleStatus
 from battles.services import may_command
 from battles.visibility import viewpoint_of
 from kingdoms.models import Membership
-from warfare.engine.battle.protocol import Command, CommandDice, Rejected
+from warfare.engine.battle.protocol import Command, CommandDice
 from warfare.engine.battle.registry import get_battle_system
 from warfare.engine.systems.pf2e.activities.state import ArmyState
 from warfare.engine.systems.pf2e.battle.aftermath import SKILL
@@ -72,23 +74,49 @@ ENGAGED_LABEL = _("engaged")
 OUT_LABELS = {"destroyed": _("destroyed"), "defeated": _("defeated")}
 
 
-def _position(army: dict, entry, engaged: bool) -> str:
+def _words() -> dict:
+    """The board's fixed words in the page language, translated once per language and
+    process (a lazy text costs a catalogue look-up each time it is read; a board reads them
+    for every card and button): the badges, the labels of fortifications, stats, triggers,
+    starts and choices, the GM's conditions, and the names of `labels.names`."""
+    language = get_language()
+    found = _WORDS.get(language)
+    if found is None:
+        found = _WORDS[language] = {
+            **{
+                name: {key: str(text) for key, text in table.items()}
+                for name, table in _TABLES.items()
+            },
+            "engaged": str(ENGAGED_LABEL),
+            "engaged_start": str(ENGAGED_START_LABEL),
+            "gm_conditions": [(key, str(name)) for key, name in GM_CONDITION_CHOICES],
+            **labels.names(),
+        }
+    return found
+
+
+_WORDS: dict[str | None, dict] = {}
+
+
+def _position(army: dict, engaged: bool, words: dict) -> str:
     """The card's position badge: engaged armies are in melee, not merely near (§7.2)."""
     position = army.get("position", "near")
     if engaged and position == "near":
-        return str(ENGAGED_LABEL)
-    return str(POSITION_LABELS.get(position, position))
+        return words["engaged"]
+    return words["position"].get(position, position)
 
 
-def _out_label(entry) -> str:
+def _out_label(entry, words: dict) -> str:
     """Destroyed or defeated (§9): the army fights no more (routed and fled show already)."""
     if entry.destroyed:
-        return str(OUT_LABELS["destroyed"])
-    return str(OUT_LABELS["defeated"]) if entry.defeated else ""
+        return words["out"]["destroyed"]
+    return words["out"]["defeated"] if entry.defeated else ""
 
 
+@lru_cache(maxsize=1024)
 def _segments(hp: int, max_hp: int, rt: int | None) -> tuple[str, ...]:
-    """The HP bar: one segment per HP point, marked at or below the rout threshold."""
+    """The HP bar: one segment per HP point, marked at or below the rout threshold (worked
+    out once per process for the same HP, maximum and threshold)."""
     segments = []
     for point in range(1, max_hp + 1):
         classes = ["on" if point <= hp else "off"]
@@ -100,7 +128,7 @@ def _segments(hp: int, max_hp: int, rt: int | None) -> tuple[str, ...]:
     return tuple(segments)
 
 
-def _card(army: dict, state, names: dict, full: bool, viewer: Viewer | None = None) -> Card:
+def _card(army: dict, state, names: dict, full: bool, viewer: Viewer, words: dict) -> Card:
     spec_conditions = army["army"]["spec"].get("conditions", {})
     entry = state.army(army["key"])
     engaged = state.engaged_with(army["key"])
@@ -125,24 +153,24 @@ def _card(army: dict, state, names: dict, full: bool, viewer: Viewer | None = No
         hp=hp if full else None,
         max_hp=max_hp if full else None,
         rout_threshold=rt if full else None,
-        position=_position(army, entry, bool(engaged)),
+        position=_position(army, bool(engaged), words),
         conditions=[
-            (labels.condition_name(key), value)
+            (words["condition"][key], value)
             for key, value in sorted(dict(spec_conditions).items())
             if key in CONDITIONS
         ],
         effects=[
-            (labels.condition_name(effect.condition), effect.value)
+            (words["condition"][effect.condition], effect.value)
             for effect in state.effects
             if effect.army == army["key"] and effect.condition in CONDITIONS
         ],
         engaged_with=[names.get(k, k) for k in engaged],
         shots=army.get("shots") if full and block.ranged is not None else None,
         potions=army["army"].get("potion_doses") if full else None,
-        fortification=str(FORTIFICATION_LABELS.get(fort.kind, fort.kind)) if fort else None,
+        fortification=words["fortification"].get(fort.kind, fort.kind) if fort else None,
         acting=state.current == army["key"],
         out=entry.out_of_fight,
-        out_label=_out_label(entry),
+        out_label=_out_label(entry, words),
         fortification_hp=fort.hp if sees_fort else None,
         fortification_max_hp=fort.max_hp if sees_fort else None,
         segments=_segments(hp, max_hp, rt) if full and max_hp else (),
@@ -174,15 +202,16 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
     snapshot_armies = battle.snapshot["armies"]
     viewer = view.viewer
     sides = view.side_names
+    words = _words()
     cards = {key: [] for key in sides}
     for army in snapshot_armies:
-        cards[army["side"]].append(_card(army, state, names, view.sees(army["key"]), viewer))
+        cards[army["side"]].append(_card(army, state, names, view.sees(army["key"]), viewer, words))
     forts = {key: [] for key in sides}
     for fort in state.fortifications:
         sees = viewer.is_gm or fort.key in viewer.fortifications
         forts.setdefault(fort.side, []).append(
             {
-                "label": str(FORTIFICATION_LABELS.get(fort.kind, fort.kind)),
+                "label": words["fortification"].get(fort.kind, fort.kind),
                 "hp": fort.hp if sees else None,
                 "max_hp": fort.max_hp if sees else None,
                 "ac": fort.ac,
@@ -203,16 +232,16 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                         "key": spec.key,
                         "actor": to_act,
                         "rolls": rolls,
-                        "label": labels.war_action_name(spec.key)
+                        "label": words["war_action"].get(spec.key, spec.key)
                         if spec.key != "end_turn"
                         else None,
                         "cost": spec.cost,
                         "target": names.get(option.params.get("target"), ""),
-                        **_option_choice(option.params, names),
+                        **_option_choice(option.params, names, words),
                         "params": json.dumps(dict(option.params), sort_keys=True),
                         "checks": [
                             {
-                                "stat": str(labels.STAT_LABELS.get(check["stat"], check["stat"])),
+                                "stat": words["stat"].get(check["stat"], check["stat"]),
                                 "modifier": check["modifier"],
                                 "dc": check["dc"],
                             }
@@ -222,8 +251,8 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
                 )
     # End turn first: the one button of every turn, on screen beside the board (issue 14).
     actions.sort(key=lambda action: action["key"] != "end_turn")
-    reaction = _reaction(state, names, actions)
-    start_choice = _start_choice(state, names, actions)
+    reaction = _reaction(state, names, actions, words)
+    start_choice = _start_choice(state, names, actions, words)
     if reaction is not None or start_choice is not None:
         actions = []  # answered from the banner
     finished = membership.is_gm and battle.status == BattleStatus.FINISHED
@@ -253,11 +282,11 @@ def board_context(*, membership: Membership, battle: Battle) -> dict:
         "correction_armies": [(army["key"], names.get(army["key"])) for army in snapshot_armies]
         if membership.is_gm
         else [],
-        "correction_conditions": GM_CONDITION_CHOICES,
+        "correction_conditions": words["gm_conditions"],
     }
 
 
-def _reaction(state, names: dict[str, str], actions: list[dict]) -> dict | None:
+def _reaction(state, names: dict[str, str], actions: list[dict], words: dict) -> dict | None:
     """The offered reaction as the board's banner shows it (None: none is offered): who may
     react to what, and the use / decline buttons (`answers`; none, and `use` None, for a
     viewer who may not answer: they see that the board waits)."""
@@ -268,11 +297,11 @@ def _reaction(state, names: dict[str, str], actions: list[dict]) -> dict | None:
     trigger = pending.trigger
     return {
         "army": names.get(pending.army, pending.army),
-        "reaction": labels.war_action_name(pending.reaction),
+        "reaction": words["war_action"].get(pending.reaction, pending.reaction),
         "by": names.get(pending.by, pending.by) if pending.by not in (None, pending.army) else "",
-        "trigger": str(TRIGGER_LABELS[trigger])
+        "trigger": words["trigger"][trigger]
         if trigger in TRIGGER_LABELS
-        else labels.war_action_name(trigger),
+        else words["war_action"].get(trigger, trigger),
         "target": names.get(pending.target, pending.target)
         if pending.target not in (None, pending.by)
         else "",
@@ -283,9 +312,12 @@ def _reaction(state, names: dict[str, str], actions: list[dict]) -> dict | None:
 
 START_LABELS = {"near": _("Near"), "distant": _("Distant (Opening Salvo)")}
 ENGAGED_START_LABEL = _("Engaged with %(army)s")
+_TABLES = {"position": POSITION_LABELS, "out": OUT_LABELS, "fortification": FORTIFICATION_LABELS,
+           "stat": labels.STAT_LABELS, "trigger": TRIGGER_LABELS, "start": START_LABELS,
+           "choice": CHOICE_LABELS}  # fmt: skip
 
 
-def _start_choice(state, names: dict[str, str], actions: list[dict]) -> dict | None:
+def _start_choice(state, names: dict[str, str], actions: list[dict], words: dict) -> dict | None:
     """The army choosing its starting position before round 1 as the board's banner shows
     it (§7.3; None: none): its options as buttons (`answers`; none for a viewer who may not
     choose for it: they see that the board waits)."""
@@ -296,27 +328,50 @@ def _start_choice(state, names: dict[str, str], actions: list[dict]) -> dict | N
     for action in actions:
         start = json.loads(action["params"]).get("start")
         if start in START_LABELS:
-            label = str(START_LABELS[start])
+            label = words["start"][start]
         else:
-            label = str(ENGAGED_START_LABEL) % {"army": action["target"]}
+            label = words["engaged_start"] % {"army": action["target"]}
         answers.append({**action, "choice_label": label})
     return {"army": names.get(key, key), "answers": answers}
 
 
-def _option_choice(params, names: dict[str, str]) -> dict:
+def _option_choice(params, names: dict[str, str], words: dict) -> dict:
     """What an army-specific action's button says beyond its target (§6.2): the choice of
     Swift Recovery / Battlefield Adaptability, or the nets a Battle sheds (whose)."""
     if "shed_nets" in params:
-        return {"target": names.get(params["shed_nets"], ""), "choice": CHOICE_LABELS["shed_nets"]}
-    return {"choice": CHOICE_LABELS.get(params.get("choice"), "")}
+        return {
+            "target": names.get(params["shed_nets"], ""),
+            "choice": words["choice"]["shed_nets"],
+        }
+    return {"choice": words["choice"].get(params.get("choice"), "")}
 
 
 def end_turn_rolls(system, state, actor: str) -> bool:
     """Does ending this turn roll a die (the end of the round's rout checks, §7.3)? Tried on
-    the pure engine with throw-away dice: the board offers a typed die only then."""
-    dice = CommandDice(0)
-    result = system.apply(state, Command(actor, "end_turn"), dice)
-    return not isinstance(result, Rejected) and bool(dice.log)
+    the pure engine with throw-away dice, up to the first die it rolls: the board offers a
+    typed die only then."""
+    try:
+        system.apply(state, Command(actor, "end_turn"), _TrialDice(0))
+    except _FirstRoll:
+        return True
+    return False  # (refused, or over without a die)
+
+
+class _FirstRoll(BaseException):
+    """`_TrialDice`'s first die: the trial has its answer (a BaseException, so that no
+    handler on the way takes it for an error of the rules)."""
+
+
+class _TrialDice(CommandDice):
+    """Throw-away dice that stop a trial at the first die rolled as the command's own (the
+    rolls that would land in `log`; a reaction's on the server's dice are not the
+    command's, as before)."""
+
+    def roll(self, sides: int, *, purpose: str = "") -> int:
+        raise _FirstRoll
+
+    def roll_expr(self, expression, *, purpose: str = ""):
+        raise _FirstRoll
 
 
 def aftermath_sides(battle: Battle) -> list[dict]:

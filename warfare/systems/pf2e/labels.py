@@ -7,8 +7,8 @@ they are translated like every other text, by gettext, each with its context bel
 `warfare/systems/pf2e/texts.py`, the markers that put them in the catalogue.
 """
 
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext, pgettext_lazy
 
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
@@ -123,8 +123,29 @@ def _translated(context: str, text: str) -> str:
     return pgettext(context, text) if text else ""  # gettext("") is the catalogue's header
 
 
+def names() -> dict[str, dict[str, str]]:
+    """The names of the tactics, conditions and war actions ({"tactic" / "condition" /
+    "war_action": {key: name}}) in the page language, translated once per language and
+    process (a look-up in the catalogue costs more than the rest of a card or log line;
+    a board names them on every card, button and line)."""
+    language = get_language()
+    found = _NAMES.get(language)
+    if found is None:
+        found = _NAMES[language] = {
+            "tactic": {key: _translated(TACTIC, t.name_en) for key, t in TACTICS.items()},
+            "condition": {key: _translated(CONDITION, c.name_en) for key, c in CONDITIONS.items()},
+            "war_action": {
+                key: _translated(WAR_ACTION, name) for key, name in WAR_ACTION_NAMES.items() if name
+            },
+        }
+    return found
+
+
+_NAMES: dict[str | None, dict[str, dict[str, str]]] = {}
+
+
 def tactic_name(key: str) -> str:
-    return _translated(TACTIC, TACTICS[key].name_en)
+    return names()["tactic"][key]
 
 
 def tactic_effect(key: str) -> str:
@@ -132,7 +153,7 @@ def tactic_effect(key: str) -> str:
 
 
 def condition_name(key: str) -> str:
-    return _translated(CONDITION, CONDITIONS[key].name_en)
+    return names()["condition"][key]
 
 
 def condition_effect(key: str) -> str:
@@ -156,8 +177,7 @@ def specialized_name(key: str) -> str:
 
 
 def war_action_name(key: str) -> str:
-    name = WAR_ACTION_NAMES.get(key)
-    return _translated(WAR_ACTION, name) if name else key
+    return names()["war_action"].get(key, key)
 
 
 def term_label(code: str) -> str:
@@ -178,15 +198,6 @@ def term_label(code: str) -> str:
     if kind == "house":
         return str(_("house default"))
     return str(TERM_LABELS.get(code, code))
-
-
-#: The four degrees of success (check results, activity outcomes).
-DEGREE_LABELS = {
-    "critical_success": _("Critical success"),
-    "success": _("Success"),
-    "failure": _("Failure"),
-    "critical_failure": _("Critical failure"),
-}
 
 
 #: The four degrees of success (check results, activity outcomes).

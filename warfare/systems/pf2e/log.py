@@ -1,6 +1,7 @@
 """Pathfinder 2e battle event codes as sentences in the page's language (one gettext entry each;
 the board plugin's `event_line`)."""
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from battles.plugins import PLUGINS
@@ -122,21 +123,50 @@ TYPED_TEXT = _("(typed at the table)")
 CHECK_DC_TEXT = _("vs DC %(dc)s")
 
 
-def _check_text(check) -> str:
+def _words() -> dict:
+    """The log's fixed words in the page language, translated once per language and process
+    (a lazy text costs a catalogue look-up each time it is read; every new event of an
+    action reads several): the sentences above and the labels they put in, with the names
+    of the war actions, tactics and conditions (`labels.names`)."""
+    language = get_language()
+    found = _WORDS.get(language)
+    if found is None:
+        found = _WORDS[language] = {
+            **{name: str(text) for name, text in _TEXTS.items()},
+            **{
+                name: {key: str(text) for key, text in table.items()}
+                for name, table in _TABLES.items()
+            },
+            **labels.names(),
+        }
+    return found
+
+
+_TEXTS = {"against": AGAINST_TEXT, "source": SOURCE_TEXT, "action": ACTION_TEXT,
+          "initiative_die": INITIATIVE_DIE_TEXT, "check_die": CHECK_DIE_TEXT,
+          "typed": TYPED_TEXT, "check_dc": CHECK_DC_TEXT, "primal": PRIMAL_MAGIC_TEXT,
+          "primal_critical": PRIMAL_MAGIC_CRITICAL_TEXT}  # fmt: skip
+_TABLES = {"battle": BATTLE_TEXTS, "degree": DEGREE_LABELS, "choice": CHOICE_LABELS,
+           "effect": EFFECT_LABELS, "until": UNTIL_TEXTS,
+           "primal_effect": PRIMAL_MAGIC_EFFECTS}  # fmt: skip
+_WORDS: dict[str | None, dict] = {}
+
+
+def _check_text(check, words: dict) -> str:
     """ " (d20 12 + 5 = 17 vs DC 15)" for a check's record: its die (marked when typed at the
     table), modifier and total, and DC; a flat check has no modifier (" (d20 12 vs DC 11)").
     Numbers a viewer may not see (dropped from the record) are left out of the text."""
     if not isinstance(check, dict) or check.get("die") is None:
         return ""
-    parts = [str(CHECK_DIE_TEXT) % {"die": check["die"]}]
+    parts = [words["check_die"] % {"die": check["die"]}]
     if check.get("source") == "typed":
-        parts.append(str(TYPED_TEXT))
+        parts.append(words["typed"])
     if check.get("stat") != "flat" and check.get("modifier") is not None:
         parts.append(f"{_signed(check['modifier'])}")
         if check.get("total") is not None:
             parts.append(f"= {check['total']}")
     if check.get("dc") is not None:
-        parts.append(str(CHECK_DC_TEXT) % {"dc": check["dc"]})
+        parts.append(words["check_dc"] % {"dc": check["dc"]})
     return " (" + " ".join(parts) + ")"
 
 
@@ -144,39 +174,42 @@ def _signed(value) -> str:
     return f"+ {value}" if value >= 0 else f"− {-value}"
 
 
-def _with_check(text: str, check) -> str:
+def _with_check(text: str, check, words: dict) -> str:
     """The sentence with its check's dice before the final stop."""
-    dice = _check_text(check)
+    dice = _check_text(check, words)
     if not dice:
         return text
     return text[:-1] + dice + "." if text.endswith(".") else text + dice
 
 
-def _effect_text(params: dict, names: dict[str, str]) -> dict[str, str]:
+def _effect_text(params: dict, names: dict[str, str], words: dict) -> dict[str, str]:
     """{"effect", "until"} of a temporary battle effect's event: what it does ("outflanked",
     "+2 AC against Raiders"), from which action or tactic ("(Guard)"), and until when."""
     condition, value = params.get("condition"), params.get("value")
     if condition in CONDITIONS:
-        effect = labels.condition_name(condition)
+        effect = words["condition"][condition]
         if CONDITIONS[condition].valued and value:
             effect += f" {value}"
     elif condition in EFFECT_LABELS:
-        effect = str(EFFECT_LABELS[condition]) % {"value": value}
+        effect = words["effect"][condition] % {"value": value}
     else:
         effect = str(condition or "")
     against = params.get("against")
     if isinstance(against, str) and against:
-        effect = str(AGAINST_TEXT) % {"effect": effect, "against": names.get(against, against)}
+        effect = words["against"] % {"effect": effect, "against": names.get(against, against)}
     source = str(params.get("code") or "").split(".", 1)[0]
     if source in WAR_ACTIONS:
-        effect = str(SOURCE_TEXT) % {"effect": effect, "source": labels.war_action_name(source)}
+        effect = words["source"] % {
+            "effect": effect,
+            "source": words["war_action"].get(source, source),
+        }
     elif source in TACTICS:
-        effect = str(SOURCE_TEXT) % {"effect": effect, "source": labels.tactic_name(source)}
+        effect = words["source"] % {"effect": effect, "source": words["tactic"][source]}
     owner = params.get("owner")
-    until = UNTIL_TEXTS.get(str(params.get("boundary")), UNTIL_TEXTS["turn_start"])
+    until = words["until"].get(str(params.get("boundary")), words["until"]["turn_start"])
     return {
         "effect": effect,
-        "until": str(until)
+        "until": until
         % {
             "owner": names.get(owner, owner) if isinstance(owner, str) else "",
             "against": names.get(against, against) if isinstance(against, str) else "",
@@ -197,43 +230,45 @@ def event_text(code: str, params: dict, names: dict[str, str]) -> str:
     out)."""
     if code in SILENT:
         return ""
+    words = _words()
     shown = dict(params)
     for key in ("army", "target", "by"):
         if isinstance(shown.get(key), str) and shown[key] in names:
             shown[key] = names[shown[key]]
     if isinstance(shown.get("degree"), str):
-        shown["degree"] = DEGREE_LABELS.get(shown["degree"], shown["degree"])
+        shown["degree"] = words["degree"].get(shown["degree"], shown["degree"])
     if isinstance(shown.get("check"), dict) and "degree" not in shown:
-        shown["degree"] = DEGREE_LABELS.get(shown["check"].get("degree"), "")
+        shown["degree"] = words["degree"].get(shown["check"].get("degree"), "")
     if shown.get("condition") in CONDITIONS:
-        shown["condition"] = labels.condition_name(shown["condition"])
+        shown["condition"] = words["condition"][shown["condition"]]
     elif shown.get("condition") in EFFECT_LABELS:
-        shown["condition"] = str(EFFECT_LABELS[shown["condition"]]) % {"value": shown.get("value")}
+        shown["condition"] = words["effect"][shown["condition"]] % {"value": shown.get("value")}
     if isinstance(shown.get("reaction"), str):
-        shown["reaction"] = labels.war_action_name(shown["reaction"])
+        shown["reaction"] = words["war_action"].get(shown["reaction"], shown["reaction"])
     if shown.get("choice") in CHOICE_LABELS:
-        shown["choice"] = CHOICE_LABELS[shown["choice"]]
+        shown["choice"] = words["choice"][shown["choice"]]
     if code == "battle.initiative":
-        shown["typed"] = " " + str(TYPED_TEXT) if params.get("source") == "typed" else ""
+        shown["typed"] = " " + words["typed"] if params.get("source") == "typed" else ""
         if "modifier" not in params:  # an enemy's: its die only (battles.visibility)
-            return str(INITIATIVE_DIE_TEXT) % shown
+            return words["initiative_die"] % shown
     if code in ("battle.effect_started", "battle.effect_ended"):
-        shown.update(_effect_text(params, names))
+        shown.update(_effect_text(params, names, words))
     if code == "battle.primal_magic_effect":
-        shown["effect"] = PRIMAL_MAGIC_EFFECTS.get(shown.get("effect"), shown.get("effect"))
-        template = PRIMAL_MAGIC_CRITICAL_TEXT if shown.get("critical") else PRIMAL_MAGIC_TEXT
-        return str(template) % {key: shown.get(key, "") for key in ("army", "roll", "effect")}
+        effect = shown.get("effect")
+        shown["effect"] = words["primal_effect"].get(effect, effect)
+        template = words["primal_critical"] if shown.get("critical") else words["primal"]
+        return template % {key: shown.get(key, "") for key in ("army", "roll", "effect")}
     kind = code.removeprefix("battle.")
     if kind in WAR_ACTIONS and code not in BATTLE_TEXTS:
         target = shown.get("target")
-        return str(ACTION_TEXT) % {
+        return words["action"] % {
             "army": shown.get("army", ""),
-            "action": labels.war_action_name(kind),
+            "action": words["war_action"].get(kind, kind),
             "target": f" → {target}" if isinstance(target, str) and target else "",
             "degree": shown.get("degree", ""),
-            "check": _check_text(params.get("check")),
+            "check": _check_text(params.get("check"), words),
         }
-    template = BATTLE_TEXTS.get(code)
+    template = words["battle"].get(code)
     if template is None:
         template = _plugin_text(code)
     if template is not None:
@@ -241,6 +276,8 @@ def event_text(code: str, params: dict, names: dict[str, str]) -> str:
             text = str(template) % shown
         except (KeyError, TypeError, ValueError):
             return code
-        return text if "%(check)s" in str(template) else _with_check(text, params.get("check"))
+        return (
+            text if "%(check)s" in str(template) else _with_check(text, params.get("check"), words)
+        )
     shown.setdefault("army_name", shown.get("army", ""))
     return log_text(code, shown)

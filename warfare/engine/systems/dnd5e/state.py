@@ -45,7 +45,7 @@ class _Plain:
             names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(self))  # type: ignore[arg-type]
         values, kept = self.__dict__, self._kept_plain
         return {name: value if type(value := values[name]) in _AS_IS else
-                _plain_kept(value) if name in kept else plain(value)
+                _plain_kept(value) if name in kept else _plain_part(value)
                 for name in names}  # fmt: skip
 
     #: Fields that are the very same objects from state to state (never changed by a
@@ -505,6 +505,15 @@ def _creatures(data: Mapping[str, Any]) -> Mapping[str, Creature]:
     return found
 
 
+def _plain_part(value: Any) -> Any:
+    """`plain(value)` of a field, a tuple of pieces (the units, stands, solos…) taken piece
+    by piece: each piece's `to_dict` at once, without `plain`'s look-ups on the way."""
+    if type(value) is not tuple:
+        return plain(value)
+    return [v.to_dict() if type(v) in _PIECE_CLASSES else v if type(v) in _AS_IS else plain(v)
+            for v in value]  # fmt: skip
+
+
 def _plain_kept(value: Any) -> Any:
     """`plain(value)` of a part that is the very same object from state to state: worked
     out once per object and kept as a `marshal` copy, so each answer is data of its own."""
@@ -741,3 +750,7 @@ def _of_type(state: BattleState, key: str, kind: type) -> Any:
         if item.key == key:
             return item
     raise StopIteration
+
+
+#: The classes `_Plain` writes (`_plain_part`: a piece of one of them is its `to_dict`).
+_PIECE_CLASSES = frozenset(_Plain.__subclasses__())

@@ -533,13 +533,14 @@ def spec_to_dict(spec: ArmySpec) -> dict[str, Any]:
 
 def spec_from_dict(data: Mapping[str, Any]) -> ArmySpec:
     """The inverse of `spec_to_dict`."""
-    custom = data.get("custom")
+    data = {**_SPEC_DEFAULTS, **data}  # (a key older data lacks: its default)
+    custom = data["custom"]
     if custom is not None:
         custom = PrintedStats(**{**custom, "free_tactics": tuple(custom.get("free_tactics", ()))})
     return ArmySpec(
         type=ArmyType(data["type"]),
         level=data["level"],
-        specialized=data.get("specialized"),
+        specialized=data["specialized"],
         gear=tuple(
             GearChoice(
                 key=item["key"],
@@ -548,10 +549,16 @@ def spec_from_dict(data: Mapping[str, Any]) -> ArmySpec:
                 doses=item.get("doses", 0),
                 source=GearSource(item.get("source", GearSource.PURCHASED)),
             )
-            for item in data.get("gear", ())
+            for item in data["gear"]
         ),
-        tactics=tuple(data.get("tactics", ())),
-        conditions=data.get("conditions", {}),
+        tactics=tuple(data["tactics"]),
+        conditions=data["conditions"],
         custom=custom,
-        current_hp=data.get("current_hp"),
+        current_hp=data["current_hp"],
     )
+
+
+_SPEC_DEFAULTS: dict[str, Any] = {"custom": None, "specialized": None, "gear": (),
+                                  "tactics": (), "conditions": {}, "current_hp": None}  # fmt: skip
+"""`spec_from_dict`'s values for the keys older data lacks (one merge, not a look-up per
+key: a board reads every army's spec of its snapshot on every request)."""

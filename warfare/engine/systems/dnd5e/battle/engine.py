@@ -82,7 +82,7 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     can_move,
 )
 from warfare.engine.systems.dnd5e.creatures import LIBRARY, Creature
-from warfare.engine.systems.dnd5e.grid import TERRAINS, Grid, Pos, adjacent, squares_of
+from warfare.engine.systems.dnd5e.grid import CLEAR, TERRAINS, Grid, Pos, adjacent, squares_of
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.rules import (
     creature_of,
@@ -616,13 +616,9 @@ def _pending(state: BattleState) -> tuple[str, ...]:
 _PENDING = "dnd5e.pending"
 
 
-def _slide_options(state: BattleState, unit: str) -> list[dict[str, Any]]:
-    """§6.2 step 1: one adjacent allied stand may move into each vacated space."""
-    return list(_slides(state, unit))
-
-
 def _slides(state: BattleState, unit: str) -> Iterator[dict[str, Any]]:
-    """`_slide_options` one by one (whether there is one: the first)."""
+    """§6.2 step 1: one adjacent allied stand may move into each vacated space (the
+    options one by one: whether there is one, the first)."""
     side = state.unit(unit).side
     occ = occupancy(state)
     for index, offer in enumerate(state.offers):
@@ -747,7 +743,8 @@ def _kinds(state: BattleState, actor: str) -> dict[str, Listing]:
     if state.phase == CASUALTIES:
         if actor not in state.pending:
             return {}
-        return {SLIDE_IN: lambda: [(o, ()) for o in _slide_options(state, actor)],
+        # (slides one by one: whether there is one, or the one asked for, needs no more)
+        return {SLIDE_IN: lambda: ((o, ()) for o in _slides(state, actor)),
                 REJOIN: lambda: [(o, ()) for o in _rejoin_options(state, actor)],
                 DONE: lambda: [({}, ())]}  # fmt: skip
     if state.phase != ROUND or state.turn is None:
@@ -1025,54 +1022,82 @@ _BOARD_ROWS = "dnd5e.board_rows"
 
 
 def _board(state: BattleState) -> list[list[dict[str, Any]]]:
-    occ = occupancy(state)
-    objectives: dict[Pos, dict[str, Any]] = {}
+    grid = state.grid
+    width, height = grid.width, grid.height
+    # Every square first, as plain clear ground, empty and no objective (most of a board's
+    # hundred: `Grid.at` inline, looked up only in the squares that are not), then the few
+    # occupied and objective squares.
+    squares = grid.squares
+    clear = (CLEAR.terrain, CLEAR.is_difficult, CLEAR.elevation)
+    rows = []
+    for y in range(height):
+        row = []
+        for x in range(width):
+            if (x, y) in squares:
+                square = squares[(x, y)]
+                terrain, difficult, elevation = (
+                    square.terrain, square.is_difficult, square.elevation)  # fmt: skip
+            else:
+                terrain, difficult, elevation = clear
+            row.append({"x": x, "y": y, "terrain": terrain,
+                        "difficult": difficult, "elevation": elevation,
+                        "occupant": None, "objective": None})  # fmt: skip
+        rows.append(row)
+    joined: dict[str, list[str]] = {}  # (`BattleState.joined_to` of every stand at once)
+    for solo in state.solos:
+        if solo.joined is not None and solo.gone is None:
+            joined.setdefault(solo.joined, []).append(solo.key)
+    for (x, y), key in occupancy(state).items():
+        if key is not None and 0 <= x < width and 0 <= y < height:
+            rows[y][x]["occupant"] = _occupant(state, key, (x, y), joined)
     for o in state.objectives:
         for s in o.squares:
-            objectives[s.pos] = {"key": o.key, "type": o.type, "side": o.side, "hp": s.hp,
-                                 "max_hp": s.max_hp, "vp": s.vp}  # fmt: skip
-    rows = []
-    for y in range(state.grid.height):
-        row = []
-        for x in range(state.grid.width):
-            square = state.grid.at((x, y))
-            occupant = None
-            key = occ.get((x, y))
-            if key is not None:
-                item = state.find(key)
-                occupant = {
-                    "key": key,
-                    "side": state.side_of(key),
-                    "kind": type(item).__name__.lower(),
-                    "anchor": tuple(getattr(item, "pos", None) or ()) == (x, y),
-                }
-                if isinstance(item, Stand):
-                    occupant.update(
-                        unit=item.unit,
-                        creature=item.creature,
-                        hp=item.hp,
-                        max_hp=item.max_hp,
-                        casualty=item.casualty,
-                        hidden=item.hidden,
-                        isolated=is_isolated(state, key),
-                        broken=state.unit(item.unit).broken,
-                        solos=[s.key for s in state.joined_to(key)],
-                    )
-                elif isinstance(item, Solo):
-                    occupant.update(
-                        creature=item.creature,
-                        hp=item.hp,
-                        max_hp=item.max_hp,
-                        hidden=item.hidden,
-                        isolated=is_isolated(state, key),
-                    )
-                elif isinstance(item, Engine):
-                    occupant.update(engine=item.kind, hp=item.hp)  # fmt: skip
-            row.append({"x": x, "y": y, "terrain": square.terrain,
-                        "difficult": square.is_difficult, "elevation": square.elevation,
-                        "occupant": occupant, "objective": objectives.get((x, y))})  # fmt: skip
-        rows.append(row)
+            x, y = s.pos
+            if 0 <= x < width and 0 <= y < height:
+                rows[y][x]["objective"] = {"key": o.key, "type": o.type, "side": o.side,
+                                           "hp": s.hp, "max_hp": s.max_hp, "vp": s.vp}  # fmt: skip
     return rows
+
+
+def _occupant(
+    state: BattleState, key: str, pos: Pos, joined: Mapping[str, list[str]]
+) -> dict[str, Any]:
+    """The piece on square `pos` as `board` gives it (`joined`: the solos joined to each
+    stand)."""
+    item = state.find(key)
+    if item is None:  # (as `BattleState.side_of` refuses it)
+        raise KeyError(key)
+    stand = isinstance(item, Stand)
+    unit = state.unit(item.unit) if stand else None  # (a stand's side is its unit's)
+    occupant = {
+        "key": key,
+        "side": unit.side if unit is not None else item.side,
+        "kind": type(item).__name__.lower(),
+        "anchor": tuple(getattr(item, "pos", None) or ()) == pos,
+    }
+    if stand:
+        occupant.update(
+            unit=item.unit,
+            creature=item.creature,
+            hp=item.hp,
+            max_hp=item.max_hp,
+            casualty=item.casualty,
+            hidden=item.hidden,
+            isolated=is_isolated(state, key),
+            broken=unit.broken,
+            solos=list(joined.get(key, ())),
+        )
+    elif isinstance(item, Solo):
+        occupant.update(
+            creature=item.creature,
+            hp=item.hp,
+            max_hp=item.max_hp,
+            hidden=item.hidden,
+            isolated=is_isolated(state, key),
+        )
+    elif isinstance(item, Engine):
+        occupant.update(engine=item.kind, hp=item.hp)  # fmt: skip
+    return occupant
 
 
 # --- auto-play and forecasts (protocol) -----------------------------------------------------------

@@ -12,6 +12,7 @@ they are used by `resolve` and `upkeep`.
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from warfare.engine.frozen import replace, replace_normalised
@@ -33,8 +34,23 @@ _BLOCKS_AT: dict[tuple[int, Any], tuple[ArmySpec, StatBlock]] = {}
 """`ArmyState.block` per (id of the spec, HP), with the spec held (so no other object can
 have its id while the entry is there: the same id is the very same spec)."""
 
+
+@lru_cache(maxsize=BLOCKS_AT_KEPT)
+def _block_at(spec: ArmySpec, hp: Any) -> StatBlock:
+    """`ArmyState.block` by value: the spec of a state read again from its JSON (a board's
+    every request) is a new object of the same value, its copy at that HP too."""
+    return stat_block(replace(spec, current_hp=hp))
+
+
 ACTIVE, DISBANDED, DESTROYED = "active", "disbanded", "destroyed"
 STATUSES = (ACTIVE, DISBANDED, DESTROYED)
+
+_ARMY_DEFAULTS: dict[str, Any] = {
+    "key": None, "garrison": None, "garrison_consumption_cut": False, "potion_doses": 0,
+    "status": ACTIVE, "timers": {}, "activities_this_turn": 0, "fought_this_turn": False,
+}  # fmt: skip
+"""`ArmyState.from_dict`'s values for the keys older data lacks (one merge, not a look-up
+per key: a board reads every army of its battle's snapshot on every request)."""
 
 UNTIL_DEPLOYED, UNTIL_NEXT_TURN = "until_deployed", "until_next_turn"
 GARRISON_DURATIONS = (UNTIL_DEPLOYED, UNTIL_NEXT_TURN)
@@ -44,6 +60,8 @@ NO_GARRISON_TIMER = "no_garrison_until_turn:"
 
 
 def _pairs(value: Mapping[str, int] | tuple) -> tuple[tuple[str, int], ...]:
+    if type(value) in (dict, tuple) and not value:  # (none: the usual timers)
+        return ()
     items = value.items() if isinstance(value, Mapping) else value
     return tuple(sorted((str(key), int(number)) for key, number in items))
 
@@ -113,7 +131,10 @@ class ArmyState:
                 return block
         except (KeyError, TypeError):
             pass
-        block = stat_block(replace(spec, current_hp=hp))
+        try:  # an equal spec at the same HP (another read of the same army): its block
+            block = _block_at(spec, hp)
+        except TypeError:  # an unhashable spec: not kept
+            block = stat_block(replace(spec, current_hp=hp))
         try:
             if len(_BLOCKS_AT) >= BLOCKS_AT_KEPT:
                 _BLOCKS_AT.clear()
@@ -145,18 +166,19 @@ class ArmyState:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "ArmyState":
+        data = {**_ARMY_DEFAULTS, **data}  # (a key older data lacks: its default)
         return cls(
-            key=data.get("key"),
+            key=data["key"],
             spec=spec_from_dict(data["spec"]),
             hp=int(data["hp"]),
             hex=str(data["hex"]),
-            garrison=data.get("garrison"),
-            garrison_consumption_cut=bool(data.get("garrison_consumption_cut", False)),
-            potion_doses=int(data.get("potion_doses", 0)),
-            status=data.get("status", ACTIVE),
-            timers=data.get("timers", {}),
-            activities_this_turn=int(data.get("activities_this_turn", 0)),
-            fought_this_turn=bool(data.get("fought_this_turn", False)),
+            garrison=data["garrison"],
+            garrison_consumption_cut=bool(data["garrison_consumption_cut"]),
+            potion_doses=int(data["potion_doses"]),
+            status=data["status"],
+            timers=data["timers"],
+            activities_this_turn=int(data["activities_this_turn"]),
+            fought_this_turn=bool(data["fought_this_turn"]),
         )
 
 

@@ -198,27 +198,38 @@ class BattleArmy:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "BattleArmy":
-        bonus = data.get("next_attack_bonus")
+        data = {**_ARMY_DEFAULTS, **data}  # (a key an older snapshot lacks: its default)
+        bonus = data["next_attack_bonus"]
         return cls(
             key=str(data["key"]),
             side=str(data["side"]),
             army=ArmyState.from_dict(data["army"]),
-            position=data.get("position", NEAR),
-            shots=int(data.get("shots", 0)),
-            fortification=data.get("fortification"),
-            pcs=bool(data.get("pcs", False)),
-            initiative_bonus=int(data.get("initiative_bonus", 0)),
-            rout_exempt=bool(data.get("rout_exempt", False)),
-            took_damage=bool(data.get("took_damage", False)),
-            was_routed=bool(data.get("was_routed", False)),
-            treated=bool(data.get("treated", False)),
-            attacks=tuple(data.get("attacks", ())),
+            position=data["position"],
+            shots=int(data["shots"]),
+            fortification=data["fortification"],
+            pcs=bool(data["pcs"]),
+            initiative_bonus=int(data["initiative_bonus"]),
+            rout_exempt=bool(data["rout_exempt"]),
+            took_damage=bool(data["took_damage"]),
+            was_routed=bool(data["was_routed"]),
+            treated=bool(data["treated"]),
+            attacks=tuple(data["attacks"]),
             next_attack_bonus=(str(bonus[0]), int(bonus[1])) if bonus else None,
-            disengage_blocked=bool(data.get("disengage_blocked", False)),
-            auto_reactions=bool(data.get("auto_reactions", True)),
-            reaction_used=bool(data.get("reaction_used", False)),
-            spent=tuple(data.get("spent", ())),
+            disengage_blocked=bool(data["disengage_blocked"]),
+            auto_reactions=bool(data["auto_reactions"]),
+            reaction_used=bool(data["reaction_used"]),
+            spent=tuple(data["spent"]),
         )
+
+
+_ARMY_DEFAULTS: dict[str, Any] = {
+    "position": NEAR, "shots": 0, "fortification": None, "pcs": False, "initiative_bonus": 0,
+    "rout_exempt": False, "took_damage": False, "was_routed": False, "treated": False,
+    "attacks": (), "next_attack_bonus": None, "disengage_blocked": False,
+    "auto_reactions": True, "reaction_used": False, "spent": (),
+}  # fmt: skip
+"""`BattleArmy.from_dict`'s values for the keys a snapshot may lack (one merge, not a
+look-up per key: a board reads every army of its snapshot on every request)."""
 
 
 @dataclass(frozen=True)
@@ -539,29 +550,37 @@ class BattleState:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "BattleState":
+        data = {**_STATE_DEFAULTS, **data}  # (a key an older snapshot lacks: its default)
         return cls(
             sides=tuple(data["sides"]),
             armies=tuple(BattleArmy.from_dict(entry) for entry in data["armies"]),
             order=tuple(data["order"]),
-            initiative=tuple(InitiativeRoll.from_dict(e) for e in data.get("initiative", ())),
-            pc_side=data.get("pc_side"),
-            kingdoms={side: dict(v) for side, v in (data.get("kingdoms") or {}).items()},
-            terrain=tuple(data.get("terrain", ())),
+            initiative=tuple(InitiativeRoll.from_dict(e) for e in data["initiative"]),
+            pc_side=data["pc_side"],
+            kingdoms={side: dict(v) for side, v in (data["kingdoms"] or {}).items()},
+            terrain=tuple(data["terrain"]),
             fortifications=tuple(
-                Fortification.from_dict(entry) for entry in data.get("fortifications", ())
+                Fortification.from_dict(entry) for entry in data["fortifications"]
             ),
-            engagements=tuple((str(a), str(b)) for a, b in data.get("engagements", ())),
-            effects=tuple(Effect.from_dict(entry) for entry in data.get("effects", ())),
-            round=int(data.get("round", 1)),
-            turn=int(data.get("turn", 0)),
-            actions_left=int(data.get("actions_left", 3)),
-            finished=bool(data.get("finished", False)),
-            winner=data.get("winner"),
-            sequence=int(data.get("sequence", 0)),
-            opening=tuple(Event.from_dict(event) for event in data.get("opening", ())),
-            pending=Pending.from_dict(data["pending"]) if data.get("pending") else None,
-            positions=tuple(
-                (str(key), start, target) for key, start, target in data.get("positions", ())
-            ),
-            typed_dice_by_roll=bool(data.get("typed_dice_by_roll", False)),
+            engagements=tuple((str(a), str(b)) for a, b in data["engagements"]),
+            effects=tuple(Effect.from_dict(entry) for entry in data["effects"]),
+            round=int(data["round"]),
+            turn=int(data["turn"]),
+            actions_left=int(data["actions_left"]),
+            finished=bool(data["finished"]),
+            winner=data["winner"],
+            sequence=int(data["sequence"]),
+            opening=tuple(Event.from_dict(event) for event in data["opening"]),
+            pending=Pending.from_dict(data["pending"]) if data["pending"] else None,
+            positions=tuple((str(key), start, target) for key, start, target in data["positions"]),
+            typed_dice_by_roll=bool(data["typed_dice_by_roll"]),
         )
+
+
+_STATE_DEFAULTS: dict[str, Any] = {
+    "initiative": (), "pc_side": None, "kingdoms": None, "terrain": (), "fortifications": (),
+    "engagements": (), "effects": (), "round": 1, "turn": 0, "actions_left": 3,
+    "finished": False, "winner": None, "sequence": 0, "opening": (), "pending": None,
+    "positions": (), "typed_dice_by_roll": False,
+}  # fmt: skip
+"""`BattleState.from_dict`'s values for the keys a snapshot may lack (see `_ARMY_DEFAULTS`)."""
