@@ -9,11 +9,11 @@ import threading
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from kingdoms.models import Campaign
 from warfare.engine.battle.registry import get_battle_system
+from warfare.links import reversed_url
 
 
 class BattleStatus(models.TextChoices):
@@ -97,7 +97,7 @@ class Battle(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("battles:board", args=[self.campaign_id, self.pk])
+        return reversed_url("battles:board", self.campaign_id, self.pk)
 
     def get_status_display(self) -> str:
         """The status's label in the page language, as Django's `get_FOO_display` says it

@@ -51,12 +51,12 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection, transaction
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import get_language
 
 from warfare.cache import exchange
 from warfare.csrf import masked_token
+from warfare.links import reversed_url
 
 from . import forecasting
 from .models import Battle, BattleEvent
@@ -517,8 +517,7 @@ def _draw(request, membership, battle: Battle, event_rows, factions) -> tuple[st
         context = board_context(membership, battle)
         context["csrf_token"] = CSRF_PLACEHOLDER
         # The URL every button of the board posts to, reversed once per render.
-        context.setdefault("act_url", reverse("battles:act", args=[battle.campaign_id,
-                                                                   battle.pk]))  # fmt: skip
+        context.setdefault("act_url", reversed_url("battles:act", battle.campaign_id, battle.pk))
         html = render_to_string(board_template(battle) + "#board", context, request=request)
     return html, read
 

@@ -16,7 +16,6 @@ from collections import OrderedDict
 from dataclasses import replace
 from functools import cached_property, lru_cache
 
-from django.urls import reverse
 from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -39,6 +38,7 @@ from warfare.engine.systems.dnd5e.state import (
     Stand,
     snapshot_key,
 )
+from warfare.links import reversed_url
 from warfare.systems.dnd5e import models
 from warfare.systems.dnd5e.labels import attack_name
 
@@ -634,7 +634,7 @@ def _board_context(membership: Membership, battle: Battle, view: Dnd5eView) -> d
     return {
         "battle": battle,
         "board_url": battle.get_absolute_url(),  # (once, not once per link)
-        "act_url": reverse("battles:act", args=[battle.campaign_id, battle.pk]),
+        "act_url": reversed_url("battles:act", battle.campaign_id, battle.pk),
         "campaign": battle.campaign,
         "membership": membership,
         "state": state,
