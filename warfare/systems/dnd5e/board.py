@@ -41,6 +41,7 @@ from warfare.engine.systems.dnd5e.state import (
 from warfare.links import reversed_url
 from warfare.systems.dnd5e import models
 from warfare.systems.dnd5e.labels import attack_name
+from warfare.words import per_language
 
 from .log import (
     ACTION_LABELS,
@@ -79,40 +80,34 @@ PHASE_LABELS = {
 SQUARE_KINDS = ("place", "move", "leave")
 
 
+@per_language
 def _words() -> dict:
     """The board's fixed words in the page language, translated once per language and
     process (a lazy text costs a catalogue look-up each time it is read; a board reads
     them for every option, square and card): the labels of actions, configurations, siege
     steps, terrain and phases, and the words of the options' previews."""
-    language = get_language() or ""
-    found = _WORDS.get(language)
-    if found is None:
-        found = _WORDS[language] = {
-            "action": {key: str(label) for key, label in ACTION_LABELS.items()},
-            "configuration": {key: str(label) for key, label in CONFIGURATION_LABELS.items()},
-            "siege": {key: str(label) for key, label in SIEGE_ACTIONS.items()},
-            "terrain": {key: str(label) for key, label in TERRAIN_LABELS.items()},
-            "phase": {key: str(label) for key, label in PHASE_LABELS.items()},
-            "objective": {key: str(label) for key, label in OBJECTIVE_LABELS.items()},
-            "objective_square": gettext("objective (%(xy)s)"),
-            "hp": pgettext("dnd5e", "HP"),
-            "loaded": gettext("loaded %(n)s/%(of)s"),
-            "aimed": gettext("aimed %(n)s/%(of)s"),
-            "auto_hit": gettext("hits automatically"),
-            "save": gettext("save"),
-            "ac": pgettext("dnd5e", "AC"),
-            "dc": gettext("DC"),
-            "vs": gettext("vs"),
-            "advantage": gettext("advantage"),
-            "disadvantage": gettext("disadvantage"),
-            "double_damage": gettext("double damage"),
-            "solo_bonus": gettext("%(solo)s: %(action)s (bonus action)"),
-            "solo": gettext("%(solo)s: %(action)s"),
-        }
-    return found
-
-
-_WORDS: dict[str, dict] = {}
+    return {
+        "action": {key: str(label) for key, label in ACTION_LABELS.items()},
+        "configuration": {key: str(label) for key, label in CONFIGURATION_LABELS.items()},
+        "siege": {key: str(label) for key, label in SIEGE_ACTIONS.items()},
+        "terrain": {key: str(label) for key, label in TERRAIN_LABELS.items()},
+        "phase": {key: str(label) for key, label in PHASE_LABELS.items()},
+        "objective": {key: str(label) for key, label in OBJECTIVE_LABELS.items()},
+        "objective_square": gettext("objective (%(xy)s)"),
+        "hp": pgettext("dnd5e", "HP"),
+        "loaded": gettext("loaded %(n)s/%(of)s"),
+        "aimed": gettext("aimed %(n)s/%(of)s"),
+        "auto_hit": gettext("hits automatically"),
+        "save": gettext("save"),
+        "ac": pgettext("dnd5e", "AC"),
+        "dc": gettext("DC"),
+        "vs": gettext("vs"),
+        "advantage": gettext("advantage"),
+        "disadvantage": gettext("disadvantage"),
+        "double_damage": gettext("double damage"),
+        "solo_bonus": gettext("%(solo)s: %(action)s (bonus action)"),
+        "solo": gettext("%(solo)s: %(action)s"),
+    }
 
 
 def _state(battle: Battle):

@@ -5,13 +5,14 @@ become names, squares "(x, y)", and the numbers the viewer may not see (another 
 Stealth rolls) are left out (`HIDDEN_PARAMS`).
 """
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from warfare.engine.problems import Problem
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.messages import NOT_ALLOWED
 from warfare.systems.dnd5e.labels import attack_name
+from warfare.words import per_language
 
 EVENT_TEXTS = {
     "dnd5e.initiative": _("%(actor)s: initiative d20 %(die)s%(typed)s %(modifier)s = %(total)s."),
@@ -386,19 +387,13 @@ def ending_text(result: dict, names: dict[str, str]) -> tuple[str, bool]:
     return (str(template) % {"side": side} if template else str(band)), army_gone
 
 
+@per_language
 def templates() -> tuple[dict[str, str], str]:
     """`EVENT_TEXTS` and `INITIATIVE_DIE_TEXT` in the page language, translated once per
     language and process: a lazy text costs a catalogue look-up each time it is read, and
     every new event reads one."""
-    language = get_language()
-    found = _TEMPLATES.get(language)
-    if found is None:
-        texts = {code: str(text) for code, text in EVENT_TEXTS.items()}
-        found = _TEMPLATES[language] = (texts, str(INITIATIVE_DIE_TEXT))
-    return found
-
-
-_TEMPLATES: dict[str | None, tuple[dict[str, str], str]] = {}
+    texts = {code: str(text) for code, text in EVENT_TEXTS.items()}
+    return (texts, str(INITIATIVE_DIE_TEXT))
 
 
 def event_line(code: str, params: dict, names: dict[str, str], sees, words=None) -> str:

@@ -11,7 +11,7 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles import services as battle_services
@@ -24,6 +24,7 @@ from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.systems.dnd5e.access import access_dnd5e
 from warfare.systems.dnd5e.models import Army
 from warfare.systems.dnd5e.selectors import SOLOS, UNITS
+from warfare.words import per_language
 
 from .log import problem_text
 
@@ -540,17 +541,11 @@ def _deploy(setup: dict) -> None:
                     solo["pos"] = pos
 
 
+@per_language
 def _engine_labels() -> dict[str, str]:
     """`ENGINE_LABELS` in the page language, translated once per language and process (a
     board names every engine)."""
-    language = get_language()
-    found = _ENGINE_LABELS.get(language)
-    if found is None:
-        found = _ENGINE_LABELS[language] = {k: str(label) for k, label in ENGINE_LABELS.items()}
-    return found
-
-
-_ENGINE_LABELS: dict[str | None, dict[str, str]] = {}
+    return {k: str(label) for k, label in ENGINE_LABELS.items()}
 
 
 def engine_names(setup: dict) -> dict[str, str]:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.utils.functional import lazy
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from battles.models import Battle, BattleStatus
@@ -29,6 +28,7 @@ from warfare.systems.pf2e.events import log_text
 from warfare.systems.pf2e.labels import SKILL_LABELS
 from warfare.systems.pf2e.models import Kingdom
 from warfare.systems.pf2e.selectors import check_view
+from warfare.words import per_language
 
 from .board_forms import ApplyResultsForm
 from .board_problems import FORTIFICATION_LABELS
@@ -74,28 +74,21 @@ ENGAGED_LABEL = _("engaged")
 OUT_LABELS = {"destroyed": _("destroyed"), "defeated": _("defeated")}
 
 
+@per_language
 def _words() -> dict:
     """The board's fixed words in the page language, translated once per language and
     process (a lazy text costs a catalogue look-up each time it is read; a board reads them
     for every card and button): the badges, the labels of fortifications, stats, triggers,
     starts and choices, the GM's conditions, and the names of `labels.names`."""
-    language = get_language()
-    found = _WORDS.get(language)
-    if found is None:
-        found = _WORDS[language] = {
-            **{
-                name: {key: str(text) for key, text in table.items()}
-                for name, table in _TABLES.items()
-            },
-            "engaged": str(ENGAGED_LABEL),
-            "engaged_start": str(ENGAGED_START_LABEL),
-            "gm_conditions": [(key, str(name)) for key, name in GM_CONDITION_CHOICES],
-            **labels.names(),
-        }
-    return found
-
-
-_WORDS: dict[str | None, dict] = {}
+    return {
+        **{
+            name: {key: str(text) for key, text in table.items()} for name, table in _TABLES.items()
+        },
+        "engaged": str(ENGAGED_LABEL),
+        "engaged_start": str(ENGAGED_START_LABEL),
+        "gm_conditions": [(key, str(name)) for key, name in GM_CONDITION_CHOICES],
+        **labels.names(),
+    }
 
 
 def _position(army: dict, engaged: bool, words: dict) -> str:

@@ -7,14 +7,15 @@ they are translated like every other text, by gettext, each with its context bel
 `warfare/systems/pf2e/texts.py`, the markers that put them in the catalogue.
 """
 
-from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from warfare.engine.systems.pf2e import kingdom as pf2e_kingdom
 from warfare.engine.systems.pf2e.conditions import CONDITIONS
 from warfare.engine.systems.pf2e.gear import GEAR
 from warfare.engine.systems.pf2e.specialized import SPECIALIZED_ARMIES
 from warfare.engine.systems.pf2e.tactics import TACTICS, WAR_ACTION_NAMES
+from warfare.words import per_language
 
 # Kingdom skills, proficiencies, ruins and structures (they were kingdoms.labels).
 SKILL_LABELS = {
@@ -123,25 +124,19 @@ def _translated(context: str, text: str) -> str:
     return pgettext(context, text) if text else ""  # gettext("") is the catalogue's header
 
 
+@per_language
 def names() -> dict[str, dict[str, str]]:
     """The names of the tactics, conditions and war actions ({"tactic" / "condition" /
     "war_action": {key: name}}) in the page language, translated once per language and
     process (a look-up in the catalogue costs more than the rest of a card or log line;
     a board names them on every card, button and line)."""
-    language = get_language()
-    found = _NAMES.get(language)
-    if found is None:
-        found = _NAMES[language] = {
-            "tactic": {key: _translated(TACTIC, t.name_en) for key, t in TACTICS.items()},
-            "condition": {key: _translated(CONDITION, c.name_en) for key, c in CONDITIONS.items()},
-            "war_action": {
-                key: _translated(WAR_ACTION, name) for key, name in WAR_ACTION_NAMES.items() if name
-            },
-        }
-    return found
-
-
-_NAMES: dict[str | None, dict[str, dict[str, str]]] = {}
+    return {
+        "tactic": {key: _translated(TACTIC, t.name_en) for key, t in TACTICS.items()},
+        "condition": {key: _translated(CONDITION, c.name_en) for key, c in CONDITIONS.items()},
+        "war_action": {
+            key: _translated(WAR_ACTION, name) for key, name in WAR_ACTION_NAMES.items() if name
+        },
+    }
 
 
 def tactic_name(key: str) -> str:

@@ -1,7 +1,6 @@
 """Pathfinder 2e battle event codes as sentences in the page's language (one gettext entry each;
 the board plugin's `event_line`)."""
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from battles.plugins import PLUGINS
@@ -15,6 +14,7 @@ from warfare.engine.systems.pf2e.tactics import (
 from warfare.systems.pf2e import labels
 from warfare.systems.pf2e.events import log_text
 from warfare.systems.pf2e.selectors import DEGREE_LABELS
+from warfare.words import per_language
 
 WAR_ACTIONS = {*BASIC_WAR_ACTIONS, *TACTICAL_WAR_ACTIONS, *ARMY_SPECIFIC_ACTIONS}
 SILENT = {"battle.action"}  # bookkeeping: the action's own event says what happened
@@ -123,23 +123,19 @@ TYPED_TEXT = _("(typed at the table)")
 CHECK_DC_TEXT = _("vs DC %(dc)s")
 
 
+@per_language
 def _words() -> dict:
     """The log's fixed words in the page language, translated once per language and process
     (a lazy text costs a catalogue look-up each time it is read; every new event of an
     action reads several): the sentences above and the labels they put in, with the names
     of the war actions, tactics and conditions (`labels.names`)."""
-    language = get_language()
-    found = _WORDS.get(language)
-    if found is None:
-        found = _WORDS[language] = {
-            **{name: str(text) for name, text in _TEXTS.items()},
-            **{
-                name: {key: str(text) for key, text in table.items()}
-                for name, table in _TABLES.items()
-            },
-            **labels.names(),
-        }
-    return found
+    return {
+        **{name: str(text) for name, text in _TEXTS.items()},
+        **{
+            name: {key: str(text) for key, text in table.items()} for name, table in _TABLES.items()
+        },
+        **labels.names(),
+    }
 
 
 _TEXTS = {"against": AGAINST_TEXT, "source": SOURCE_TEXT, "action": ACTION_TEXT,
@@ -149,7 +145,6 @@ _TEXTS = {"against": AGAINST_TEXT, "source": SOURCE_TEXT, "action": ACTION_TEXT,
 _TABLES = {"battle": BATTLE_TEXTS, "degree": DEGREE_LABELS, "choice": CHOICE_LABELS,
            "effect": EFFECT_LABELS, "until": UNTIL_TEXTS,
            "primal_effect": PRIMAL_MAGIC_EFFECTS}  # fmt: skip
-_WORDS: dict[str | None, dict] = {}
 
 
 def _check_text(check, words: dict) -> str:
