@@ -12,11 +12,14 @@ from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
 
 
-def reversed_url(name: str, *args) -> str:
-    """`reverse(name, args=args)` (the arguments hashable: ids), kept once worked out."""
-    return _reversed(name, args, get_urlconf() or settings.ROOT_URLCONF, get_script_prefix())
+def reversed_url(name: str, *args, current_app: str | None = None) -> str:
+    """`reverse(name, args=args, current_app=current_app)` (the arguments hashable: ids),
+    kept once worked out (`{% url %}` too: `warfare.templatetags.urls`)."""
+    urlconf = get_urlconf() or settings.ROOT_URLCONF
+    return _reversed(name, args, current_app, urlconf, get_script_prefix())
 
 
 @functools.lru_cache(maxsize=4096)
-def _reversed(name: str, args: tuple, urlconf: str, prefix: str) -> str:
-    return reverse(name, args=args, urlconf=urlconf)  # (`prefix`: the thread's, read inside)
+def _reversed(name: str, args: tuple, current_app, urlconf: str, prefix: str) -> str:
+    # (`prefix`: the thread's, which `reverse` reads itself)
+    return reverse(name, args=args, current_app=current_app, urlconf=urlconf)

@@ -86,6 +86,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # `{% url %}` reversing each URL once per process (after Django's own builtins)
+            "builtins": ["warfare.templatetags.urls"],
         },
     },
 ]
