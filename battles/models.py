@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from kingdoms.models import Campaign
 from warfare.engine.battle.registry import get_battle_system
 from warfare.links import reversed_url
+from warfare.words import per_language
 
 
 class BattleStatus(models.TextChoices):
@@ -45,6 +46,11 @@ def _keep(version: tuple, state) -> None:
         if len(_STATES) >= STATES_KEPT and version not in _STATES:
             del _STATES[next(iter(_STATES))]  # the oldest
         _STATES[version] = state
+
+
+@per_language
+def _status_labels() -> dict[str, str]:
+    return {status.value: str(status.label) for status in BattleStatus}
 
 
 class Battle(models.Model):
@@ -103,10 +109,7 @@ class Battle(models.Model):
         """The status's label in the page language, as Django's `get_FOO_display` says it
         (which builds a dict of every choice on each call, each label looked up in the
         catalogue: every board's head shows it)."""
-        try:
-            return str(BattleStatus(self.status).label)
-        except ValueError:  # (not a status: said as it is)
-            return str(self.status)
+        return _status_labels().get(self.status, str(self.status))
 
     @classmethod
     def from_db(cls, db, field_names, values):
