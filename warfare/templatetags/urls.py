@@ -2,12 +2,14 @@
 (`settings.TEMPLATES`' `builtins`, after Django's own: it takes the tag's name).
 
 Django's `{% url %}` runs `reverse` for every URL it draws, about ninety Python calls; a board
-draws its URLs (its live stream, its undo and auto-play forms, its report link) on every
-render. The same URL, the same escaping, the same errors (`NoReverseMatch`): keyword
-arguments, `as` and arguments that are not hashable go Django's way."""
+draws its URLs (its live stream, its undo and auto-play forms, its report link, its log's
+"older entries") on every render. The same URL, the same escaping, the same errors
+(`NoReverseMatch`; with `as`, an empty URL): keyword arguments and arguments that are not
+hashable go Django's way."""
 
 from django import template
 from django.template import defaulttags
+from django.urls import NoReverseMatch
 from django.utils.html import conditional_escape
 
 from warfare.links import reversed_url
@@ -17,7 +19,7 @@ register = template.Library()
 
 class URLNode(defaulttags.URLNode):
     def render(self, context) -> str:
-        if self.kwargs or self.asvar:
+        if self.kwargs:
             return super().render(context)
         args = tuple(arg.resolve(context) for arg in self.args)
         try:
@@ -31,6 +33,13 @@ class URLNode(defaulttags.URLNode):
             url = reversed_url(self.view_name.resolve(context), *args, current_app=current_app)
         except TypeError:  # (an argument not hashable)
             return super().render(context)
+        except NoReverseMatch:
+            if self.asvar is None:
+                raise
+            url = ""
+        if self.asvar:
+            context[self.asvar] = url
+            return ""
         return conditional_escape(url) if context.autoescape else url
 
 
