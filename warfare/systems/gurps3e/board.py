@@ -12,7 +12,6 @@ the JSON state, the log and the report alike. The TS ratio, the Quick Contest's 
 and margin of victory, and the result are public (§B.7.1). GM-only notes never reach it.
 """
 
-import functools
 from collections import Counter
 from functools import cached_property
 from typing import Any
@@ -43,6 +42,7 @@ from warfare.engine.systems.gurps3e.characters import FIT, combat_skill, risk_ra
 from warfare.engine.systems.gurps3e.strategy import strategy_terms, ts_ratio_bonus
 from warfare.messages import problem_message
 from warfare.systems.gurps3e.models import Character, CharacterStatus, Force, Reputation, Unit
+from warfare.words import per_language, worded
 
 from .log import (
     CATEGORY_LABELS,
@@ -56,7 +56,6 @@ from .log import (
     SURVIVAL_LABELS,
     decided_by_text,
     event_params,
-    label,
     roll_text,
     signed,
     working,
@@ -264,7 +263,7 @@ def _side(state, force, view: Gurps3eView, membership, battle, language: str) ->
         "key": force.key,
         "name": names_.get(force.key, force.key),
         "full": full,
-        "role": label(ROLE_LABELS, force.role, language=language),
+        "role": worded(ROLE_LABELS, force.role, language=language),
         "tl": force.tl,
         "ts": force.ts if full else None,
         "men": force.men if full else None,
@@ -317,14 +316,14 @@ def _pc(state, character, names_, membership, battle, language: str) -> dict[str
         "key": character.key,
         "name": names_.get(character.key, character.key),
         "side": character.side,
-        "role": label(PC_ROLE_LABELS, character.role, language=language),
+        "role": worded(PC_ROLE_LABELS, character.role, language=language),
         "status": character.status,
-        "status_label": label(STATUS_LABELS, character.status, language=language),
+        "status_label": worded(STATUS_LABELS, character.status, language=language),
         "ht": character.ht,
         "ht_max": character.ht_max,
         "combat_skill": skill,
         "risk_range": f"{signed(low)}…{signed(high)}",
-        "limits": [label(LIMIT_LABELS, limit, language=language) for limit in character.limits],
+        "limits": [worded(LIMIT_LABELS, limit, language=language) for limit in character.limits],
         "luck": character.luck,
         "rank": character.rank,
         "chosen": signed(chosen["risk"]) if chosen else None,
@@ -354,15 +353,15 @@ def _day_results(lines, names_) -> list[dict[str, Any]]:
             day["survival"].append(
                 {"pc": pc, "roll": roll_text(used, language=language), "margin": used.get("margin"),
                  "luck": len(rolls) > 1,
-                 "result": label(SURVIVAL_LABELS, p["result"], language=language),
+                 "result": worded(SURVIVAL_LABELS, p["result"], language=language),
                  "damage": p.get("damage"), "ht_before": p.get("ht_before"), "ht": p.get("ht"),
-                 "status": label(STATUS_LABELS, p.get("status"), language=language)}
+                 "status": worded(STATUS_LABELS, p.get("status"), language=language)}
             )  # fmt: skip
         elif event.code == "pc.glory":
             roll = p.get("roll") or {}
             day["glory"].append(
                 {"pc": pc, "roll": roll_text(roll, language=language), "margin": roll.get("margin"),
-                 "row": label(GLORY_LABELS, p["row"], language=language),
+                 "row": worded(GLORY_LABELS, p["row"], language=language),
                  "reputation": ", ".join(signed(int(e["value"])) for e in p.get("reputation") or ())
                  or "0",
                  "strategy": signed(int(p.get("strategy_modifier", 0)))}
@@ -384,7 +383,7 @@ def _day_results(lines, names_) -> list[dict[str, Any]]:
                 "margin": p.get("margin_of_victory"),
             }
         elif event.code == "battle.result":
-            day["result"] = label(CATEGORY_LABELS, p.get("category"), language=language)
+            day["result"] = worded(CATEGORY_LABELS, p.get("category"), language=language)
         elif event.code in ("battle.morale", "pc.called_coward"):
             day["morale"].append(event)
         elif event.code == "battle.casualties":
@@ -399,7 +398,7 @@ def _day_results(lines, names_) -> list[dict[str, Any]]:
         elif event.code == "pc.reaction":
             day["reactions"].append(
                 {"pc": pc, "total": p.get("total"),
-                 "band": label(REACTION_LABELS, p.get("band"), language=language)}
+                 "band": worded(REACTION_LABELS, p.get("band"), language=language)}
             )  # fmt: skip
     return [days[key] for key in sorted(days, reverse=True)]
 
@@ -417,8 +416,8 @@ def _ending(events) -> dict[str, Any] | None:
     }
 
 
-@functools.lru_cache(maxsize=16)
-def _checklist_steps(_language: str) -> tuple[str, ...]:
+@per_language
+def _checklist_steps() -> tuple[str, ...]:
     """The steps of a day (§B.2) as the board's checklist names them, and who the last one
     waits for: translated once per language."""
     return (

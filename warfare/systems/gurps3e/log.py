@@ -8,6 +8,8 @@ from typing import Any
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from warfare.words import per_language, worded
+
 ROLE_LABELS = {"attacker": _("attacker"), "defender": _("defender")}
 PC_ROLE_LABELS = {
     "trooper": _("trooper"),
@@ -139,23 +141,6 @@ def _term_label(_language: str, code: str) -> str:
     return code
 
 
-#: {(language, id of one of this module's label tables, code): its label}
-_WORDED: dict[tuple[str, int, Any], str] = {}
-
-
-def label(labels: Mapping[str, Any], code: Any, default: Any = None, *, language=None) -> str:
-    """`str(labels.get(code, default))` (`default`: the code itself) for one of this module's
-    constant label tables, worded once per language (`language`: the page's when None)."""
-    key = (language if language is not None else get_language() or "", id(labels), code)
-    try:
-        return _WORDED[key]
-    except KeyError:
-        text = _WORDED[key] = str(labels.get(code, code if default is None else default))
-        return text
-    except TypeError:  # a code that is no key (not hashable)
-        return str(labels.get(code, code if default is None else default))
-
-
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"{value}".replace("-", "−")
 
@@ -178,8 +163,8 @@ def working(
     return ", ".join(parts)
 
 
-@functools.lru_cache(maxsize=16)
-def _roll_words(_language: str) -> dict[str, str]:
+@per_language
+def _roll_words() -> dict[str, str]:
     """The words of `roll_text`, translated once per language."""
     return {
         "typed": gettext("(typed at the table)"),
@@ -209,7 +194,7 @@ def roll_text(roll: Mapping[str, Any], *, language=None) -> str:
     elif degree == "critical_failure":
         how = words["critical_failure"]
     elif "skill" not in roll:
-        how = label(DEGREE_LABELS, degree or "", language=language)
+        how = worded(DEGREE_LABELS, degree or "", language=language)
     elif degree == "success":
         how = words["made"] % {"margin": margin}
     else:

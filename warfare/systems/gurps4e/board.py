@@ -15,7 +15,6 @@ the other side, does not see a players' side's pending strategy either until the
 side (a side of no players' faction) has chosen, unless the set-up's `gm_sees_choices`.
 """
 
-import functools
 from functools import cached_property
 from typing import Any
 
@@ -40,6 +39,7 @@ from warfare.engine.systems.gurps4e.battle.state import (
 )
 from warfare.engine.systems.gurps4e.strategies import STRATEGIES
 from warfare.systems.gurps4e.mapping import ts_text
+from warfare.words import per_language, worded
 
 from . import labels, log
 from .board_forms import ON_CRITICAL_CHOICES, RISK_CHOICES, option_value
@@ -366,8 +366,8 @@ def checklist(view: Gurps4eView) -> list[dict[str, Any]]:
     return items
 
 
-@functools.lru_cache(maxsize=16)
-def _checklist_steps(_language: str) -> dict[str, str]:
+@per_language
+def _checklist_steps() -> dict[str, str]:
     """The round's steps as the checklist words them, translated once per language."""
     return {
         "kind": _("%(side)s chooses the kind of battle"),
@@ -447,8 +447,8 @@ def panels(view: Gurps4eView, actors: list[str]) -> list[dict[str, Any]]:
     return result
 
 
-@functools.lru_cache(maxsize=16)
-def _on_critical_choices(_language: str) -> tuple[tuple[str, str], ...]:
+@per_language
+def _on_critical_choices() -> tuple[tuple[str, str], ...]:
     """`ON_CRITICAL_CHOICES` in the page language, worded once per language."""
     return tuple((value, str(text)) for value, text in ON_CRITICAL_CHOICES)
 
@@ -548,7 +548,7 @@ def outcome_view(view: Gurps4eView) -> dict[str, Any] | None:
     return {
         "winner": winner,
         "winner_name": who.get(winner) if winner else None,
-        "reason": labels.label(labels.END_LABELS, details.get("end_reason")),
+        "reason": worded(labels.END_LABELS, details.get("end_reason")),
         "sides": sides,
         "loot_minutes": loot.get("minutes"),
         "loot_holder": who.get(loot.get("holder")) if loot.get("holder") else None,
@@ -566,7 +566,7 @@ def board_context(membership: Membership, battle: Battle) -> dict[str, Any]:
     language = get_language() or ""  # its labels worded once per language
 
     def label(table, code) -> str:
-        return labels.label(table, code, language=language)
+        return worded(table, code, language=language)
 
     pcs = []
     for pc in state.pcs:

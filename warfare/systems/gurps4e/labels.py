@@ -156,23 +156,6 @@ TERM_LABELS = {
 }
 
 
-#: {(language, id of one of this module's label tables, code): its label}
-_WORDED: dict[tuple[str, int, Any], str] = {}
-
-
-def label(table: dict[str, Any], code: Any, *, language: str | None = None) -> str:
-    """`str(table.get(code, code))` for one of this module's constant label tables, worded
-    once per language (`language`: the page's when None)."""
-    key = (language if language is not None else get_language() or "", id(table), code)
-    try:
-        return _WORDED[key]
-    except KeyError:
-        text = _WORDED[key] = str(table.get(code, code))
-        return text
-    except TypeError:  # a code that is no key (not hashable)
-        return str(table.get(code, code))
-
-
 def strategy_name(key: str, *, language: str | None = None) -> str:
     """A strategy's name in `language` (the page's when None)."""
     return _strategy_name(language if language is not None else get_language() or "", key)

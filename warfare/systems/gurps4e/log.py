@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from warfare.engine.systems.gurps4e.battle.state import SIDE_KEYS
 from warfare.systems.gurps4e.mapping import ts_text
+from warfare.words import per_language
 
 from . import labels
 
@@ -90,8 +91,8 @@ def roll_text(roll: dict[str, Any] | None) -> str:
     }
 
 
-@functools.lru_cache(maxsize=16)
-def _roll_template(_language: str) -> str:
+@per_language
+def _roll_template() -> str:
     """`ROLL_TEXT` in the page language, worded once per language."""
     return str(ROLL_TEXT)
 
