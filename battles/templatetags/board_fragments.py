@@ -467,24 +467,17 @@ def _fingerprint(value, out: list) -> None:
         raise _Unkeyable(type(value).__name__)
 
 
-#: The functions a lazy call of which (`gettext_lazy("…")`: `lazy(func, str)(…)`) is a function
-#: of its arguments and the page language only (`language_only`): a fragment's key names such
-#: a call by its function and arguments (the language is in the key), not by its text, which
-#: would be looked up in the catalogue for every fragment drawn (about twenty Python calls
-#: each: a board's labels are such calls, made once when their module loads).
-_BY_LANGUAGE: set = {translation.gettext, translation.pgettext, _format_lazy}
-
-
-def language_only(func):
-    """Declare `func` a function of its arguments and the page language only (its lazy calls
-    keyed by their arguments, `_lazy_text`): a label looked up in the catalogue, say."""
-    _BY_LANGUAGE.add(func)
-    return func
+#: Django's translation functions: a lazy call of one (`gettext_lazy("…")`: `lazy(func,
+#: str)(…)`) is a function of its arguments and the page language only, so a fragment's key
+#: names it by its function and arguments (the language is in the key), not by its text,
+#: which would be looked up in the catalogue for every fragment drawn (about twenty Python
+#: calls each).
+_BY_LANGUAGE = frozenset((translation.gettext, translation.pgettext, _format_lazy))
 
 
 def _lazy_text(value: Promise) -> str | None:
-    """The fingerprint of a lazy call of a `language_only` function with plain arguments
-    (its function and arguments), else None (the caller takes its text)."""
+    """The fingerprint of a lazy call of one of `_BY_LANGUAGE` with plain arguments (its
+    function and arguments), else None (the caller takes its text)."""
     try:
         unpickle, (func, args, kwargs, *_classes) = value.__reduce__()
     except (TypeError, ValueError):  # (not one of `django.utils.functional.lazy`'s)
@@ -495,7 +488,7 @@ def _lazy_text(value: Promise) -> str | None:
         data = marshal.dumps((args, kwargs), 2)
     except ValueError:  # (an argument itself lazy, or not plain data)
         return None
-    return f"L{id(func)}:{len(data)}:" + data.decode("latin-1")  # (the set holds func: its id)
+    return f"L{id(func)}:{len(data)}:" + data.decode("latin-1")  # (module functions: ids kept)
 
 
 def _read(truth, obj, context, out: list) -> None:

@@ -216,7 +216,7 @@ def test_a_lazy_translation_is_keyed_by_its_message_and_a_lazy_of_anything_else_
 ):
     """A lazy `gettext` / `pgettext` / `format_lazy` call of plain arguments is named in the
     key by its message (`board_fragments._lazy_text`; the language is in the key); a lazy
-    call of a function not declared `language_only` by what it says now."""
+    call of any other function by what it says now."""
     from django.utils.functional import lazy
     from django.utils.translation import gettext_lazy, pgettext_lazy
 
