@@ -32,7 +32,7 @@ from kingdoms.access import access_campaign
 from kingdoms.models import Membership
 from kingdoms.transactions import Contention, write_statement, write_transaction
 from warfare import seeds
-from warfare.compiled import CompiledQuery
+from warfare.compiled import CompiledQuery, prepared_cursor
 from warfare.engine.battle.protocol import (
     MAX_FORCED,
     Command,
@@ -505,7 +505,7 @@ def _write_act(act: _Act, meanwhile: Callable[[Battle], None] | None = None) -> 
             "params": _json(BattleEvent, "params", [row.params for row in act.events]),
         }
         if meanwhile is None:
-            with connection.cursor() as cursor:
+            with prepared_cursor(connection) as cursor:
                 cursor.execute(ACT_SQL, params)
                 count, command_ids, event_ids = cursor.fetchone()
         else:

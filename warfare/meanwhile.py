@@ -19,6 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from warfare.compiled import prepared_cursor
+
 #: The helper threads (a few: a threaded server's requests may each have a statement out).
 _HELPERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="statement-meanwhile")
 
@@ -47,6 +49,6 @@ def statement_meanwhile(sql: str, params, work: Callable[[], None]) -> tuple | N
 
 def _first_row(db, sql: str, params, started: threading.Event) -> tuple | None:
     started.set()
-    with db.cursor() as cursor:
+    with prepared_cursor(db) as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()

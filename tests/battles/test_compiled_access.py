@@ -72,7 +72,7 @@ def _prepared() -> list[str]:
 
 
 def test_it_runs_as_a_statement_prepared_once_per_connection(battle, player, settings):
-    """Planned once per connection, not at every run (`warfare.compiled._cursor`); not
+    """Planned once per connection, not at every run (`warfare.compiled.prepared_cursor`); not
     prepared with `DATABASE_PREPARE` off (a pooler sharing server connections)."""
     if connection.vendor != "postgresql":
         pytest.skip("prepared statements: PostgreSQL's")

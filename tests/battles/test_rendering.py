@@ -231,7 +231,8 @@ def test_the_action_path_reads_each_row_once_and_writes_in_one_statement(client,
     (write,) = [s for s in sql if "UPDATE battles_battle" in s]
     assert "INSERT INTO battles_battlecommand" in write
     assert "INSERT INTO battles_battleevent" in write
-    assert "AND seq = 0 AND updated_at = " in write
+    # (a prepared statement, `warfare.compiled.prepared_cursor`: the values are its params)
+    assert "WHERE id = $" in write and " AND seq = $" in write and " AND updated_at = $" in write
     assert "setup" not in write and "name" not in write
     assert Battle.objects.get(pk=battle.pk).seq == 1
 
