@@ -471,24 +471,27 @@ class Answer:
             if html is None:
                 html, read = _draw(self.request, self.membership, battle, after.event_rows,
                                    after.factions)  # fmt: skip
+            # (what the answer sends of it, worked out meanwhile too)
+            swaps = None if after.old_html is None else changed_fragments(after.old_html, html)
         except Exception:
             logger.exception("battle %s: the answer drawn beside its write failed", battle.pk)
             if after is not None and after.owner:  # (let go: the render after takes it)
                 with contextlib.suppress(Exception):
                     cache.delete(after.cache_key + ":rendering")
             return
-        self._drawn = (version(battle), after, html, read, _WRITTEN.get())
+        self._drawn = (version(battle), after, html, read, _WRITTEN.get(), swaps)
 
-    def after_write(self, battle: Battle) -> tuple[str, str | None] | None:
+    def after_write(self, battle: Battle) -> tuple[str, str | None, str | None] | None:
         """Once the write is done and `battle` is the version written: (the new board, the
-        board before, as `board_html_after` answers them), the new board kept for its
-        viewpoint's other viewers and the polls told of the new seq in one round trip;
-        None when nothing was drawn for that version (drawn the usual way then)."""
+        board before, as `board_html_after` answers them, and what changed between them:
+        `changed_fragments`), the new board kept for its viewpoint's other viewers and the
+        polls told of the new seq in one round trip; None when nothing was drawn for that
+        version (drawn the usual way then)."""
         from . import live  # (live draws boards too: `BoardPush`)
 
         if self._drawn is None or self._drawn[0] != version(battle):
             return None
-        _version, after, html, read, written = self._drawn
+        _version, after, html, read, written, swaps = self._drawn
         self._drawn = None
         kept: dict = {}
         if read is not None:
@@ -507,7 +510,7 @@ class Answer:
             count_render()
             if after.owner and after.cache_key not in kept:
                 cache.delete(after.cache_key + ":rendering")
-        return html, after.old_html
+        return html, after.old_html, swaps
 
 
 def _draw(request, membership, battle: Battle, event_rows, factions) -> tuple[str, RenderRows]:

@@ -143,19 +143,22 @@ def _board_response(
     itself left in place: `HX-Reswap: none`), when that board is still cached and what
     changed lies in fragments; else the whole board. `answer`: that answer drawn while the
     action's write was on its way, if it was (`rendering.Answer`)."""
+    swaps = None  # (the fragments changed since the board `before`, where they say it all)
     if request.htmx and before is not None and status == 200:
         drawn = answer.after_write(battle) if answer is not None else None
-        html, old_html = drawn or rendering.board_html_after(request, membership, battle, before)
+        if drawn is not None:
+            html, _old_html, swaps = drawn
+        else:
+            html, old_html = rendering.board_html_after(request, membership, battle, before)
+            swaps = None if old_html is None else rendering.changed_fragments(old_html, html)
     else:
         key = key or rendering.render_key(request, membership, battle)
-        html, old_html = rendering.board_html(request, membership, battle, key), None
+        html = rendering.board_html(request, membership, battle, key)
     if request.htmx:
         messages_html = rendering.messages_oob(request)
-        if old_html is not None:
-            swaps = rendering.changed_fragments(old_html, html)
-            if swaps is not None:
-                body = rendering.personalize(request, swaps) + messages_html
-                return HttpResponse(body, headers={"HX-Reswap": "none"})
+        if swaps is not None:
+            body = rendering.personalize(request, swaps) + messages_html
+            return HttpResponse(body, headers={"HX-Reswap": "none"})
         return HttpResponse(rendering.personalize(request, html) + messages_html, status=status)
     html = rendering.personalize(request, html)
     context = {"battle": battle, "board_html": mark_safe(html)}  # noqa: S308 (rendered above)
