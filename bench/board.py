@@ -21,8 +21,15 @@ others, hits all of them alike), with the bare logged-in view (`bench.urls`) bet
   changed (`HX-Reswap: none`);
 
 after which the action is taken back in the database (not timed), so every round measures
-the battle at the same length; then the *write floor* (`bench.urls.write_floor`: the row
-read and its snapshot written back, what no action can skip), printed beside the goals.
+the battle at the same length; then
+
+* undrawn: the same command POSTed as a plain form (no htmx: the answer is a redirect, no
+  board drawn): all an action does but its answer (the access check, the engine, the write,
+  the polls and streams told), taken back in turn;
+
+and the *write floor* (`bench.urls.write_floor`: the row read and its snapshot written back,
+what no action can skip). Both are printed beside the goals: they say how much of an
+action's ratio its answer is.
 Printed per system: the median and 95th percentile of each (ms), the queries of each
 request, and the ratios with issue 13's goals (an action's p95 against the bare view's p95:
 both under the same load).
@@ -48,7 +55,7 @@ from bench.common import (  # noqa: E402
 )
 
 SYSTEMS = ("pf2e", "dnd5e", "gurps4e", "gurps3e")
-KINDS = ("render", "poll", "action", "floor")
+KINDS = ("render", "poll", "action", "undrawn", "floor")
 #: (name, measured, against, how, goal): "how" compares medians or 95th percentiles.
 GOALS = (
     ("action median", "action", "bare", "median", 3.0),
@@ -415,6 +422,12 @@ def measure(board: Board, timed, bare: list, bare_queries: dict, record: bool) -
     check_stored(board)
     reset(board)
     bare_request()
+    response, ms, queries = timed("post", act_url, **form_post(board))
+    assert response.status_code == 302, (board.system, response.status_code, response.content)
+    keep("undrawn", ms, queries, response)
+    check_stored(board)
+    reset(board)
+    bare_request()
     response, ms, queries = timed("post", reverse("bench-floor", args=[battle.pk]))
     assert response.status_code == 200, (board.system, response.status_code)
     keep("floor", ms, queries, response)
@@ -460,6 +473,11 @@ def report(system: str, boards: dict, bare: list, bare_queries: dict) -> bool:
         share = median(board.samples["action"]) / median(board.samples["floor"])
         print(f"  write floor            at {board.length:>4}: {floor:5.2f}x bare  (no goal: the"
               f" row read and written back; the action is {share:.2f}x it)")  # fmt: skip
+    for board in (short, long):
+        undrawn = median(board.samples["undrawn"]) / median(bare)
+        answer = (median(board.samples["action"]) - median(board.samples["undrawn"])) / median(bare)
+        print(f"  action, answer undrawn at {board.length:>4}: {undrawn:5.2f}x bare  (no goal: "
+              f"all but the answer; drawing it adds {answer:.2f}x)")  # fmt: skip
     reached = True
     for name, kind, _against, how, goal in GOALS:
         for board in (short, long):
