@@ -148,7 +148,7 @@ def _enemy_problems(state: BattleState, actor: str, target: Any) -> list[Problem
         return [_p("target_not_enemy", target=target)]
     if not entry.present:
         return [_p("target_gone", target=target)]
-    if undetected_by(state, target, actor):
+    if entry.position == DISTANT and undetected_by(state, target, actor):  # (only a distant one)
         return [_p("target_undetected", target=target)]
     return []
 

@@ -585,8 +585,11 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
         enemies = [e.key for e in state.enemies(key) if e.present and not e.defeated]
         if not enemies:
             continue
-        against = max(enemies, key=lambda k: morale_dc(state, k).value)
-        dc = morale_dc(state, against)
+        against, dc = enemies[0], morale_dc(state, enemies[0])
+        for other in enemies[1:]:  # (`max` by DC: the first of the highest, each DC once)
+            other_dc = morale_dc(state, other)
+            if other_dc.value > dc.value:
+                against, dc = other, other_dc
         modifier = morale(state, key, ["resist_rout"])
         if dice is None:  # pragma: no cover - rounds only end inside commands
             raise RuntimeError("a rout check needs dice")
@@ -964,7 +967,8 @@ def _war_action(
             state = _check_end(state, ctx.events)
             return _spent(state, before, left) if lean else state
     state = WAR_ACTIONS[kind].resolve(state, actor, command.params, ctx)
-    state = after_morale_checks(state, ctx.morale_successes, ctx.dice, ctx.events)
+    if ctx.morale_successes:  # (False Retreat only after a Morale check succeeded)
+        state = after_morale_checks(state, ctx.morale_successes, ctx.dice, ctx.events)
     state = _check_end(state, ctx.events)
     return _spent(state, before, left) if lean else state
 

@@ -45,11 +45,14 @@ from warfare.engine.checks import Degree
 from warfare.engine.odds import d20_odds
 from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.actions import (
+    MANEUVER,
     MELEE,
     RANGED,
+    _advance_problems,
     _enemy_problems,
     strike_dc,
     strike_modifier,
+    traits_of,
 )
 from warfare.engine.systems.pf2e.battle.engine import (
     CHOOSE_START,
@@ -271,12 +274,28 @@ def _advance(state: BattleState, actor: str, enemies: list) -> Command | None:
     """Advance on the nearest enemy it may engage (near first, then the weakest)."""
     candidates = [e for e in enemies if not e.out_of_fight]
     if len(candidates) > 1:  # (one needs no sort key)
-        candidates.sort(key=lambda e: (e.position == DISTANT, *_weakness(state, e.key)))
+        # `_weakness` of each entry read from it (none is out of the fight; keys differ).
+        candidates.sort(
+            key=lambda e: (e.position == DISTANT, False, e.army.hp,
+                           effective_block(state, e.key).ac.value, e.key)
+        )  # fmt: skip
+    if not candidates or not _may_advance(state, actor):
+        return None
     for enemy in candidates:
-        command = Command(actor, "advance", {"target": enemy.key})
-        if _legal(state, command):
-            return command
+        params = {"target": enemy.key}
+        if not _advance_problems(state, actor, params):
+            return Command(actor, "advance", params)
     return None
+
+
+def _may_advance(state: BattleState, actor: str) -> bool:
+    """`_legal` of an Advance asked by `turn_command` (the actor is the army whose turn it
+    is, not routed, with an action left), but the target's checks (`_advance_problems`):
+    the checks of `_problems_of_action` that read only the actor (`test_pf2e_policy`)."""
+    block = effective_block(state, actor)
+    if "advance" not in block.war_actions or cost_of("advance") > state.actions_left:
+        return False
+    return MANEUVER not in traits_of("advance") or "pinned" not in dict(block.conditions)
 
 
 def _guard(state: BattleState, actor: str, fighting: list[str]) -> Command | None:

@@ -459,11 +459,11 @@ class BattleState:
 
     def enemies(self, key: str) -> tuple[BattleArmy, ...]:
         side = self.army(key).side
-        return tuple(entry for entry in self.armies if entry.side != side)
+        return tuple([entry for entry in self.armies if entry.side != side])  # (no generator)
 
     def allies(self, key: str) -> tuple[BattleArmy, ...]:
         side = self.army(key).side
-        return tuple(entry for entry in self.armies if entry.side == side)
+        return tuple([entry for entry in self.armies if entry.side == side])
 
     def inside(self, fortification: str) -> tuple[BattleArmy, ...]:
         return tuple(
