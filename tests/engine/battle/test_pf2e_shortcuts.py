@@ -1,8 +1,11 @@
 """The Pathfinder engine's shortcuts for the forecast (issue 14) give what the full rules
 give, at every state of random legal play (terrain, effects, fortifications, reactions):
 the stat block kept per spec and HP (`rules.effective_block`), the Maneuver modifier and
-DC kept per stat block (`rules._of_block`), and the policy's shortened Advance check
+DC kept per stat block (`rules._of_block`), a Strike's modifier and AC kept as one pair
+(`actions.strike_check`), and the policy's shortened Advance check
 (`policy._may_advance` with the target's `_advance_problems`)."""
+
+from itertools import product
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,7 +16,12 @@ from tests.engine.battle.test_pf2e_properties import _legal_command, battles
 from warfare.engine.battle.protocol import Command, Rejected, command_dice
 from warfare.engine.dice import SeededDice
 from warfare.engine.systems.pf2e.battle import SYSTEM
-from warfare.engine.systems.pf2e.battle.actions import _advance_problems
+from warfare.engine.systems.pf2e.battle.actions import (
+    _advance_problems,
+    strike_check,
+    strike_dc,
+    strike_modifier,
+)
 from warfare.engine.systems.pf2e.battle.policy import _legal, _may_advance
 from warfare.engine.systems.pf2e.battle.rules import (
     _maneuver,
@@ -39,6 +47,16 @@ def _check(state):
             assert maneuver(state, key, whens) == _maneuver(state, key, block, whens)
             full_dc = as_dc(extend(block.maneuver, situational(block, ["maneuver_dc"], whens)))
             assert maneuver_dc(state, key, whens) == full_dc
+    for entry in state.armies:
+        block = effective_block(state, entry.key)
+        weapons = [w for w, stat in (("melee", block.melee), ("ranged", block.ranged)) if stat]
+        for enemy, weapon in product(state.enemies(entry.key), weapons):
+            aim = {"target": enemy.key, "fortification": None}
+            kept = strike_check(state, entry.key, weapon, **aim, aoa_bonus=entry.next_attack_bonus)
+            modifier = strike_modifier(
+                state, entry.key, weapon, **aim, aoa_bonus=entry.next_attack_bonus
+            )
+            assert kept == (modifier, strike_dc(state, entry.key, weapon, **aim))
     actor = state.current
     if actor is None or state.pending or state.positions or state.actions_left < 1:
         return

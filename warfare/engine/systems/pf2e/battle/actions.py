@@ -373,6 +373,24 @@ def strike_dc(
     return extend(block.ac, extra)
 
 
+@_per_strike(attacks=True, fortifications=True, aoa=True)
+def strike_check(
+    state: BattleState,
+    actor: str,
+    weapon: str,
+    *,
+    target: str | None = None,
+    fortification: str | None = None,
+    aoa_bonus: tuple[str, int] | None = None,
+) -> tuple[Stat, Stat]:
+    """(`strike_modifier`, `strike_dc`) of a Strike, as `roll_strike` rolls it and the
+    policy weighs it: kept as one pair while what either reads is the same (`_per_strike`
+    with both's parts), so a Strike rolled costs one look-up instead of two."""
+    modifier = strike_modifier(state, actor, weapon, target=target, fortification=fortification,
+                               aoa_bonus=aoa_bonus)  # fmt: skip
+    return modifier, strike_dc(state, actor, weapon, target=target, fortification=fortification)
+
+
 def _record_attack(
     state: BattleState, actor: str, aim: str, weapon: str, shots: int
 ) -> BattleState:
@@ -410,10 +428,9 @@ def roll_strike(
     new state, the degree, the check (its `record` for the event)."""
     weapon = params.get("weapon", MELEE)
     target, fortification = params.get("target"), params.get("fortification")
-    modifier = strike_modifier(
+    modifier, dc = strike_check(
         state, actor, weapon, target=target, fortification=fortification, aoa_bonus=ctx.aoa_bonus
     )
-    dc = strike_dc(state, actor, weapon, target=target, fortification=fortification)
     aim = target or f"fortification:{fortification}"
     rolled = roll_check(ctx.dice, weapon, modifier, dc, purpose=purpose, against=aim)
     state = _record_attack(state, actor, aim, weapon, shots)

@@ -50,8 +50,7 @@ from warfare.engine.systems.pf2e.battle.actions import (
     RANGED,
     _advance_problems,
     _enemy_problems,
-    strike_dc,
-    strike_modifier,
+    strike_check,
     traits_of,
 )
 from warfare.engine.systems.pf2e.battle.engine import (
@@ -135,10 +134,9 @@ def _odds(state: BattleState, actor: str, params: Mapping[str, Any]) -> dict[Deg
     the AC worked out here (they are kept per arguments while the armies stay the same)."""
     weapon, target = params["weapon"], params["target"]
     aoa = state.army(actor).next_attack_bonus
-    modifier = strike_modifier(
+    modifier, dc = strike_check(
         state, actor, weapon, target=target, fortification=None, aoa_bonus=aoa
     )
-    dc = strike_dc(state, actor, weapon, target=target, fortification=None)
     return d20_odds(modifier.value, dc.value)
 
 
