@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bench.scenarios import pf2e_three_vs_three
 from tests.engine.battle.helpers import INF, army, begin, run
 from tests.engine.battle.test_pf2e_properties import _legal_command, battles
-from warfare.engine.battle.protocol import Command, Rejected, command_dice
+from warfare.engine.battle.protocol import Command, CommandDice, Rejected, command_dice, derive_seed
 from warfare.engine.dice import SeededDice
 from warfare.engine.systems.pf2e.battle import SYSTEM
 from warfare.engine.systems.pf2e.battle.actions import (
@@ -22,7 +22,15 @@ from warfare.engine.systems.pf2e.battle.actions import (
     strike_dc,
     strike_modifier,
 )
-from warfare.engine.systems.pf2e.battle.policy import _legal, _may_advance
+from warfare.engine.systems.pf2e.battle.engine import _initiative, cost_of
+from warfare.engine.systems.pf2e.battle.policy import (
+    STRIKES,
+    _best_strike,
+    _expected_damage,
+    _legal,
+    _may_advance,
+    _weakness,
+)
 from warfare.engine.systems.pf2e.battle.rules import (
     _maneuver,
     as_dc,
@@ -32,6 +40,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     extend,
     maneuver,
     maneuver_dc,
+    morale_dc,
     situational,
 )
 
@@ -57,6 +66,18 @@ def _check(state):
                 state, entry.key, weapon, **aim, aoa_bonus=entry.next_attack_bonus
             )
             assert kept == (modifier, strike_dc(state, entry.key, weapon, **aim))
+        assert morale_dc(state, entry.key) == as_dc(block.morale)
+    for entry in state.armies:
+        block = effective_block(state, entry.key)
+        if state.current != entry.key or state.actions_left < 1 or entry.routed:
+            continue
+        # As `turn_command` asks: melee at the armies it is engaged with, ranged at any.
+        asked = [("ranged", [e.key for e in state.enemies(entry.key)])]
+        if block.melee is not None:
+            asked.append(("melee", list(state.engaged_with(entry.key))))
+        for weapon, aimed in asked:
+            kept = _best_strike(state, entry.key, block, aimed, weapon)
+            assert kept == _generic_best_strike(state, entry.key, block, aimed, weapon)
     actor = state.current
     if actor is None or state.pending or state.positions or state.actions_left < 1:
         return
@@ -66,6 +87,30 @@ def _check(state):
         params = {"target": enemy.key}
         short = _may_advance(state, actor) and not _advance_problems(state, actor, params)
         assert short == _legal(state, Command(actor, "advance", params)), params
+
+
+def _generic_best_strike(state, actor, block, targets, weapon):
+    """`policy._best_strike` without its shortcut for a lone melee Battle Strike."""
+    kinds = [
+        kind
+        for kind in STRIKES
+        if kind in block.war_actions
+        and cost_of(kind) <= state.actions_left
+        and (kind == "battle" or weapon == "melee")
+    ]
+    if len(targets) > 1:
+        targets = sorted(targets, key=lambda key: _weakness(state, key))
+    for target in targets:
+        commands = [Command(actor, kind, {"target": target, "weapon": weapon}) for kind in kinds]
+        legal = [command for command in commands if _legal(state, command)]
+        if len(legal) == 1:
+            return (0.0, legal[0])
+        if legal:
+            return max(
+                ((_expected_damage(state, actor, c.kind, c.params), c) for c in legal),
+                key=lambda pair: pair[0],
+            )
+    return None
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -114,3 +159,14 @@ def test_a_block_kept_per_spec_and_hp_follows_the_hp_and_maneuver_its_terms():
     guard = maneuver(state, "a", ["guard"])
     assert guard.value > maneuver(state, "a").value
     assert guard == _maneuver(state, "a", fresh, ["guard"])
+
+
+def test_a_seeded_initiative_die_is_the_command_dice_one():
+    """`engine._initiative` draws a seeded die itself (`LeanDice`) as `CommandDice` would."""
+    state = SYSTEM.start(pf2e_three_vs_three(), 3)
+    for seed in range(20):
+        for entry in state.armies:
+            rolled = _initiative(state, entry.key, seed, None)
+            dice = CommandDice(derive_seed(seed, f"start:{entry.key}"))
+            assert (rolled.die, rolled.source) == (dice.d20(), dice.log[-1].source)
+            assert _initiative(state, entry.key, seed, 17).die == 17

@@ -64,6 +64,7 @@ Flight's immunity to mired from effects it flies over, and the ways to destroy T
 Marauders (firepots, burning them).
 """
 
+import random
 from collections.abc import Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -81,7 +82,15 @@ from warfare.engine.battle.protocol import (
     Waiting,
     derive_seed,
 )
-from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
+from warfare.engine.dice import (
+    DiceError,
+    DiceExpr,
+    LeanDice,
+    Roll,
+    SeededDice,
+    TypedDice,
+    typed_value_problem,
+)
 from warfare.engine.frozen import per_setup, per_state, replace, state_memo
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
@@ -267,10 +276,15 @@ def _flag_and_dice_problems(setup: Mapping[str, Any], armies: set[str]) -> list[
 def _initiative(state: BattleState, key: str, seed: int, typed: int | None) -> InitiativeRoll:
     """§7.3 step 1: a Scouting check (`_initiative_modifier`) with the army's own die."""
     modifier = _initiative_modifier(state, key)
-    dice = CommandDice(derive_seed(seed, f"start:{key}"), [typed] if typed is not None else None)
-    die = dice.d20(purpose="initiative")
+    if typed is None:  # `CommandDice`'s seeded d20 (`LeanDice` draws it as `SeededDice`)
+        rng = random.Random(derive_seed(seed, f"start:{key}"))  # noqa: S311 - game dice
+        die, source = LeanDice(rng).d20(purpose="initiative"), SeededDice.source
+    else:
+        dice = CommandDice(derive_seed(seed, f"start:{key}"), [typed])
+        die = dice.d20(purpose="initiative")
+        source = dice.log[-1].source
     return InitiativeRoll(
-        key, die, dice.log[-1].source, modifier.value, modifier.breakdown, die + modifier.value
+        key, die, source, modifier.value, modifier.breakdown, die + modifier.value
     )
 
 

@@ -153,6 +153,11 @@ def _best_strike(state: BattleState, actor: str, block: StatBlock, targets: list
     ]
     if len(targets) > 1:  # (one needs no sort key)
         targets = sorted(targets, key=lambda key: _weakness(state, key))
+    if weapon == MELEE and kinds == ["battle"]:  # the loop below with one command a target
+        for target in targets:
+            if not _enemy_problems(state, actor, target):  # (`_strike_legal`'s)
+                return (0.0, Command(actor, "battle", {"target": target, "weapon": weapon}))
+        return None
     for target in targets:
         commands = [Command(actor, kind, {"target": target, "weapon": weapon}) for kind in kinds]
         legal = [command for command in commands if _strike_legal(state, command)]

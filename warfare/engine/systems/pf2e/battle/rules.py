@@ -397,13 +397,14 @@ def maneuver_dc(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat
     return _of_block(effective_block(state, key), _MANEUVER_DC, tuple(whens))
 
 
-_MANEUVER, _MANEUVER_DC = "maneuver", "maneuver_dc"
+_MANEUVER, _MANEUVER_DC, _MORALE_DC = "maneuver", "maneuver_dc", "morale_dc"
 
 
 def _of_block(block: StatBlock, stat: str, whens: tuple[str, ...]) -> Stat:
     """The Maneuver modifier (`_MANEUVER`: no terrain, no effect on the army) or DC of a
-    stat block with its situational terms for `whens`: what `maneuver` and `maneuver_dc`
-    then read is the block alone, so each is worked out once per block (kept with it)."""
+    stat block with its situational terms for `whens`, or its Morale DC: what `maneuver`,
+    `maneuver_dc` and `morale_dc` then read is the block alone, so each is worked out once
+    per block (kept with it)."""
     key = (id(block), stat, whens)
     hit = _OF_BLOCK.get(key)
     # The cache holds the block it was keyed by, so no other block can have its id.
@@ -411,6 +412,8 @@ def _of_block(block: StatBlock, stat: str, whens: tuple[str, ...]) -> Stat:
         return hit[1]
     if stat == _MANEUVER:
         value = extend(block.maneuver, situational(block, ["maneuver"], whens))
+    elif stat == _MORALE_DC:
+        value = as_dc(block.morale)
     else:
         value = as_dc(extend(block.maneuver, situational(block, ["maneuver_dc"], whens)))
     if len(_OF_BLOCK) >= BLOCKS_CACHED:
@@ -435,7 +438,7 @@ def morale(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
 
 
 def morale_dc(state: BattleState, key: str) -> Stat:
-    return as_dc(effective_block(state, key).morale)
+    return _of_block(effective_block(state, key), _MORALE_DC, ())
 
 
 # --- events nobody reads -----------------------------------------------------------------------

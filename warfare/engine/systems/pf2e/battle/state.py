@@ -152,7 +152,8 @@ class BattleArmy:
 
     @property
     def defeated(self) -> bool:
-        return self.army.defeated
+        army = self.army  # (`ArmyState.defeated` inline: every turn and Strike asks)
+        return army.hp == 0 or "defeated" in implied_by(army.spec.conditions)  # type: ignore[arg-type]
 
     @property
     def routed(self) -> bool:
