@@ -703,7 +703,8 @@ def _advance(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Battle
     state = begin_maneuver(state, actor, params, ctx)
     modifier, dc = _advance_check(state, actor, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="advance", against=target)
-    _event(ctx, "advance", actor, rolled.degree, rolled, target=target)
+    if ctx.events is not QUIET:  # (`_event` makes none then: not even its arguments)
+        _event(ctx, "advance", actor, rolled.degree, rolled, target=target)
     distant = state.army(target).position == DISTANT
     if rolled.degree is CS or (rolled.degree is S and not distant):
         state = engage(state, actor, target, ctx.events, "advance")
@@ -746,9 +747,10 @@ def _battle(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleS
     state, degree, record = roll_strike(state, actor, params, ctx, purpose="battle")
     target, fortification = params.get("target"), params.get("fortification")
     net = _net_strike(state, actor, params)
-    extra = {"net": True} if net else {}
-    _event(ctx, "battle", actor, degree, record, target=target or fortification, weapon=weapon,
-           **extra)  # fmt: skip
+    if ctx.events is not QUIET:  # (`_event` makes none then: not even its arguments)
+        extra = {"net": True} if net else {}
+        _event(ctx, "battle", actor, degree, record, target=target or fortification,
+               weapon=weapon, **extra)  # fmt: skip
     if net:
         return _net_hit(state, actor, target, degree, ctx)
     amount = {CS: CRIT_DAMAGE, S: HIT_DAMAGE}.get(degree, 0)

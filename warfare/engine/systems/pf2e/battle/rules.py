@@ -520,7 +520,7 @@ def roll_check(
     """
     die, total, rolled = roll_d20(dice, modifier.value, dc.value, purpose=purpose)
     degree = rolled
-    adjustments = [(code, steps) for code, steps in improvements if steps]
+    adjustments = [(code, steps) for code, steps in improvements if steps] if improvements else []
     for _, steps in adjustments:
         degree = improve(degree, steps)
     source = dice.log[-1].source if dice.log else "seeded"
