@@ -85,7 +85,9 @@ def _check(state):
         return
     for enemy in state.enemies(actor):
         params = {"target": enemy.key}
-        short = _may_advance(state, actor) and not _advance_problems(state, actor, params)
+        short = _may_advance(state, effective_block(state, actor)) and not _advance_problems(
+            state, actor, params
+        )
         assert short == _legal(state, Command(actor, "advance", params)), params
 
 

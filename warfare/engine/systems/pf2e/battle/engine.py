@@ -528,7 +528,8 @@ def _begin_turn(
         key = state.order[state.turn]
         state = _boundary(state, key, TURN_START, events)
         entry = state.army(key)
-        if entry.present and knows(state, key, "regeneration") and entry.hp < entry.army.max_hp:
+        regenerates = "regeneration" in entry.army.spec.tactics  # (`knows`, of the entry)
+        if entry.present and regenerates and entry.hp < entry.army.max_hp:
             state = heal_army(state, key, 1, events, "regeneration")  # §6.2 Regeneration
             # Frightening Foe (§6.2) reads "Regeneration was used this turn".
             used = Effect("regeneration", key, "regenerated", 1, None, None, TURN_END, key, 1)

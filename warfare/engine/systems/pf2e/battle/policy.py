@@ -216,8 +216,8 @@ def turn_command(state: BattleState, actor: str) -> Command:
     if fighting and block.melee is not None:
         best = _best_strike(state, actor, block, fighting, MELEE)
         if best is not None:
-            params = dict(best[1].params)
-            if state.actions_left == 1 and _hit_chance(state, actor, params) < LOW_HIT_CHANCE:
+            last = state.actions_left == 1
+            if last and _hit_chance(state, actor, best[1].params) < LOW_HIT_CHANCE:
                 guard = _guard(state, actor, fighting)
                 if guard is not None:
                     return guard
@@ -231,7 +231,7 @@ def turn_command(state: BattleState, actor: str) -> Command:
     can_advance = block.melee is not None and not fighting
     if enemies is None:
         enemies = _present_enemies(state, actor)
-    advance = _advance(state, actor, enemies) if can_advance else None
+    advance = _advance(state, actor, enemies, block) if can_advance else None
     if shoot and (advance is None or block.melee is None):
         near = [e.key for e in enemies if e.position != DISTANT and not e.out_of_fight]
         far = [e.key for e in enemies if not e.out_of_fight]
@@ -273,8 +273,9 @@ def _routed_options(state: BattleState, actor: str, enemies: list) -> list[Comma
     return commands
 
 
-def _advance(state: BattleState, actor: str, enemies: list) -> Command | None:
-    """Advance on the nearest enemy it may engage (near first, then the weakest)."""
+def _advance(state: BattleState, actor: str, enemies: list, block: StatBlock) -> Command | None:
+    """Advance on the nearest enemy it may engage (near first, then the weakest); `block`:
+    the actor's `effective_block`."""
     candidates = [e for e in enemies if not e.out_of_fight]
     if len(candidates) > 1:  # (one needs no sort key)
         # `_weakness` of each entry read from it (none is out of the fight; keys differ).
@@ -282,7 +283,7 @@ def _advance(state: BattleState, actor: str, enemies: list) -> Command | None:
             key=lambda e: (e.position == DISTANT, False, e.army.hp,
                            effective_block(state, e.key).ac.value, e.key)
         )  # fmt: skip
-    if not candidates or not _may_advance(state, actor):
+    if not candidates or not _may_advance(state, block):
         return None
     for enemy in candidates:
         params = {"target": enemy.key}
@@ -291,11 +292,11 @@ def _advance(state: BattleState, actor: str, enemies: list) -> Command | None:
     return None
 
 
-def _may_advance(state: BattleState, actor: str) -> bool:
+def _may_advance(state: BattleState, block: StatBlock) -> bool:
     """`_legal` of an Advance asked by `turn_command` (the actor is the army whose turn it
     is, not routed, with an action left), but the target's checks (`_advance_problems`):
-    the checks of `_problems_of_action` that read only the actor (`test_pf2e_policy`)."""
-    block = effective_block(state, actor)
+    the checks of `_problems_of_action` that read only the actor (`block`: its
+    `effective_block`; `test_pf2e_shortcuts`)."""
     if "advance" not in block.war_actions or cost_of("advance") > state.actions_left:
         return False
     return MANEUVER not in traits_of("advance") or "pinned" not in dict(block.conditions)
