@@ -148,7 +148,7 @@ def _enemy_problems(state: BattleState, actor: str, target: Any) -> list[Problem
         return [_p("target_not_enemy", target=target)]
     if not entry.present:
         return [_p("target_gone", target=target)]
-    if undetected_by(state, target, actor):
+    if entry.position == DISTANT and undetected_by(state, target, actor):  # (only a distant one)
         return [_p("target_undetected", target=target)]
     return []
 
@@ -373,6 +373,24 @@ def strike_dc(
     return extend(block.ac, extra)
 
 
+@_per_strike(attacks=True, fortifications=True, aoa=True)
+def strike_check(
+    state: BattleState,
+    actor: str,
+    weapon: str,
+    *,
+    target: str | None = None,
+    fortification: str | None = None,
+    aoa_bonus: tuple[str, int] | None = None,
+) -> tuple[Stat, Stat]:
+    """(`strike_modifier`, `strike_dc`) of a Strike, as `roll_strike` rolls it and the
+    policy weighs it: kept as one pair while what either reads is the same (`_per_strike`
+    with both's parts), so a Strike rolled costs one look-up instead of two."""
+    modifier = strike_modifier(state, actor, weapon, target=target, fortification=fortification,
+                               aoa_bonus=aoa_bonus)  # fmt: skip
+    return modifier, strike_dc(state, actor, weapon, target=target, fortification=fortification)
+
+
 def _record_attack(
     state: BattleState, actor: str, aim: str, weapon: str, shots: int
 ) -> BattleState:
@@ -410,10 +428,9 @@ def roll_strike(
     new state, the degree, the check (its `record` for the event)."""
     weapon = params.get("weapon", MELEE)
     target, fortification = params.get("target"), params.get("fortification")
-    modifier = strike_modifier(
+    modifier, dc = strike_check(
         state, actor, weapon, target=target, fortification=fortification, aoa_bonus=ctx.aoa_bonus
     )
-    dc = strike_dc(state, actor, weapon, target=target, fortification=fortification)
     aim = target or f"fortification:{fortification}"
     rolled = roll_check(ctx.dice, weapon, modifier, dc, purpose=purpose, against=aim)
     state = _record_attack(state, actor, aim, weapon, shots)
@@ -686,7 +703,8 @@ def _advance(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Battle
     state = begin_maneuver(state, actor, params, ctx)
     modifier, dc = _advance_check(state, actor, target)
     rolled = roll_check(ctx.dice, "maneuver", modifier, dc, purpose="advance", against=target)
-    _event(ctx, "advance", actor, rolled.degree, rolled, target=target)
+    if ctx.events is not QUIET:  # (`_event` makes none then: not even its arguments)
+        _event(ctx, "advance", actor, rolled.degree, rolled, target=target)
     distant = state.army(target).position == DISTANT
     if rolled.degree is CS or (rolled.degree is S and not distant):
         state = engage(state, actor, target, ctx.events, "advance")
@@ -729,9 +747,10 @@ def _battle(state: BattleState, actor: str, params: Params, ctx: Ctx) -> BattleS
     state, degree, record = roll_strike(state, actor, params, ctx, purpose="battle")
     target, fortification = params.get("target"), params.get("fortification")
     net = _net_strike(state, actor, params)
-    extra = {"net": True} if net else {}
-    _event(ctx, "battle", actor, degree, record, target=target or fortification, weapon=weapon,
-           **extra)  # fmt: skip
+    if ctx.events is not QUIET:  # (`_event` makes none then: not even its arguments)
+        extra = {"net": True} if net else {}
+        _event(ctx, "battle", actor, degree, record, target=target or fortification,
+               weapon=weapon, **extra)  # fmt: skip
     if net:
         return _net_hit(state, actor, target, degree, ctx)
     amount = {CS: CRIT_DAMAGE, S: HIT_DAMAGE}.get(degree, 0)

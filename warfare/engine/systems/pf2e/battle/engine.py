@@ -64,6 +64,7 @@ Flight's immunity to mired from effects it flies over, and the ways to destroy T
 Marauders (firepots, burning them).
 """
 
+import random
 from collections.abc import Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -81,7 +82,15 @@ from warfare.engine.battle.protocol import (
     Waiting,
     derive_seed,
 )
-from warfare.engine.dice import DiceError, DiceExpr, Roll, TypedDice, typed_value_problem
+from warfare.engine.dice import (
+    DiceError,
+    DiceExpr,
+    LeanDice,
+    Roll,
+    SeededDice,
+    TypedDice,
+    typed_value_problem,
+)
 from warfare.engine.frozen import per_setup, per_state, replace, state_memo
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
@@ -267,10 +276,15 @@ def _flag_and_dice_problems(setup: Mapping[str, Any], armies: set[str]) -> list[
 def _initiative(state: BattleState, key: str, seed: int, typed: int | None) -> InitiativeRoll:
     """§7.3 step 1: a Scouting check (`_initiative_modifier`) with the army's own die."""
     modifier = _initiative_modifier(state, key)
-    dice = CommandDice(derive_seed(seed, f"start:{key}"), [typed] if typed is not None else None)
-    die = dice.d20(purpose="initiative")
+    if typed is None:  # `CommandDice`'s seeded d20 (`LeanDice` draws it as `SeededDice`)
+        rng = random.Random(derive_seed(seed, f"start:{key}"))  # noqa: S311 - game dice
+        die, source = LeanDice(rng).d20(purpose="initiative"), SeededDice.source
+    else:
+        dice = CommandDice(derive_seed(seed, f"start:{key}"), [typed])
+        die = dice.d20(purpose="initiative")
+        source = dice.log[-1].source
     return InitiativeRoll(
-        key, die, dice.log[-1].source, modifier.value, modifier.breakdown, die + modifier.value
+        key, die, source, modifier.value, modifier.breakdown, die + modifier.value
     )
 
 
@@ -514,7 +528,8 @@ def _begin_turn(
         key = state.order[state.turn]
         state = _boundary(state, key, TURN_START, events)
         entry = state.army(key)
-        if entry.present and knows(state, key, "regeneration") and entry.hp < entry.army.max_hp:
+        regenerates = "regeneration" in entry.army.spec.tactics  # (`knows`, of the entry)
+        if entry.present and regenerates and entry.hp < entry.army.max_hp:
             state = heal_army(state, key, 1, events, "regeneration")  # §6.2 Regeneration
             # Frightening Foe (§6.2) reads "Regeneration was used this turn".
             used = Effect("regeneration", key, "regenerated", 1, None, None, TURN_END, key, 1)
@@ -585,8 +600,11 @@ def _end_of_round(state: BattleState, events: list[Event], dice: Any) -> BattleS
         enemies = [e.key for e in state.enemies(key) if e.present and not e.defeated]
         if not enemies:
             continue
-        against = max(enemies, key=lambda k: morale_dc(state, k).value)
-        dc = morale_dc(state, against)
+        against, dc = enemies[0], morale_dc(state, enemies[0])
+        for other in enemies[1:]:  # (`max` by DC: the first of the highest, each DC once)
+            other_dc = morale_dc(state, other)
+            if other_dc.value > dc.value:
+                against, dc = other, other_dc
         modifier = morale(state, key, ["resist_rout"])
         if dice is None:  # pragma: no cover - rounds only end inside commands
             raise RuntimeError("a rout check needs dice")
@@ -964,7 +982,8 @@ def _war_action(
             state = _check_end(state, ctx.events)
             return _spent(state, before, left) if lean else state
     state = WAR_ACTIONS[kind].resolve(state, actor, command.params, ctx)
-    state = after_morale_checks(state, ctx.morale_successes, ctx.dice, ctx.events)
+    if ctx.morale_successes:  # (False Retreat only after a Morale check succeeded)
+        state = after_morale_checks(state, ctx.morale_successes, ctx.dice, ctx.events)
     state = _check_end(state, ctx.events)
     return _spent(state, before, left) if lean else state
 

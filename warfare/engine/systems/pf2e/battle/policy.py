@@ -45,11 +45,13 @@ from warfare.engine.checks import Degree
 from warfare.engine.odds import d20_odds
 from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.actions import (
+    MANEUVER,
     MELEE,
     RANGED,
+    _advance_problems,
     _enemy_problems,
-    strike_dc,
-    strike_modifier,
+    strike_check,
+    traits_of,
 )
 from warfare.engine.systems.pf2e.battle.engine import (
     CHOOSE_START,
@@ -132,10 +134,9 @@ def _odds(state: BattleState, actor: str, params: Mapping[str, Any]) -> dict[Deg
     the AC worked out here (they are kept per arguments while the armies stay the same)."""
     weapon, target = params["weapon"], params["target"]
     aoa = state.army(actor).next_attack_bonus
-    modifier = strike_modifier(
+    modifier, dc = strike_check(
         state, actor, weapon, target=target, fortification=None, aoa_bonus=aoa
     )
-    dc = strike_dc(state, actor, weapon, target=target, fortification=None)
     return d20_odds(modifier.value, dc.value)
 
 
@@ -152,6 +153,11 @@ def _best_strike(state: BattleState, actor: str, block: StatBlock, targets: list
     ]
     if len(targets) > 1:  # (one needs no sort key)
         targets = sorted(targets, key=lambda key: _weakness(state, key))
+    if weapon == MELEE and kinds == ["battle"]:  # the loop below with one command a target
+        for target in targets:
+            if not _enemy_problems(state, actor, target):  # (`_strike_legal`'s)
+                return (0.0, Command(actor, "battle", {"target": target, "weapon": weapon}))
+        return None
     for target in targets:
         commands = [Command(actor, kind, {"target": target, "weapon": weapon}) for kind in kinds]
         legal = [command for command in commands if _strike_legal(state, command)]
@@ -210,8 +216,8 @@ def turn_command(state: BattleState, actor: str) -> Command:
     if fighting and block.melee is not None:
         best = _best_strike(state, actor, block, fighting, MELEE)
         if best is not None:
-            params = dict(best[1].params)
-            if state.actions_left == 1 and _hit_chance(state, actor, params) < LOW_HIT_CHANCE:
+            last = state.actions_left == 1
+            if last and _hit_chance(state, actor, best[1].params) < LOW_HIT_CHANCE:
                 guard = _guard(state, actor, fighting)
                 if guard is not None:
                     return guard
@@ -225,7 +231,7 @@ def turn_command(state: BattleState, actor: str) -> Command:
     can_advance = block.melee is not None and not fighting
     if enemies is None:
         enemies = _present_enemies(state, actor)
-    advance = _advance(state, actor, enemies) if can_advance else None
+    advance = _advance(state, actor, enemies, block) if can_advance else None
     if shoot and (advance is None or block.melee is None):
         near = [e.key for e in enemies if e.position != DISTANT and not e.out_of_fight]
         far = [e.key for e in enemies if not e.out_of_fight]
@@ -267,16 +273,33 @@ def _routed_options(state: BattleState, actor: str, enemies: list) -> list[Comma
     return commands
 
 
-def _advance(state: BattleState, actor: str, enemies: list) -> Command | None:
-    """Advance on the nearest enemy it may engage (near first, then the weakest)."""
+def _advance(state: BattleState, actor: str, enemies: list, block: StatBlock) -> Command | None:
+    """Advance on the nearest enemy it may engage (near first, then the weakest); `block`:
+    the actor's `effective_block`."""
     candidates = [e for e in enemies if not e.out_of_fight]
     if len(candidates) > 1:  # (one needs no sort key)
-        candidates.sort(key=lambda e: (e.position == DISTANT, *_weakness(state, e.key)))
+        # `_weakness` of each entry read from it (none is out of the fight; keys differ).
+        candidates.sort(
+            key=lambda e: (e.position == DISTANT, False, e.army.hp,
+                           effective_block(state, e.key).ac.value, e.key)
+        )  # fmt: skip
+    if not candidates or not _may_advance(state, block):
+        return None
     for enemy in candidates:
-        command = Command(actor, "advance", {"target": enemy.key})
-        if _legal(state, command):
-            return command
+        params = {"target": enemy.key}
+        if not _advance_problems(state, actor, params):
+            return Command(actor, "advance", params)
     return None
+
+
+def _may_advance(state: BattleState, block: StatBlock) -> bool:
+    """`_legal` of an Advance asked by `turn_command` (the actor is the army whose turn it
+    is, not routed, with an action left), but the target's checks (`_advance_problems`):
+    the checks of `_problems_of_action` that read only the actor (`block`: its
+    `effective_block`; `test_pf2e_shortcuts`)."""
+    if "advance" not in block.war_actions or cost_of("advance") > state.actions_left:
+        return False
+    return MANEUVER not in traits_of("advance") or "pinned" not in dict(block.conditions)
 
 
 def _guard(state: BattleState, actor: str, fighting: list[str]) -> Command | None:

@@ -223,10 +223,11 @@ def effective_block(
 ) -> StatBlock:
     """Army `key`'s stat block now (current HP, lasting + temporary conditions, terrain).
 
-    It reads only the army's `ArmyState` and position (and the viewer's `ArmyState`, whose
-    tactics may ignore terrain), the effects (without an attacker or a viewer: only its own,
-    `own_effects`) and the terrain (`conditions_of`), and is
-    cached for as long as those are the very same objects: a command or a render asks it
+    It reads only the army's `ArmyState` (its spec and HP) and position (and the viewer's
+    `ArmyState`, whose tactics may ignore terrain), the effects (without an attacker or a
+    viewer: only its own, `own_effects`) and the terrain (`conditions_of`), and is
+    cached for as long as those are the very same objects (without an attacker or a viewer:
+    the very same spec at the same HP): a command or a render asks it
     many times, and a command leaves the `ArmyState`s it does not hurt or condition as they
     were (a Strike counted for MAP, a reaction used, shots spent change only the entry).
 
@@ -251,7 +252,10 @@ def effective_block(
             block = carried[5]
             entry.__dict__[_CARRIED] = (army, entry.position, effects, terrain, own, block)
             return block
-        cache_key: tuple[Any, ...] = (key, id(army), entry.position, own, id(terrain))
+        # Of the `ArmyState` the block reads only the spec and the HP (`conditions_of`,
+        # `block_with`): a Strike's new `ArmyState` at an HP seen before finds its block.
+        cache_key: tuple[Any, ...] = (key, id(army.spec), army.hp, entry.position, own,
+                                      id(terrain))  # fmt: skip
         seen = None
     else:
         seen = state.army(viewer).army if viewer is not None else None
@@ -263,7 +267,7 @@ def effective_block(
     if hit is not None:
         block = hit[4]
     else:
-        parts = (army, seen, effects, terrain)
+        parts = (army.spec if seen is None and attacker is None else army, seen, effects, terrain)
         conditions = conditions_of(state, key, attacker=attacker, viewer=viewer)
         block = block_with(army.spec, conditions, army.hp)
         if len(_BLOCKS) >= BLOCKS_CACHED:
@@ -365,6 +369,14 @@ def maneuver(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
     """Army `key`'s Maneuver modifier for a check now (terrain, situational tactics,
     Primal Magic's Sensory Assault)."""
     block = effective_block(state, key)
+    if not state.terrain and not (state.effects and own_effects(state, key)):
+        # No terrain, no effect on it: only the block's situational terms count.
+        return _of_block(block, _MANEUVER, tuple(whens))
+    return _maneuver(state, key, block, whens)
+
+
+def _maneuver(state: BattleState, key: str, block: StatBlock, whens: Iterable[str]) -> Stat:
+    """`maneuver` worked out in full (`block`: the army's `effective_block`)."""
     features = features_of(state, key)
     extra = [
         Modifier(f"terrain.{f}", value, CIRCUMSTANCE)
@@ -382,8 +394,35 @@ def maneuver(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
 
 def maneuver_dc(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
     """Army `key`'s Maneuver DC (Merciless adds +2 status when enemies Disengage)."""
-    block = effective_block(state, key)
-    return as_dc(extend(block.maneuver, situational(block, ["maneuver_dc"], whens)))
+    return _of_block(effective_block(state, key), _MANEUVER_DC, tuple(whens))
+
+
+_MANEUVER, _MANEUVER_DC, _MORALE_DC = "maneuver", "maneuver_dc", "morale_dc"
+
+
+def _of_block(block: StatBlock, stat: str, whens: tuple[str, ...]) -> Stat:
+    """The Maneuver modifier (`_MANEUVER`: no terrain, no effect on the army) or DC of a
+    stat block with its situational terms for `whens`, or its Morale DC: what `maneuver`,
+    `maneuver_dc` and `morale_dc` then read is the block alone, so each is worked out once
+    per block (kept with it)."""
+    key = (id(block), stat, whens)
+    hit = _OF_BLOCK.get(key)
+    # The cache holds the block it was keyed by, so no other block can have its id.
+    if hit is not None:
+        return hit[1]
+    if stat == _MANEUVER:
+        value = extend(block.maneuver, situational(block, ["maneuver"], whens))
+    elif stat == _MORALE_DC:
+        value = as_dc(block.morale)
+    else:
+        value = as_dc(extend(block.maneuver, situational(block, ["maneuver_dc"], whens)))
+    if len(_OF_BLOCK) >= BLOCKS_CACHED:
+        _OF_BLOCK.clear()
+    _OF_BLOCK[key] = (block, value)
+    return value
+
+
+_OF_BLOCK: dict[tuple[Any, ...], tuple[StatBlock, Stat]] = {}
 
 
 def morale(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
@@ -399,7 +438,7 @@ def morale(state: BattleState, key: str, whens: Iterable[str] = ()) -> Stat:
 
 
 def morale_dc(state: BattleState, key: str) -> Stat:
-    return as_dc(effective_block(state, key).morale)
+    return _of_block(effective_block(state, key), _MORALE_DC, ())
 
 
 # --- events nobody reads -----------------------------------------------------------------------
@@ -481,7 +520,7 @@ def roll_check(
     """
     die, total, rolled = roll_d20(dice, modifier.value, dc.value, purpose=purpose)
     degree = rolled
-    adjustments = [(code, steps) for code, steps in improvements if steps]
+    adjustments = [(code, steps) for code, steps in improvements if steps] if improvements else []
     for _, steps in adjustments:
         degree = improve(degree, steps)
     source = dice.log[-1].source if dice.log else "seeded"

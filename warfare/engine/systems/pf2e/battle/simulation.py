@@ -93,8 +93,13 @@ def play_out(state: BattleState, rng: random.Random, max_rounds: int) -> BattleS
 
 
 def _next_actor(state: BattleState) -> Any:
+    if state.finished:
+        return NOBODY
+    if state.pending is None and not state.positions:  # `to_act` is `current` (inline)
+        order, turn = state.order, state.turn
+        return order[turn] if turn < len(order) else NOBODY
     actor = state.to_act
-    return NOBODY if state.finished or actor is None else actor
+    return NOBODY if actor is None else actor
 
 
 def _step_automatic(state: BattleState, actor: str, dice: LeanDice) -> BattleState:

@@ -152,7 +152,8 @@ class BattleArmy:
 
     @property
     def defeated(self) -> bool:
-        return self.army.defeated
+        army = self.army  # (`ArmyState.defeated` inline: every turn and Strike asks)
+        return army.hp == 0 or "defeated" in implied_by(army.spec.conditions)  # type: ignore[arg-type]
 
     @property
     def routed(self) -> bool:
@@ -459,11 +460,11 @@ class BattleState:
 
     def enemies(self, key: str) -> tuple[BattleArmy, ...]:
         side = self.army(key).side
-        return tuple(entry for entry in self.armies if entry.side != side)
+        return tuple([entry for entry in self.armies if entry.side != side])  # (no generator)
 
     def allies(self, key: str) -> tuple[BattleArmy, ...]:
         side = self.army(key).side
-        return tuple(entry for entry in self.armies if entry.side == side)
+        return tuple([entry for entry in self.armies if entry.side == side])
 
     def inside(self, fortification: str) -> tuple[BattleArmy, ...]:
         return tuple(
