@@ -12,12 +12,13 @@ from types import MappingProxyType
 from typing import Any
 
 from warfare.engine.dice import Dice
-from warfare.engine.frozen import replace
+from warfare.engine.frozen import MEMO, replace
 from warfare.engine.systems.dnd5e.creatures import Creature, footprint
 from warfare.engine.systems.dnd5e.grid import Pos, adjacent, between, squares_of, steps
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.engine.systems.dnd5e.state import (
+    _PLACE,
     AID,
     DEFEND,
     FIELD_STANDS,
@@ -47,6 +48,10 @@ def size_of(state: BattleState, piece: Stand | Solo) -> int:
 def squares(state: BattleState, key: str) -> tuple[Pos, ...]:
     """The squares a stand, an unattached solo, an engine or an objective square covers (a
     joined solo: its stand's). Cached for the same pieces (`board_memo`)."""
+    try:  # `board_memo`, inline, when the state's own memo holds it
+        return state.__dict__[MEMO][_PLACE][(_SQUARES, key)]
+    except KeyError:
+        pass
     memo = board_memo(state)
     try:
         return memo[(_SQUARES, key)]
@@ -89,6 +94,10 @@ def layout(state: BattleState) -> int:
     the same for every state of the same battle with the same occupancy, whatever the HP,
     the turn or the score, so what depends only on that (where a piece can move) is worked
     out once for all of them, across the battles a forecast plays from one set-up."""
+    try:  # `board_memo`, inline, when the state's own memo holds it
+        return state.__dict__[MEMO][_PLACE][_LAYOUT]
+    except KeyError:
+        pass
     memo = board_memo(state)
     try:
         return memo[_LAYOUT]
@@ -296,6 +305,10 @@ def _profile_number(state: BattleState) -> int:
     """A number for all an attack profile reads besides its arguments: the `layout`
     (squares, so isolation, cover and elevation), the options, each unit's configuration and
     Incite, who is hidden and which stand each solo has joined. Kept for the board."""
+    try:  # `board_memo`, inline, when the state's own memo holds it
+        return state.__dict__[MEMO][_PLACE][_PROFILE]
+    except KeyError:
+        pass
     memo = board_memo(state)
     try:
         return memo[_PROFILE]
