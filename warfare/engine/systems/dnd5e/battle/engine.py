@@ -908,7 +908,7 @@ def _dispatch(state: BattleState, actor: str, kind: str, params: dict, ctx: Ctx)
     if ctx.events is not QUIET:
         ctx.events.append(Event("dnd5e.action", {"actor": actor, "kind": kind,
                                                  "params": dict(params)}))  # fmt: skip
-    if actor != state.current and actor not in state.turn.solos:  # a joined solo acting
+    if actor != state.turn.actor and actor not in state.turn.solos:  # a joined solo acting
         state = replace(state, turn=replace(state.turn, solos=(*state.turn.solos, actor)))
     return TURN_ACTIONS[kind][1](state, actor, params, ctx)
 

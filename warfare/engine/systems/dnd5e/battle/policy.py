@@ -159,8 +159,8 @@ def _attack_damage(
 
 def _attack_choices(
     state: BattleState, piece: Stand | Solo, aimed: tuple[str, ...]
-) -> tuple[tuple[str, str, float], ...]:
-    """(target, attack form, expected damage before `_value`) of each attack `piece` can
+) -> tuple[tuple[str, str, float, bool], ...]:
+    """(target, attack form, expected damage before `_value`, a square?) of each attack `piece` can
     make now, in the order `_best_attack` weighs them. It reads only what
     `_profile_number` numbers (the squares, hence the distances, and the profiles), the
     turn's count of the piece's attacks and Aid, and the targets: kept per those
@@ -179,12 +179,12 @@ def _attack_choices(
         for form in forms:
             damage = _attack_damage(state, piece, form, target, profiles, distance)
             if damage is not None:
-                found.append((target, form.key, damage))
+                found.append((target, form.key, damage, target.startswith("sq:")))
     return tuple(found)
 
 
 ATTACKS_KEPT = 16384
-_ATTACKS: dict[tuple, tuple[tuple[str, str, float], ...]] = {}
+_ATTACKS: dict[tuple, tuple[tuple[str, str, float, bool], ...]] = {}
 
 
 def _best_attack(
@@ -208,8 +208,8 @@ def _best_attack(
                 _ATTACKS.clear()
             _ATTACKS[key] = choices
         found = None
-        for target, form_key, damage in choices:
-            if target.startswith("sq:"):
+        for target, form_key, damage, square in choices:
+            if square:
                 value = _value(state, target, damage)
             else:  # `_value` of a piece, inline
                 hp = getattr(state.find(target), "hp", 0)
@@ -359,7 +359,7 @@ def _move(state: BattleState, actor: str) -> Command | None:
     unit = state.find(actor)
     if type(unit) is Unit and held(state, unit):
         return None  # `movers` is empty
-    side = state.side_of(actor)
+    side = unit.side if type(unit) is Unit else state.side_of(actor)  # (`side_of` a unit)
     number, distances = _goal_field(state, side)
     if not distances:
         return None
@@ -658,7 +658,8 @@ def suggest(state: BattleState, actor: str | None) -> Command:
         if options:
             return Command(actor, REJOIN, options[0])
         return Command(actor, DONE)
-    if state.phase != ROUND or actor != state.current:
+    turn = state.turn
+    if state.phase != ROUND or turn is None or actor != turn.actor:  # (`current`, inline)
         raise ValueError(f"dnd5e: {actor!r} is not awaited")
     if acting_unit(state, actor):
         return _unit_turn(state, actor)
