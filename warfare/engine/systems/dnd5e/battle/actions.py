@@ -384,7 +384,7 @@ def unit_attackers(state: BattleState, unit: str) -> list[Stand | Solo]:
     turn = state.turn
     result: list[Stand | Solo] = []
     for stand in state.stands_of(unit):
-        if not stand.on_field or stand.key in turn.aided:
+        if stand.pos is None or stand.key in turn.aided:  # (`on_field`: none is gone)
             continue
         made = turn.attacks.get(stand.key, 0)
         if not made:  # none made yet: unless it used its action otherwise
