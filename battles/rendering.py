@@ -481,12 +481,12 @@ class Answer:
             return
         self._drawn = (version(battle), after, html, read, _WRITTEN.get(), swaps)
 
-    def after_write(self, battle: Battle) -> tuple[str, str | None, str | None] | None:
-        """Once the write is done and `battle` is the version written: (the new board, the
-        board before, as `board_html_after` answers them, and what changed between them:
-        `changed_fragments`), the new board kept for its viewpoint's other viewers and the
-        polls told of the new seq in one round trip; None when nothing was drawn for that
-        version (drawn the usual way then)."""
+    def after_write(self, battle: Battle) -> tuple[str, str | None] | None:
+        """Once the write is done and `battle` is the version written: (the new board, what
+        changed since the board before — `changed_fragments`, None when that board is no
+        longer cached or the change is not in fragments), the new board kept for its
+        viewpoint's other viewers and the polls told of the new seq in one round trip; None
+        when nothing was drawn for that version (drawn the usual way then)."""
         from . import live  # (live draws boards too: `BoardPush`)
 
         if self._drawn is None or self._drawn[0] != version(battle):
@@ -510,7 +510,7 @@ class Answer:
             count_render()
             if after.owner and after.cache_key not in kept:
                 cache.delete(after.cache_key + ":rendering")
-        return html, after.old_html, swaps
+        return html, swaps
 
 
 def _draw(request, membership, battle: Battle, event_rows, factions) -> tuple[str, RenderRows]:

@@ -147,7 +147,7 @@ def _board_response(
     if request.htmx and before is not None and status == 200:
         drawn = answer.after_write(battle) if answer is not None else None
         if drawn is not None:
-            html, _old_html, swaps = drawn
+            html, swaps = drawn
         else:
             html, old_html = rendering.board_html_after(request, membership, battle, before)
             swaps = None if old_html is None else rendering.changed_fragments(old_html, html)
