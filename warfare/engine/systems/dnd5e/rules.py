@@ -166,7 +166,10 @@ def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ..
 
 
 def enemy_of(state: BattleState, side: str) -> str:
-    return next(s for s in state.sides if s != side)
+    for other in state.sides:  # the first other side (a loop: no generator to close)
+        if other != side:
+            return other
+    raise StopIteration  # (as `next` of no other side)
 
 
 def within(a: tuple[Pos, ...], b: tuple[Pos, ...], n: int) -> bool:
@@ -561,8 +564,13 @@ def objective_square(state: BattleState, key: str) -> ObjectiveSquare:
 
 def destruction_of(state: BattleState, key: str) -> Objective:
     _, x, y = key.split(":")
-    return next(o for o in state.objectives if o.type == "destruction"
-                and any(s.pos == (int(x), int(y)) for s in o.squares))  # fmt: skip
+    pos = (int(x), int(y))
+    for o in state.objectives:  # the first (loops: no generator to close)
+        if o.type == "destruction":
+            for square in o.squares:
+                if square.pos == pos:
+                    return o
+    raise StopIteration  # (as `next` of none)
 
 
 def unit_eliminated(state: BattleState, unit: str) -> bool:

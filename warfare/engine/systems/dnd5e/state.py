@@ -399,7 +399,9 @@ class BattleState(_Plain):
             items[at] = item
             changed = tuple(items)
         new = replace(self, **{name: changed})
-        memo = state_memo(new)
+        # (a change of a group of pieces hands on no memo, `memo_kept`: `state_memo`'s new
+        # dict without its look-up that fails)
+        memo = new.__dict__[MEMO] = {}
         memo[_INDEX] = index  # `put` keeps every group's keys where they are
         # The new state's `pieces_memo`: its group is a new tuple, so no other state holds
         # these very pieces (a copy of this state made by `replace` is handed this dict).
@@ -420,7 +422,11 @@ class BattleState(_Plain):
         if name == "objectives":
             if pieces is not None:
                 memo[_PIECES] = board[_PIECES] = pieces  # `find` reads no objective
-            old_objective = next((o for o in group if o.key == item.key), None)
+            old_objective = None  # the group's first of the key (a loop: no generator)
+            for each in group:
+                if each.key == item.key:
+                    old_objective = each
+                    break
             same = old_objective is not None and _live_squares(old_objective) == _live_squares(
                 item)  # fmt: skip
         # `find`'s pieces of the new state: those of this one with the item replaced.
