@@ -283,7 +283,7 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
                 push(heap, (new, nxt))
     result = {pos: (cost, False) for pos, cost in best.items() if pos != start}
     result = {pos: value for pos, value in result.items() if rules.can_stop(pos)}
-    for pos in list(best):
+    for pos in list(best) if grid.squares else ():  # (no terrain on the grid: no road)
         if pos == start:
             continue  # the bonus follows a move that ENDS on a road
         if size == 1:  # the same check, for the one square

@@ -263,6 +263,8 @@ def _is_hidden(state: BattleState, key: str) -> bool:
 
 
 def elevation_of(state: BattleState, key: str) -> int:
+    if not state.grid.squares:
+        return 0  # plain ground everywhere (`CLEAR`): the `max` below, without asking
     return max((state.grid.at(p).elevation for p in squares(state, key)), default=0)
 
 
@@ -280,7 +282,9 @@ def target_ac(state: BattleState, target: str) -> tuple[int, tuple[tuple[str, in
     terms: list[tuple[str, int]] = [("ac", base)]
     if isinstance(item, Stand) and state.unit(item.unit).configuration == DEFEND:
         terms.append(("defend", 2))
-    if any(state.grid.at(p).terrain == "forest" for p in squares(state, target)):
+    if state.grid.squares and any(  # (no terrain on the grid: no forest)
+        state.grid.at(p).terrain == "forest" for p in squares(state, target)
+    ):
         terms.append(("half_cover", 2))
     return sum(v for _, v in terms), tuple(terms)
 
