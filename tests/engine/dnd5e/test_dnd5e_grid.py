@@ -127,3 +127,32 @@ def test_a_flat_grid_is_searched_as_dijkstra_searches_it(
     finally:
         grid_module._flat = original
     assert flat == general
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    budget=st.integers(0, 12),
+    start=st.tuples(st.integers(0, 8), st.integers(0, 6)),
+    blocked=st.sets(st.tuples(st.integers(-1, 9), st.integers(-1, 7)), max_size=20),
+    deep=st.sets(st.tuples(st.integers(0, 8), st.integers(0, 6)), max_size=12),
+    holding=st.sets(st.tuples(st.integers(0, 8), st.integers(0, 6)), max_size=12),
+    roads=st.sets(st.tuples(st.integers(0, 8), st.integers(0, 6)), max_size=12),
+)
+def test_a_one_square_piece_enters_what_enterable_lets_it_enter(
+    budget, start, blocked, deep, holding, roads
+):
+    """§4.7, §5.3: the search's inline check of a one-square piece on the ground (on the
+    grid, no deep water, `passable`) finds what the general check (`_enterable`, here for a
+    swimmer kept out of the deep squares by its `passable`) finds, fleeing included."""
+    blocked.discard(start)
+    deep.discard(start)
+    squares = {p: Square("road") for p in roads} | {p: Square("water_deep") for p in deep}
+    grid = _grid(squares, width=9, height=7)
+
+    def rules(swim: bool) -> MoveRules:
+        shut = blocked | deep if swim else blocked
+        return MoveRules(1, lambda p: p not in shut, lambda p: p not in blocked,
+                         lambda p: p in holding, swim=swim)  # fmt: skip
+
+    inline = list(reachable(grid, start, budget, rules(False)).items())
+    assert inline == list(reachable(grid, start, budget, rules(True)).items())

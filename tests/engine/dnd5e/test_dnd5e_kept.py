@@ -225,3 +225,18 @@ def test_the_same_board_reached_again_shares_what_was_worked_out_for_it():
     hurt = other.put(replace(other.stands[1], hp=1))
     assert board_memo(hurt) is place
     assert _board_answers(hurt) == _board_answers(_fresh(hurt))
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(battle=battles(), data=st.data())
+def test_the_kept_attack_choices_mark_the_destruction_squares(battle, data):
+    """`_best_attack` weighs a choice as a Destruction square by the flag kept with it (not
+    asking the target's key again): the flag is set exactly for the squares' keys."""
+    for _position, state in random_play(battle, data):
+        actor = state.current
+        if actor is None:
+            continue
+        for piece in actions.attackers(state, actor):
+            aimed = actions.targets(state, state.side_of(piece.key))
+            for target, _form, _damage, square in policy._attack_choices(state, piece, aimed):
+                assert square == target.startswith("sq:")

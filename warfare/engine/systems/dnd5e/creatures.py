@@ -181,7 +181,10 @@ class Creature:
         return any((a.reach_ft or 0) >= 10 for a in self.attacks)
 
     def attack(self, key: str) -> Attack | None:
-        return next((a for a in self.attacks if a.key == key), None)
+        for attack in self.attacks:  # the first of the key (a loop: no generator to close)
+            if attack.key == key:
+                return attack
+        return None
 
     def spell(self, key: str) -> Spell | None:
         return next((s for s in self.spells if s.key == key), None)

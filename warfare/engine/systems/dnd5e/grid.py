@@ -174,11 +174,26 @@ def _remembering(
     `entered` and `stops` (the search reads those directly): they are pure for a given
     board, and the search asks each square from up to four sides."""
     stopping: dict[Pos, bool] = {}
+    width, height, at, inner = grid.width, grid.height, grid.squares.get, rules.passable
 
     def passable(pos: Pos) -> bool:
         if pos not in entered:
             entered[pos] = _enterable(grid, pos, rules)
         return entered[pos]
+
+    def passable_one(pos: Pos) -> bool:
+        """`passable` of a one-square piece on the ground: `_enterable`'s checks inline."""
+        found = entered.get(pos)
+        if found is None:
+            x, y = pos
+            found = entered[pos] = (
+                0 <= x < width and 0 <= y < height
+                and at(pos, CLEAR).terrain != "water_deep" and inner(pos)
+            )  # fmt: skip
+        return found
+
+    if rules.size == 1 and not (rules.swim or rules.ignore_terrain):
+        passable = passable_one  # noqa: F811 (the same answers, a call fewer per square)
 
     def stops_at(pos: Pos) -> bool:
         if pos not in stops:
@@ -268,7 +283,7 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
                 push(heap, (new, nxt))
     result = {pos: (cost, False) for pos, cost in best.items() if pos != start}
     result = {pos: value for pos, value in result.items() if rules.can_stop(pos)}
-    for pos in list(best):
+    for pos in list(best) if grid.squares else ():  # (no terrain on the grid: no road)
         if pos == start:
             continue  # the bonus follows a move that ENDS on a road
         if size == 1:  # the same check, for the one square
@@ -286,9 +301,11 @@ def reachable(grid: Grid, start: Pos, budget: int, rules: MoveRules) -> dict[Pos
                 result[nxt] = (budget, True)
     width, height = grid.width - size, grid.height - size
     for pos, (cost, _road) in list(result.items()) + [(start, (0, False))]:
+        x, y = pos
+        if 0 < x < width and 0 < y < height:
+            continue  # every neighbour fits (`stops_at` is pure: not asking it changes nothing)
         if cost >= budget or (pos != start and rules.stops_at(pos)):
             continue
-        x, y = pos
         for dx, dy in _STEPS:
             nxt = (x + dx, y + dy)
             if nxt in result:

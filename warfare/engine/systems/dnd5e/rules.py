@@ -12,12 +12,13 @@ from types import MappingProxyType
 from typing import Any
 
 from warfare.engine.dice import Dice
-from warfare.engine.frozen import replace
+from warfare.engine.frozen import MEMO, replace
 from warfare.engine.systems.dnd5e.creatures import Creature, footprint
 from warfare.engine.systems.dnd5e.grid import Pos, adjacent, between, squares_of, steps
 from warfare.engine.systems.dnd5e.house_rules import house_value
 from warfare.engine.systems.dnd5e.siege import SIEGE_ENGINES
 from warfare.engine.systems.dnd5e.state import (
+    _PLACE,
     AID,
     DEFEND,
     FIELD_STANDS,
@@ -47,6 +48,10 @@ def size_of(state: BattleState, piece: Stand | Solo) -> int:
 def squares(state: BattleState, key: str) -> tuple[Pos, ...]:
     """The squares a stand, an unattached solo, an engine or an objective square covers (a
     joined solo: its stand's). Cached for the same pieces (`board_memo`)."""
+    try:  # `board_memo`, inline, when the state's own memo holds it
+        return state.__dict__[MEMO][_PLACE][(_SQUARES, key)]
+    except KeyError:
+        pass
     memo = board_memo(state)
     try:
         return memo[(_SQUARES, key)]
@@ -89,6 +94,10 @@ def layout(state: BattleState) -> int:
     the same for every state of the same battle with the same occupancy, whatever the HP,
     the turn or the score, so what depends only on that (where a piece can move) is worked
     out once for all of them, across the battles a forecast plays from one set-up."""
+    try:  # `board_memo`, inline, when the state's own memo holds it
+        return state.__dict__[MEMO][_PLACE][_LAYOUT]
+    except KeyError:
+        pass
     memo = board_memo(state)
     try:
         return memo[_LAYOUT]
@@ -96,7 +105,8 @@ def layout(state: BattleState) -> int:
         pass
     signature = (
         id(state.creatures), id(state.grid),
-        tuple((s.key, s.pos) for s in state.stands if s.on_field),
+        tuple((s.key, s.pos) for s in state.stands
+              if s.gone is None and s.pos is not None),  # (a stand's `on_field`) # fmt: skip
         tuple((s.key, s.pos) for s in state.solos if s.on_field),
         tuple(e.key for e in state.engines if not e.destroyed),
     )  # fmt: skip
@@ -140,18 +150,26 @@ def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ..
         return kept[side]
     except KeyError:
         if side is None:
-            found = tuple(s for s in state.stands if s.on_field)
+            # (a stand's `on_field`, inline: a call fewer per stand)
+            found = tuple(s for s in state.stands if s.gone is None and s.pos is not None)
         else:
             sides = {}
             for unit in state.units:
                 sides.setdefault(unit.key, unit.side)  # the first of a key, as `state.unit`
-            found = tuple(s for s in state.stands if s.on_field and sides[s.unit] == side)
+            found = tuple(
+                s
+                for s in state.stands  # (`on_field` too, inline)
+                if s.gone is None and s.pos is not None and sides[s.unit] == side
+            )
         kept[side] = found
         return found
 
 
 def enemy_of(state: BattleState, side: str) -> str:
-    return next(s for s in state.sides if s != side)
+    for other in state.sides:  # the first other side (a loop: no generator to close)
+        if other != side:
+            return other
+    raise StopIteration  # (as `next` of no other side)
 
 
 def within(a: tuple[Pos, ...], b: tuple[Pos, ...], n: int) -> bool:
@@ -245,6 +263,8 @@ def _is_hidden(state: BattleState, key: str) -> bool:
 
 
 def elevation_of(state: BattleState, key: str) -> int:
+    if not state.grid.squares:
+        return 0  # plain ground everywhere (`CLEAR`): the `max` below, without asking
     return max((state.grid.at(p).elevation for p in squares(state, key)), default=0)
 
 
@@ -262,7 +282,9 @@ def target_ac(state: BattleState, target: str) -> tuple[int, tuple[tuple[str, in
     terms: list[tuple[str, int]] = [("ac", base)]
     if isinstance(item, Stand) and state.unit(item.unit).configuration == DEFEND:
         terms.append(("defend", 2))
-    if any(state.grid.at(p).terrain == "forest" for p in squares(state, target)):
+    if state.grid.squares and any(  # (no terrain on the grid: no forest)
+        state.grid.at(p).terrain == "forest" for p in squares(state, target)
+    ):
         terms.append(("half_cover", 2))
     return sum(v for _, v in terms), tuple(terms)
 
@@ -296,6 +318,10 @@ def _profile_number(state: BattleState) -> int:
     """A number for all an attack profile reads besides its arguments: the `layout`
     (squares, so isolation, cover and elevation), the options, each unit's configuration and
     Incite, who is hidden and which stand each solo has joined. Kept for the board."""
+    try:  # `board_memo`, inline, when the state's own memo holds it
+        return state.__dict__[MEMO][_PLACE][_PROFILE]
+    except KeyError:
+        pass
     memo = board_memo(state)
     try:
         return memo[_PROFILE]
@@ -542,8 +568,13 @@ def objective_square(state: BattleState, key: str) -> ObjectiveSquare:
 
 def destruction_of(state: BattleState, key: str) -> Objective:
     _, x, y = key.split(":")
-    return next(o for o in state.objectives if o.type == "destruction"
-                and any(s.pos == (int(x), int(y)) for s in o.squares))  # fmt: skip
+    pos = (int(x), int(y))
+    for o in state.objectives:  # the first (loops: no generator to close)
+        if o.type == "destruction":
+            for square in o.squares:
+                if square.pos == pos:
+                    return o
+    raise StopIteration  # (as `next` of none)
 
 
 def unit_eliminated(state: BattleState, unit: str) -> bool:

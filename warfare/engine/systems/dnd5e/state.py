@@ -318,16 +318,26 @@ class BattleState(_Plain):
         objectives, the options and the sides as they are (a new turn, round, score…)."""
         if not _PIECE_FIELDS.isdisjoint(changes):
             return None
-        return {key: memo[key] for key in (_PIECES, _BOARD, _PLACE, _INDEX) if key in memo}
+        found = {}
+        for key in (_PIECES, _BOARD, _PLACE, _INDEX):  # (a loop: no comprehension's call)
+            if key in memo:
+                found[key] = memo[key]
+        return found
 
     # --- lookups -----------------------------------------------------------------------------
 
     def unit(self, key: str) -> Unit:
-        item = self.find(key)
+        try:  # `find`, inline (a key it does not hold: `find` itself)
+            item = self.__dict__[MEMO][_PIECES][key]
+        except KeyError:
+            item = self.find(key)
         return item if type(item) is Unit else _of_type(self, key, Unit)
 
     def stand(self, key: str) -> Stand:
-        item = self.find(key)
+        try:  # `find`, inline
+            item = self.__dict__[MEMO][_PIECES][key]
+        except KeyError:
+            item = self.find(key)
         return item if type(item) is Stand else _of_type(self, key, Stand)
 
     def solo(self, key: str) -> Solo:
@@ -339,20 +349,22 @@ class BattleState(_Plain):
 
     def find(self, key: str) -> Unit | Stand | Solo | Engine | None:
         """The unit, stand, solo or engine with this key (None: none)."""
-        try:
-            return self.__dict__[MEMO][_PIECES].get(key)
+        try:  # (a key it does not hold, or no pieces known yet: `_pieces`)
+            return self.__dict__[MEMO][_PIECES][key]
         except KeyError:
             return _pieces(self).get(key)
 
     def stands_of(self, unit: str) -> tuple[Stand, ...]:
         """The unit's stands not yet gone (kept for these very pieces, `pieces_memo`)."""
-        kept = pieces_part(self, _STANDS_OF)
-        try:
-            return kept[unit]
+        try:  # `pieces_part`, inline, when the state's memo holds it
+            return self.__dict__[MEMO][_BOARD][_STANDS_OF][unit]
         except KeyError:
+            kept = pieces_part(self, _STANDS_OF)
+        found = kept.get(unit)
+        if found is None:
             found = kept[unit] = tuple(
                 s for s in self.stands if s.unit == unit and s.gone is None)  # fmt: skip
-            return found
+        return found
 
     def joined_to(self, stand: str) -> tuple[Solo, ...]:
         return tuple(s for s in self.solos if s.joined == stand and s.gone is None)
@@ -387,7 +399,9 @@ class BattleState(_Plain):
             items[at] = item
             changed = tuple(items)
         new = replace(self, **{name: changed})
-        memo = state_memo(new)
+        # (a change of a group of pieces hands on no memo, `memo_kept`: `state_memo`'s new
+        # dict without its look-up that fails)
+        memo = new.__dict__[MEMO] = {}
         memo[_INDEX] = index  # `put` keeps every group's keys where they are
         # The new state's `pieces_memo`: its group is a new tuple, so no other state holds
         # these very pieces (a copy of this state made by `replace` is handed this dict).
@@ -408,7 +422,11 @@ class BattleState(_Plain):
         if name == "objectives":
             if pieces is not None:
                 memo[_PIECES] = board[_PIECES] = pieces  # `find` reads no objective
-            old_objective = next((o for o in group if o.key == item.key), None)
+            old_objective = None  # the group's first of the key (a loop: no generator)
+            for each in group:
+                if each.key == item.key:
+                    old_objective = each
+                    break
             same = old_objective is not None and _live_squares(old_objective) == _live_squares(
                 item)  # fmt: skip
         # `find`'s pieces of the new state: those of this one with the item replaced.

@@ -97,7 +97,8 @@ class Ctx:
 def acting_unit(state: BattleState, actor: str) -> str | None:
     """The unit whose turn it is if `actor` is that unit."""
     # `find` gives a unit first: a unit of that key is there iff it finds one.
-    if state.turn and state.turn.actor == actor and type(state.find(actor)) is Unit:
+    turn = state.turn
+    if turn is not None and turn.actor == actor and type(state.find(actor)) is Unit:
         return actor
     return None
 
@@ -122,12 +123,14 @@ def acting_solo(state: BattleState, actor: str) -> Solo | None:
 
 
 def _turn(state: BattleState) -> Turn:
+    """The turn on (the hot paths, which run only during a turn, read `state.turn` itself:
+    a call fewer each)."""
     assert state.turn is not None
     return state.turn
 
 
 def _set_turn(state: BattleState, **changes: Any) -> BattleState:
-    return replace(state, turn=replace(_turn(state), **changes))
+    return replace(state, turn=replace(state.turn, **changes))
 
 
 # --- movement (§5.3, §4.2, §4.7) ------------------------------------------------------------------
@@ -227,13 +230,13 @@ def held(state: BattleState, unit: Unit) -> bool:
     action (Dash, Retreat), unless the house rule `regiment.split_move` lets it split."""
     return (
         unit.kind == REGIMENT
-        and _turn(state).action not in (None, "dash", "retreat")
+        and state.turn.action not in (None, "dash", "retreat")
         and not house_value("regiment.split_move")
     )
 
 
 def _may_move(state: BattleState, piece: Stand | Solo) -> bool:
-    turn = _turn(state)
+    turn = state.turn
     if piece.key in turn.done_moving or not piece.pos or piece.gone:
         return False
     if isinstance(piece, Stand):
@@ -284,7 +287,7 @@ def _destinations(state: BattleState, piece: Stand | Solo) -> dict[Pos, tuple[in
 def move_key(state: BattleState, piece: Stand | Solo) -> tuple[str, Any, int, bool, int]:
     """(piece, square, squares of move left, retreating, `layout`): all a piece's
     destinations depend on."""
-    turn = _turn(state)
+    turn = state.turn
     budget = speed(state, piece, turn.dashed) - turn.spent.get(piece.key, 0)
     return (piece.key, piece.pos, budget, turn.action == "retreat", layout(state))
 
@@ -331,7 +334,7 @@ def resolve_move(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Ba
     assert isinstance(piece, Stand | Solo)
     pos = (int(params["x"]), int(params["y"]))
     cost, road = destinations(state, piece)[pos]
-    turn = _turn(state)
+    turn = state.turn
     spent = {**turn.spent, piece.key: turn.spent.get(piece.key, 0) + cost}
     done = turn.done_moving + ((piece.key,) if road else ())
     fled = not state.grid.fits(pos, size_of(state, piece))
@@ -363,28 +366,33 @@ def _unit_may_attack(state: BattleState, unit: str) -> bool:
     u = state.unit(unit)
     if u.broken or u.configuration == DEFEND:
         return False
-    return _turn(state).action in (None, "attack")
+    return state.turn.action in (None, "attack")
 
 
 def attackers(state: BattleState, actor: str) -> list[Stand | Solo]:
     unit = acting_unit(state, actor)
     if unit:
-        if not _unit_may_attack(state, unit):
-            return []
-        turn = _turn(state)
-        result: list[Stand | Solo] = []
-        for stand in state.stands_of(unit):
-            if not stand.on_field or stand.key in turn.aided:
-                continue
-            made = turn.attacks.get(stand.key, 0)
-            if not made:  # none made yet: unless it used its action otherwise
-                if stand.key not in turn.acted:
-                    result.append(stand)
-            elif made < 1 + (1 if creature_of(state, stand).reach_bonus_attack else 0):
-                result.append(stand)  # the reach bonus attack (§5.4)
-        return result
+        return unit_attackers(state, unit)
     solo = acting_solo(state, actor)
-    return [solo] if solo and solo.key not in _turn(state).acted else []
+    return [solo] if solo and solo.key not in state.turn.acted else []
+
+
+def unit_attackers(state: BattleState, unit: str) -> list[Stand | Solo]:
+    """`attackers` of `unit`, the acting unit (for a caller that knows it is)."""
+    if not _unit_may_attack(state, unit):
+        return []
+    turn = state.turn
+    result: list[Stand | Solo] = []
+    for stand in state.stands_of(unit):
+        if stand.pos is None or stand.key in turn.aided:  # (`on_field`: none is gone)
+            continue
+        made = turn.attacks.get(stand.key, 0)
+        if not made:  # none made yet: unless it used its action otherwise
+            if stand.key not in turn.acted:
+                result.append(stand)
+        elif made < 1 + (1 if creature_of(state, stand).reach_bonus_attack else 0):
+            result.append(stand)  # the reach bonus attack (§5.4)
+    return result
 
 
 def targets(state: BattleState, side: str) -> tuple[str, ...]:
@@ -415,7 +423,7 @@ def _targets(state: BattleState, side: str) -> list[str]:
 
 def _attack_forms(state: BattleState, piece: Stand | Solo) -> list[Attack]:
     creature = creature_of(state, piece)
-    turn = _turn(state)
+    turn = state.turn
     if turn.attacks.get(piece.key, 0) >= 1:  # the reach bonus attack (§5.4)
         return [a for a in creature.attacks if (a.reach_ft or 0) >= 10]
     return list(creature.attacks)
@@ -551,13 +559,14 @@ def resolve_attack(state: BattleState, actor: str, params: Params, ctx: Ctx) -> 
     target = str(params["target"])
     form = creature_of(state, piece).attack(str(params["attack"]))
     assert form is not None
-    turn = _turn(state)
+    turn = state.turn
     bonus = turn.attacks.get(piece.key, 0) >= 1
     melee, long = attack_geometry(state, piece.key, form, target)  # type: ignore[misc]
     aided = piece.key in turn.aided.values() and melee
     profile = attack_profile(state, piece.key, form.to_hit, melee, target, long_range=long,
                              aided=aided)  # fmt: skip
-    overflow = tuple(str(k) for k in params.get("overflow") or ())
+    overflow = params.get("overflow")
+    overflow = tuple(str(k) for k in overflow) if overflow else ()
     state = _set_turn(
         state,
         action="attack" if acting_unit(state, actor) else turn.action,
@@ -724,17 +733,23 @@ def resolve_hide(state: BattleState, actor: str, params: Params, ctx: Ctx) -> Ba
 
 
 def casters(state: BattleState, actor: str) -> list[Stand | Solo]:
-    turn = _turn(state)
     unit = acting_unit(state, actor)
     if unit:
-        if state.unit(unit).broken:
-            return []
-        return [s for s in state.stands_of(unit) if s.on_field and s.key not in turn.acted
-                and creature_of(state, s).spells]  # fmt: skip
+        return unit_casters(state, unit)
+    turn = state.turn
     solo = acting_solo(state, actor)
     if solo and solo.key not in turn.acted and creature_of(state, solo).spells:
         return [solo]
     return []
+
+
+def unit_casters(state: BattleState, unit: str) -> list[Stand | Solo]:
+    """`casters` of `unit`, the acting unit (for a caller that knows it is)."""
+    if state.unit(unit).broken:
+        return []
+    turn = state.turn
+    return [s for s in state.stands_of(unit) if s.on_field and s.key not in turn.acted
+            and creature_of(state, s).spells]  # fmt: skip
 
 
 def _spell_left(piece: Stand | Solo, spell: Spell, state: BattleState) -> bool:

@@ -494,7 +494,10 @@ def initiative_modifier(state: BattleState, key: str) -> tuple[int, tuple[tuple[
 def _can_take_turn(state: BattleState, key: str) -> bool:
     item = state.find(key)
     if isinstance(item, Unit):
-        return any(s.on_field for s in state.stands_of(key))
+        for stand in state.stands_of(key):  # noqa: SIM110 (no generator's call per stand)
+            if stand.pos is not None:  # (`on_field`: none of them is gone)
+                return True
+        return False
     return (
         isinstance(item, Solo) and item.on_field and item.can_act
         and key not in state.solos_done
@@ -908,7 +911,7 @@ def _dispatch(state: BattleState, actor: str, kind: str, params: dict, ctx: Ctx)
     if ctx.events is not QUIET:
         ctx.events.append(Event("dnd5e.action", {"actor": actor, "kind": kind,
                                                  "params": dict(params)}))  # fmt: skip
-    if actor != state.current and actor not in state.turn.solos:  # a joined solo acting
+    if actor != state.turn.actor and actor not in state.turn.solos:  # a joined solo acting
         state = replace(state, turn=replace(state.turn, solos=(*state.turn.solos, actor)))
     return TURN_ACTIONS[kind][1](state, actor, params, ctx)
 

@@ -48,6 +48,8 @@ from warfare.engine.systems.dnd5e.battle.actions import (
     movers,
     siege_options,
     targets,
+    unit_attackers,
+    unit_casters,
 )
 from warfare.engine.systems.dnd5e.battle.engine import (
     BEGIN,
@@ -143,7 +145,7 @@ def _attack_damage(
     if geometry is None:
         return None
     melee, long = geometry
-    turn = _turn(state)
+    turn = state.turn
     if (target, melee, long) not in profiles:
         aided = piece.key in turn.aided.values() and melee
         profiles[(target, melee, long)] = attack_profile(
@@ -157,8 +159,8 @@ def _attack_damage(
 
 def _attack_choices(
     state: BattleState, piece: Stand | Solo, aimed: tuple[str, ...]
-) -> tuple[tuple[str, str, float], ...]:
-    """(target, attack form, expected damage before `_value`) of each attack `piece` can
+) -> tuple[tuple[str, str, float, bool], ...]:
+    """(target, attack form, expected damage before `_value`, a square?) of each attack `piece` can
     make now, in the order `_best_attack` weighs them. It reads only what
     `_profile_number` numbers (the squares, hence the distances, and the profiles), the
     turn's count of the piece's attacks and Aid, and the targets: kept per those
@@ -177,19 +179,22 @@ def _attack_choices(
         for form in forms:
             damage = _attack_damage(state, piece, form, target, profiles, distance)
             if damage is not None:
-                found.append((target, form.key, damage))
+                found.append((target, form.key, damage, target.startswith("sq:")))
     return tuple(found)
 
 
 ATTACKS_KEPT = 16384
-_ATTACKS: dict[tuple, tuple[tuple[str, str, float], ...]] = {}
+_ATTACKS: dict[tuple, tuple[tuple[str, str, float, bool], ...]] = {}
 
 
-def _best_attack(state: BattleState, actor: str) -> tuple[float, Command] | None:
+def _best_attack(
+    state: BattleState, actor: str, unit: bool = False
+) -> tuple[float, Command] | None:
+    """The best attack or spell of `actor` (`unit`: the caller knows it is the acting unit)."""
     best: tuple[float, Command] | None = None
-    turn = _turn(state)
+    turn = state.turn
     number = None
-    for piece in attackers(state, actor):
+    for piece in unit_attackers(state, actor) if unit else attackers(state, actor):
         side = state.side_of(piece.key)
         if number is None:
             number = _profile_number(state)
@@ -203,14 +208,18 @@ def _best_attack(state: BattleState, actor: str) -> tuple[float, Command] | None
                 _ATTACKS.clear()
             _ATTACKS[key] = choices
         found = None
-        for target, form_key, damage in choices:
-            value = _value(state, target, damage)
+        for target, form_key, damage, square in choices:
+            if square:
+                value = _value(state, target, damage)
+            else:  # `_value` of a piece, inline
+                hp = getattr(state.find(target), "hp", 0)
+                value = damage * (FINISH_BONUS if 0 < hp <= damage else 1.0)
             if value > 0 and (found is None or value > found[0]):
                 found = (value, form_key, target)
         if found is not None:  # stands attack in turn, each at its own best target
             params = {"piece": piece.key, "attack": found[1], "target": found[2]}
             return found[0], Command(actor, "attack", params)
-    for caster in casters(state, actor):
+    for caster in unit_casters(state, actor) if unit else casters(state, actor):
         for spell in creature_of(state, caster).spells:
             if spell.area is not None or not _spell_left(caster, spell, state):
                 continue
@@ -350,11 +359,11 @@ def _move(state: BattleState, actor: str) -> Command | None:
     unit = state.find(actor)
     if type(unit) is Unit and held(state, unit):
         return None  # `movers` is empty
-    side = state.side_of(actor)
+    side = unit.side if type(unit) is Unit else state.side_of(actor)  # (`side_of` a unit)
     number, distances = _goal_field(state, side)
     if not distances:
         return None
-    turn = _turn(state)
+    turn = state.turn
     if type(unit) is Unit:  # the acting unit's (`_unit_turn`)
         # Its `movers` and their speeds read only the squares of its stands, the turn's
         # action, Dash, moves done and stands acted, and its configuration; with the
@@ -381,7 +390,7 @@ _UNIT_MOVES: dict[tuple, tuple[str, int, int] | None] = {}
 
 def _chosen(state: BattleState, actor: str, number: int, distances: dict, side: str):
     """(piece, x, y) of `_move` (None: no move), kept per what it reads (`_CHOSEN`)."""
-    turn = _turn(state)
+    turn = state.turn
     dashed, retreat = turn.dashed, turn.action == "retreat"
     pieces = [p for p in movers(state, actor) if p.key not in turn.spent]
     if not pieces:
@@ -466,7 +475,7 @@ _MOVES: dict[tuple, tuple[int, int] | None] = {}
 
 def _should_dash(state: BattleState, unit: Unit) -> bool:
     """No stand can reach a goal even with a full move, and the turn has not begun."""
-    turn = _turn(state)
+    turn = state.turn
     if turn.action is not None or turn.spent or turn.acted:
         return False
     number, distances = _goal_field(state, unit.side)
@@ -571,7 +580,7 @@ def _unit_turn(state: BattleState, actor: str) -> Command:
     unit = state.unit(actor)
     if unit.broken or state.round >= STALEMATE_ROUND:
         return _fall_back(state, actor) or Command(actor, END_TURN)
-    turn = _turn(state)
+    turn = state.turn
     crew = False  # it crews a standing engine
     for engine in state.engines:
         if engine.crew == actor and not engine.destroyed:
@@ -588,7 +597,7 @@ def _unit_turn(state: BattleState, actor: str) -> Command:
     move = _move(state, actor)
     if move is not None:
         return move
-    best = _best_attack(state, actor)
+    best = _best_attack(state, actor, unit=True)
     if best is not None:
         return best[1]
     for solo in state.solos:
@@ -649,7 +658,8 @@ def suggest(state: BattleState, actor: str | None) -> Command:
         if options:
             return Command(actor, REJOIN, options[0])
         return Command(actor, DONE)
-    if state.phase != ROUND or actor != state.current:
+    turn = state.turn
+    if state.phase != ROUND or turn is None or actor != turn.actor:  # (`current`, inline)
         raise ValueError(f"dnd5e: {actor!r} is not awaited")
     if acting_unit(state, actor):
         return _unit_turn(state, actor)
