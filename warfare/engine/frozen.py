@@ -137,16 +137,19 @@ def _replace_slotted(obj: T, cls: type, changes: dict[str, Any]) -> T:
     new instance set from the changes or the instance, through the slots' own setters (as a
     frozen dataclass's `__init__` sets them, past its `__setattr__`)."""
     try:
-        fields, read, setters = _SLOTTED[cls]
+        places, read, setters = _SLOTTED[cls]
     except KeyError:
         fields = tuple(sorted(f.name for f in dataclasses.fields(cls)))  # type: ignore[arg-type]
         read = attrgetter(*fields) if len(fields) > 1 else (lambda o: (getattr(o, fields[0]),))
         setters = tuple(_slot_setter(cls, name) for name in fields)
-        _SLOTTED[cls] = (fields, read, setters)
+        places = {name: i for i, name in enumerate(fields)}
+        _SLOTTED[cls] = (places, read, setters)
+    values = list(read(obj))
+    for name, value in changes.items():  # (the changed fields only: no look-up per field)
+        values[places[name]] = value
     new = object.__new__(cls)
-    get = changes.get
-    for name, value, setter in zip(fields, read(obj), setters, strict=True):
-        setter(new, get(name, value))
+    for value, setter in zip(values, setters, strict=True):
+        setter(new, value)
     return new
 
 
@@ -160,7 +163,9 @@ def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
     return lambda instance, value: object.__setattr__(instance, name, value)
 
 
-_SLOTTED: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]], tuple]] = {}
+_SLOTTED: dict[type, tuple[dict[str, int], Callable[[Any], tuple[Any, ...]], tuple]] = {}
+"""`_replace_slotted`'s plan per class: each field's place (in sorted order), a reader of
+all the fields' values in that order, and their setters."""
 
 
 _KEEPERS: dict[type, Callable[[dict, dict], dict | None] | None] = {}
