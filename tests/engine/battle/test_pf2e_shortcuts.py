@@ -2,8 +2,10 @@
 give, at every state of random legal play (terrain, effects, fortifications, reactions):
 the stat block kept per spec and HP (`rules.effective_block`), the Maneuver modifier and
 DC kept per stat block (`rules._of_block`), a Strike's modifier and AC kept as one pair
-(`actions.strike_check`), and the policy's shortened Advance check
-(`policy._may_advance` with the target's `_advance_problems`)."""
+(`actions.strike_check`), the engagements kept per tuple by value
+(`state.engaged_with`), the policy's shortened Advance check (`policy._may_advance` with
+the target's `_advance_problems`) and its order of the armies to Advance on (no AC read
+when distance and HP tell them apart, `policy._advance`)."""
 
 from itertools import product
 
@@ -25,6 +27,7 @@ from warfare.engine.systems.pf2e.battle.actions import (
 from warfare.engine.systems.pf2e.battle.engine import _initiative, cost_of
 from warfare.engine.systems.pf2e.battle.policy import (
     STRIKES,
+    _advance,
     _best_strike,
     _expected_damage,
     _legal,
@@ -78,17 +81,38 @@ def _check(state):
         for weapon, aimed in asked:
             kept = _best_strike(state, entry.key, block, aimed, weapon)
             assert kept == _generic_best_strike(state, entry.key, block, aimed, weapon)
+    for entry in state.armies:  # (kept per engagements tuple by value)
+        key = entry.key
+        found = sorted(b if a == key else a for a, b in state.engagements if key in (a, b))
+        assert state.engaged_with(key) == tuple(found)
     actor = state.current
     if actor is None or state.pending or state.positions or state.actions_left < 1:
         return
     if state.army(actor).routed:
         return
+    block = effective_block(state, actor)
+    enemies = [e for e in state.enemies(actor) if e.present]
+    assert _advance(state, actor, enemies, block) == _generic_advance(state, actor, enemies, block)
     for enemy in state.enemies(actor):
         params = {"target": enemy.key}
         short = _may_advance(state, effective_block(state, actor)) and not _advance_problems(
             state, actor, params
         )
         assert short == _legal(state, Command(actor, "advance", params)), params
+
+
+def _generic_advance(state, actor, enemies, block):
+    """`policy._advance` with every candidate sorted by its whole key (the AC read)."""
+    candidates = sorted(
+        (e for e in enemies if not e.out_of_fight),
+        key=lambda e: (e.position == "distant", _weakness(state, e.key)),
+    )
+    if not candidates or not _may_advance(state, block):
+        return None
+    for enemy in candidates:
+        if not _advance_problems(state, actor, {"target": enemy.key}):
+            return Command(actor, "advance", {"target": enemy.key})
+    return None
 
 
 def _generic_best_strike(state, actor, block, targets, weapon):

@@ -103,6 +103,7 @@ from warfare.engine.systems.pf2e.battle.actions import (
     _can_engage,
     cost_of,
     engage,
+    retreat_cost,
     traits_of,
 )
 from warfare.engine.systems.pf2e.battle.reactions import (
@@ -526,7 +527,8 @@ def _begin_turn(
         if state.finished:
             return state
         key = state.order[state.turn]
-        state = _boundary(state, key, TURN_START, events)
+        if state.effects:  # (`_boundary` changes nothing without effects)
+            state = _boundary(state, key, TURN_START, events)
         entry = state.army(key)
         regenerates = "regeneration" in entry.army.spec.tactics  # (`knows`, of the entry)
         if entry.present and regenerates and entry.hp < entry.army.max_hp:
@@ -559,7 +561,8 @@ def _begin_turn(
             return state
         if events is not QUIET:
             events.append(Event("battle.turn_skipped", {"army": key, "round": state.round}))
-        state = _boundary(state, key, TURN_END, events)
+        if state.effects:  # (idem)
+            state = _boundary(state, key, TURN_END, events)
         state = _advance(state, events, dice)
     return state
 
@@ -627,7 +630,9 @@ def _check_end(state: BattleState, events: list[Event]) -> BattleState:
     """§7.3 step 5: a side whose armies are all defeated or routed (or gone) has lost."""
     if state.finished:
         return state
-    fighting = set()
+    # The sides with an army still fighting, as a dict's keys (`fighting[side] = True` and
+    # the loop over the sides below call no function: every command asks).
+    fighting: dict[str, bool] = {}
     for entry in state.armies:  # (`BattleArmy.out_of_fight` inline: every command asks)
         side = entry.side
         if side in fighting:
@@ -637,12 +642,13 @@ def _check_end(state: BattleState, events: list[Event]) -> BattleState:
             continue
         implied = implied_by(army.spec.conditions)
         if "defeated" not in implied and "routed" not in implied:
-            fighting.add(side)
-    if len(fighting) == len(state.sides):
-        return state  # (the sides are distinct, and every army belongs to one)
+            fighting[side] = True
+    for side in state.sides:
+        if side not in fighting:
+            break
+    else:
+        return state  # no side beaten
     beaten = [side for side in state.sides if side not in fighting]
-    if not beaten:
-        return state
     winners = [side for side in state.sides if side not in beaten]
     return _finish(state, winners[0] if winners else None, beaten, events)
 
@@ -956,7 +962,7 @@ def _war_action(
     actor, kind = str(command.actor), command.kind
     entry = state.army(actor)
     ctx.aoa_bonus = entry.next_attack_bonus
-    cost = cost_of(kind)
+    cost = WAR_ACTIONS[kind].cost if kind != "retreat" else retreat_cost()  # (`cost_of` inline)
     left = state.actions_left - cost
     if lean:
         before = state
@@ -1007,7 +1013,8 @@ def _end_turn(state: BattleState, ctx: Ctx, *, lean: bool = False) -> BattleStat
     key = str(state.current)
     if ctx.events is not QUIET:
         ctx.events.append(Event("battle.turn_ended", {"army": key, "round": state.round}))
-    state = _boundary(state, key, TURN_END, ctx.events)
+    if state.effects:  # (`_boundary` changes nothing without effects)
+        state = _boundary(state, key, TURN_END, ctx.events)
     entry = state.army(key)
     if entry.attacks or entry.next_attack_bonus is not None:  # (one copy: the turn moves too)
         state = state.with_army(

@@ -144,16 +144,10 @@ def _best_strike(state: BattleState, actor: str, block: StatBlock, targets: list
     """(expected damage per action, command) of the best legal Strike on the weakest of
     `targets` that it may Strike, or None (the value is 0 when there was only one Strike to
     choose); `block`: the actor's `effective_block`."""
-    kinds = [
-        kind
-        for kind in STRIKES
-        if kind in block.war_actions
-        and cost_of(kind) <= state.actions_left
-        and (kind == "battle" or weapon == MELEE)
-    ]
+    kinds = _strike_kinds(block.war_actions, state.actions_left, weapon)
     if len(targets) > 1:  # (one needs no sort key)
         targets = sorted(targets, key=lambda key: _weakness(state, key))
-    if weapon == MELEE and kinds == ["battle"]:  # the loop below with one command a target
+    if weapon == MELEE and kinds == ("battle",):  # the loop below with one command a target
         for target in targets:
             if not _enemy_problems(state, actor, target):  # (`_strike_legal`'s)
                 return (0.0, Command(actor, "battle", {"target": target, "weapon": weapon}))
@@ -169,6 +163,28 @@ def _best_strike(state: BattleState, actor: str, block: StatBlock, targets: list
                 key=lambda pair: pair[0],
             )
     return None
+
+
+def _strike_kinds(war_actions: tuple[str, ...], actions_left: int, weapon: str) -> tuple[str, ...]:
+    """The Strikes of `STRIKES` an army knowing `war_actions` may make with `weapon` and
+    `actions_left` actions (all but Battle are melee), in their order: kept per arguments,
+    the costs of these actions being fixed (`cost_of` reads the house rules only for
+    Retreat)."""
+    try:
+        return _KINDS[(war_actions, actions_left, weapon)]
+    except KeyError:
+        kinds = _KINDS[(war_actions, actions_left, weapon)] = tuple(
+            kind
+            for kind in STRIKES
+            if kind in war_actions
+            and cost_of(kind) <= actions_left
+            and (kind == "battle" or weapon == MELEE)
+        )
+        return kinds
+
+
+_KINDS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+"""`_strike_kinds` per arguments (a few stat blocks' actions, 0-3 actions, two weapons)."""
 
 
 def _strike_legal(state: BattleState, command: Command) -> bool:
@@ -277,14 +293,21 @@ def _advance(state: BattleState, actor: str, enemies: list, block: StatBlock) ->
     """Advance on the nearest enemy it may engage (near first, then the weakest); `block`:
     the actor's `effective_block`."""
     candidates = [e for e in enemies if not e.out_of_fight]
-    if len(candidates) > 1:  # (one needs no sort key)
-        # `_weakness` of each entry read from it (none is out of the fight; keys differ).
-        candidates.sort(
-            key=lambda e: (e.position == DISTANT, False, e.army.hp,
-                           effective_block(state, e.key).ac.value, e.key)
-        )  # fmt: skip
     if not candidates or not _may_advance(state, block):
         return None
+    if len(candidates) > 1:  # (one needs no sort key)
+        # Distant last, then `_weakness` of each entry read from it (none is out of the
+        # fight; keys differ). A tuple compare stops at the first difference: when no two
+        # candidates share (distant, HP), the AC (a stat block each) is never read, and
+        # the order by those two alone is the same.
+        near_hp = [(e.position == DISTANT, e.army.hp) for e in candidates]
+        if len(set(near_hp)) == len(near_hp):
+            candidates = [e for _, e in sorted(zip(near_hp, candidates, strict=True))]
+        else:
+            candidates.sort(
+                key=lambda e: (e.position == DISTANT, False, e.army.hp,
+                               effective_block(state, e.key).ac.value, e.key)
+            )  # fmt: skip
     for enemy in candidates:
         params = {"target": enemy.key}
         if not _advance_problems(state, actor, params):

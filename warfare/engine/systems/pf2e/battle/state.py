@@ -338,6 +338,11 @@ tuple, held, so the identity check cannot match another one): engagements change
 every check asks. One assignment of a pair, so a thread sees a pair that belongs together."""
 
 
+_ENGAGED_BY_VALUE: dict[tuple[tuple[str, str], ...], dict[Any, tuple[str, ...]]] = {}
+"""`BattleState.engaged_with` per engagements tuple by value (bounded: `ENGAGEMENTS_KEPT`)."""
+ENGAGEMENTS_KEPT = 4096
+
+
 def pair(a: str, b: str) -> tuple[str, str]:
     """An engagement as an ordered pair (the relation is symmetric)."""
     return (a, b) if a <= b else (b, a)
@@ -444,7 +449,17 @@ class BattleState:
         engagements = self.engagements
         last = _ENGAGED
         if last[0] is not engagements:
-            last = _ENGAGED = (engagements, {})
+            # The answers depend on the pairs only: an equal tuple (another state's, another
+            # battle's) shares the answers already found for its pairs.
+            try:
+                answers = _ENGAGED_BY_VALUE[engagements]
+            except KeyError:
+                if len(_ENGAGED_BY_VALUE) >= ENGAGEMENTS_KEPT:
+                    _ENGAGED_BY_VALUE.clear()
+                answers = _ENGAGED_BY_VALUE[engagements] = {}
+            except TypeError:  # unhashable engagements: answers for this tuple alone
+                answers = {}
+            last = _ENGAGED = (engagements, answers)
         try:
             return last[1][key]
         except KeyError:
