@@ -20,6 +20,7 @@ from warfare.engine.dice import Dice
 from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
+from warfare.engine.systems.pf2e.activities.state import DESTROYED
 from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.rules import (
     ADAPTABILITY_BONUS,
@@ -146,7 +147,7 @@ def _enemy_problems(state: BattleState, actor: str, target: Any) -> list[Problem
         return [_p("unknown_target", target=target)]
     if entry.side == state.army(actor).side:
         return [_p("target_not_enemy", target=target)]
-    if not entry.present:
+    if entry.position == FLED or entry.army.status == DESTROYED:  # (not `present`, inline)
         return [_p("target_gone", target=target)]
     if entry.position == DISTANT and undetected_by(state, target, actor):  # (only a distant one)
         return [_p("target_undetected", target=target)]
@@ -659,10 +660,13 @@ def _advance_problems(state: BattleState, actor: str, params: Params) -> list[Pr
         return problems
     if state.is_engaged(actor, target):
         return [_p("already_engaged", target=target)]
-    if _fortified(state.army(target).army):
+    aimed = state.army(target)
+    if _fortified(aimed.army):
         return [_p("target_fortified", target=target)]
-    if state.army(target).position != DISTANT and not _can_engage_after_maneuver(
-        state, actor, target
+    # `_can_engage_after_maneuver` but its fortified check, made just above.
+    if aimed.position != DISTANT and not (
+        len(state.engaged_with(actor)) < MAX_ENGAGEMENTS
+        and len(state.engaged_with(target)) < MAX_ENGAGEMENTS
     ):
         return [_p("engagement_limit", target=target)]
     return []

@@ -531,7 +531,7 @@ def _begin_turn(
             state = _boundary(state, key, TURN_START, events)
         entry = state.army(key)
         regenerates = "regeneration" in entry.army.spec.tactics  # (`knows`, of the entry)
-        if entry.present and regenerates and entry.hp < entry.army.max_hp:
+        if regenerates and entry.present and entry.hp < entry.army.max_hp:
             state = heal_army(state, key, 1, events, "regeneration")  # §6.2 Regeneration
             # Frightening Foe (§6.2) reads "Regeneration was used this turn".
             used = Effect("regeneration", key, "regenerated", 1, None, None, TURN_END, key, 1)
@@ -555,7 +555,8 @@ def _begin_turn(
             object.__setattr__(state, "actions_left", ACTIONS_PER_TURN)
         else:
             state = replace(state, actions_left=ACTIONS_PER_TURN)
-        if entry.present and not entry.defeated:
+        present = entry.position != FLED and entry.army.status != DESTROYED  # (inline)
+        if present and not entry.defeated:
             if events is not QUIET:
                 events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
             return state
@@ -962,7 +963,8 @@ def _war_action(
     actor, kind = str(command.actor), command.kind
     entry = state.army(actor)
     ctx.aoa_bonus = entry.next_attack_bonus
-    cost = WAR_ACTIONS[kind].cost if kind != "retreat" else retreat_cost()  # (`cost_of` inline)
+    action = WAR_ACTIONS[kind]  # (its cost and traits read inline: `cost_of`, `traits_of`)
+    cost = action.cost if kind != "retreat" else retreat_cost()
     left = state.actions_left - cost
     if lean:
         before = state
@@ -978,7 +980,8 @@ def _war_action(
                                     "params": dict(command.params),
                                     "actions_left": state.actions_left})
         )  # fmt: skip
-    if MANEUVER in traits_of(kind) and kind not in NO_COUNTERATTACK:
+    traits = action.traits if kind != "feint" else traits_of(kind)
+    if MANEUVER in traits and kind not in NO_COUNTERATTACK:
         state = counterattacks(state, actor, kind, ctx.dice, ctx.events)  # §8.2
         if not can_continue(state, actor):
             ctx.events.append(
@@ -987,11 +990,17 @@ def _war_action(
             )  # fmt: skip
             state = _check_end(state, ctx.events)
             return _spent(state, before, left) if lean else state
-    state = WAR_ACTIONS[kind].resolve(state, actor, command.params, ctx)
+    state = action.resolve(state, actor, command.params, ctx)
     if ctx.morale_successes:  # (False Retreat only after a Morale check succeeded)
         state = after_morale_checks(state, ctx.morale_successes, ctx.dice, ctx.events)
     state = _check_end(state, ctx.events)
-    return _spent(state, before, left) if lean else state
+    if not lean:
+        return state
+    if state is before:  # (`_spent` inline)
+        return replace(state, actions_left=left)
+    if not state.finished:
+        object.__setattr__(state, "actions_left", left)
+    return state
 
 
 def _spent(state: BattleState, before: BattleState, left: int) -> BattleState:

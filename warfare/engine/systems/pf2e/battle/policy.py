@@ -43,6 +43,7 @@ from typing import Any
 from warfare.engine.battle.protocol import Command
 from warfare.engine.checks import Degree
 from warfare.engine.odds import d20_odds
+from warfare.engine.systems.pf2e.activities.state import DESTROYED
 from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.actions import (
     MANEUVER,
@@ -70,7 +71,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     morale_dc,
     undetected_by,
 )
-from warfare.engine.systems.pf2e.battle.state import BattleState
+from warfare.engine.systems.pf2e.battle.state import FLED, BattleState
 from warfare.engine.systems.pf2e.house_rules import house_value
 
 CS, S, F = Degree.CRIT_SUCCESS, Degree.SUCCESS, Degree.FAILURE
@@ -275,7 +276,12 @@ def turn_command(state: BattleState, actor: str) -> Command:
 
 
 def _present_enemies(state: BattleState, actor: str) -> list:
-    return [e for e in state.enemies(actor) if e.present]
+    side = state.army(actor).side  # (`state.enemies` and `present` inline: every turn asks)
+    return [
+        e
+        for e in state.armies
+        if e.side != side and e.position != FLED and e.army.status != DESTROYED
+    ]
 
 
 def _routed_options(state: BattleState, actor: str, enemies: list) -> list[Command]:
