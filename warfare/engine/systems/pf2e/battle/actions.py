@@ -658,15 +658,15 @@ def _advance_problems(state: BattleState, actor: str, params: Params) -> list[Pr
     problems = _enemy_problems(state, actor, target) or _potion_problems(state, actor, params)
     if problems:
         return problems
-    if state.is_engaged(actor, target):
+    engaged = state.engaged_with(actor)
+    if target in engaged:  # (`is_engaged`: the same pairs)
         return [_p("already_engaged", target=target)]
     aimed = state.army(target)
     if _fortified(aimed.army):
         return [_p("target_fortified", target=target)]
     # `_can_engage_after_maneuver` but its fortified check, made just above.
     if aimed.position != DISTANT and not (
-        len(state.engaged_with(actor)) < MAX_ENGAGEMENTS
-        and len(state.engaged_with(target)) < MAX_ENGAGEMENTS
+        len(engaged) < MAX_ENGAGEMENTS and len(state.engaged_with(target)) < MAX_ENGAGEMENTS
     ):
         return [_p("engagement_limit", target=target)]
     return []

@@ -72,6 +72,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     undetected_by,
 )
 from warfare.engine.systems.pf2e.battle.state import FLED, BattleState
+from warfare.engine.systems.pf2e.conditions import implied_by
 from warfare.engine.systems.pf2e.house_rules import house_value
 
 CS, S, F = Degree.CRIT_SUCCESS, Degree.SUCCESS, Degree.FAILURE
@@ -207,7 +208,7 @@ def turn_command(state: BattleState, actor: str) -> Command:
     if state.actions_left <= 0:
         return Command(actor, END_TURN)
     entry = state.army(actor)
-    if entry.routed:
+    if "routed" in implied_by(entry.army.spec.conditions):  # (`entry.routed` inline)
         for command in _routed_options(state, actor, _present_enemies(state, actor)):
             if _legal(state, command):
                 return command
@@ -215,7 +216,7 @@ def turn_command(state: BattleState, actor: str) -> Command:
     block = effective_block(state, actor)
     shaken = dict(block.conditions).get("shaken", 0)
     threshold = block.rout_threshold
-    at_risk = threshold is not None and entry.hp <= threshold.value
+    at_risk = threshold is not None and entry.army.hp <= threshold.value
     enemies: list | None = None  # (the enemies present, once a choice reads them)
     if (shaken >= ROUT_SHAKEN or (shaken and at_risk)) and (
         enemies := _present_enemies(state, actor)
@@ -229,7 +230,8 @@ def turn_command(state: BattleState, actor: str) -> Command:
             if _legal(state, command):
                 return command  # it can no longer hurt anybody
         return Command(actor, END_TURN)
-    fighting = [k for k in state.engaged_with(actor) if not state.army(k).out_of_fight]
+    engaged = state.engaged_with(actor)  # (read once: nothing below changes the state)
+    fighting = [k for k in engaged if not state.army(k).out_of_fight]
     if fighting and block.melee is not None:
         best = _best_strike(state, actor, block, fighting, MELEE)
         if best is not None:
@@ -239,11 +241,10 @@ def turn_command(state: BattleState, actor: str) -> Command:
                 if guard is not None:
                     return guard
             return best[1]
-    beaten = [k for k in state.engaged_with(actor) if state.army(k).present]
-    if not fighting and beaten and block.melee is not None:
-        best = _best_strike(state, actor, block, beaten, MELEE)  # finish it off (§9 Defeated)
-        if best is not None:
-            return best[1]
+    if not fighting and engaged and block.melee is not None:
+        finish = _finish_off(state, actor, block, engaged)
+        if finish is not None:
+            return finish
     shoot = block.ranged is not None and entry.shots > 0
     can_advance = block.melee is not None and not fighting
     if enemies is None:
@@ -258,7 +259,7 @@ def turn_command(state: BattleState, actor: str) -> Command:
     if advance is not None:
         return advance
     unseen = all(undetected_by(state, e.key, actor) for e in enemies)
-    pinned = "pinned" in dict(block.conditions) and not state.engaged_with(actor)
+    pinned = "pinned" in dict(block.conditions) and not engaged
     if ((entry.position == DISTANT and unseen) or pinned) and _legal(
         state, Command(actor, "retreat")
     ):
@@ -273,6 +274,18 @@ def turn_command(state: BattleState, actor: str) -> Command:
     if idle and _legal(state, Command(actor, "retreat")):
         return Command(actor, "retreat")  # nothing to do, for rounds: it withdraws
     return Command(actor, END_TURN)
+
+
+def _finish_off(
+    state: BattleState, actor: str, block: StatBlock, engaged: tuple[str, ...]
+) -> Command | None:
+    """The best Strike on an engaged enemy that is beaten but still there (a defeated army
+    struck is destroyed on a failed flat check, §9 Defeated), or None."""
+    beaten = [k for k in engaged if state.army(k).present]
+    if not beaten:
+        return None
+    best = _best_strike(state, actor, block, beaten, MELEE)
+    return best[1] if best is not None else None
 
 
 def _present_enemies(state: BattleState, actor: str) -> list:
