@@ -472,10 +472,11 @@ def hit(
         )
         if not rolled.degree.succeeded:
             amount += 1
-    target_was_distant = state.army(target).position == DISTANT
-    hp_before = state.army(target).hp
+    aimed = state.army(target)
+    target_was_distant = aimed.position == DISTANT
+    hp_before = aimed.army.hp  # (`hp` inline, as below)
     state = damage(state, target, amount, ctx.dice, ctx.events, reason)
-    damaged = state.army(target).hp < hp_before
+    damaged = state.army(target).army.hp < hp_before
     if weapon == RANGED and degree is CS and not target_was_distant:
         other = params.get("explosive_target")
         if (

@@ -34,6 +34,7 @@ from warfare.engine.battle.protocol import CheckPreview
 from warfare.engine.dice import Dice
 from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.activities.events import Event
+from warfare.engine.systems.pf2e.activities.state import DESTROYED
 from warfare.engine.systems.pf2e.battle.actions import (
     MELEE,
     _effect,
@@ -59,7 +60,8 @@ from warfare.engine.systems.pf2e.battle.rules import (
     roll_check,
     strike_riders,
 )
-from warfare.engine.systems.pf2e.battle.state import BattleState, Pending
+from warfare.engine.systems.pf2e.battle.state import FLED, BattleState, Pending
+from warfare.engine.systems.pf2e.conditions import implied_by
 
 COUNTERATTACK, FALSE_RETREAT = "counterattack", "false_retreat"
 REVEL_IN_BATTLE, ACCUSTOMED_TO_PANIC = "revel_in_battle", "accustomed_to_panic"
@@ -157,8 +159,11 @@ def _blocked_reason(state: BattleState, key: str, by_maneuver: bool) -> str | No
 
 
 def _may_react(state: BattleState, key: str, reaction: str) -> bool:
-    entry = state.army(key)
-    if not entry.present or entry.defeated:
+    entry = state.army(key)  # (`present` and `defeated` inline, as in `can_continue`)
+    army = entry.army
+    if entry.position == FLED or army.status == DESTROYED or army.hp == 0:
+        return False
+    if "defeated" in implied_by(army.spec.conditions):
         return False
     return reaction in effective_block(state, key).war_actions
 
@@ -243,8 +248,11 @@ def _counterattack(
 
 def can_continue(state: BattleState, actor: str) -> bool:
     """The triggering army can still act after the reactions (present, not defeated)."""
-    entry = state.army(actor)
-    return entry.present and not entry.defeated
+    entry = state.army(actor)  # (`present` and `defeated` inline: every maneuver asks)
+    army = entry.army
+    if entry.position == FLED or army.status == DESTROYED or army.hp == 0:
+        return False
+    return "defeated" not in implied_by(army.spec.conditions)
 
 
 # --- False Retreat -------------------------------------------------------------------------------
