@@ -8,8 +8,8 @@ SQL, where each stand-in went among the parameters and how Django turns the row 
 instances (the converters of each column, the related objects of `select_related`), and then
 only runs the SQL with the request's values: the same statement, the same objects, the same
 query count (it runs through Django's cursor wrapper), without the build. On PostgreSQL the
-statement is prepared (`_cursor`): planning the access check's join took PostgreSQL four times
-what running it takes, and a prepared statement is planned once per connection.
+statement is prepared (`prepared_cursor`): planning the access check's join took PostgreSQL
+four times what running it takes, and a prepared statement is planned once per connection.
 
 Only for a queryset whose SQL depends on nothing but the values given (no other variable
 parts, such as a list whose length changes the SQL), and that names each value once as an
