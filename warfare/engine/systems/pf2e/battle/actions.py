@@ -20,7 +20,6 @@ from warfare.engine.dice import Dice
 from warfare.engine.frozen import replace
 from warfare.engine.problems import Problem
 from warfare.engine.systems.pf2e.activities.events import Event
-from warfare.engine.systems.pf2e.activities.state import DESTROYED
 from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.rules import (
     ADAPTABILITY_BONUS,
@@ -147,7 +146,7 @@ def _enemy_problems(state: BattleState, actor: str, target: Any) -> list[Problem
         return [_p("unknown_target", target=target)]
     if entry.side == state.army(actor).side:
         return [_p("target_not_enemy", target=target)]
-    if entry.position == FLED or entry.army.status == DESTROYED:  # (not `present`, inline)
+    if not entry.present:
         return [_p("target_gone", target=target)]
     if entry.position == DISTANT and undetected_by(state, target, actor):  # (only a distant one)
         return [_p("target_undetected", target=target)]

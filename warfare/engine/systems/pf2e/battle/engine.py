@@ -555,8 +555,7 @@ def _begin_turn(
             object.__setattr__(state, "actions_left", ACTIONS_PER_TURN)
         else:
             state = replace(state, actions_left=ACTIONS_PER_TURN)
-        present = entry.position != FLED and entry.army.status != DESTROYED  # (inline)
-        if present and not entry.defeated:
+        if entry.present and not entry.defeated:
             if events is not QUIET:
                 events.append(Event("battle.turn_started", {"army": key, "round": state.round}))
             return state

@@ -43,7 +43,6 @@ from typing import Any
 from warfare.engine.battle.protocol import Command
 from warfare.engine.checks import Degree
 from warfare.engine.odds import d20_odds
-from warfare.engine.systems.pf2e.activities.state import DESTROYED
 from warfare.engine.systems.pf2e.armies import StatBlock
 from warfare.engine.systems.pf2e.battle.actions import (
     MANEUVER,
@@ -71,7 +70,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     morale_dc,
     undetected_by,
 )
-from warfare.engine.systems.pf2e.battle.state import FLED, BattleState
+from warfare.engine.systems.pf2e.battle.state import BattleState
 from warfare.engine.systems.pf2e.conditions import implied_by
 from warfare.engine.systems.pf2e.house_rules import house_value
 
@@ -289,12 +288,8 @@ def _finish_off(
 
 
 def _present_enemies(state: BattleState, actor: str) -> list:
-    side = state.army(actor).side  # (`state.enemies` and `present` inline: every turn asks)
-    return [
-        e
-        for e in state.armies
-        if e.side != side and e.position != FLED and e.army.status != DESTROYED
-    ]
+    side = state.army(actor).side  # (`state.enemies` inline: every turn asks)
+    return [e for e in state.armies if e.side != side and e.present]
 
 
 def _routed_options(state: BattleState, actor: str, enemies: list) -> list[Command]:

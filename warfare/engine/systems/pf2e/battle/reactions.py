@@ -34,7 +34,6 @@ from warfare.engine.battle.protocol import CheckPreview
 from warfare.engine.dice import Dice
 from warfare.engine.frozen import replace
 from warfare.engine.systems.pf2e.activities.events import Event
-from warfare.engine.systems.pf2e.activities.state import DESTROYED
 from warfare.engine.systems.pf2e.battle.actions import (
     MELEE,
     _effect,
@@ -60,8 +59,7 @@ from warfare.engine.systems.pf2e.battle.rules import (
     roll_check,
     strike_riders,
 )
-from warfare.engine.systems.pf2e.battle.state import FLED, BattleState, Pending
-from warfare.engine.systems.pf2e.conditions import implied_by
+from warfare.engine.systems.pf2e.battle.state import BattleState, Pending
 
 COUNTERATTACK, FALSE_RETREAT = "counterattack", "false_retreat"
 REVEL_IN_BATTLE, ACCUSTOMED_TO_PANIC = "revel_in_battle", "accustomed_to_panic"
@@ -159,11 +157,8 @@ def _blocked_reason(state: BattleState, key: str, by_maneuver: bool) -> str | No
 
 
 def _may_react(state: BattleState, key: str, reaction: str) -> bool:
-    entry = state.army(key)  # (`present` and `defeated` inline, as in `can_continue`)
-    army = entry.army
-    if entry.position == FLED or army.status == DESTROYED or army.hp == 0:
-        return False
-    if "defeated" in implied_by(army.spec.conditions):
+    entry = state.army(key)
+    if not entry.present or entry.defeated:
         return False
     return reaction in effective_block(state, key).war_actions
 
@@ -248,11 +243,8 @@ def _counterattack(
 
 def can_continue(state: BattleState, actor: str) -> bool:
     """The triggering army can still act after the reactions (present, not defeated)."""
-    entry = state.army(actor)  # (`present` and `defeated` inline: every maneuver asks)
-    army = entry.army
-    if entry.position == FLED or army.status == DESTROYED or army.hp == 0:
-        return False
-    return "defeated" not in implied_by(army.spec.conditions)
+    entry = state.army(actor)
+    return entry.present and not entry.defeated
 
 
 # --- False Retreat -------------------------------------------------------------------------------

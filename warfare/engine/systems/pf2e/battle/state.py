@@ -152,8 +152,7 @@ class BattleArmy:
 
     @property
     def defeated(self) -> bool:
-        army = self.army  # (`ArmyState.defeated` inline: every turn and Strike asks)
-        return army.hp == 0 or "defeated" in implied_by(army.spec.conditions)  # type: ignore[arg-type]
+        return self.army.defeated
 
     @property
     def routed(self) -> bool:
