@@ -105,8 +105,7 @@ def layout(state: BattleState) -> int:
         pass
     signature = (
         id(state.creatures), id(state.grid),
-        tuple((s.key, s.pos) for s in state.stands
-              if s.gone is None and s.pos is not None),  # (a stand's `on_field`) # fmt: skip
+        tuple((s.key, s.pos) for s in state.stands if s.on_field),
         tuple((s.key, s.pos) for s in state.solos if s.on_field),
         tuple(e.key for e in state.engines if not e.destroyed),
     )  # fmt: skip
@@ -150,17 +149,12 @@ def field_stands(state: BattleState, side: str | None = None) -> tuple[Stand, ..
         return kept[side]
     except KeyError:
         if side is None:
-            # (a stand's `on_field`, inline: a call fewer per stand)
-            found = tuple(s for s in state.stands if s.gone is None and s.pos is not None)
+            found = tuple(s for s in state.stands if s.on_field)
         else:
             sides = {}
             for unit in state.units:
                 sides.setdefault(unit.key, unit.side)  # the first of a key, as `state.unit`
-            found = tuple(
-                s
-                for s in state.stands  # (`on_field` too, inline)
-                if s.gone is None and s.pos is not None and sides[s.unit] == side
-            )
+            found = tuple(s for s in state.stands if s.on_field and sides[s.unit] == side)
         kept[side] = found
         return found
 

@@ -126,6 +126,11 @@ def _value(state: BattleState, target: str, damage: float) -> float:
     Destruction square `OBJECTIVE_WEIGHT` per 5 VP."""
     if target.startswith("sq:"):
         return damage * OBJECTIVE_WEIGHT * objective_square(state, target).vp / 5
+    return _piece_value(state, target, damage)
+
+
+def _piece_value(state: BattleState, target: str, damage: float) -> float:
+    """`_value` of a piece (not a Destruction square): a finishing blow counts more."""
     hp = getattr(state.find(target), "hp", 0)  # `_target_hp` of a piece
     return damage * (FINISH_BONUS if 0 < hp <= damage else 1.0)
 
@@ -209,11 +214,8 @@ def _best_attack(
             _ATTACKS[key] = choices
         found = None
         for target, form_key, damage, square in choices:
-            if square:
-                value = _value(state, target, damage)
-            else:  # `_value` of a piece, inline
-                hp = getattr(state.find(target), "hp", 0)
-                value = damage * (FINISH_BONUS if 0 < hp <= damage else 1.0)
+            # (the choice knows whether it is a square: no `startswith` per choice)
+            value = _value(state, target, damage) if square else _piece_value(state, target, damage)
             if value > 0 and (found is None or value > found[0]):
                 found = (value, form_key, target)
         if found is not None:  # stands attack in turn, each at its own best target
